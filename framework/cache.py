@@ -1,0 +1,126 @@
+"""Dependency tracking and cache entries.
+
+Every value that can change in a Context (time, accuracy, each state group, each
+parameter, each input port) has a *tracker*. Every computed value (an output port's
+value, a declared cache entry, the time derivatives) has a *cache entry*. A cache entry
+subscribes to the trackers and entries it depends on (its prerequisite tickets);
+writing to the Context notifies the written tracker, which marks every downstream cache
+entry out of date. ``eval`` recomputes only out-of-date entries.
+
+The downstream set of each tracker is computed once (depth-first over subscribers) and
+reused until the wiring of the context tree changes (fixing an input port value), which
+bumps the root's topology version.
+"""
+
+import numpy as np
+
+
+class Tickets:
+    """Prerequisite tickets accepted by ``prerequisites_of_calc`` (Drake's DependencyTicket).
+
+    Use the ``*_ticket()`` methods of a LeafSystem; these are the underlying tokens.
+    """
+
+    NOTHING = ("nothing",)
+    TIME = ("time",)
+    ACCURACY = ("accuracy",)
+    XC = ("xc",)
+    XD = ("xd",)
+    XA = ("xa",)
+    ALL_STATE = ("all_state",)
+    ALL_PARAMETERS = ("all_parameters",)
+    ALL_INPUTS = ("all_inputs",)
+    ALL_SOURCES = ("all_sources",)
+
+    @staticmethod
+    def input_port(i):
+        return ("u", int(i))
+
+    @staticmethod
+    def numeric_parameter(i):
+        return ("p", int(i))
+
+    @staticmethod
+    def abstract_parameter(i):
+        return ("pa", int(i))
+
+    @staticmethod
+    def cache_entry(i):
+        return ("cache", int(i))
+
+
+class Tracker:
+    """A source of change (a context value) that notifies its subscribers."""
+
+    __slots__ = ("subscribers", "closure", "closure_version", "description", "__weakref__")
+
+    def __init__(self, description=""):
+        self.subscribers = []
+        self.closure = None
+        self.closure_version = -1
+        self.description = description
+
+    def subscribe(self, node):
+        if node not in self.subscribers:
+            self.subscribers.append(node)
+
+    def unsubscribe(self, node):
+        try:
+            self.subscribers.remove(node)
+        except ValueError:
+            pass
+
+
+class CacheEntryValue(Tracker):
+    """A cached computed value and its up-to-date flag.
+
+    Attributes
+    ----------
+    valid : bool
+        True while the value is current.
+    value : object
+        The storage (an ndarray for vector values, any object for abstract ones).
+    """
+
+    __slots__ = ("valid", "value", "ro", "holder")
+
+    def __init__(self, value, description="", holder=None):
+        super().__init__(description)
+        self.valid = False
+        self.value = value
+        self.holder = holder
+        if isinstance(value, np.ndarray):
+            ro = value.view()
+            ro.flags.writeable = False
+            self.ro = ro
+        else:
+            self.ro = value
+
+
+def downstream_entries(nodes):
+    """Every cache entry reachable from ``nodes`` through subscriptions, each once."""
+    seen = set()
+    out = []
+    stack = list(nodes)
+    while stack:
+        node = stack.pop()
+        for sub in node.subscribers:
+            key = id(sub)
+            if key in seen:
+                continue
+            seen.add(key)
+            if isinstance(sub, CacheEntryValue):
+                out.append(sub)
+            stack.append(sub)
+    return out
+
+
+def notify(tracker, version):
+    """Mark every cache entry downstream of ``tracker`` out of date."""
+    closure = tracker.closure
+    if closure is None or tracker.closure_version != version:
+        closure = downstream_entries([tracker])
+        tracker.closure = closure
+        tracker.closure_version = version
+    for entry in closure:
+        entry.valid = False

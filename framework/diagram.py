@@ -1,0 +1,176 @@
+"""Diagram: a system made of subsystems wired by a DiagramBuilder (Drake's Diagram)."""
+
+import numpy as np
+
+from .context import DiagramContext
+from .errors import ContextError
+from .ports import DiagramInputPort, DiagramOutputPort
+from .system import System
+
+
+class Diagram(System):
+    """A built, immutable composition of systems. Create it with ``DiagramBuilder.build()``.
+
+    Continuous state, discrete state groups, abstract states and parameters of a Diagram
+    are those of its leaves, in depth-first order (continuous state as [all q; all v;
+    all z], as Drake lays it out).
+    """
+
+    def __init__(self):
+        super().__init__()
+        self._systems = []
+        self._connection_map = {}      # (subsystem index, input index) -> (subsystem index, output index)
+        self._input_export_of = {}     # (subsystem index, input index) -> diagram input index
+        self._output_sources = []      # diagram output index -> (subsystem index, output index)
+        self._feedthrough = None
+
+    # ---- construction (called by the builder) -------------------------------------------------
+    def _initialize(self, name, systems, connections, input_exports, output_exports, feedthrough):
+        self._name = name
+        self._systems = list(systems)
+        index_of = {id(s): k for k, s in enumerate(self._systems)}
+        for k, s in enumerate(self._systems):
+            s._parent = self
+            s._index_in_parent = k
+        for src, dst in connections:
+            self._connection_map[(index_of[id(dst.get_system())], dst.get_index())] = (
+                index_of[id(src.get_system())], src.get_index())
+        for name_i, targets in input_exports:
+            first = targets[0]
+            index = len(self._input_ports)
+            tlist = [(index_of[id(p.get_system())], p.get_index()) for p in targets]
+            for key in tlist:
+                self._input_export_of[key] = index
+            port = DiagramInputPort(self, index, name_i, first.get_data_type(), first.size(),
+                                    first._model_value, tlist)
+            self._input_ports.append(port)
+        for name_o, src in output_exports:
+            k = index_of[id(src.get_system())]
+            self._output_sources.append((k, src.get_index()))
+            if isinstance(src, DiagramOutputPort):
+                leaf_port, path = src._source, [k] + list(src._path)
+            else:
+                leaf_port, path = src, [k]
+            port = DiagramOutputPort(self, len(self._output_ports), name_o, leaf_port, tuple(path))
+            self._output_ports.append(port)
+        self._feedthrough = feedthrough
+
+    # ---- structure ----------------------------------------------------------------------------
+    def get_systems(self):
+        """The subsystems, in the order they were added."""
+        return list(self._systems)
+
+    def get_subsystem_by_name(self, name):
+        """The direct subsystem named ``name``."""
+        for s in self._systems:
+            if s.get_name() == name:
+                return s
+        names = ", ".join(repr(s.get_name()) for s in self._systems)
+        raise ValueError(
+            f"get_subsystem_by_name: diagram '{self._name}' has no subsystem named {name!r}; "
+            f"subsystems: {names}")
+
+    def has_subsystem_named(self, name):
+        return any(s.get_name() == name for s in self._systems)
+
+    def _all_systems(self):
+        yield self
+        for s in self._systems:
+            yield from s._all_systems()
+
+    def get_subsystem_context(self, subsystem, root_context):
+        """The context of ``subsystem`` (at any depth) inside this diagram's ``root_context``."""
+        ctx = self._check_context(root_context, "get_subsystem_context")
+        if subsystem is self:
+            return ctx
+        return subsystem.get_my_context_from_root(ctx)
+
+    get_mutable_subsystem_context = get_subsystem_context
+
+    def get_connections(self):
+        """List of (source OutputPort, destination InputPort) pairs."""
+        return [(self._systems[src[0]].get_output_port(src[1]),
+                 self._systems[dst[0]].get_input_port(dst[1]))
+                for dst, src in self._connection_map.items()]
+
+    def has_direct_feedthrough(self, input_index, output_index=None):
+        if output_index is None:
+            return any(self.has_direct_feedthrough(input_index, j)
+                       for j in range(len(self._output_ports)))
+        i = self.get_input_port(input_index).get_index()
+        j = self.get_output_port(output_index).get_index()
+        return (i, j) in self._feedthrough
+
+    def num_continuous_states(self):
+        return sum(s.num_continuous_states() for s in self._systems)
+
+    # ---- contexts -----------------------------------------------------------------------------
+    def _make_context_tree(self):
+        subs = [s._make_context_tree() for s in self._systems]
+        ctx = DiagramContext(self, subs)
+        for sub in subs:
+            sub._parent = ctx
+        return ctx
+
+    # ---- dynamics -----------------------------------------------------------------------------
+    def eval_time_derivatives(self, context):
+        ctx = context if context._system is self else self._context_from(
+            context, "eval_time_derivatives")
+        entry = ctx.deriv_entry
+        if entry.valid:
+            return entry.ro
+        out = entry.value
+        for system, leaf_ctx, index in ctx._deriv_parts:
+            out[index] = system.eval_time_derivatives(leaf_ctx)
+        entry.valid = True
+        return entry.ro
+
+    def _split(self, ctx, values, attr, fn):
+        values = np.asarray(values, dtype=float).reshape(-1)
+        expected = sum(getattr(c._system, attr) for c in ctx._leaves)
+        if values.size != expected:
+            raise ValueError(
+                f"{fn}: argument has size {values.size}, expected {expected} for diagram "
+                f"'{self._name}'")
+        return values
+
+    def map_velocity_to_qdot(self, context, v):
+        ctx = self._context_from(context, "map_velocity_to_qdot")
+        v = self._split(ctx, v, "_nv", "map_velocity_to_qdot")
+        parts, start = [], 0
+        for leaf in ctx._leaves:
+            s = leaf._system
+            if s._nq:
+                parts.append(s.map_velocity_to_qdot(leaf, v[start:start + s._nv]))
+            start += s._nv
+        return np.concatenate(parts) if parts else np.zeros(0)
+
+    def map_qdot_to_velocity(self, context, qdot):
+        ctx = self._context_from(context, "map_qdot_to_velocity")
+        qdot = self._split(ctx, qdot, "_nq", "map_qdot_to_velocity")
+        parts, start = [], 0
+        for leaf in ctx._leaves:
+            s = leaf._system
+            if s._nq:
+                parts.append(s.map_qdot_to_velocity(leaf, qdot[start:start + s._nq]))
+            start += s._nq
+        return np.concatenate(parts) if parts else np.zeros(0)
+
+    def _energy(self, context, method):
+        ctx = self._context_from(context, method)
+        return sum(getattr(c._system, method)(c) for c in ctx._subcontexts)
+
+    def calc_kinetic_energy(self, context):
+        return self._energy(context, "calc_kinetic_energy")
+
+    def calc_potential_energy(self, context):
+        return self._energy(context, "calc_potential_energy")
+
+    def calc_conservative_power(self, context):
+        return self._energy(context, "calc_conservative_power")
+
+    def calc_non_conservative_power(self, context):
+        return self._energy(context, "calc_non_conservative_power")
+
+    def __getstate__(self):
+        return self.__dict__.copy()

@@ -1,0 +1,271 @@
+"""DiagramBuilder: wires systems together and builds a Diagram (Drake's DiagramBuilder)."""
+
+import networkx as nx
+
+from .diagram import Diagram
+from .errors import DiagramBuildError
+from .ports import ABSTRACT, InputPort, OutputPort
+
+
+def _port_label(port, direction):
+    return f"{direction} port '{port.get_name()}' of system '{port.get_system().get_name()}'"
+
+
+class DiagramBuilder:
+    """Collects systems and connections, then ``build()`` freezes them into a Diagram.
+
+    A builder can build only once. Names of systems must be unique within it; unnamed
+    systems get a unique name derived from their class.
+    """
+
+    def __init__(self):
+        self._systems = []
+        self._names = set()
+        self._connections = []        # (OutputPort, InputPort)
+        self._connected_inputs = {}   # id(InputPort) -> OutputPort
+        self._input_exports = []      # (name, [InputPort, ...])
+        self._output_exports = []     # (name, OutputPort)
+        self._exported_inputs = {}    # id(InputPort) -> export index
+        self._built = False
+
+    # ---- systems ------------------------------------------------------------------------------
+    def _check_not_built(self, fn):
+        if self._built:
+            raise DiagramBuildError(
+                f"DiagramBuilder.{fn}: this builder already built a diagram; a DiagramBuilder may "
+                f"only be used once (create a new DiagramBuilder)")
+
+    def add_system(self, system):
+        """Add ``system`` and return it. It gets a unique default name if it has none."""
+        self._check_not_built("add_system")
+        from .system import System
+
+        if not isinstance(system, System):
+            raise TypeError(f"DiagramBuilder.add_system: expected a System, got {type(system).__name__}")
+        if any(s is system for s in self._systems):
+            raise DiagramBuildError(
+                f"DiagramBuilder.add_system: system '{system.get_name()}' was already added to this builder")
+        if system._parent is not None:
+            raise DiagramBuildError(
+                f"DiagramBuilder.add_system: system '{system.get_name()}' already belongs to diagram "
+                f"'{system._parent.get_name()}'; a system can be part of only one diagram")
+        name = system.get_name()
+        if not name:
+            base = type(system).__name__
+            name, k = base, 1
+            while name in self._names:
+                k += 1
+                name = f"{base}_{k}"
+            system._name = name
+        elif name in self._names:
+            raise DiagramBuildError(
+                f"DiagramBuilder.add_system: a system named '{name}' is already in this builder; "
+                f"system names must be unique within a diagram")
+        self._names.add(name)
+        self._systems.append(system)
+        return system
+
+    def add_named_system(self, name, system):
+        """Name ``system`` and add it."""
+        self._check_not_built("add_named_system")
+        if name in self._names:
+            raise DiagramBuildError(
+                f"DiagramBuilder.add_named_system: a system named '{name}' is already in this "
+                f"builder; system names must be unique within a diagram")
+        system.set_name(name)
+        return self.add_system(system)
+
+    def get_systems(self):
+        return list(self._systems)
+
+    def get_subsystem_by_name(self, name):
+        for s in self._systems:
+            if s.get_name() == name:
+                return s
+        raise ValueError(
+            f"DiagramBuilder.get_subsystem_by_name: no system named {name!r}; systems: "
+            + ", ".join(repr(s.get_name()) for s in self._systems))
+
+    def has_subsystem_named(self, name):
+        return name in self._names
+
+    def already_built(self):
+        return self._built
+
+    def _check_member(self, port, fn):
+        if not any(s is port.get_system() for s in self._systems):
+            raise DiagramBuildError(
+                f"DiagramBuilder.{fn}: {port!r} belongs to system '{port.get_system().get_name()}', "
+                f"which has not been added to this builder")
+
+    # ---- wiring -------------------------------------------------------------------------------
+    def connect(self, output_port, input_port):
+        """Connect ``output_port`` to ``input_port`` (sizes and types must match)."""
+        self._check_not_built("connect")
+        if isinstance(output_port, InputPort) and isinstance(input_port, OutputPort):
+            output_port, input_port = input_port, output_port
+        if not isinstance(output_port, OutputPort) or not isinstance(input_port, InputPort):
+            raise TypeError(
+                f"DiagramBuilder.connect: expected (OutputPort, InputPort), got "
+                f"({type(output_port).__name__}, {type(input_port).__name__})")
+        self._check_member(output_port, "connect")
+        self._check_member(input_port, "connect")
+        if output_port.get_data_type() != input_port.get_data_type():
+            raise DiagramBuildError(
+                f"DiagramBuilder.connect: {_port_label(output_port, 'output')} is "
+                f"{output_port.get_data_type()} but {_port_label(input_port, 'input')} is "
+                f"{input_port.get_data_type()}")
+        if input_port.get_data_type() != ABSTRACT and output_port.size() != input_port.size():
+            raise DiagramBuildError(
+                f"DiagramBuilder.connect: {_port_label(output_port, 'output')} has size "
+                f"{output_port.size()} but {_port_label(input_port, 'input')} has size "
+                f"{input_port.size()}")
+        key = id(input_port)
+        if key in self._connected_inputs:
+            prev = self._connected_inputs[key]
+            raise DiagramBuildError(
+                f"DiagramBuilder.connect: {_port_label(input_port, 'input')} is already connected "
+                f"to {_port_label(prev, 'output')}; an input port takes one connection")
+        if key in self._exported_inputs:
+            raise DiagramBuildError(
+                f"DiagramBuilder.connect: {_port_label(input_port, 'input')} is already exported "
+                f"as a diagram input")
+        self._connected_inputs[key] = output_port
+        self._connections.append((output_port, input_port))
+
+    Connect = connect
+
+    def export_input(self, input_port, name=None):
+        """Make ``input_port`` an input of the diagram; returns the diagram input index."""
+        self._check_not_built("export_input")
+        self._check_member(input_port, "export_input")
+        if id(input_port) in self._connected_inputs:
+            raise DiagramBuildError(
+                f"DiagramBuilder.export_input: {_port_label(input_port, 'input')} is already connected")
+        if id(input_port) in self._exported_inputs:
+            raise DiagramBuildError(
+                f"DiagramBuilder.export_input: {_port_label(input_port, 'input')} is already exported")
+        if name is None:
+            name = f"{input_port.get_system().get_name()}_{input_port.get_name()}"
+        if any(n == name for n, _ in self._input_exports):
+            raise DiagramBuildError(
+                f"DiagramBuilder.export_input: the diagram already has an input named '{name}'")
+        index = len(self._input_exports)
+        self._input_exports.append((name, [input_port]))
+        self._exported_inputs[id(input_port)] = index
+        return index
+
+    ExportInput = export_input
+
+    def connect_input(self, diagram_input, input_port):
+        """Connect an already exported diagram input (name or index) to another input port."""
+        self._check_not_built("connect_input")
+        self._check_member(input_port, "connect_input")
+        if isinstance(diagram_input, str):
+            matches = [k for k, (n, _) in enumerate(self._input_exports) if n == diagram_input]
+            if not matches:
+                raise DiagramBuildError(
+                    f"DiagramBuilder.connect_input: no exported input named {diagram_input!r}; "
+                    f"exported: {[n for n, _ in self._input_exports]}")
+            index = matches[0]
+        else:
+            index = int(diagram_input)
+            if not 0 <= index < len(self._input_exports):
+                raise DiagramBuildError(
+                    f"DiagramBuilder.connect_input: exported input index {index} out of range "
+                    f"({len(self._input_exports)} exported)")
+        name, targets = self._input_exports[index]
+        first = targets[0]
+        if (first.get_data_type() != input_port.get_data_type()
+                or first.size() != input_port.size()):
+            raise DiagramBuildError(
+                f"DiagramBuilder.connect_input: diagram input '{name}' has size {first.size()} "
+                f"but {_port_label(input_port, 'input')} has size {input_port.size()}")
+        if id(input_port) in self._connected_inputs or id(input_port) in self._exported_inputs:
+            raise DiagramBuildError(
+                f"DiagramBuilder.connect_input: {_port_label(input_port, 'input')} is already "
+                f"connected or exported")
+        targets.append(input_port)
+        self._exported_inputs[id(input_port)] = index
+
+    def export_output(self, output_port, name=None):
+        """Make ``output_port`` an output of the diagram; returns the diagram output index."""
+        self._check_not_built("export_output")
+        self._check_member(output_port, "export_output")
+        if name is None:
+            name = f"{output_port.get_system().get_name()}_{output_port.get_name()}"
+        if any(n == name for n, _ in self._output_exports):
+            raise DiagramBuildError(
+                f"DiagramBuilder.export_output: the diagram already has an output named '{name}'")
+        self._output_exports.append((name, output_port))
+        return len(self._output_exports) - 1
+
+    ExportOutput = export_output
+
+    # ---- build --------------------------------------------------------------------------------
+    def _port_graph(self):
+        graph = nx.DiGraph()
+        for s in self._systems:
+            for i in range(s.num_input_ports()):
+                graph.add_node(("in", id(s), i))
+            for j in range(s.num_output_ports()):
+                graph.add_node(("out", id(s), j))
+            for i in range(s.num_input_ports()):
+                for j in range(s.num_output_ports()):
+                    if s.has_direct_feedthrough(i, j):
+                        graph.add_edge(("in", id(s), i), ("out", id(s), j))
+        for out, inp in self._connections:
+            graph.add_edge(("out", id(out.get_system()), out.get_index()),
+                           ("in", id(inp.get_system()), inp.get_index()))
+        return graph
+
+    def _node_label(self, node):
+        kind, sid, k = node
+        system = next(s for s in self._systems if id(s) == sid)
+        port = system._input_ports[k] if kind == "in" else system._output_ports[k]
+        return f"{system.get_name()}.{'input' if kind == 'in' else 'output'}[{port.get_name()}]"
+
+    def build(self, name=None):
+        """Check the wiring and return the Diagram. The builder cannot be used afterwards."""
+        self._check_not_built("build")
+        graph = self._port_graph()
+        try:
+            cycle = nx.find_cycle(graph)
+        except nx.NetworkXNoCycle:
+            cycle = None
+        if cycle:
+            nodes = [edge[0] for edge in cycle] + [cycle[0][0]]
+            path = " -> ".join(self._node_label(n) for n in nodes)
+            raise DiagramBuildError(
+                f"DiagramBuilder.build: the diagram contains an algebraic loop: {path}. Break it "
+                f"with a state (e.g. a ZeroOrderHold or Integrator) or declare that an output does "
+                f"not depend on an input (prerequisites_of_calc)")
+        missing = []
+        for s in self._systems:
+            for port in s._input_ports:
+                if (port.is_required() and id(port) not in self._connected_inputs
+                        and id(port) not in self._exported_inputs):
+                    missing.append(_port_label(port, "input"))
+        if missing:
+            raise DiagramBuildError(
+                "DiagramBuilder.build: required input(s) neither connected nor exported: "
+                + "; ".join(missing) + ". Connect them, export them with export_input(), or fix "
+                "their value on a context of the subsystem before adding it")
+        diagram = Diagram()
+        feedthrough = set()
+        in_nodes = {}
+        for k, (_, targets) in enumerate(self._input_exports):
+            in_nodes[k] = [("in", id(p.get_system()), p.get_index()) for p in targets]
+        for j, (_, out) in enumerate(self._output_exports):
+            target = ("out", id(out.get_system()), out.get_index())
+            for k, nodes in in_nodes.items():
+                if any(nx.has_path(graph, n, target) for n in nodes):
+                    feedthrough.add((k, j))
+        diagram._initialize(name or "", self._systems, self._connections, self._input_exports,
+                            self._output_exports, feedthrough)
+        if not diagram._name:
+            diagram._name = f"diagram_{diagram._uid}"
+        self._built = True
+        return diagram
+
+    Build = build

@@ -1,0 +1,72 @@
+"""Graphviz (dot) rendering of systems and diagrams, with nested clusters."""
+
+
+def _quote(text):
+    return '"' + str(text).replace('"', r'\"') + '"'
+
+
+def _leaf_node(system, node_id):
+    ins = "|".join(f"<u{i}> {p.get_name()}" for i, p in enumerate(system._input_ports))
+    outs = "|".join(f"<y{j}> {p.get_name()}" for j, p in enumerate(system._output_ports))
+    label = f"{{{{{ins}}}|{system.get_name()}|{{{outs}}}}}"
+    return f"{node_id} [shape=record, label={_quote(label)}];"
+
+
+def _emit(system, lines, ids, depth, max_depth):
+    from .diagram import Diagram
+
+    node_id = f"s{system._uid}"
+    ids[id(system)] = node_id
+    if not isinstance(system, Diagram) or (max_depth is not None and depth >= max_depth):
+        lines.append(_leaf_node(system, node_id))
+        return
+    lines.append(f"subgraph cluster{node_id} {{")
+    lines.append(f"label={_quote(system.get_name())};")
+    ins = [f"{node_id}_u{i} [shape=rarrow, label={_quote(p.get_name())}];"
+           for i, p in enumerate(system._input_ports)]
+    outs = [f"{node_id}_y{j} [shape=rarrow, label={_quote(p.get_name())}];"
+            for j, p in enumerate(system._output_ports)]
+    lines.extend(ins + outs)
+    for sub in system._systems:
+        _emit(sub, lines, ids, depth + 1, max_depth)
+    lines.append("}")
+
+
+def _port_ref(system, kind, index, ids, depth, max_depth):
+    """dot endpoint for (system, 'u'|'y', index), descending into expanded diagrams."""
+    from .diagram import Diagram
+
+    node_id = ids[id(system)]
+    if isinstance(system, Diagram) and not (max_depth is not None and depth >= max_depth):
+        return f"{node_id}_{kind}{index}"
+    return f"{node_id}:{kind}{index}"
+
+
+def _edges(system, lines, ids, depth, max_depth):
+    from .diagram import Diagram
+
+    if not isinstance(system, Diagram) or (max_depth is not None and depth >= max_depth):
+        return
+    node_id = ids[id(system)]
+    for (dst_k, dst_i), (src_k, src_j) in system._connection_map.items():
+        src = _port_ref(system._systems[src_k], "y", src_j, ids, depth + 1, max_depth)
+        dst = _port_ref(system._systems[dst_k], "u", dst_i, ids, depth + 1, max_depth)
+        lines.append(f"{src} -> {dst};")
+    for (k, i), export in system._input_export_of.items():
+        dst = _port_ref(system._systems[k], "u", i, ids, depth + 1, max_depth)
+        lines.append(f"{node_id}_u{export} -> {dst};")
+    for j, (k, src_j) in enumerate(system._output_sources):
+        src = _port_ref(system._systems[k], "y", src_j, ids, depth + 1, max_depth)
+        lines.append(f"{src} -> {node_id}_y{j};")
+    for sub in system._systems:
+        _edges(sub, lines, ids, depth + 1, max_depth)
+
+
+def system_to_graphviz(system, max_depth=None):
+    """The dot source of ``system``: records with input/output ports, clusters per diagram."""
+    lines = ["digraph _merganser_diagram_ {", "rankdir=LR;", "node [fontsize=10];"]
+    ids = {}
+    _emit(system, lines, ids, 0, max_depth)
+    _edges(system, lines, ids, 0, max_depth)
+    lines.append("}")
+    return "\n".join(lines)

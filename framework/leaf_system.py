@@ -1,0 +1,599 @@
+"""LeafSystem: the base class for user-written systems (Drake's LeafSystem).
+
+Subclass it, call ``super().__init__()``, and declare ports, state, parameters and
+events in ``__init__``. Override ``do_calc_time_derivatives`` for continuous dynamics.
+"""
+
+import functools
+
+import numpy as np
+
+from .cache import CacheEntryValue, Tickets, Tracker
+from .context import LeafContext
+from .errors import PortError
+from .events import (DiscreteUpdateEvent, PeriodicEventData, PublishEvent, TriggerType,
+                     UnrestrictedUpdateEvent, WitnessFunction, as_direction)
+from .ports import ABSTRACT, VECTOR, InputPort, LeafOutputPort
+from .system import System
+from .value import BasicVector, Value, as_value
+
+
+class ContinuousStateDerivatives(BasicVector):
+    """Where ``do_calc_time_derivatives`` writes ẋ; ``set_value(xdot)`` or
+    ``get_mutable_vector().set_value(xdot)``."""
+
+    __slots__ = ("_nq", "_nv", "_nz")
+
+    def num_q(self):
+        return self._nq
+
+    def num_v(self):
+        return self._nv
+
+    def num_z(self):
+        return self._nz
+
+    def get_mutable_generalized_position(self):
+        return BasicVector._wrap(self._data[: self._nq])
+
+    def get_mutable_generalized_velocity(self):
+        return BasicVector._wrap(self._data[self._nq: self._nq + self._nv])
+
+    def get_mutable_misc_continuous_state(self):
+        return BasicVector._wrap(self._data[self._nq + self._nv:])
+
+
+class LeafSystem(System):
+    """Base class for systems that declare their own ports, state and events."""
+
+    def __init__(self):
+        super().__init__()
+        self._nq = self._nv = self._nz = 0
+        self._default_xc = np.zeros(0)
+        self._xd_model = []
+        self._xa_model = []
+        self._p_model = []
+        self._pa_model = []
+        self._cache_decls = []
+        self._periodic_events = []          # list of (PeriodicEventData, Event)
+        self._per_step_events = []
+        self._initialization_events = []
+        self._forced_publish_events = []
+        self._forced_discrete_events = []
+        self._witnesses = []
+
+    # ---- ports ------------------------------------------------------------------------------
+    def _check_port_name(self, ports, name, fn):
+        if not isinstance(name, str) or not name:
+            raise ValueError(f"{fn}: port name must be a non-empty str, got {name!r}")
+        if any(p.get_name() == name for p in ports):
+            raise ValueError(f"{fn}: system '{self._name}' already has a port named {name!r}")
+
+    def declare_vector_input_port(self, name, size, *, required=True, default_value=None):
+        """Declare a vector input port of ``size`` elements.
+
+        ``required=False`` lets a Diagram leave it unconnected; ``default_value`` is then
+        what ``eval`` returns while it is neither connected nor fixed.
+        """
+        if hasattr(size, "size") and not isinstance(size, (int, np.integer)):
+            size = size.size()
+        size = int(size)
+        self._check_port_name(self._input_ports, name, "declare_vector_input_port")
+        if size < 0:
+            raise ValueError(f"declare_vector_input_port: size must be >= 0, got {size}")
+        port = InputPort(self, len(self._input_ports), name, VECTOR, size,
+                         required=required, default_value=default_value)
+        self._input_ports.append(port)
+        return port
+
+    def declare_abstract_input_port(self, name, model_value, *, required=True):
+        """Declare an abstract input port whose values look like ``model_value``."""
+        self._check_port_name(self._input_ports, name, "declare_abstract_input_port")
+        port = InputPort(self, len(self._input_ports), name, ABSTRACT, 0,
+                         model_value=as_value(model_value), required=required)
+        self._input_ports.append(port)
+        return port
+
+    def declare_vector_output_port(self, name, size, calc, prerequisites_of_calc=None):
+        """Declare a vector output port; ``calc(context, output)`` fills the BasicVector."""
+        if hasattr(size, "size") and not isinstance(size, (int, np.integer)):
+            size = size.size()
+        size = int(size)
+        self._check_port_name(self._output_ports, name, "declare_vector_output_port")
+        if not callable(calc):
+            raise TypeError(f"declare_vector_output_port: calc for port {name!r} is not callable")
+        prereqs = self._normalize_prereqs(prerequisites_of_calc, "declare_vector_output_port")
+        port = LeafOutputPort(self, len(self._output_ports), name, VECTOR, size, calc,
+                              functools.partial(np.zeros, size), prereqs)
+        self._output_ports.append(port)
+        return port
+
+    def declare_abstract_output_port(self, name, alloc, calc, prerequisites_of_calc=None):
+        """Declare an abstract output port; ``alloc()`` makes a model value, ``calc(context,
+        value)`` sets it (``value.set_value(x)``)."""
+        self._check_port_name(self._output_ports, name, "declare_abstract_output_port")
+        prereqs = self._normalize_prereqs(prerequisites_of_calc, "declare_abstract_output_port")
+        port = LeafOutputPort(self, len(self._output_ports), name, ABSTRACT, 0, calc, alloc, prereqs)
+        self._output_ports.append(port)
+        return port
+
+    def declare_state_output_port(self, name, state_index):
+        """An output port that copies a state: ``state_index`` is a discrete group index, or
+        ``"continuous"`` / a ContinuousStateIndex-like 0 when the system has only continuous state.
+
+        Never direct feedthrough.
+        """
+        if (isinstance(state_index, str) and state_index == "continuous") or (
+                not self._xd_model and self.num_continuous_states() > 0):
+            n = self.num_continuous_states()
+            return self.declare_vector_output_port(name, n, _CopyState(None), [Tickets.XC])
+        k = int(state_index)
+        if not 0 <= k < len(self._xd_model):
+            raise ValueError(
+                f"declare_state_output_port: system '{self._name}' has {len(self._xd_model)} discrete "
+                f"state group(s) and {self.num_continuous_states()} continuous states; state index "
+                f"{state_index!r} does not name one")
+        n = self._xd_model[k].size
+        return self.declare_vector_output_port(name, n, _CopyState(k), [Tickets.XD])
+
+    # ---- state and parameters --------------------------------------------------------------
+    def declare_continuous_state(self, num_q_or_n=0, num_v=None, num_z=None, *, model_vector=None):
+        """``declare_continuous_state(n)`` or ``(num_q, num_v, num_z)``; returns the size."""
+        if self._nq + self._nv + self._nz:
+            raise RuntimeError(
+                f"declare_continuous_state: system '{self._name}' already declared its continuous state")
+        if hasattr(num_q_or_n, "size") and not isinstance(num_q_or_n, (int, np.integer)):
+            model_vector = num_q_or_n
+            num_q_or_n = None
+        if model_vector is not None:
+            model = np.array(model_vector.get_value() if hasattr(model_vector, "get_value")
+                             else model_vector, dtype=float).reshape(-1)
+            if num_q_or_n is None or num_v is None:
+                nq, nv, nz = 0, 0, model.size
+            else:
+                nq, nv, nz = int(num_q_or_n), int(num_v), int(num_z)
+        else:
+            if num_v is None:
+                nq, nv, nz = 0, 0, int(num_q_or_n)
+            else:
+                nq, nv, nz = int(num_q_or_n), int(num_v), int(num_z or 0)
+            model = np.zeros(nq + nv + nz)
+        if min(nq, nv, nz) < 0 or model.size != nq + nv + nz:
+            raise ValueError(
+                f"declare_continuous_state: invalid sizes nq={nq}, nv={nv}, nz={nz} for model of "
+                f"size {model.size}")
+        if nv > nq:
+            raise ValueError(f"declare_continuous_state: num_v ({nv}) may not exceed num_q ({nq})")
+        self._nq, self._nv, self._nz = nq, nv, nz
+        self._default_xc = model
+        return nq + nv + nz
+
+    def num_continuous_states(self):
+        return self._nq + self._nv + self._nz
+
+    def declare_discrete_state(self, size_or_initial_value):
+        """Declare a discrete state group (a size, zero-filled, or initial values); returns its index."""
+        v = size_or_initial_value
+        if isinstance(v, (int, np.integer)):
+            model = np.zeros(int(v))
+        else:
+            model = np.array(v.get_value() if hasattr(v, "get_value") else v, dtype=float).reshape(-1)
+        self._xd_model.append(model)
+        return len(self._xd_model) - 1
+
+    def num_discrete_state_groups(self):
+        return len(self._xd_model)
+
+    def declare_abstract_state(self, model_value):
+        """Declare an abstract state with default ``model_value``; returns its index."""
+        self._xa_model.append(as_value(model_value))
+        return len(self._xa_model) - 1
+
+    def declare_numeric_parameter(self, value):
+        """Declare a numeric parameter group with default ``value``; returns its index."""
+        model = np.array(value.get_value() if hasattr(value, "get_value") else value,
+                         dtype=float).reshape(-1)
+        self._p_model.append(model)
+        return len(self._p_model) - 1
+
+    def declare_abstract_parameter(self, model_value):
+        self._pa_model.append(as_value(model_value))
+        return len(self._pa_model) - 1
+
+    def declare_cache_entry(self, description, value_producer_or_alloc, calc=None,
+                            prerequisites_of_calc=None):
+        """Declare a cached computation; returns a CacheEntry with ``eval(context)`` and
+        ``ticket()``. ``alloc()`` makes the storage, ``calc(context, storage)`` fills it (or
+        returns a new value, which replaces the storage)."""
+        prereqs = self._normalize_prereqs(prerequisites_of_calc, "declare_cache_entry")
+        entry = CacheEntry(self, len(self._cache_decls), description,
+                           value_producer_or_alloc, calc, prereqs)
+        self._cache_decls.append(entry)
+        return entry
+
+    # ---- tickets ----------------------------------------------------------------------------
+    @staticmethod
+    def nothing_ticket():
+        return Tickets.NOTHING
+
+    @staticmethod
+    def time_ticket():
+        return Tickets.TIME
+
+    @staticmethod
+    def accuracy_ticket():
+        return Tickets.ACCURACY
+
+    @staticmethod
+    def xc_ticket():
+        return Tickets.XC
+
+    @staticmethod
+    def xd_ticket():
+        return Tickets.XD
+
+    @staticmethod
+    def xa_ticket():
+        return Tickets.XA
+
+    @staticmethod
+    def all_state_ticket():
+        return Tickets.ALL_STATE
+
+    @staticmethod
+    def all_parameters_ticket():
+        return Tickets.ALL_PARAMETERS
+
+    @staticmethod
+    def all_input_ports_ticket():
+        return Tickets.ALL_INPUTS
+
+    @staticmethod
+    def all_sources_ticket():
+        return Tickets.ALL_SOURCES
+
+    @staticmethod
+    def input_port_ticket(i):
+        return Tickets.input_port(i.get_index() if hasattr(i, "get_index") else i)
+
+    @staticmethod
+    def numeric_parameter_ticket(i):
+        return Tickets.numeric_parameter(i)
+
+    @staticmethod
+    def abstract_parameter_ticket(i):
+        return Tickets.abstract_parameter(i)
+
+    def _normalize_prereqs(self, prereqs, fn):
+        if prereqs is None:
+            return [Tickets.ALL_SOURCES]
+        if isinstance(prereqs, tuple) and prereqs and isinstance(prereqs[0], str):
+            prereqs = [prereqs]
+        out = []
+        for t in prereqs:
+            if isinstance(t, CacheEntry):
+                t = t.ticket()
+            if not (isinstance(t, tuple) and t and isinstance(t[0], str)):
+                raise TypeError(f"{fn}: {t!r} is not a dependency ticket; use e.g. self.xc_ticket()")
+            out.append(t)
+        return out
+
+    # ---- events -----------------------------------------------------------------------------
+    def _periodic(self, fn, period_sec, offset_sec, event):
+        period_sec, offset_sec = float(period_sec), float(offset_sec)
+        if not period_sec > 0.0:
+            raise ValueError(f"{fn}: period_sec must be > 0, got {period_sec}")
+        if offset_sec < 0.0:
+            raise ValueError(f"{fn}: offset_sec must be >= 0, got {offset_sec}")
+        event.trigger_type = TriggerType.PERIODIC
+        self._periodic_events.append((PeriodicEventData(period_sec, offset_sec), event))
+
+    def declare_periodic_discrete_update_event(self, period_sec, offset_sec, update):
+        """Every ``period_sec`` from ``offset_sec``: ``update(context, discrete_state)``."""
+        self._periodic("declare_periodic_discrete_update_event", period_sec, offset_sec,
+                       DiscreteUpdateEvent(update))
+
+    def declare_periodic_unrestricted_update_event(self, period_sec, offset_sec, update):
+        """Every ``period_sec`` from ``offset_sec``: ``update(context, state)``."""
+        self._periodic("declare_periodic_unrestricted_update_event", period_sec, offset_sec,
+                       UnrestrictedUpdateEvent(update))
+
+    def declare_periodic_publish_event(self, period_sec, offset_sec, publish):
+        """Every ``period_sec`` from ``offset_sec``: ``publish(context)``."""
+        self._periodic("declare_periodic_publish_event", period_sec, offset_sec,
+                       PublishEvent(publish))
+
+    def declare_per_step_publish_event(self, publish):
+        self._per_step_events.append(PublishEvent(publish, TriggerType.PER_STEP))
+
+    def declare_per_step_discrete_update_event(self, update):
+        self._per_step_events.append(DiscreteUpdateEvent(update, TriggerType.PER_STEP))
+
+    def declare_per_step_unrestricted_update_event(self, update):
+        self._per_step_events.append(UnrestrictedUpdateEvent(update, TriggerType.PER_STEP))
+
+    def declare_initialization_discrete_update_event(self, update):
+        self._initialization_events.append(DiscreteUpdateEvent(update, TriggerType.INITIALIZATION))
+
+    def declare_initialization_unrestricted_update_event(self, update):
+        self._initialization_events.append(
+            UnrestrictedUpdateEvent(update, TriggerType.INITIALIZATION))
+
+    def declare_initialization_publish_event(self, publish):
+        self._initialization_events.append(PublishEvent(publish, TriggerType.INITIALIZATION))
+
+    def declare_forced_publish_event(self, publish):
+        self._forced_publish_events.append(PublishEvent(publish, TriggerType.FORCED))
+
+    def declare_forced_discrete_update_event(self, update):
+        self._forced_discrete_events.append(DiscreteUpdateEvent(update, TriggerType.FORCED))
+
+    def make_witness_function(self, description, direction, calc, event=None):
+        """A witness function ``calc(context) -> float`` triggering ``event`` (optional)."""
+        if not callable(calc):
+            raise TypeError(f"make_witness_function: calc for {description!r} is not callable")
+        w = WitnessFunction(self, description, as_direction(direction), calc, event)
+        self._witnesses.append(w)
+        return w
+
+    def do_get_witness_functions(self, context):
+        """Witness functions active in ``context``; default: all made by this system."""
+        return list(self._witnesses)
+
+    def get_witness_functions(self, context):
+        return self.do_get_witness_functions(context)
+
+    def get_periodic_events(self):
+        return list(self._periodic_events)
+
+    # ---- structure --------------------------------------------------------------------------
+    def has_direct_feedthrough(self, input_index, output_index=None):
+        if output_index is None:
+            return any(self.has_direct_feedthrough(input_index, j)
+                       for j in range(len(self._output_ports)))
+        inp = self.get_input_port(input_index)
+        out = self.get_output_port(output_index)
+        return self._depends_on_input(out._prerequisites, inp.get_index(), set())
+
+    def _depends_on_input(self, prereqs, i, seen):
+        for t in prereqs:
+            kind = t[0]
+            if kind in ("all_sources", "all_inputs"):
+                return True
+            if kind == "u" and t[1] == i:
+                return True
+            if kind == "cache" and t[1] not in seen:
+                seen.add(t[1])
+                if self._depends_on_input(self._cache_decls[t[1]]._prerequisites, i, seen):
+                    return True
+        return False
+
+    # ---- dynamics ---------------------------------------------------------------------------
+    def do_calc_time_derivatives(self, context, derivatives):
+        """Override to write ẋ into ``derivatives`` (systems with continuous state)."""
+        if self.num_continuous_states():
+            raise NotImplementedError(
+                f"system '{self._name}' ({type(self).__name__}) declares continuous state but "
+                f"does not override do_calc_time_derivatives")
+
+    def eval_time_derivatives(self, context):
+        ctx = context if context._system is self else self._context_from(
+            context, "eval_time_derivatives")
+        entry = ctx.deriv_entry
+        if entry.valid:
+            return entry.ro
+        self.do_calc_time_derivatives(ctx, ctx.deriv_holder)
+        entry.valid = True
+        return entry.ro
+
+    def do_map_velocity_to_qdot(self, context, v):
+        if self._nq != self._nv:
+            raise NotImplementedError(
+                f"system '{self._name}' has nq={self._nq} != nv={self._nv} and must override "
+                f"do_map_velocity_to_qdot")
+        return np.array(v, dtype=float)
+
+    def do_map_qdot_to_velocity(self, context, qdot):
+        if self._nq != self._nv:
+            raise NotImplementedError(
+                f"system '{self._name}' has nq={self._nq} != nv={self._nv} and must override "
+                f"do_map_qdot_to_velocity")
+        return np.array(qdot, dtype=float)
+
+    def map_velocity_to_qdot(self, context, v):
+        ctx = self._context_from(context, "map_velocity_to_qdot")
+        v = np.asarray(v, dtype=float).reshape(-1)
+        if v.size != self._nv:
+            raise ValueError(
+                f"map_velocity_to_qdot: v has size {v.size}, expected nv = {self._nv} for "
+                f"system '{self._name}'")
+        return self.do_map_velocity_to_qdot(ctx, v)
+
+    def map_qdot_to_velocity(self, context, qdot):
+        ctx = self._context_from(context, "map_qdot_to_velocity")
+        qdot = np.asarray(qdot, dtype=float).reshape(-1)
+        if qdot.size != self._nq:
+            raise ValueError(
+                f"map_qdot_to_velocity: qdot has size {qdot.size}, expected nq = {self._nq} for "
+                f"system '{self._name}'")
+        return self.do_map_qdot_to_velocity(ctx, qdot)
+
+    # ---- context construction ---------------------------------------------------------------
+    def _make_context_tree(self):
+        ctx = LeafContext(self)
+        ctx._xd = [m.copy() for m in self._xd_model]
+        ctx._xa = [m.clone() for m in self._xa_model]
+        ctx._p = [m.copy() for m in self._p_model]
+        ctx._pa = [m.clone() for m in self._pa_model]
+        ctx.trk_p = [Tracker(f"p{i}") for i in range(len(self._p_model))]
+        ctx.trk_pa = [Tracker(f"pa{i}") for i in range(len(self._pa_model))]
+        ctx.trk_u = [Tracker(f"u{i}") for i in range(len(self._input_ports))]
+        return ctx
+
+    def _trackers_for(self, ctx, ticket):
+        root = ctx._root
+        kind = ticket[0]
+        if kind == "nothing":
+            return []
+        if kind == "time":
+            return [root.time_tracker]
+        if kind == "accuracy":
+            return [root.accuracy_tracker]
+        if kind == "xc":
+            return [ctx.trk_xc]
+        if kind == "xd":
+            return [ctx.trk_xd]
+        if kind == "xa":
+            return [ctx.trk_xa]
+        if kind == "all_state":
+            return [ctx.trk_xc, ctx.trk_xd, ctx.trk_xa]
+        if kind == "p":
+            return [ctx.trk_p[ticket[1]]]
+        if kind == "pa":
+            return [ctx.trk_pa[ticket[1]]]
+        if kind == "all_parameters":
+            return ctx.trk_p + ctx.trk_pa
+        if kind == "u":
+            if not 0 <= ticket[1] < len(ctx.trk_u):
+                raise PortError(
+                    f"system '{self._name}': input_port_ticket({ticket[1]}) names no input port")
+            return [ctx.trk_u[ticket[1]]]
+        if kind == "all_inputs":
+            return list(ctx.trk_u)
+        if kind == "all_sources":
+            return ([root.time_tracker, root.accuracy_tracker, ctx.trk_xc, ctx.trk_xd, ctx.trk_xa]
+                    + ctx.trk_p + ctx.trk_pa + ctx.trk_u)
+        if kind == "cache":
+            return [ctx.cache_entries[ticket[1]]]
+        raise ValueError(f"system '{self._name}': unknown dependency ticket {ticket!r}")
+
+    def _create_entries(self, ctx):
+        for decl in self._cache_decls:
+            storage = decl._alloc()
+            holder = BasicVector._wrap(storage) if isinstance(storage, np.ndarray) else Value(storage)
+            ctx.cache_entries.append(CacheEntryValue(storage, decl._description, holder))
+        for port in self._output_ports:
+            storage = port._alloc()
+            if port._kind == VECTOR:
+                storage = np.asarray(storage, dtype=float)
+                holder = BasicVector._wrap(storage)
+            else:
+                holder = as_value(storage)
+                storage = holder._value
+            ctx.out_entries.append(CacheEntryValue(storage, f"output '{port.get_name()}'", holder))
+        n = self.num_continuous_states()
+        deriv = np.zeros(n)
+        holder = ContinuousStateDerivatives._wrap(deriv)
+        holder._nq, holder._nv, holder._nz = self._nq, self._nv, self._nz
+        ctx.deriv_holder = holder
+        ctx.deriv_entry = CacheEntryValue(deriv, "time derivatives", holder)
+        for decl, entry in zip(self._cache_decls, ctx.cache_entries):
+            for t in decl._prerequisites:
+                for trk in self._trackers_for(ctx, t):
+                    trk.subscribe(entry)
+        for port, entry in zip(self._output_ports, ctx.out_entries):
+            for t in port._prerequisites:
+                for trk in self._trackers_for(ctx, t):
+                    trk.subscribe(entry)
+        for trk in self._trackers_for(ctx, Tickets.ALL_SOURCES):
+            trk.subscribe(ctx.deriv_entry)
+        for entry in ctx.cache_entries:      # derivatives may use any cache entry
+            entry.subscribe(ctx.deriv_entry)
+
+    def _set_default_leaf(self, ctx):
+        if self.num_continuous_states():
+            ctx.set_continuous_state(self._default_xc)
+        for i, m in enumerate(self._xd_model):
+            ctx._xd[i][:] = m
+        for i, m in enumerate(self._xa_model):
+            ctx._xa[i] = m.clone()
+        for i, m in enumerate(self._p_model):
+            ctx._p[i][:] = m
+        for i, m in enumerate(self._pa_model):
+            ctx._pa[i] = m.clone()
+        self.set_default_state_and_parameters(ctx)
+        version = ctx._root.version
+        from .cache import notify
+        for trk in [ctx.trk_xd, ctx.trk_xa] + ctx.trk_p + ctx.trk_pa:
+            notify(trk, version)
+
+    def set_default_state_and_parameters(self, context):
+        """Hook for subclasses whose defaults are not the declared model values."""
+
+    def _set_random_leaf(self, ctx, generator):
+        self._set_default_leaf(ctx)
+        self.set_random_state(ctx, generator)
+        self.set_random_parameters(ctx, generator)
+
+    def set_random_state(self, context, generator):
+        """Override to randomize the state; default keeps the defaults."""
+
+    def set_random_parameters(self, context, generator):
+        """Override to randomize the parameters; default keeps the defaults."""
+
+
+class CacheEntry:
+    """A declared cache entry of a LeafSystem (Drake's CacheEntry)."""
+
+    def __init__(self, system, index, description, alloc, calc, prerequisites):
+        self._system = system
+        self._index = index
+        self._description = description
+        self._alloc = alloc if calc is not None else _none
+        self._calc = calc if calc is not None else alloc
+        self._producer_returns = calc is None
+        self._prerequisites = prerequisites
+
+    def ticket(self):
+        return Tickets.cache_entry(self._index)
+
+    def cache_index(self):
+        return self._index
+
+    def description(self):
+        return self._description
+
+    def eval(self, context):
+        """The cached value, recomputed when a prerequisite changed."""
+        ctx = context if context._system is self._system else self._system._context_from(
+            context, "CacheEntry.eval")
+        entry = ctx.cache_entries[self._index]
+        if entry.valid:
+            return entry.ro
+        if self._producer_returns:
+            value = self._calc(ctx)
+            entry.value = value
+            if isinstance(value, np.ndarray):
+                ro = value.view()
+                ro.flags.writeable = False
+                entry.ro = ro
+            else:
+                entry.ro = value
+        else:
+            result = self._calc(ctx, entry.value)
+            if result is not None:
+                entry.value = entry.ro = result
+        entry.valid = True
+        return entry.ro
+
+    def is_out_of_date(self, context):
+        ctx = self._system._context_from(context, "CacheEntry.is_out_of_date")
+        return not ctx.cache_entries[self._index].valid
+
+
+def _none():
+    return None
+
+
+class _CopyState:
+    """Picklable calc of a state output port: copies continuous state (group None) or a
+    discrete group."""
+
+    def __init__(self, group):
+        self.group = group
+
+    def __call__(self, context, output):
+        if self.group is None:
+            output.set_value(context.get_continuous_state_vector())
+        else:
+            output.set_value(context.get_discrete_state(self.group))

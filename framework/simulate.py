@@ -1,0 +1,128 @@
+"""``System.simulate``: build a Simulator, record outputs, show progress, return a result."""
+
+import time as _time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .ports import OutputPort
+
+
+@dataclass
+class SimulationResult:
+    """The outcome of ``simulate``.
+
+    Attributes
+    ----------
+    time : ndarray, shape (N,)
+        Sample times: the start time and the end of every simulator step.
+    outputs : dict[str, ndarray]
+        For each recorded name, the port values, shape (size, N).
+    context : Context
+        The final root context (the one that was advanced).
+    status : SimulatorStatus
+    simulator : Simulator
+    """
+
+    time: np.ndarray
+    outputs: dict = field(default_factory=dict)
+    context: object = None
+    status: object = None
+    simulator: object = None
+
+
+def _check_record(system, record):
+    record = dict(record or {})
+    for name, port in record.items():
+        if not isinstance(port, OutputPort):
+            raise TypeError(
+                f"simulate: record[{name!r}] must be an OutputPort, got {type(port).__name__}")
+        owner = port.get_system()
+        if owner is not system and not any(s is owner for s in system._all_systems()):
+            raise ValueError(
+                f"simulate: record[{name!r}] is {port!r}, whose system is not part of "
+                f"'{system.get_name()}'")
+        if port.get_data_type() != "vector":
+            raise ValueError(f"simulate: record[{name!r}] is an abstract port; only vector ports can be recorded")
+    return record
+
+
+class _Progress:
+    """A tqdm bar that appears once a run has taken more than ``delay`` seconds."""
+
+    def __init__(self, t0, t_final, mode, delay=2.0):
+        self._t0, self._tf = t0, t_final
+        self._mode = mode
+        self._bar = None
+        self._start = _time.perf_counter()
+        self._delay = 0.0 if mode is True else delay
+        self._last = t0
+
+    def update(self, t):
+        if self._mode is False:
+            return
+        if self._bar is None:
+            if _time.perf_counter() - self._start < self._delay:
+                return
+            from tqdm.auto import tqdm
+
+            self._bar = tqdm(total=float(self._tf - self._t0), unit="sim s", desc="simulate",
+                             bar_format="{l_bar}{bar}| {n:.3g}/{total:.3g} sim s [{elapsed}<{remaining}]")
+        self._bar.update(float(t - self._last))
+        self._last = t
+
+    def close(self):
+        if self._bar is not None:
+            self._bar.close()
+
+
+def simulate_system(system, t_final, *, context=None, config=None, record=None, progress=None):
+    """See ``System.simulate``."""
+    from .simulator import Simulator
+
+    t_final = float(t_final)
+    record = _check_record(system, record)
+    if context is None:
+        context = system.create_default_context()
+    simulator = Simulator(system, context)
+    if config is not None:
+        from .simulator_config import apply_simulator_config
+
+        apply_simulator_config(config, simulator)
+    ctx = simulator.get_context()
+    if t_final < ctx.get_time():
+        raise ValueError(f"simulate: t_final {t_final} is before the context's time {ctx.get_time()}")
+    sources = [(name, port, port.get_system().get_my_context_from_root(ctx))
+               for name, port in record.items()]
+    times = []
+    samples = {name: [] for name in record}
+
+    def sample():
+        times.append(ctx.get_time())
+        for name, port, sub in sources:
+            samples[name].append(np.array(port.eval(sub), dtype=float))
+
+    bar = _Progress(ctx.get_time(), t_final, progress)
+    user_monitor = simulator.get_monitor()
+
+    def monitor(root_context):
+        if record:
+            sample()
+        bar.update(root_context.get_time())
+        if user_monitor is not None:
+            return user_monitor(root_context)
+        return None
+
+    simulator.set_monitor(monitor)
+    try:
+        status = simulator.advance_to(t_final)
+    finally:
+        bar.close()
+        simulator.set_monitor(user_monitor)
+    time_arr = np.asarray(times)
+    outputs = {}
+    for name, port, _ in sources:
+        data = samples[name]
+        outputs[name] = np.stack(data, axis=1) if data else np.zeros((port.size(), 0))
+    return SimulationResult(time=time_arr, outputs=outputs, context=ctx, status=status,
+                            simulator=simulator)
