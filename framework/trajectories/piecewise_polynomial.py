@@ -180,7 +180,7 @@ class PiecewisePolynomial(Trajectory):
     def _set_data(self, breaks: np.ndarray, coefficients: np.ndarray) -> None:
         self._breaks = np.array(breaks, dtype=np.float64)
         self._breaks_list = self._breaks.tolist()
-        self._coefficients = np.ascontiguousarray(coefficients, dtype=np.float64)
+        self._coefficients = np.array(coefficients, dtype=np.float64, order="C")
         self._num_segments = self._coefficients.shape[0]
         # derivative order -> (coefficients flattened to (S, D + 1, rows * cols), powers)
         self._evaluation_cache = {}

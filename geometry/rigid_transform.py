@@ -1,0 +1,182 @@
+"""RigidTransform: an immutable pose X_AB = (R_AB, p_AoBo_A).
+
+``X_AB`` maps a point's position in B to its position in A,
+``p_AoQ_A = p_AoBo_A + R_AB @ p_BoQ_B``, written ``X_AB @ p_BQ``. Poses compose by the
+monogram rule ``X_AC = X_AB @ X_BC``; the 4x4 homogeneous form is [[R, p], [0 0 0 1]].
+"""
+
+import numpy as np
+
+from .roll_pitch_yaw import RollPitchYaw
+from .rotation_matrix import RotationMatrix
+
+__all__ = ["RigidTransform"]
+
+# Tolerance on the bottom row [0, 0, 0, 1] of a user-supplied homogeneous matrix.
+_BOTTOM_ROW_TOLERANCE = 128 * np.finfo(np.float64).eps
+
+
+def _rebuild(matrix, translation):
+    """Unpickle without re-validating (the stored rotation was valid when pickled)."""
+    return RigidTransform._unchecked(RotationMatrix._unchecked(matrix), translation)
+
+
+def _as_translation(p, caller="RigidTransform"):
+    p = np.array(p, dtype=np.float64)
+    if p.shape != (3,):
+        raise ValueError(f"{caller}: p must have shape (3,), got shape {p.shape}")
+    if not np.all(np.isfinite(p)):
+        raise ValueError(f"{caller}: p must be finite, got {p.tolist()}")
+    return p
+
+
+class RigidTransform:
+    """An immutable rigid transform X_AB: rotation R_AB and translation p_AoBo_A.
+
+    Parameters
+    ----------
+    R : None, RotationMatrix, RollPitchYaw, RigidTransform, or array_like
+        The rotation: a RotationMatrix, a RollPitchYaw, a (3, 3) rotation matrix or a
+        quaternion [w, x, y, z] of shape (4,). Given alone, `R` may also be a translation
+        of shape (3,) (``RigidTransform(p)``), a (4, 4) homogeneous matrix or another
+        RigidTransform. None means the identity rotation.
+    p : array_like, shape (3,), optional
+        The translation p_AoBo_A; zero when omitted.
+
+    Raises
+    ------
+    ValueError
+        If the rotation is invalid (see RotationMatrix), `p` is not a finite (3,) vector,
+        or a (4, 4) matrix's bottom row is not [0, 0, 0, 1].
+    """
+
+    __slots__ = ("_R", "_p")
+    __array_ufunc__ = None
+
+    def __init__(self, R=None, p=None):
+        if isinstance(R, RigidTransform):
+            if p is not None:
+                raise ValueError("RigidTransform: p cannot be given with a RigidTransform")
+            rotation, translation = R._R, R._p
+        elif R is None or isinstance(R, (RotationMatrix, RollPitchYaw)):
+            rotation = RotationMatrix(R)
+            translation = np.zeros(3) if p is None else _as_translation(p)
+        else:
+            a = np.asarray(R, dtype=np.float64)
+            if p is None and a.shape == (3,):
+                rotation, translation = RotationMatrix.identity(), _as_translation(a)
+            elif p is None and a.shape == (4, 4):
+                rotation, translation = self._from_matrix4(a)
+            else:
+                rotation = RotationMatrix(a)
+                translation = np.zeros(3) if p is None else _as_translation(p)
+        self._R = rotation
+        self._p = translation
+        self._p.flags.writeable = False
+
+    @staticmethod
+    def _from_matrix4(X):
+        bottom_error = np.max(np.abs(X[3] - np.array([0.0, 0.0, 0.0, 1.0])))
+        if not bottom_error <= _BOTTOM_ROW_TOLERANCE:
+            raise ValueError(
+                "RigidTransform: the bottom row of a 4x4 homogeneous matrix must be "
+                f"[0, 0, 0, 1], got {X[3].tolist()}"
+            )
+        return RotationMatrix(X[:3, :3]), _as_translation(X[:3, 3])
+
+    @classmethod
+    def _unchecked(cls, rotation, translation):
+        """Wrap a RotationMatrix and a float64 (3,) array without validation."""
+        obj = object.__new__(cls)
+        obj._R = rotation
+        obj._p = translation
+        obj._p.flags.writeable = False
+        return obj
+
+    def __reduce__(self):
+        return (_rebuild, (self._R._R.copy(), self._p.copy()))
+
+    @classmethod
+    def identity(cls):
+        """Return the identity transform."""
+        return cls._unchecked(RotationMatrix.identity(), np.zeros(3))
+
+    Identity = identity
+
+    # ------------------------------------------------------------------ accessors
+    def rotation(self):
+        """Return the rotation R_AB (a RotationMatrix)."""
+        return self._R
+
+    def translation(self):
+        """Return the translation p_AoBo_A, ndarray of shape (3,) (a copy)."""
+        return self._p.copy()
+
+    def get_as_matrix4(self):
+        """Return the homogeneous matrix [[R_AB, p_AoBo_A], [0, 0, 0, 1]], shape (4, 4)."""
+        X = np.eye(4)
+        X[:3, :3] = self._R._R
+        X[:3, 3] = self._p
+        return X
+
+    def get_as_matrix34(self):
+        """Return [R_AB, p_AoBo_A], ndarray of shape (3, 4)."""
+        return np.hstack([self._R._R, self._p[:, None]])
+
+    def inverse(self):
+        """Return X_BA = [R_ABᵀ, -R_ABᵀ p_AoBo_A]."""
+        R_BA = self._R._R.T.copy()
+        return RigidTransform._unchecked(RotationMatrix._unchecked(R_BA), -(R_BA @ self._p))
+
+    # ------------------------------------------------------------------ operators
+    def __matmul__(self, other):
+        """X_AB @ X_BC -> X_AC; X_AB @ p_BoQ_B -> p_AoQ_A for shape (3,) or (3, n)."""
+        if isinstance(other, RigidTransform):
+            R_AB = self._R._R
+            return RigidTransform._unchecked(
+                RotationMatrix._unchecked(R_AB @ other._R._R), self._p + R_AB @ other._p
+            )
+        if isinstance(other, (np.ndarray, list, tuple)):
+            p = np.asarray(other, dtype=np.float64)
+            if p.shape == (3,):
+                return self._p + self._R._R @ p
+            if p.ndim == 2 and p.shape[0] == 3:
+                return self._p[:, None] + self._R._R @ p
+            raise ValueError(
+                f"RigidTransform @ p: p must have shape (3,) or (3, n), got shape {p.shape}"
+            )
+        return NotImplemented
+
+    def multiply(self, other):
+        """Same as ``self @ other``."""
+        result = self.__matmul__(other)
+        if result is NotImplemented:
+            raise TypeError(
+                "RigidTransform.multiply: expected a RigidTransform or points of shape (3,) "
+                f"or (3, n), got {type(other).__name__}"
+            )
+        return result
+
+    # ------------------------------------------------------------------ comparisons
+    def is_exactly_identity(self):
+        """Return True if the rotation is exactly I and the translation exactly zero."""
+        return self._R.is_exactly_identity() and not np.any(self._p)
+
+    def is_identity_to_within_tolerance(self, translation_tolerance):
+        """Return True if |R - I| <= 2 eps elementwise and |p| <= `translation_tolerance`."""
+        return self._R.is_identity_to_within_tolerance(
+            2 * np.finfo(np.float64).eps
+        ) and bool(np.max(np.abs(self._p)) <= translation_tolerance)
+
+    def is_nearly_equal_to(self, other, tolerance):
+        """Return True if the 3x4 matrices differ by at most `tolerance` elementwise."""
+        if not isinstance(other, RigidTransform):
+            raise TypeError(
+                "RigidTransform.is_nearly_equal_to: other must be a RigidTransform, "
+                f"got {type(other).__name__}"
+            )
+        diff = np.max(np.abs(self.get_as_matrix34() - other.get_as_matrix34()))
+        return bool(diff <= tolerance)
+
+    def __repr__(self):
+        return f"RigidTransform(R={self._R!r}, p={self._p.tolist()!r})"

@@ -1,0 +1,256 @@
+"""RotationMatrix: an immutable 3x3 rotation (orthonormal, determinant +1).
+
+``R_AB`` relates the unit vectors of frame B to those of frame A: its columns are Bx, By,
+Bz expressed in A, and it re-expresses vectors, ``v_A = R_AB @ v_B``. Composition follows
+the monogram rule ``R_AC = R_AB @ R_BC``.
+"""
+
+import numpy as np
+
+from .quaternion import quaternion_to_rotation_matrix, rotation_matrix_to_quaternion
+
+__all__ = ["RotationMatrix"]
+
+# Drake's tolerance for accepting a user-supplied matrix as a rotation matrix.
+_ORTHONORMALITY_TOLERANCE = 128 * np.finfo(np.float64).eps
+
+
+def _rebuild(matrix):
+    """Unpickle without re-validating (the stored matrix was valid when pickled)."""
+    return RotationMatrix._unchecked(matrix)
+
+
+class RotationMatrix:
+    """An immutable rotation matrix R_AB, stored as a read-only float64 (3, 3) array.
+
+    Parameters
+    ----------
+    R : None, RotationMatrix, RollPitchYaw, array_like (3, 3) or array_like (4,)
+        None gives the identity. A (3, 3) matrix must be orthonormal to within
+        128 machine epsilons (max |R Rᵀ - I|) and have determinant +1. A (4,) array is a
+        quaternion [w, x, y, z]; it is normalized (any non-zero finite norm is accepted,
+        as in Drake), and a zero quaternion raises.
+
+    Raises
+    ------
+    ValueError
+        If the matrix is not finite, not orthonormal, or is a reflection (det -1), or the
+        quaternion is zero; the message names the failed condition and its value.
+    TypeError
+        If `R` is none of the accepted types.
+    """
+
+    __slots__ = ("_R",)
+    # Make numpy defer `ndarray @ RotationMatrix` etc. to this class's reflected operators.
+    __array_ufunc__ = None
+
+    def __init__(self, R=None):
+        if R is None:
+            matrix = np.eye(3)
+        elif isinstance(R, RotationMatrix):
+            matrix = R._R
+        elif hasattr(R, "to_rotation_matrix"):  # RollPitchYaw (imported lazily: no cycle)
+            matrix = R.to_rotation_matrix()._R
+        else:
+            matrix = self._matrix_from_array(R)
+        self._R = matrix
+        self._R.flags.writeable = False
+
+    @staticmethod
+    def _matrix_from_array(R):
+        try:
+            a = np.array(R, dtype=np.float64)
+        except (TypeError, ValueError):
+            raise TypeError(
+                "RotationMatrix: expected a (3, 3) matrix, a RollPitchYaw or a quaternion "
+                f"[w, x, y, z], got {type(R).__name__}"
+            ) from None
+        if a.shape == (4,):
+            try:
+                return quaternion_to_rotation_matrix(a)
+            except ValueError as err:
+                raise ValueError(f"RotationMatrix: invalid quaternion: {err}") from None
+        if a.shape != (3, 3):
+            raise ValueError(
+                "RotationMatrix: expected a (3, 3) matrix or a quaternion [w, x, y, z] of "
+                f"shape (4,), got an array of shape {a.shape}"
+            )
+        if not np.all(np.isfinite(a)):
+            raise ValueError(f"RotationMatrix: matrix must be finite, got {a.tolist()}")
+        err = np.max(np.abs(a @ a.T - np.eye(3)))
+        if err > _ORTHONORMALITY_TOLERANCE:
+            raise ValueError(
+                f"RotationMatrix: matrix is not orthonormal: max |R Rᵀ - I| = {err:.3g} "
+                f"exceeds the tolerance {_ORTHONORMALITY_TOLERANCE:.3g} "
+                "(use RotationMatrix.project_to_rotation_matrix for an approximate matrix)"
+            )
+        det = np.linalg.det(a)
+        if det < 0.0:
+            raise ValueError(
+                f"RotationMatrix: matrix has determinant {det:.6g}, expected +1 "
+                "(it is a reflection, not a rotation)"
+            )
+        return a
+
+    @classmethod
+    def _unchecked(cls, matrix):
+        """Wrap a (3, 3) float64 array known to be a rotation, without validation."""
+        obj = object.__new__(cls)
+        obj._R = matrix
+        obj._R.flags.writeable = False
+        return obj
+
+    def __reduce__(self):
+        return (_rebuild, (self._R.copy(),))
+
+    # ------------------------------------------------------------------ constructors
+    @classmethod
+    def identity(cls):
+        """Return the identity rotation."""
+        return cls._unchecked(np.eye(3))
+
+    Identity = identity
+
+    @classmethod
+    def make_x_rotation(cls, theta):
+        """Return the rotation by `theta` (radians) about the x axis."""
+        c, s = np.cos(theta), np.sin(theta)
+        return cls._unchecked(np.array([[1.0, 0.0, 0.0], [0.0, c, -s], [0.0, s, c]]))
+
+    @classmethod
+    def make_y_rotation(cls, theta):
+        """Return the rotation by `theta` (radians) about the y axis."""
+        c, s = np.cos(theta), np.sin(theta)
+        return cls._unchecked(np.array([[c, 0.0, s], [0.0, 1.0, 0.0], [-s, 0.0, c]]))
+
+    @classmethod
+    def make_z_rotation(cls, theta):
+        """Return the rotation by `theta` (radians) about the z axis."""
+        c, s = np.cos(theta), np.sin(theta)
+        return cls._unchecked(np.array([[c, -s, 0.0], [s, c, 0.0], [0.0, 0.0, 1.0]]))
+
+    @classmethod
+    def make_from_angle_axis(cls, angle, axis):
+        """Return the rotation by `angle` (radians) about the unit vector `axis`, shape (3,)."""
+        axis = np.asarray(axis, dtype=np.float64)
+        norm = np.linalg.norm(axis) if axis.shape == (3,) else 0.0
+        if axis.shape != (3,) or abs(norm - 1.0) > 1e-10:
+            raise ValueError(
+                "RotationMatrix.make_from_angle_axis: axis must be a unit vector of shape (3,), "
+                f"got {np.asarray(axis).tolist()} (norm {norm:.6g})"
+            )
+        half = 0.5 * angle
+        return cls._unchecked(
+            quaternion_to_rotation_matrix(np.r_[np.cos(half), np.sin(half) * axis])
+        )
+
+    @classmethod
+    def project_to_rotation_matrix(cls, M):
+        """Return the rotation nearest to `M` (Frobenius norm), shape (3, 3), via its SVD.
+
+        Raises
+        ------
+        ValueError
+            If `M` is not a finite (3, 3) matrix or its determinant is not positive.
+        """
+        M = np.asarray(M, dtype=np.float64)
+        if M.shape != (3, 3) or not np.all(np.isfinite(M)):
+            raise ValueError(
+                "RotationMatrix.project_to_rotation_matrix: M must be a finite (3, 3) matrix, "
+                f"got shape {M.shape}"
+            )
+        det = np.linalg.det(M)
+        if det <= 0.0:
+            raise ValueError(
+                f"RotationMatrix.project_to_rotation_matrix: M has determinant {det:.6g}, "
+                "expected a positive determinant"
+            )
+        U, _, Vt = np.linalg.svd(M)
+        return cls._unchecked(U @ Vt)
+
+    # ------------------------------------------------------------------ accessors
+    def matrix(self):
+        """Return a copy of the matrix, ndarray of shape (3, 3)."""
+        return self._R.copy()
+
+    def col(self, i):
+        """Return column `i` (the i-th unit vector of B expressed in A), shape (3,)."""
+        return self._R[:, i].copy()
+
+    def row(self, i):
+        """Return row `i` (the i-th unit vector of A expressed in B), shape (3,)."""
+        return self._R[i, :].copy()
+
+    def inverse(self):
+        """Return R_BA = R_ABᵀ."""
+        return RotationMatrix._unchecked(self._R.T.copy())
+
+    transpose = inverse
+
+    def to_quaternion(self):
+        """Return the canonical unit quaternion [w, x, y, z] (w >= 0), shape (4,)."""
+        return rotation_matrix_to_quaternion(self._R)
+
+    def to_roll_pitch_yaw(self):
+        """Return the RollPitchYaw with R = Rz(yaw) Ry(pitch) Rx(roll)."""
+        from .roll_pitch_yaw import RollPitchYaw
+
+        return RollPitchYaw(self)
+
+    def to_angle_axis(self):
+        """Return (angle, axis): angle in [0, π] radians, axis a unit vector of shape (3,).
+
+        For the identity the axis is [0, 0, 1] (any axis would do).
+        """
+        q = self.to_quaternion()
+        sin_half = np.linalg.norm(q[1:])
+        angle = 2.0 * np.arctan2(sin_half, q[0])
+        if sin_half == 0.0:
+            return 0.0, np.array([0.0, 0.0, 1.0])
+        return float(angle), q[1:] / sin_half
+
+    # ------------------------------------------------------------------ operators
+    def __matmul__(self, other):
+        """R_AB @ R_BC -> R_AC; R_AB @ v_B -> v_A for v of shape (3,) or (3, n)."""
+        if isinstance(other, RotationMatrix):
+            return RotationMatrix._unchecked(self._R @ other._R)
+        if isinstance(other, (np.ndarray, list, tuple)):
+            v = np.asarray(other, dtype=np.float64)
+            if v.ndim not in (1, 2) or v.shape[0] != 3:
+                raise ValueError(
+                    "RotationMatrix @ v: v must have shape (3,) or (3, n), "
+                    f"got shape {v.shape}"
+                )
+            return self._R @ v
+        return NotImplemented
+
+    def multiply(self, other):
+        """Same as ``self @ other``."""
+        result = self.__matmul__(other)
+        if result is NotImplemented:
+            raise TypeError(
+                "RotationMatrix.multiply: expected a RotationMatrix or an array of shape "
+                f"(3,) or (3, n), got {type(other).__name__}"
+            )
+        return result
+
+    # ------------------------------------------------------------------ comparisons
+    def is_exactly_identity(self):
+        """Return True if the matrix is exactly the identity."""
+        return bool(np.array_equal(self._R, np.eye(3)))
+
+    def is_identity_to_within_tolerance(self, tolerance):
+        """Return True if max |R - I| <= `tolerance`."""
+        return bool(np.max(np.abs(self._R - np.eye(3))) <= tolerance)
+
+    def is_nearly_equal_to(self, other, tolerance):
+        """Return True if max |R_self - R_other| <= `tolerance` (elementwise)."""
+        if not isinstance(other, RotationMatrix):
+            raise TypeError(
+                "RotationMatrix.is_nearly_equal_to: other must be a RotationMatrix, "
+                f"got {type(other).__name__}"
+            )
+        return bool(np.max(np.abs(self._R - other._R)) <= tolerance)
+
+    def __repr__(self):
+        return f"RotationMatrix({self._R.tolist()!r})"

@@ -1,0 +1,181 @@
+"""UnitInertia G_BP_E: a rotational inertia per unit mass (m²), G = I / m, with named
+constructors for uniform-density solids.
+
+The closed forms (per unit mass, about the solid's center, which is its center of mass):
+box lx×ly×lz: diag(ly²+lz², lx²+lz², lx²+ly²)/12; sphere of radius r: 2r²/5 · 1;
+ellipsoid with semi-axes a, b, c: diag(b²+c², a²+c², a²+b²)/5; cylinder of radius r and
+length L about axis b: r²/2 about b and (3r² + L²)/12 about any perpendicular axis.
+"""
+
+import numpy as np
+
+from .rotational_inertia import RotationalInertia, _check_vector3, point_mass_inertia_matrix
+
+__all__ = ["UnitInertia"]
+
+_UNIT_VECTOR_TOLERANCE = 1e-10
+
+
+def _check_dimensions(caller, **dims):
+    for name, value in dims.items():
+        if not (np.isfinite(value) and value >= 0.0):
+            raise ValueError(f"{caller}: {name} must be finite and non-negative, got {value!r}")
+
+
+def _check_unit_vector(caller, unit_vector):
+    b = np.asarray(unit_vector, dtype=np.float64)
+    norm = np.linalg.norm(b) if b.shape == (3,) else np.nan
+    if not abs(norm - 1.0) <= _UNIT_VECTOR_TOLERANCE:
+        raise ValueError(
+            f"{caller}: unit_vector must be a unit vector of shape (3,), got "
+            f"{np.asarray(unit_vector).tolist()} (norm {norm:.6g})"
+        )
+    return b
+
+
+class UnitInertia(RotationalInertia):
+    """Immutable unit inertia (rotational inertia per unit mass), symmetric (3, 3), m².
+
+    Construct it like a RotationalInertia (moments and products, or a (3, 3) matrix) or
+    with a named constructor. Shifts use no mass; ``m * G`` is a RotationalInertia.
+    """
+
+    __slots__ = ()
+
+    @classmethod
+    def from_rotational_inertia(cls, I, mass):
+        """Return G = I / mass for a RotationalInertia `I` and a positive `mass`."""
+        if not isinstance(I, RotationalInertia):
+            raise TypeError(
+                "UnitInertia.from_rotational_inertia: I must be a RotationalInertia, "
+                f"got {type(I).__name__}"
+            )
+        if not (np.isfinite(mass) and mass > 0.0):
+            raise ValueError(
+                f"UnitInertia.from_rotational_inertia: mass must be positive, got {mass!r}"
+            )
+        return cls._unchecked(I.copy_to_full_matrix3() / float(mass))
+
+    # ------------------------------------------------------------------ named solids
+    @classmethod
+    def point_mass(cls, p_FQ_E):
+        """Return G_QF_E of a unit mass at Q about F: |p|² 1 - p pᵀ."""
+        p = _check_vector3(p_FQ_E, "UnitInertia.point_mass", "p_FQ_E")
+        return cls._unchecked(point_mass_inertia_matrix(p))
+
+    @classmethod
+    def triaxially_symmetric(cls, I_triaxial):
+        """Return I_triaxial · 1 (same moment about every axis, no products)."""
+        _check_dimensions("UnitInertia.triaxially_symmetric", I_triaxial=I_triaxial)
+        return cls._unchecked(float(I_triaxial) * np.eye(3))
+
+    @classmethod
+    def axially_symmetric(cls, moment_parallel, moment_perpendicular, unit_vector):
+        """Return J b bᵀ + K (1 - b bᵀ): moment J about the unit axis b, K across it."""
+        caller = "UnitInertia.axially_symmetric"
+        _check_dimensions(caller, moment_parallel=moment_parallel,
+                          moment_perpendicular=moment_perpendicular)
+        b = _check_unit_vector(caller, unit_vector)
+        bbT = np.outer(b, b)
+        G = moment_parallel * bbT + moment_perpendicular * (np.eye(3) - bbT)
+        return cls._unchecked(0.5 * (G + G.T))
+
+    @classmethod
+    def solid_box(cls, lx, ly, lz):
+        """Return G_BBcm of a solid box with side lengths lx, ly, lz along x, y, z (m)."""
+        _check_dimensions("UnitInertia.solid_box", lx=lx, ly=ly, lz=lz)
+        x2, y2, z2 = lx * lx, ly * ly, lz * lz
+        return cls._unchecked(np.diag([y2 + z2, x2 + z2, x2 + y2]) / 12.0)
+
+    @classmethod
+    def solid_cube(cls, length):
+        """Return G_BBcm of a solid cube with side `length` (m): length²/6 · 1."""
+        _check_dimensions("UnitInertia.solid_cube", length=length)
+        return cls._unchecked(np.eye(3) * (length * length / 6.0))
+
+    @classmethod
+    def solid_sphere(cls, radius):
+        """Return G_BBcm of a solid sphere: 2 r²/5 · 1."""
+        _check_dimensions("UnitInertia.solid_sphere", radius=radius)
+        return cls._unchecked(np.eye(3) * (0.4 * radius * radius))
+
+    @classmethod
+    def hollow_sphere(cls, radius):
+        """Return G_BBcm of a thin spherical shell: 2 r²/3 · 1."""
+        _check_dimensions("UnitInertia.hollow_sphere", radius=radius)
+        return cls._unchecked(np.eye(3) * (2.0 * radius * radius / 3.0))
+
+    @classmethod
+    def solid_ellipsoid(cls, a, b, c):
+        """Return G_BBcm of a solid ellipsoid with semi-axes a, b, c along x, y, z (m)."""
+        _check_dimensions("UnitInertia.solid_ellipsoid", a=a, b=b, c=c)
+        a2, b2, c2 = a * a, b * b, c * c
+        return cls._unchecked(np.diag([b2 + c2, a2 + c2, a2 + b2]) / 5.0)
+
+    @classmethod
+    def solid_cylinder(cls, radius, length, unit_vector):
+        """Return G_BBcm of a solid cylinder whose axis is the unit vector `unit_vector` (3,).
+
+        r²/2 about the axis and (3 r² + L²)/12 about any perpendicular axis through Bcm.
+        """
+        caller = "UnitInertia.solid_cylinder"
+        _check_dimensions(caller, radius=radius, length=length)
+        r2, L2 = radius * radius, length * length
+        return cls.axially_symmetric(
+            0.5 * r2, (3.0 * r2 + L2) / 12.0, _check_unit_vector(caller, unit_vector)
+        )
+
+    @classmethod
+    def thin_rod(cls, length, unit_vector):
+        """Return G_BBcm of a thin rod along `unit_vector` (3,): 0 about it, L²/12 across."""
+        caller = "UnitInertia.thin_rod"
+        _check_dimensions(caller, length=length)
+        return cls.axially_symmetric(
+            0.0, length * length / 12.0, _check_unit_vector(caller, unit_vector)
+        )
+
+    @classmethod
+    def solid_capsule(cls, radius, length, unit_vector):
+        """Return G_BBcm of a uniform solid capsule: a cylinder of `radius` and `length`
+        capped by two hemispheres, with its axis along `unit_vector` (3,).
+
+        With mass fractions mc (cylinder) and mh (both hemispheres) by volume, the moment
+        about the axis is mc r²/2 + mh 2r²/5 and about a perpendicular axis through the
+        center mc (3r² + L²)/12 + mh (2r²/5 + L²/4 + 3 L r/8).
+        """
+        caller = "UnitInertia.solid_capsule"
+        _check_dimensions(caller, radius=radius, length=length)
+        b = _check_unit_vector(caller, unit_vector)
+        r, L = float(radius), float(length)
+        v_cylinder = np.pi * r * r * L
+        v_spheres = 4.0 / 3.0 * np.pi * r**3
+        if v_cylinder + v_spheres == 0.0:
+            return cls._unchecked(np.zeros((3, 3)))
+        mc = v_cylinder / (v_cylinder + v_spheres)
+        mh = 1.0 - mc
+        J = mc * 0.5 * r * r + mh * 0.4 * r * r
+        K = mc * (3.0 * r * r + L * L) / 12.0 + mh * (0.4 * r * r + 0.25 * L * L + 0.375 * L * r)
+        return cls.axially_symmetric(J, K, b)
+
+    # ------------------------------------------------------------------ shifts (no mass)
+    def shift_from_center_of_mass(self, p_BcmQ_E):
+        """Return G_BQ_E from G_BBcm_E (self): G + |p|² 1 - p pᵀ.
+
+        Parameters
+        ----------
+        p_BcmQ_E : array_like, shape (3,)
+            Position of Q from Bcm, expressed in E.
+        """
+        p = _check_vector3(p_BcmQ_E, "UnitInertia.shift_from_center_of_mass", "p_BcmQ_E")
+        return UnitInertia._unchecked(self._I + point_mass_inertia_matrix(p))
+
+    def shift_to_center_of_mass(self, p_QBcm_E):
+        """Return G_BBcm_E from G_BQ_E (self): G - (|p|² 1 - p pᵀ).
+
+        Parameters
+        ----------
+        p_QBcm_E : array_like, shape (3,)
+            Position of Bcm from Q, expressed in E.
+        """
+        p = _check_vector3(p_QBcm_E, "UnitInertia.shift_to_center_of_mass", "p_QBcm_E")
+        return UnitInertia._unchecked(self._I - point_mass_inertia_matrix(p))
