@@ -123,6 +123,7 @@ def test_fixed_input_value_and_refixing_invalidates():
     ctx = sys.create_default_context()
     with pytest.raises(PortError, match="input port 'u' of system '.*' is neither connected nor fixed"):
         sys.get_output_port("y").eval(ctx)
+    sys.calls = 0
     sys.get_input_port("u").fix_value(ctx, [2.0])
     assert sys.get_output_port("y").eval(ctx)[0] == 2.0
     sys.get_input_port("u").fix_value(ctx, [3.0])
