@@ -1,0 +1,81 @@
+"""multibody.tree: the user-facing multibody elements and their compilation.
+
+Bodies, frames, joints, actuators, force elements and constraint specs are registered in
+a `MultibodyTree`, whose ``finalize()`` compiles them into the flat `CompiledModel`
+read by the kernels (``docs/compiled_model.md``).
+"""
+
+from multibody.tree.compiled_model import JOINT_NQ, JOINT_NV, CompiledModel, JointType
+from multibody.tree.constraints import (
+    BallConstraintSpec,
+    CouplerConstraintSpec,
+    DistanceConstraintSpec,
+    WeldConstraintSpec,
+)
+from multibody.tree.element import MultibodyElement, StateAccessor
+from multibody.tree.errors import ElementLookupError, TopologyError, TreeLifecycleError
+from multibody.tree.force_elements import (
+    ForceElement,
+    LinearBushingRollPitchYaw,
+    LinearSpringDamper,
+    PrismaticSpring,
+    RevoluteSpring,
+    UniformGravityFieldElement,
+)
+from multibody.tree.frames import BodyFrame, FixedOffsetFrame, Frame
+from multibody.tree.joint_actuator import JointActuator
+from multibody.tree.joints import (
+    BallRpyJoint,
+    Joint,
+    PlanarJoint,
+    PrismaticJoint,
+    QuaternionFloatingJoint,
+    RevoluteJoint,
+    RpyFloatingJoint,
+    ScrewJoint,
+    UniversalJoint,
+    WeldJoint,
+)
+from multibody.tree.model_instance import DEFAULT_MODEL_INSTANCE, WORLD_MODEL_INSTANCE
+from multibody.tree.multibody_tree import MultibodyTree
+from multibody.tree.rigid_body import RigidBody
+
+__all__ = [
+    "DEFAULT_MODEL_INSTANCE",
+    "JOINT_NQ",
+    "JOINT_NV",
+    "WORLD_MODEL_INSTANCE",
+    "BallConstraintSpec",
+    "BallRpyJoint",
+    "BodyFrame",
+    "CompiledModel",
+    "CouplerConstraintSpec",
+    "DistanceConstraintSpec",
+    "ElementLookupError",
+    "FixedOffsetFrame",
+    "ForceElement",
+    "Frame",
+    "Joint",
+    "JointActuator",
+    "JointType",
+    "LinearBushingRollPitchYaw",
+    "LinearSpringDamper",
+    "MultibodyElement",
+    "MultibodyTree",
+    "PlanarJoint",
+    "PrismaticJoint",
+    "PrismaticSpring",
+    "QuaternionFloatingJoint",
+    "RevoluteJoint",
+    "RevoluteSpring",
+    "RigidBody",
+    "RpyFloatingJoint",
+    "ScrewJoint",
+    "StateAccessor",
+    "TopologyError",
+    "TreeLifecycleError",
+    "UniformGravityFieldElement",
+    "UniversalJoint",
+    "WeldConstraintSpec",
+    "WeldJoint",
+]

@@ -1,0 +1,141 @@
+"""Common base of the tree's elements (bodies, frames, joints, actuators, forces).
+
+An element is created on its own, then added to exactly one ``MultibodyTree``,
+which assigns its index and keeps a back-reference (``_tree``). Context-dependent
+accessors (``RevoluteJoint.get_angle(ctx)``, ``RigidBody.get_mass(ctx)``, ...) go
+through the tree's *state accessor*, an object that the MultibodyPlant attaches
+with ``MultibodyTree.set_state_accessor``; see `StateAccessor` for the interface.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+import numpy as np
+
+from multibody.tree.errors import TreeLifecycleError
+
+__all__ = ["MultibodyElement", "StateAccessor"]
+
+
+class StateAccessor(Protocol):
+    """Interface the plant provides so that elements can read and write a Context.
+
+    The MultibodyPlant implements these methods (it may simply pass itself when
+    its own methods have these names) and attaches the object with
+    ``tree.set_state_accessor(accessor)``. All vectors are numpy float64.
+    """
+
+    def get_positions(self, context: Any) -> np.ndarray:
+        """Return the full position vector q, shape (nq,)."""
+
+    def get_velocities(self, context: Any) -> np.ndarray:
+        """Return the full velocity vector v, shape (nv,)."""
+
+    def set_positions_slice(self, context: Any, start: int, values: np.ndarray) -> None:
+        """Write ``q[start:start + len(values)] = values`` in `context`."""
+
+    def set_velocities_slice(self, context: Any, start: int, values: np.ndarray) -> None:
+        """Write ``v[start:start + len(values)] = values`` in `context`."""
+
+    def eval_body_pose_in_world(self, context: Any, body: Any) -> Any:
+        """Return X_WB, the pose of `body` in world, as a RigidTransform."""
+
+    def eval_body_spatial_velocity_in_world(self, context: Any, body: Any) -> Any:
+        """Return V_WB_W, the spatial velocity of `body`'s origin in world."""
+
+    def get_body_mass(self, context: Any, body: Any) -> float:
+        """Return the mass of `body` stored in `context`."""
+
+    def set_body_mass(self, context: Any, body: Any, mass: float) -> None:
+        """Set the mass of `body` in `context` (keeping p_BoBcm_B and G_BBo_B)."""
+
+    def get_body_spatial_inertia(self, context: Any, body: Any) -> Any:
+        """Return M_BBo_B, the spatial inertia of `body` about Bo, expressed in B."""
+
+    def set_body_spatial_inertia(self, context: Any, body: Any, M_BBo_B: Any) -> None:
+        """Set M_BBo_B of `body` in `context`."""
+
+
+class MultibodyElement:
+    """Base class holding the index, model instance and owning tree of an element.
+
+    Parameters
+    ----------
+    model_instance : int or None
+        Model instance index, or ``None`` when it is decided when the element is
+        added to a tree (e.g. joints take their child frame's instance).
+    """
+
+    #: Element kind used in messages ("body", "joint", ...); set by subclasses.
+    _kind = "element"
+
+    def __init__(self, model_instance: int | None = None):
+        self._tree = None
+        self._index: int | None = None
+        self._model_instance = None if model_instance is None else int(model_instance)
+
+    # -- identity ---------------------------------------------------------------------
+    def index(self) -> int:
+        """Index of this element among the tree's elements of the same kind."""
+        if self._index is None:
+            raise TreeLifecycleError(
+                f"{type(self).__name__}.index(): {self._kind} {self._describe()} has not been "
+                f"added to a MultibodyTree/MultibodyPlant yet"
+            )
+        return self._index
+
+    def model_instance(self) -> int:
+        """Index of the model instance this element belongs to."""
+        if self._model_instance is None:
+            raise TreeLifecycleError(
+                f"{type(self).__name__}.model_instance(): {self._kind} {self._describe()} "
+                f"gets its model instance when it is added to a MultibodyTree"
+            )
+        return self._model_instance
+
+    def has_parent_tree(self) -> bool:
+        """True once the element was added to a tree."""
+        return self._tree is not None
+
+    def _describe(self) -> str:
+        name = getattr(self, "_name", None)
+        return repr(name) if name is not None else "(unnamed)"
+
+    # -- lifecycle guards -------------------------------------------------------------
+    def _require_tree(self, func: str):
+        if self._tree is None:
+            raise TreeLifecycleError(
+                f"{type(self).__name__}.{func}(): {self._kind} {self._describe()} has not been "
+                f"added to a MultibodyTree/MultibodyPlant"
+            )
+        return self._tree
+
+    def _require_finalized(self, func: str):
+        tree = self._require_tree(func)
+        if not tree.is_finalized():
+            raise TreeLifecycleError(
+                f"{type(self).__name__}.{func}() requires finalize(); call finalize() on the "
+                f"plant first ({self._kind} {self._describe()})"
+            )
+        return tree
+
+    def _require_not_finalized(self, func: str):
+        tree = self._tree
+        if tree is not None and tree.is_finalized():
+            raise TreeLifecycleError(
+                f"{type(self).__name__}.{func}() after finalize() is not allowed; call it "
+                f"before finalize() ({self._kind} {self._describe()})"
+            )
+
+    def _state(self, func: str) -> StateAccessor:
+        """Return the plant's state accessor, or raise if no plant is attached."""
+        tree = self._require_finalized(func)
+        accessor = tree.state_accessor()
+        if accessor is None:
+            raise NotImplementedError(
+                f"{type(self).__name__}.{func}(context) needs a MultibodyPlant: the "
+                f"MultibodyTree owning {self._kind} {self._describe()} has no state accessor "
+                f"attached (MultibodyTree.set_state_accessor)"
+            )
+        return accessor

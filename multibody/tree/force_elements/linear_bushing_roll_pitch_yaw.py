@@ -1,0 +1,191 @@
+"""LinearBushingRollPitchYaw: a massless flexible bushing between frames A and C."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from geometry import RollPitchYaw, RotationMatrix
+from multibody.tree.force_elements.force_element import ForceElement, add_point_force
+from multibody.tree.frames import Frame
+from multibody.tree.joints.joint import as_vector
+
+__all__ = ["LinearBushingRollPitchYaw"]
+
+
+def _rpy_dt_matrix(rpy: np.ndarray, who: str) -> np.ndarray:
+    """N(q) with q̇ = N w_AC_A for roll-pitch-yaw q = [q₀, q₁, q₂], shape (3, 3)."""
+    cp, sp = np.cos(rpy[1]), np.sin(rpy[1])
+    cy, sy = np.cos(rpy[2]), np.sin(rpy[2])
+    if abs(cp) < 1e-8:
+        raise RuntimeError(
+            f"{who}: pitch angle {rpy[1]:.17g} of R_AC is at gimbal lock (cos(pitch) = {cp:.3g}); "
+            f"the roll-pitch-yaw rates and bushing torque are undefined there"
+        )
+    return np.array([[cy / cp, sy / cp, 0.0], [-sy, cy, 0.0], [cy * sp / cp, sy * sp / cp, 1.0]])
+
+
+class LinearBushingRollPitchYaw(ForceElement):
+    """Drake's linear roll-pitch-yaw bushing connecting frame A (on link L0) to frame C (on L1).
+
+    With q = [q₀, q₁, q₂] the roll-pitch-yaw angles of R_AC, the "gimbal torques" are
+    τ = -(k₀₁₂ ⊙ q + d₀₁₂ ⊙ q̇) and the torque on C is 𝐭 = Nᵀ τ (expressed in A), where
+    q̇ = N(q) w_AC_A. Frame B is halfway between A and C (Bo the midpoint of Ao and Co,
+    R_AB the half-angle rotation of R_AC); with p_AoCo = [x, y, z] in B, the force on C
+    is 𝐟 = -(kxyz ⊙ [x, y, z] + dxyz ⊙ [ẋ, ẏ, ż]) in B, where the rates are the
+    B-frame derivatives computed with w_AB ≈ ½ w_AC (as Drake does). C receives 𝐭 and
+    𝐟 applied at its point coincident with Bo; A receives -𝐭 and -𝐟 at the same point.
+
+    Parameters
+    ----------
+    frameA, frameC : Frame
+        The connected frames (on different bodies).
+    torque_stiffness_constants : array_like, shape (3,)
+        [k₀, k₁, k₂] (N·m/rad), >= 0.
+    torque_damping_constants : array_like, shape (3,)
+        [d₀, d₁, d₂] (N·m·s/rad), >= 0.
+    force_stiffness_constants : array_like, shape (3,)
+        [kx, ky, kz] (N/m), >= 0.
+    force_damping_constants : array_like, shape (3,)
+        [dx, dy, dz] (N·s/m), >= 0.
+
+    Notes
+    -----
+    As in Drake 1.51, potential energy and power are not implemented for this element
+    (the methods raise NotImplementedError). The torque is undefined at gimbal lock
+    (|q₁| = π/2), where the calc methods raise RuntimeError.
+    """
+
+    def __init__(
+        self,
+        frameA,
+        frameC,
+        torque_stiffness_constants,
+        torque_damping_constants,
+        force_stiffness_constants,
+        force_damping_constants,
+    ):
+        func = "LinearBushingRollPitchYaw"
+        for arg, frame in (("frameA", frameA), ("frameC", frameC)):
+            if not isinstance(frame, Frame):
+                raise TypeError(f"{func}: {arg} must be a Frame, got {type(frame).__name__}")
+        super().__init__(frameA.model_instance())
+        self._frameA, self._frameC = frameA, frameC
+        self._k012 = as_vector(
+            torque_stiffness_constants, 3, func, "torque_stiffness_constants", nonnegative=True
+        )
+        self._d012 = as_vector(
+            torque_damping_constants, 3, func, "torque_damping_constants", nonnegative=True
+        )
+        self._kxyz = as_vector(
+            force_stiffness_constants, 3, func, "force_stiffness_constants", nonnegative=True
+        )
+        self._dxyz = as_vector(
+            force_damping_constants, 3, func, "force_damping_constants", nonnegative=True
+        )
+
+    def frameA(self) -> Frame:
+        """Frame A (on link L0)."""
+        return self._frameA
+
+    def frameC(self) -> Frame:
+        """Frame C (on link L1)."""
+        return self._frameC
+
+    def link0(self):
+        """The body of frame A."""
+        return self._frameA.body()
+
+    def link1(self):
+        """The body of frame C."""
+        return self._frameC.body()
+
+    def torque_stiffness_constants(self) -> np.ndarray:
+        """[k₀, k₁, k₂] (N·m/rad), shape (3,)."""
+        return self._k012.copy()
+
+    def torque_damping_constants(self) -> np.ndarray:
+        """[d₀, d₁, d₂] (N·m·s/rad), shape (3,)."""
+        return self._d012.copy()
+
+    def force_stiffness_constants(self) -> np.ndarray:
+        """[kx, ky, kz] (N/m), shape (3,)."""
+        return self._kxyz.copy()
+
+    def force_damping_constants(self) -> np.ndarray:
+        """[dx, dy, dz] (N·s/m), shape (3,)."""
+        return self._dxyz.copy()
+
+    def _do_finalize(self, tree) -> None:
+        self._node0 = self._node_of(self.link0())
+        self._node1 = self._node_of(self.link1())
+
+    def calc_torque_and_force(self, X_WB, V_WB_W):
+        """Return (t_W, f_W, p_WBo): torque and force on C (in W) and the point Bo.
+
+        Parameters
+        ----------
+        X_WB : ndarray, shape (nb, 4, 4)
+            Body poses in world, node order.
+        V_WB_W : ndarray, shape (nb, 6)
+            Body spatial velocities [w; v] in world, node order.
+
+        Returns
+        -------
+        t_W, f_W, p_WBo : ndarray, shape (3,)
+            Torque 𝐭 and force 𝐟 on frame C, expressed in W, and the position of Bo.
+        """
+        X_WA = X_WB[self._node0] @ self._frameA.pose_in_body_matrix()
+        X_WC = X_WB[self._node1] @ self._frameC.pose_in_body_matrix()
+        R_WA = X_WA[:3, :3]
+        R_AC = R_WA.T @ X_WC[:3, :3]
+        p_AoCo_W = X_WC[:3, 3] - X_WA[:3, 3]
+        p_AoCo_A = R_WA.T @ p_AoCo_W
+        # Velocities: frame A moves with L0, frame C with L1.
+        V0, V1 = V_WB_W[self._node0], V_WB_W[self._node1]
+        v_WAo = V0[3:] + np.cross(V0[:3], X_WA[:3, 3] - X_WB[self._node0, :3, 3])
+        v_WCo = V1[3:] + np.cross(V1[:3], X_WC[:3, 3] - X_WB[self._node1, :3, 3])
+        w_AC_A = R_WA.T @ (V1[:3] - V0[:3])
+        v_ACo_A = R_WA.T @ (v_WCo - v_WAo - np.cross(V0[:3], p_AoCo_W))
+
+        # Torque: gimbal torques τ mapped by Nᵀ.
+        rpy = RollPitchYaw(RotationMatrix(R_AC)).vector()
+        N = _rpy_dt_matrix(rpy, "LinearBushingRollPitchYaw")
+        tau = -(self._k012 * rpy + self._d012 * (N @ w_AC_A))
+        t_A = N.T @ tau
+
+        # Force: components of p_AoCo in the half-angle frame B and their B-frame rates.
+        angle, axis = RotationMatrix(R_AC).to_angle_axis()
+        R_AB = RotationMatrix.make_from_angle_axis(0.5 * angle, axis).matrix()
+        xyz = R_AB.T @ p_AoCo_A
+        DtB_p_AoCo_A = v_ACo_A - np.cross(0.5 * w_AC_A, p_AoCo_A)
+        xyz_dot = R_AB.T @ DtB_p_AoCo_A
+        f_A = R_AB @ (-(self._kxyz * xyz + self._dxyz * xyz_dot))
+
+        p_WBo = X_WA[:3, 3] + 0.5 * p_AoCo_W
+        return R_WA @ t_A, R_WA @ f_A, p_WBo
+
+    def calc_and_add_forces(self, X_WB, V_WB_W, q, v, tau_out, F_Bo_W_out) -> None:
+        """Add 𝐭, 𝐟 (at Bo) on L1 and -𝐭, -𝐟 (at Bo) on L0 into `F_Bo_W_out`."""
+        t_W, f_W, p_WBo = self.calc_torque_and_force(X_WB, V_WB_W)
+        F_Bo_W_out[self._node1, :3] += t_W
+        add_point_force(F_Bo_W_out, self._node1, p_WBo - X_WB[self._node1, :3, 3], f_W)
+        F_Bo_W_out[self._node0, :3] -= t_W
+        add_point_force(F_Bo_W_out, self._node0, p_WBo - X_WB[self._node0, :3, 3], -f_W)
+
+    def _not_implemented(self, func: str):
+        raise NotImplementedError(
+            f"LinearBushingRollPitchYaw.{func}() is not implemented (nor is it in Drake 1.51, "
+            f"issue #12982)"
+        )
+
+    def calc_potential_energy(self, X_WB, V_WB_W, q, v) -> float:
+        """Not implemented (as in Drake)."""
+        self._not_implemented("calc_potential_energy")
+
+    def calc_conservative_power(self, X_WB, V_WB_W, q, v) -> float:
+        """Not implemented (as in Drake)."""
+        self._not_implemented("calc_conservative_power")
+
+    def calc_non_conservative_power(self, X_WB, V_WB_W, q, v) -> float:
+        """Not implemented (as in Drake)."""
+        self._not_implemented("calc_non_conservative_power")

@@ -1,0 +1,100 @@
+"""JointActuator: a scalar actuation input applied to a single-dof joint."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from multibody.tree.element import MultibodyElement
+
+__all__ = ["JointActuator"]
+
+
+class JointActuator(MultibodyElement):
+    """An actuator applying a generalized force u to the velocity of a 1-dof joint.
+
+    Created by ``MultibodyTree.add_joint_actuator(name, joint, effort_limit)``. The
+    actuator belongs to its joint's model instance; its input is entry
+    ``input_start()`` of the plant's actuation vector u (actuator index order), and the
+    actuation matrix B (nv, nu) has B[joint.velocity_start(), input_start()] = 1.
+
+    Parameters
+    ----------
+    name : str
+        Actuator name, unique within its model instance.
+    joint : Joint
+        The actuated joint; it must have exactly one velocity.
+    effort_limit : float
+        Maximum |u| (N·m or N), > 0; ``inf`` for none.
+    """
+
+    _kind = "actuator"
+
+    def __init__(self, name: str, joint, effort_limit: float = np.inf):
+        if not isinstance(name, str) or not name:
+            raise ValueError(f"JointActuator: name must be a non-empty str, got {name!r}")
+        effort_limit = float(effort_limit)
+        if not effort_limit > 0.0:
+            raise ValueError(
+                f"JointActuator {name!r}: effort_limit must be > 0 (inf for none), "
+                f"got {effort_limit!r}"
+            )
+        super().__init__(joint.model_instance())
+        self._name = name
+        self._joint = joint
+        self._effort_limit = effort_limit
+        self._rotor_inertia = 0.0
+        self._gear_ratio = 1.0
+
+    def name(self) -> str:
+        """The actuator's name."""
+        return self._name
+
+    def joint(self):
+        """The actuated joint."""
+        return self._joint
+
+    def effort_limit(self) -> float:
+        """Maximum |u| (inf when unlimited)."""
+        return self._effort_limit
+
+    def num_inputs(self) -> int:
+        """Number of actuation inputs (always 1)."""
+        return 1
+
+    def input_start(self) -> int:
+        """Index of this actuator's input in the plant's actuation vector u."""
+        self._require_finalized("input_start")
+        return self.index()
+
+    def default_rotor_inertia(self) -> float:
+        """Rotor inertia Iᵣ (kg·m²), 0 by default."""
+        return self._rotor_inertia
+
+    def default_gear_ratio(self) -> float:
+        """Gear ratio ρ, 1 by default."""
+        return self._gear_ratio
+
+    def set_default_rotor_inertia(self, rotor_inertia: float) -> None:
+        """Set the rotor inertia Iᵣ (>= 0)."""
+        if not float(rotor_inertia) >= 0.0:
+            raise ValueError(
+                f"JointActuator.set_default_rotor_inertia: rotor_inertia must be >= 0, "
+                f"got {rotor_inertia!r}"
+            )
+        self._rotor_inertia = float(rotor_inertia)
+
+    def set_default_gear_ratio(self, gear_ratio: float) -> None:
+        """Set the gear ratio ρ (finite)."""
+        if not np.isfinite(gear_ratio):
+            raise ValueError(
+                "JointActuator.set_default_gear_ratio: gear_ratio must be finite, "
+                f"got {gear_ratio!r}"
+            )
+        self._gear_ratio = float(gear_ratio)
+
+    def default_reflected_inertia(self) -> float:
+        """Reflected inertia ρ² Iᵣ added to the joint's mass-matrix diagonal entry."""
+        return self._gear_ratio**2 * self._rotor_inertia
+
+    def __repr__(self) -> str:
+        return f"JointActuator(name={self._name!r}, joint={self._joint.name()!r})"

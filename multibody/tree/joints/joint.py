@@ -1,0 +1,361 @@
+"""Joint: the user-facing base class of all joints.
+
+A joint connects a frame F on the parent body P (``frame_on_parent``) to a frame M on
+the child body B (``frame_on_child``) and allows the relative motion X_FM(q) of its
+type. It carries a name, limits, damping and default positions; the motion itself is
+computed by the kernels from the joint's type code (``JointType``) once the tree is
+compiled by ``finalize()``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from multibody.tree.element import MultibodyElement
+from multibody.tree.frames import Frame
+
+__all__ = ["Joint", "as_vector", "unit_axis"]
+
+
+def as_vector(x, size: int, func: str, arg: str, *, nonnegative: bool = False) -> np.ndarray:
+    """Validate `x` as a float64 vector of `size` entries (a scalar is broadcast).
+
+    Parameters
+    ----------
+    x : float or array_like
+        The value; a scalar is repeated `size` times.
+    size : int
+        Expected number of entries.
+    func, arg : str
+        Function and argument names used in the error message.
+    nonnegative : bool
+        Also require every entry to be >= 0 and finite.
+
+    Returns
+    -------
+    ndarray, shape (size,)
+        A new float64 array.
+
+    Raises
+    ------
+    ValueError
+        If the size is wrong, an entry is NaN, or (with `nonnegative`) negative/infinite.
+    """
+    a = np.array(x, dtype=np.float64)
+    if a.ndim == 0:
+        a = np.full(size, float(a))
+    elif a.ndim > 1 and a.size == size:
+        a = a.reshape(size)
+    if a.shape != (size,):
+        raise ValueError(f"{func}: {arg} has shape {np.shape(x)}, expected ({size},)")
+    if np.any(np.isnan(a)):
+        raise ValueError(f"{func}: {arg} contains NaN: {a.tolist()}")
+    if nonnegative and not np.all((a >= 0.0) & np.isfinite(a)):
+        raise ValueError(f"{func}: {arg} must be finite and >= 0, got {a.tolist()}")
+    return a
+
+
+def unit_axis(axis, func: str) -> np.ndarray:
+    """Return `axis` normalized to unit length, shape (3,).
+
+    Raises
+    ------
+    ValueError
+        If `axis` is not a finite 3-vector or its norm is (nearly) zero.
+    """
+    a = np.array(axis, dtype=np.float64).reshape(-1)
+    if a.shape != (3,) or not np.all(np.isfinite(a)):
+        raise ValueError(f"{func}: axis must be a finite vector of shape (3,), got {axis!r}")
+    norm = float(np.linalg.norm(a))
+    if norm < 1e-12:
+        raise ValueError(f"{func}: axis must be non-zero, got {a.tolist()} (norm {norm:.3g})")
+    return a / norm
+
+
+class Joint(MultibodyElement):
+    """Base class of joints between frame F on the parent body and frame M on the child.
+
+    Parameters
+    ----------
+    name : str
+        Joint name, unique within its model instance.
+    frame_on_parent : Frame
+        Frame F, fixed to the parent body P.
+    frame_on_child : Frame
+        Frame M, fixed to the child body B.
+    damping : array_like, shape (nv,)
+        Viscous damping per generalized velocity (>= 0).
+    pos_lower_limits, pos_upper_limits : array_like, shape (nq,), optional
+        Position limits; ±inf when omitted.
+
+    Notes
+    -----
+    Subclasses set the class attributes ``_type_name`` (Drake's type name, e.g.
+    ``"revolute"``), ``_type_code_name`` (the ``JointType`` member name),
+    ``_position_suffixes`` and ``_velocity_suffixes`` (Drake's coordinate name
+    suffixes, which also fix nq and nv) and ``_default_q`` (the zero configuration).
+    The joint belongs to its child frame's model instance, as in Drake.
+    """
+
+    _kind = "joint"
+    _type_name = "joint"
+    _type_code_name = ""
+    _position_suffixes: tuple[str, ...] = ()
+    _velocity_suffixes: tuple[str, ...] = ()
+    _default_q: tuple[float, ...] = ()
+
+    def __init__(
+        self,
+        name: str,
+        frame_on_parent: Frame,
+        frame_on_child: Frame,
+        damping=0.0,
+        pos_lower_limits=None,
+        pos_upper_limits=None,
+    ):
+        cls = type(self).__name__
+        if not isinstance(name, str) or not name:
+            raise ValueError(f"{cls}: name must be a non-empty str, got {name!r}")
+        for arg, frame in (
+            ("frame_on_parent", frame_on_parent),
+            ("frame_on_child", frame_on_child),
+        ):
+            if not isinstance(frame, Frame):
+                raise TypeError(
+                    f"{cls} {name!r}: {arg} must be a Frame, got {type(frame).__name__}"
+                )
+        if frame_on_parent.body() is frame_on_child.body():
+            raise ValueError(
+                f"{cls} {name!r}: frame_on_parent {frame_on_parent.name()!r} and frame_on_child "
+                f"{frame_on_child.name()!r} are on the same body {frame_on_child.body().name()!r}; "
+                f"a joint must connect two different bodies"
+            )
+        super().__init__(frame_on_child.model_instance())
+        self._name = name
+        self._frame_on_parent = frame_on_parent
+        self._frame_on_child = frame_on_child
+        nq, nv = self.num_positions(), self.num_velocities()
+        self._damping = as_vector(damping, nv, cls, "damping", nonnegative=True)
+        lower = -np.inf if pos_lower_limits is None else pos_lower_limits
+        upper = np.inf if pos_upper_limits is None else pos_upper_limits
+        self._q_lower, self._q_upper = self._check_limits(lower, upper, nq, cls, "position")
+        self._v_lower, self._v_upper = np.full(nv, -np.inf), np.full(nv, np.inf)
+        self._a_lower, self._a_upper = np.full(nv, -np.inf), np.full(nv, np.inf)
+        self._default_positions = np.array(self._default_q, dtype=np.float64)
+        self._is_ephemeral = False
+        # Set by MultibodyTree.finalize().
+        self._q_start = -1
+        self._v_start = -1
+        self._coordinate_prefix = name
+
+    # -- identity -----------------------------------------------------------------------
+    def name(self) -> str:
+        """The joint's name."""
+        return self._name
+
+    def type_name(self) -> str:
+        """Drake's type name, e.g. ``"revolute"``."""
+        return self._type_name
+
+    def is_ephemeral(self) -> bool:
+        """True for joints added by ``finalize()`` to mobilize free bodies."""
+        return self._is_ephemeral
+
+    def frame_on_parent(self) -> Frame:
+        """Frame F on the parent body."""
+        return self._frame_on_parent
+
+    def frame_on_child(self) -> Frame:
+        """Frame M on the child body."""
+        return self._frame_on_child
+
+    def parent_body(self):
+        """The parent body P (the body of frame F)."""
+        return self._frame_on_parent.body()
+
+    def child_body(self):
+        """The child body B (the body of frame M)."""
+        return self._frame_on_child.body()
+
+    # -- coordinates --------------------------------------------------------------------
+    def num_positions(self) -> int:
+        """Number of generalized positions nq of this joint."""
+        return len(self._position_suffixes)
+
+    def num_velocities(self) -> int:
+        """Number of generalized velocities nv of this joint."""
+        return len(self._velocity_suffixes)
+
+    def position_start(self) -> int:
+        """Index of this joint's first position in the plant's q (after finalize)."""
+        self._require_finalized("position_start")
+        return self._q_start
+
+    def velocity_start(self) -> int:
+        """Index of this joint's first velocity in the plant's v (after finalize)."""
+        self._require_finalized("velocity_start")
+        return self._v_start
+
+    def position_suffix(self, i: int) -> str:
+        """Drake's suffix of position `i`, e.g. ``"q"`` (revolute) or ``"qw"``."""
+        return self._position_suffixes[i]
+
+    def velocity_suffix(self, i: int) -> str:
+        """Drake's suffix of velocity `i`, e.g. ``"w"`` (revolute) or ``"vx"``."""
+        return self._velocity_suffixes[i]
+
+    def can_rotate(self) -> bool:
+        """True if the joint allows rotation of M relative to F."""
+        return False
+
+    def can_translate(self) -> bool:
+        """True if the joint allows translation of M relative to F."""
+        return False
+
+    # -- limits -------------------------------------------------------------------------
+    @staticmethod
+    def _check_limits(lower, upper, n, func, what):
+        lo = as_vector(lower, n, func, f"{what} lower limits")
+        hi = as_vector(upper, n, func, f"{what} upper limits")
+        if np.any(lo > hi):
+            raise ValueError(
+                f"{func}: {what} lower limits {lo.tolist()} exceed upper limits {hi.tolist()}"
+            )
+        return lo, hi
+
+    def position_lower_limits(self) -> np.ndarray:
+        """Position lower limits, shape (nq,) (-inf where none)."""
+        return self._q_lower.copy()
+
+    def position_upper_limits(self) -> np.ndarray:
+        """Position upper limits, shape (nq,) (+inf where none)."""
+        return self._q_upper.copy()
+
+    def velocity_lower_limits(self) -> np.ndarray:
+        """Velocity lower limits, shape (nv,)."""
+        return self._v_lower.copy()
+
+    def velocity_upper_limits(self) -> np.ndarray:
+        """Velocity upper limits, shape (nv,)."""
+        return self._v_upper.copy()
+
+    def acceleration_lower_limits(self) -> np.ndarray:
+        """Acceleration lower limits, shape (nv,)."""
+        return self._a_lower.copy()
+
+    def acceleration_upper_limits(self) -> np.ndarray:
+        """Acceleration upper limits, shape (nv,)."""
+        return self._a_upper.copy()
+
+    def set_position_limits(self, lower_limits, upper_limits) -> None:
+        """Set the position limits, each of shape (nq,) (before finalize)."""
+        self._require_not_finalized("set_position_limits")
+        self._q_lower, self._q_upper = self._check_limits(
+            lower_limits,
+            upper_limits,
+            self.num_positions(),
+            "Joint.set_position_limits",
+            "position",
+        )
+
+    def set_velocity_limits(self, lower_limits, upper_limits) -> None:
+        """Set the velocity limits, each of shape (nv,) (before finalize)."""
+        self._require_not_finalized("set_velocity_limits")
+        self._v_lower, self._v_upper = self._check_limits(
+            lower_limits,
+            upper_limits,
+            self.num_velocities(),
+            "Joint.set_velocity_limits",
+            "velocity",
+        )
+
+    def set_acceleration_limits(self, lower_limits, upper_limits) -> None:
+        """Set the acceleration limits, each of shape (nv,) (before finalize)."""
+        self._require_not_finalized("set_acceleration_limits")
+        self._a_lower, self._a_upper = self._check_limits(
+            lower_limits,
+            upper_limits,
+            self.num_velocities(),
+            "Joint.set_acceleration_limits",
+            "acceleration",
+        )
+
+    # -- damping ------------------------------------------------------------------------
+    def default_damping_vector(self) -> np.ndarray:
+        """Viscous damping per generalized velocity, shape (nv,)."""
+        return self._damping.copy()
+
+    def damping(self):
+        """Default damping: the (nv,) vector (scalar for single-coefficient joints)."""
+        return self.default_damping_vector()
+
+    def set_default_damping_vector(self, damping) -> None:
+        """Set the damping vector, shape (nv,), entries >= 0 (before finalize)."""
+        self._require_not_finalized("set_default_damping_vector")
+        self._damping = as_vector(
+            damping,
+            self.num_velocities(),
+            "Joint.set_default_damping_vector",
+            "damping",
+            nonnegative=True,
+        )
+
+    def set_default_damping(self, damping) -> None:
+        """Set the damping: a scalar for every velocity, or a (nv,) vector (before finalize)."""
+        self.set_default_damping_vector(damping)
+
+    # -- default positions --------------------------------------------------------------
+    def set_default_positions(self, default_positions) -> None:
+        """Set the default positions q₀ of this joint, shape (nq,)."""
+        q = as_vector(default_positions, self.num_positions(), "Joint.set_default_positions", "q")
+        if not np.all(np.isfinite(q)):
+            raise ValueError(f"Joint.set_default_positions: q must be finite, got {q.tolist()}")
+        self._default_positions = q
+
+    def get_default_positions(self) -> np.ndarray:
+        """Default positions q₀, shape (nq,) (the zero configuration unless set)."""
+        return self._default_positions.copy()
+
+    default_positions = get_default_positions
+
+    # -- context access (through the plant) ---------------------------------------------
+    def get_positions(self, context) -> np.ndarray:
+        """This joint's positions in `context`, shape (nq,)."""
+        q = self._state("get_positions").get_positions(context)
+        return np.array(q[self._q_start : self._q_start + self.num_positions()], dtype=np.float64)
+
+    def set_positions(self, context, positions) -> None:
+        """Write this joint's positions, shape (nq,), into `context`."""
+        q = as_vector(positions, self.num_positions(), f"{type(self).__name__}.set_positions", "q")
+        self._state("set_positions").set_positions_slice(context, self._q_start, q)
+
+    def get_velocities(self, context) -> np.ndarray:
+        """This joint's velocities in `context`, shape (nv,)."""
+        v = self._state("get_velocities").get_velocities(context)
+        return np.array(v[self._v_start : self._v_start + self.num_velocities()], dtype=np.float64)
+
+    def set_velocities(self, context, velocities) -> None:
+        """Write this joint's velocities, shape (nv,), into `context`."""
+        v = as_vector(
+            velocities, self.num_velocities(), f"{type(self).__name__}.set_velocities", "v"
+        )
+        self._state("set_velocities").set_velocities_slice(context, self._v_start, v)
+
+    # -- compilation --------------------------------------------------------------------
+    def _compiled_axis(self) -> np.ndarray:
+        """Unit axis in F for REVOLUTE/PRISMATIC/SCREW, zeros otherwise, shape (3,)."""
+        return np.zeros(3)
+
+    def _compiled_screw_pitch(self) -> float:
+        """Screw pitch (m per revolution) for SCREW, 0 otherwise."""
+        return 0.0
+
+    def _compiled_X_FM(self) -> np.ndarray:
+        """Fixed X_FM folded into X_PF (non-identity only for welds), shape (4, 4)."""
+        return np.eye(4)
+
+    def __repr__(self) -> str:
+        return (
+            f"{type(self).__name__}(name={self._name!r}, parent={self.parent_body().name()!r}, "
+            f"child={self.child_body().name()!r})"
+        )

@@ -1,0 +1,157 @@
+"""QuaternionFloatingJoint: a free 6-dof joint with a unit quaternion for orientation."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from geometry import RigidTransform, RotationMatrix
+from multibody.tree.frames import pose_matrix
+from multibody.tree.joints.joint import Joint, as_vector
+
+__all__ = ["QuaternionFloatingJoint"]
+
+
+def _unit_quaternion(q_FM, func: str) -> np.ndarray:
+    q = as_vector(q_FM, 4, func, "q_FM")
+    norm = float(np.linalg.norm(q))
+    if not np.isfinite(norm) or norm < 1e-12:
+        raise ValueError(
+            f"{func}: q_FM must be a non-zero quaternion [w, x, y, z], got {q.tolist()}"
+        )
+    return q / norm
+
+
+class QuaternionFloatingJoint(Joint):
+    """A 6-dof joint: X_FM given by a quaternion and a translation.
+
+    q = [qw, qx, qy, qz, x, y, z] (the quaternion of R_FM, then p_FoMo_F) and
+    v = [w_FM_F; v_FMo_F]; coordinate names ``_qw _qx _qy _qz _x _y _z`` /
+    ``_wx _wy _wz _vx _vy _vz`` as in Drake. The default pose is the identity.
+
+    Parameters
+    ----------
+    name : str
+        Joint name.
+    frame_on_parent, frame_on_child : Frame
+        Frames F (on the parent body) and M (on the child body).
+    angular_damping : float
+        Viscous damping on w_FM (N·m·s/rad), >= 0.
+    translational_damping : float
+        Viscous damping on v_FMo (N·s/m), >= 0.
+    """
+
+    _type_name = "quaternion_floating"
+    _type_code_name = "QUATERNION_FLOATING"
+    _position_suffixes = ("qw", "qx", "qy", "qz", "x", "y", "z")
+    _velocity_suffixes = ("wx", "wy", "wz", "vx", "vy", "vz")
+    _default_q = (1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+
+    def __init__(
+        self, name, frame_on_parent, frame_on_child, angular_damping=0.0, translational_damping=0.0
+    ):
+        for arg, value in (
+            ("angular_damping", angular_damping),
+            ("translational_damping", translational_damping),
+        ):
+            if np.ndim(value) != 0:
+                raise ValueError(
+                    f"{type(self).__name__} {name!r}: {arg} must be a scalar, got {value!r}"
+                )
+        damping = [angular_damping] * 3 + [translational_damping] * 3
+        super().__init__(name, frame_on_parent, frame_on_child, damping)
+
+    def default_angular_damping(self) -> float:
+        """Viscous damping on the angular velocity (N·m·s/rad)."""
+        return float(self._damping[0])
+
+    def default_translational_damping(self) -> float:
+        """Viscous damping on the translational velocity (N·s/m)."""
+        return float(self._damping[3])
+
+    def can_rotate(self) -> bool:
+        return True
+
+    def can_translate(self) -> bool:
+        return True
+
+    # -- defaults -----------------------------------------------------------------------
+    def get_default_quaternion(self) -> np.ndarray:
+        """Default quaternion [w, x, y, z] of R_FM, shape (4,)."""
+        return self._default_positions[:4].copy()
+
+    def set_default_quaternion(self, q_FM) -> None:
+        """Set the default quaternion [w, x, y, z] of R_FM (normalized here)."""
+        q = self.get_default_positions()
+        q[:4] = _unit_quaternion(q_FM, "QuaternionFloatingJoint.set_default_quaternion")
+        self.set_default_positions(q)
+
+    def get_default_translation(self) -> np.ndarray:
+        """Default p_FoMo_F, shape (3,)."""
+        return self._default_positions[4:].copy()
+
+    def set_default_translation(self, p_FM) -> None:
+        """Set the default p_FoMo_F, shape (3,)."""
+        q = self.get_default_positions()
+        q[4:] = as_vector(p_FM, 3, "QuaternionFloatingJoint.set_default_translation", "p_FM")
+        self.set_default_positions(q)
+
+    def get_default_pose(self) -> RigidTransform:
+        """Default X_FM."""
+        q = self._default_positions
+        return RigidTransform(RotationMatrix(q[:4] / np.linalg.norm(q[:4])), q[4:])
+
+    def set_default_pose(self, X_FM) -> None:
+        """Set the default X_FM (RigidTransform)."""
+        X = RigidTransform(pose_matrix(X_FM, "QuaternionFloatingJoint.set_default_pose", "X_FM"))
+        self.set_default_positions(np.concatenate([X.rotation().to_quaternion(), X.translation()]))
+
+    # -- context ------------------------------------------------------------------------
+    def get_quaternion(self, context) -> np.ndarray:
+        """Quaternion [w, x, y, z] of R_FM in `context`, shape (4,)."""
+        return self.get_positions(context)[:4]
+
+    def set_quaternion(self, context, q_FM) -> None:
+        """Set the quaternion of R_FM in `context` (normalized here), keeping p_FoMo_F."""
+        q = self.get_positions(context)
+        q[:4] = _unit_quaternion(q_FM, "QuaternionFloatingJoint.set_quaternion")
+        self.set_positions(context, q)
+
+    def get_translation(self, context) -> np.ndarray:
+        """p_FoMo_F in `context`, shape (3,)."""
+        return self.get_positions(context)[4:]
+
+    def set_translation(self, context, p_FM) -> None:
+        """Set p_FoMo_F in `context`, keeping the orientation."""
+        q = self.get_positions(context)
+        q[4:] = as_vector(p_FM, 3, "QuaternionFloatingJoint.set_translation", "p_FM")
+        self.set_positions(context, q)
+
+    def get_pose(self, context) -> RigidTransform:
+        """X_FM in `context` (the quaternion is normalized)."""
+        q = self.get_positions(context)
+        return RigidTransform(RotationMatrix(q[:4] / np.linalg.norm(q[:4])), q[4:])
+
+    def set_pose(self, context, X_FM) -> None:
+        """Set X_FM in `context` (RigidTransform)."""
+        X = RigidTransform(pose_matrix(X_FM, "QuaternionFloatingJoint.set_pose", "X_FM"))
+        self.set_positions(context, np.concatenate([X.rotation().to_quaternion(), X.translation()]))
+
+    def get_angular_velocity(self, context) -> np.ndarray:
+        """w_FM_F in `context`, shape (3,)."""
+        return self.get_velocities(context)[:3]
+
+    def set_angular_velocity(self, context, w_FM) -> None:
+        """Set w_FM_F in `context`, keeping v_FMo_F."""
+        v = self.get_velocities(context)
+        v[:3] = as_vector(w_FM, 3, f"{type(self).__name__}.set_angular_velocity", "w_FM")
+        self.set_velocities(context, v)
+
+    def get_translational_velocity(self, context) -> np.ndarray:
+        """v_FMo_F in `context`, shape (3,)."""
+        return self.get_velocities(context)[3:]
+
+    def set_translational_velocity(self, context, v_FM) -> None:
+        """Set v_FMo_F in `context`, keeping w_FM_F."""
+        v = self.get_velocities(context)
+        v[3:] = as_vector(v_FM, 3, f"{type(self).__name__}.set_translational_velocity", "v_FM")
+        self.set_velocities(context, v)

@@ -1,0 +1,91 @@
+"""RevoluteJoint: rotation of M relative to F about a fixed unit axis (1 dof)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from multibody.tree.joints.joint import Joint, unit_axis
+
+__all__ = ["RevoluteJoint"]
+
+
+class RevoluteJoint(Joint):
+    """A 1-dof joint: M rotates relative to F by angle θ about `axis` (in F, and in M).
+
+    q = [θ] (rad), v = [θ̇] (rad/s); coordinate names ``<joint>_q`` / ``<joint>_w``.
+
+    Parameters
+    ----------
+    name : str
+        Joint name.
+    frame_on_parent, frame_on_child : Frame
+        Frames F (on the parent body) and M (on the child body); Fo and Mo coincide.
+    axis : array_like, shape (3,)
+        Rotation axis expressed in F; normalized here (a zero axis raises ValueError).
+    damping : float
+        Viscous damping (N·m·s/rad), >= 0: torque -damping·θ̇.
+    pos_lower_limit, pos_upper_limit : float, keyword-only
+        Angle limits (rad); ±inf by default.
+    """
+
+    _type_name = "revolute"
+    _type_code_name = "REVOLUTE"
+    _position_suffixes = ("q",)
+    _velocity_suffixes = ("w",)
+    _default_q = (0.0,)
+
+    def __init__(
+        self,
+        name,
+        frame_on_parent,
+        frame_on_child,
+        axis,
+        damping=0.0,
+        *,
+        pos_lower_limit=-np.inf,
+        pos_upper_limit=np.inf,
+    ):
+        self._axis = unit_axis(axis, f"RevoluteJoint {name!r}")
+        super().__init__(
+            name, frame_on_parent, frame_on_child, damping, pos_lower_limit, pos_upper_limit
+        )
+
+    def revolute_axis(self) -> np.ndarray:
+        """Unit rotation axis, expressed in F, shape (3,)."""
+        return self._axis.copy()
+
+    def damping(self) -> float:
+        """Viscous damping coefficient (N·m·s/rad)."""
+        return float(self._damping[0])
+
+    default_damping = damping
+
+    def can_rotate(self) -> bool:
+        return True
+
+    def get_default_angle(self) -> float:
+        """Default angle θ₀ (rad)."""
+        return float(self._default_positions[0])
+
+    def set_default_angle(self, angle: float) -> None:
+        """Set the default angle θ₀ (rad)."""
+        self.set_default_positions([angle])
+
+    def get_angle(self, context) -> float:
+        """Angle θ in `context` (rad)."""
+        return float(self.get_positions(context)[0])
+
+    def set_angle(self, context, angle: float) -> None:
+        """Set the angle θ in `context` (rad)."""
+        self.set_positions(context, [angle])
+
+    def get_angular_rate(self, context) -> float:
+        """Angular rate θ̇ in `context` (rad/s)."""
+        return float(self.get_velocities(context)[0])
+
+    def set_angular_rate(self, context, rate: float) -> None:
+        """Set the angular rate θ̇ in `context` (rad/s)."""
+        self.set_velocities(context, [rate])
+
+    def _compiled_axis(self) -> np.ndarray:
+        return self._axis.copy()

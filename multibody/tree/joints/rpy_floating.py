@@ -1,0 +1,149 @@
+"""RpyFloatingJoint: a free 6-dof joint with roll-pitch-yaw angles for orientation."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from geometry import RigidTransform, RollPitchYaw
+from multibody.tree.frames import pose_matrix
+from multibody.tree.joints.joint import Joint, as_vector
+
+__all__ = ["RpyFloatingJoint"]
+
+
+class RpyFloatingJoint(Joint):
+    """A 6-dof joint: R_FM = Rz(y) Ry(p) Rx(r) and translation p_FoMo_F.
+
+    q = [r, p, y, x, y, z], v = [w_FM_F; v_FMo_F]; coordinate names
+    ``_qx _qy _qz _x _y _z`` / ``_wx _wy _wz _vx _vy _vz`` as in Drake.
+
+    Parameters
+    ----------
+    name : str
+        Joint name.
+    frame_on_parent, frame_on_child : Frame
+        Frames F (on the parent body) and M (on the child body).
+    angular_damping : float
+        Viscous damping on w_FM (N·m·s/rad), >= 0.
+    translational_damping : float
+        Viscous damping on v_FMo (N·s/m), >= 0.
+    """
+
+    _type_name = "rpy_floating"
+    _type_code_name = "RPY_FLOATING"
+    _position_suffixes = ("qx", "qy", "qz", "x", "y", "z")
+    _velocity_suffixes = ("wx", "wy", "wz", "vx", "vy", "vz")
+    _default_q = (0.0,) * 6
+
+    def __init__(
+        self, name, frame_on_parent, frame_on_child, angular_damping=0.0, translational_damping=0.0
+    ):
+        for arg, value in (
+            ("angular_damping", angular_damping),
+            ("translational_damping", translational_damping),
+        ):
+            if np.ndim(value) != 0:
+                raise ValueError(
+                    f"RpyFloatingJoint {name!r}: {arg} must be a scalar, got {value!r}"
+                )
+        damping = [angular_damping] * 3 + [translational_damping] * 3
+        super().__init__(name, frame_on_parent, frame_on_child, damping)
+
+    def default_angular_damping(self) -> float:
+        """Viscous damping on the angular velocity (N·m·s/rad)."""
+        return float(self._damping[0])
+
+    def default_translational_damping(self) -> float:
+        """Viscous damping on the translational velocity (N·s/m)."""
+        return float(self._damping[3])
+
+    def can_rotate(self) -> bool:
+        return True
+
+    def can_translate(self) -> bool:
+        return True
+
+    # -- defaults -----------------------------------------------------------------------
+    def set_default_angles(self, angles) -> None:
+        """Set the default [roll, pitch, yaw]."""
+        q = self.get_default_positions()
+        q[:3] = as_vector(angles, 3, "RpyFloatingJoint.set_default_angles", "angles")
+        self.set_default_positions(q)
+
+    def get_default_angles(self) -> np.ndarray:
+        """Default [roll, pitch, yaw], shape (3,)."""
+        return self._default_positions[:3].copy()
+
+    def set_default_translation(self, p_FM) -> None:
+        """Set the default p_FoMo_F."""
+        q = self.get_default_positions()
+        q[3:] = as_vector(p_FM, 3, "RpyFloatingJoint.set_default_translation", "p_FM")
+        self.set_default_positions(q)
+
+    def get_default_translation(self) -> np.ndarray:
+        """Default p_FoMo_F, shape (3,)."""
+        return self._default_positions[3:].copy()
+
+    def get_default_pose(self) -> RigidTransform:
+        """Default X_FM."""
+        q = self._default_positions
+        return RigidTransform(RollPitchYaw(q[:3]), q[3:])
+
+    def set_default_pose(self, X_FM) -> None:
+        """Set the default X_FM."""
+        self.set_default_positions(self._pose_to_q(X_FM, "set_default_pose"))
+
+    # -- context ------------------------------------------------------------------------
+    def get_angles(self, context) -> np.ndarray:
+        """[roll, pitch, yaw] of R_FM in `context`, shape (3,)."""
+        return self.get_positions(context)[:3]
+
+    def set_angles(self, context, angles) -> None:
+        """Set [roll, pitch, yaw] in `context`, keeping the translation."""
+        q = self.get_positions(context)
+        q[:3] = as_vector(angles, 3, "RpyFloatingJoint.set_angles", "angles")
+        self.set_positions(context, q)
+
+    def get_translation(self, context) -> np.ndarray:
+        """p_FoMo_F in `context`, shape (3,)."""
+        return self.get_positions(context)[3:]
+
+    def set_translation(self, context, p_FM) -> None:
+        """Set p_FoMo_F in `context`, keeping the angles."""
+        q = self.get_positions(context)
+        q[3:] = as_vector(p_FM, 3, "RpyFloatingJoint.set_translation", "p_FM")
+        self.set_positions(context, q)
+
+    def get_pose(self, context) -> RigidTransform:
+        """X_FM in `context`."""
+        q = self.get_positions(context)
+        return RigidTransform(RollPitchYaw(q[:3]), q[3:])
+
+    def set_pose(self, context, X_FM) -> None:
+        """Set X_FM in `context`."""
+        self.set_positions(context, self._pose_to_q(X_FM, "set_pose"))
+
+    def get_angular_velocity(self, context) -> np.ndarray:
+        """w_FM_F in `context`, shape (3,)."""
+        return self.get_velocities(context)[:3]
+
+    def set_angular_velocity(self, context, w_FM) -> None:
+        """Set w_FM_F in `context`, keeping v_FMo_F."""
+        v = self.get_velocities(context)
+        v[:3] = as_vector(w_FM, 3, "RpyFloatingJoint.set_angular_velocity", "w_FM")
+        self.set_velocities(context, v)
+
+    def get_translational_velocity(self, context) -> np.ndarray:
+        """v_FMo_F in `context`, shape (3,)."""
+        return self.get_velocities(context)[3:]
+
+    def set_translational_velocity(self, context, v_FM) -> None:
+        """Set v_FMo_F in `context`, keeping w_FM_F."""
+        v = self.get_velocities(context)
+        v[3:] = as_vector(v_FM, 3, "RpyFloatingJoint.set_translational_velocity", "v_FM")
+        self.set_velocities(context, v)
+
+    @staticmethod
+    def _pose_to_q(X_FM, func: str) -> np.ndarray:
+        X = RigidTransform(pose_matrix(X_FM, f"RpyFloatingJoint.{func}", "X_FM"))
+        return np.concatenate([RollPitchYaw(X.rotation()).vector(), X.translation()])

@@ -1,0 +1,41 @@
+"""WeldJoint: a 0-dof joint fixing M at pose X_FM in F."""
+
+from __future__ import annotations
+
+from geometry import RigidTransform
+from multibody.tree.frames import pose_matrix
+from multibody.tree.joints.joint import Joint
+
+__all__ = ["WeldJoint"]
+
+
+class WeldJoint(Joint):
+    """A joint with no coordinates: frame M is fixed at pose X_FM in frame F.
+
+    Parameters
+    ----------
+    name : str
+        Joint name.
+    frame_on_parent, frame_on_child : Frame
+        Frames F (on the parent body) and M (on the child body).
+    X_FM : RigidTransform or ndarray (4, 4), optional
+        Pose of M in F; identity when omitted.
+    """
+
+    _type_name = "weld"
+    _type_code_name = "WELD"
+    _position_suffixes = ()
+    _velocity_suffixes = ()
+    _default_q = ()
+
+    def __init__(self, name, frame_on_parent, frame_on_child, X_FM=None):
+        self._X_FM = pose_matrix(X_FM, f"WeldJoint {name!r}", "X_FM")
+        self._X_FM.flags.writeable = False
+        super().__init__(name, frame_on_parent, frame_on_child, ())
+
+    def X_FM(self):
+        """Pose of M in F (RigidTransform)."""
+        return RigidTransform(self._X_FM)
+
+    def _compiled_X_FM(self):
+        return self._X_FM.copy()

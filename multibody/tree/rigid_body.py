@@ -1,0 +1,182 @@
+"""RigidBody: a body with a name, a body frame B and a default spatial inertia M_BBo_B.
+
+Bodies are created by ``MultibodyTree.add_rigid_body`` (``MultibodyPlant.add_rigid_body``).
+The default inertia is stored here; the context-dependent values (``get_mass(ctx)``,
+``calc_spatial_inertia_in_body_frame(ctx)``, ...) live in the plant's Context and are
+reached through the tree's state accessor (see ``multibody.tree.element.StateAccessor``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from multibody.tree.element import MultibodyElement
+from multibody.tree.frames import BodyFrame
+
+__all__ = ["RigidBody"]
+
+
+def _zero_spatial_inertia():
+    from multibody.math import SpatialInertia
+
+    return SpatialInertia.zero()
+
+
+class RigidBody(MultibodyElement):
+    """A rigid body B with body frame B and default spatial inertia M_BBo_B.
+
+    Parameters
+    ----------
+    name : str
+        Body name, unique within its model instance.
+    model_instance : int
+        Index of the model instance the body belongs to.
+    M_BBo_B : SpatialInertia or None
+        Spatial inertia about the body origin Bo, expressed in B. ``None`` means zero
+        mass and inertia (a massless body; see ``MultibodyTree.finalize`` for when
+        that is rejected).
+
+    Notes
+    -----
+    Default inertial parameters are kept as the (10,) array
+    ``[m, m cx, m cy, m cz, Ixx, Iyy, Izz, Ixy, Ixz, Iyz]`` with ``c = p_BoBcm_B`` and
+    ``I = I_BBo_B`` (the layout of ``CompiledModel.default_inertia``).
+    """
+
+    _kind = "body"
+
+    def __init__(self, name: str, model_instance: int, M_BBo_B=None):
+        if not isinstance(name, str) or not name:
+            raise ValueError(f"RigidBody: name must be a non-empty str, got {name!r}")
+        super().__init__(model_instance)
+        self._name = name
+        self._M_BBo_B = M_BBo_B
+        if M_BBo_B is None:
+            params = np.zeros(10)
+        else:
+            params = np.asarray(M_BBo_B.to_inertia_parameters(), dtype=np.float64).copy()
+            if params.shape != (10,):
+                raise ValueError(
+                    f"RigidBody: M_BBo_B.to_inertia_parameters() of body {name!r} has shape "
+                    f"{params.shape}, expected (10,)"
+                )
+        params.flags.writeable = False
+        self._params = params
+        self._body_frame = BodyFrame(self)
+        # Set by MultibodyTree.finalize().
+        self._is_floating_base = False
+        self._floating_q_start = -1
+        self._floating_v_start = -1
+        self._has_quaternion_dofs = False
+
+    # -- identity ---------------------------------------------------------------------
+    def name(self) -> str:
+        """The body's name."""
+        return self._name
+
+    def scoped_name(self) -> str:
+        """``"<model instance name>::<body name>"``."""
+        tree = self._require_tree("scoped_name")
+        return f"{tree.get_model_instance_name(self.model_instance())}::{self._name}"
+
+    def body_frame(self) -> BodyFrame:
+        """The body frame B (same name as the body)."""
+        return self._body_frame
+
+    def is_world(self) -> bool:
+        """True for the world body (index 0)."""
+        return self._index == 0
+
+    # -- default inertia --------------------------------------------------------------
+    def default_mass(self) -> float:
+        """Default mass m (kg)."""
+        return float(self._params[0])
+
+    def default_com(self) -> np.ndarray:
+        """Default p_BoBcm_B, the center of mass in B, shape (3,); zeros if massless."""
+        m = self._params[0]
+        return self._params[1:4] / m if m > 0.0 else np.zeros(3)
+
+    def default_rotational_inertia_matrix(self) -> np.ndarray:
+        """Default I_BBo_B, rotational inertia about Bo expressed in B, shape (3, 3)."""
+        Ixx, Iyy, Izz, Ixy, Ixz, Iyz = self._params[4:]
+        return np.array([[Ixx, Ixy, Ixz], [Ixy, Iyy, Iyz], [Ixz, Iyz, Izz]])
+
+    def default_spatial_inertia(self):
+        """Default spatial inertia M_BBo_B (a SpatialInertia; zero if none was given)."""
+        if self._M_BBo_B is None:
+            return _zero_spatial_inertia()
+        return self._M_BBo_B
+
+    def default_inertia_parameters(self) -> np.ndarray:
+        """Default inertial parameters, read-only (10,) array (see class Notes)."""
+        return self._params
+
+    # -- topology (after finalize) ----------------------------------------------------
+    def is_floating_base_body(self) -> bool:
+        """True if finalize() mobilized this body with an added 6-dof joint to world."""
+        self._require_finalized("is_floating_base_body")
+        return self._is_floating_base
+
+    def is_floating(self) -> bool:
+        """Alias of `is_floating_base_body` (Drake's older name)."""
+        self._require_finalized("is_floating")
+        return self._is_floating_base
+
+    def has_quaternion_dofs(self) -> bool:
+        """True if the body's inboard joint uses a quaternion (QuaternionFloatingJoint)."""
+        self._require_finalized("has_quaternion_dofs")
+        return self._has_quaternion_dofs
+
+    def floating_positions_start(self) -> int:
+        """Index in q of this floating base body's first position."""
+        self._require_finalized("floating_positions_start")
+        self._require_floating("floating_positions_start")
+        return self._floating_q_start
+
+    def floating_velocities_start(self) -> int:
+        """Index in v of this floating base body's first velocity."""
+        self._require_finalized("floating_velocities_start")
+        self._require_floating("floating_velocities_start")
+        return self._floating_v_start
+
+    def _require_floating(self, func: str) -> None:
+        if not self._is_floating_base:
+            raise ValueError(
+                f"RigidBody.{func}(): body {self._name!r} is not a floating base body (it has "
+                f"an inboard joint, or its model instance uses weld as base body joint type)"
+            )
+
+    # -- context-dependent (through the plant) -----------------------------------------
+    def get_mass(self, context) -> float:
+        """Mass stored in `context` (kg)."""
+        return self._state("get_mass").get_body_mass(context, self)
+
+    def set_mass(self, context, mass: float) -> None:
+        """Set the mass in `context`, keeping p_BoBcm_B and the unit inertia G_BBo_B."""
+        self._state("set_mass").set_body_mass(context, self, mass)
+
+    def calc_spatial_inertia_in_body_frame(self, context):
+        """Return M_BBo_B stored in `context` (SpatialInertia)."""
+        return self._state("calc_spatial_inertia_in_body_frame").get_body_spatial_inertia(
+            context, self
+        )
+
+    def set_spatial_inertia_in_body_frame(self, context, M_BBo_B) -> None:
+        """Set M_BBo_B in `context`."""
+        self._state("set_spatial_inertia_in_body_frame").set_body_spatial_inertia(
+            context, self, M_BBo_B
+        )
+
+    def eval_pose_in_world(self, context):
+        """Return X_WB for the configuration in `context` (RigidTransform)."""
+        return self._state("eval_pose_in_world").eval_body_pose_in_world(context, self)
+
+    def eval_spatial_velocity_in_world(self, context):
+        """Return V_WB_W, the spatial velocity of Bo in world, for `context`."""
+        return self._state("eval_spatial_velocity_in_world").eval_body_spatial_velocity_in_world(
+            context, self
+        )
+
+    def __repr__(self) -> str:
+        return f"RigidBody(name={self._name!r}, model_instance={self._model_instance})"
