@@ -17,8 +17,31 @@ from .simulate import SimulationResult
 from .simulator import DiscreteValues, Simulator, SimulatorStatus, State
 from .system import System
 from .value import AbstractValue, BasicVector, Value
+from .integrators import INTEGRATION_SCHEMES, IntegratorBase, make_integrator
+from .simulator_config import SimulatorConfig, apply_simulator_config, reset_integrator_from_flags
+from .primitives import (Adder, AffineSystem, ConstantValueSource, ConstantVectorSource,
+                         Demultiplexer, DiscreteDerivative, FirstOrderLowPassFilter, Gain,
+                         Integrator, LinearSystem, MatrixGain, Multiplexer, PassThrough,
+                         RandomSource, Saturation, Sine, StateInterpolatorWithDiscreteDerivative,
+                         TrajectorySource, ZeroOrderHold)
+from .trajectories import PiecewisePolynomial, Trajectory
+from .vector_log import VectorLog
+from .vector_log_sink import VectorLogSink, log_vector_output
+from .analysis import (InputPortSelection, OutputPortSelection, controllability_matrix,
+                       first_order_taylor_approximation, is_controllable, is_detectable,
+                       is_observable, is_stabilizable, linearize, observability_matrix)
 
 __all__ = [
+    "INTEGRATION_SCHEMES", "IntegratorBase", "make_integrator", "SimulatorConfig",
+    "apply_simulator_config", "reset_integrator_from_flags", "Adder", "AffineSystem",
+    "ConstantValueSource", "ConstantVectorSource", "Demultiplexer", "DiscreteDerivative",
+    "FirstOrderLowPassFilter", "Gain", "Integrator", "LinearSystem", "MatrixGain", "Multiplexer",
+    "PassThrough", "RandomSource", "Saturation", "Sine", "StateInterpolatorWithDiscreteDerivative",
+    "TrajectorySource", "ZeroOrderHold", "PiecewisePolynomial", "Trajectory", "VectorLog",
+    "VectorLogSink", "log_vector_output", "controllability_matrix",
+    "first_order_taylor_approximation", "is_controllable", "is_observable", "linearize",
+    "observability_matrix", "InputPortSelection", "OutputPortSelection", "is_detectable",
+    "is_stabilizable",
     "AbstractValue", "BasicVector", "CacheEntry", "Context", "ContextError",
     "ContinuousStateDerivatives", "Diagram", "DiagramBuildError", "DiagramBuilder",
     "DiagramContext", "DiscreteUpdateEvent", "DiscreteValues", "EventStatus", "InputPort",

@@ -369,6 +369,17 @@ class LeafSystem(System):
         return False
 
     # ---- dynamics ---------------------------------------------------------------------------
+    def do_calc_linearization(self, context, input_port_index=None, output_port_index=None):
+        """Optional exact linearization hook used by ``linearize``.
+
+        Return ``(A, B, C, D)`` of this system at ``context`` with respect to its own state
+        (continuous, or all discrete groups concatenated) and its vector inputs/outputs (all
+        ports concatenated in port order when an index is None), or None when no exact
+        linearization is available (``linearize`` then falls back to finite differences).
+        See ``framework/primitives/_linearization.py``.
+        """
+        return None
+
     def do_calc_time_derivatives(self, context, derivatives):
         """Override to write ẋ into ``derivatives`` (systems with continuous state)."""
         if self.num_continuous_states():

@@ -18,8 +18,9 @@ step and never passes the earliest of the three times::
     else (error control):
         loop:
             h = ideal next step size (initially the initial step target or max_step_size)
-            if h >= dt / stretch or dt - h < working minimum step:  h = dt (land on target)
-            elif h < working minimum step:   raise (or take the minimum step, unchecked)
+            if h >= dt / stretch:  h = dt (land on the target)
+            elif dt - h < working minimum step:  h = dt / 2 (leave no tiny remainder)
+            if h < working minimum step:  raise (or take the minimum step, unchecked)
             attempt the step; on solver failure halve h and retry
             ||err|| = weighted error norm;  adapt h (step_size_control)
             if ||err|| <= 1: accept and stop, else restore (t0, x0) and retry
@@ -447,14 +448,15 @@ class IntegratorBase:
         retry = False
         while True:
             unchecked = False
-            if ideal * STRETCH_FACTOR >= dt or dt - ideal < working_min:
-                h, t1, landing = dt, target, True
+            if ideal * STRETCH_FACTOR >= dt:
+                h = dt
             else:
-                h, landing = ideal, False
+                h = ideal if dt - ideal >= working_min else 0.5 * dt   # no tiny remainder
                 if h < working_min:
                     self._check_minimum_step(t0, h, working_min)
-                    h, unchecked = working_min, True
-                t1 = t0 + h
+                    h, unchecked = min(working_min, dt), True
+            landing = h == dt
+            t1 = target if landing else t0 + h
             if not self._do_step(t0, h, t1, True, retry):
                 self._restore(t0)
                 retry = True

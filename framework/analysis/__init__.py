@@ -1,0 +1,12 @@
+"""Analysis of systems: linearization, controllability and observability."""
+
+from .controllability import (controllability_matrix, is_controllable, is_detectable,
+                              is_observable, is_stabilizable, observability_matrix)
+from .linearize import (InputPortSelection, OutputPortSelection,
+                        first_order_taylor_approximation, linearize)
+
+__all__ = [
+    "InputPortSelection", "OutputPortSelection", "controllability_matrix",
+    "first_order_taylor_approximation", "is_controllable", "is_detectable", "is_observable",
+    "is_stabilizable", "linearize", "observability_matrix",
+]

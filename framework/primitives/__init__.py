@@ -1,0 +1,32 @@
+"""Primitive systems (Drake's systems/primitives): sources, gains, sums, filters, holds.
+
+Each primitive with a linear (or exactly differentiable) behaviour implements
+``do_calc_linearization`` (the protocol in ``framework.primitives._linearization``), so
+``framework.analysis.linearize`` composes diagrams of them exactly.
+"""
+
+from .adder import Adder
+from .constant_value_source import ConstantValueSource
+from .constant_vector_source import ConstantVectorSource
+from .demultiplexer import Demultiplexer
+from .discrete_derivative import DiscreteDerivative
+from .first_order_low_pass_filter import FirstOrderLowPassFilter
+from .gain import Gain
+from .integrator import Integrator
+from .linear_system import AffineSystem, LinearSystem
+from .matrix_gain import MatrixGain
+from .multiplexer import Multiplexer
+from .pass_through import PassThrough
+from .random_source import RandomSource
+from .saturation import Saturation
+from .sine import Sine
+from .state_interpolator import StateInterpolatorWithDiscreteDerivative
+from .trajectory_source import TrajectorySource
+from .zero_order_hold import ZeroOrderHold
+
+__all__ = [
+    "Adder", "AffineSystem", "ConstantValueSource", "ConstantVectorSource", "Demultiplexer",
+    "DiscreteDerivative", "FirstOrderLowPassFilter", "Gain", "Integrator", "LinearSystem",
+    "MatrixGain", "Multiplexer", "PassThrough", "RandomSource", "Saturation", "Sine",
+    "StateInterpolatorWithDiscreteDerivative", "TrajectorySource", "ZeroOrderHold",
+]

@@ -1,0 +1,47 @@
+"""Adder: the element-wise sum of its vector inputs (Drake's Adder)."""
+
+import numpy as np
+
+from ..leaf_system import LeafSystem
+from ._linearization import feedthrough_matrices, select_ports
+from ._validation import as_size
+
+
+class Adder(LeafSystem):
+    """Outputs the sum of ``num_inputs`` vectors of size ``size``.
+
+    ::
+
+        u0 ───▶ ┌───────┐
+         ...    │ Adder │ ──▶ sum
+        uN-1 ──▶└───────┘
+
+    Every input is direct feedthrough to ``sum``.
+
+    Parameters
+    ----------
+    num_inputs : int
+        Number of input ports (>= 1), named ``u0`` ... ``u{num_inputs-1}``.
+    size : int
+        Size of each input and of the output (>= 1).
+    """
+
+    def __init__(self, num_inputs, size):
+        super().__init__()
+        num_inputs = as_size("Adder", "num_inputs", num_inputs)
+        self._size = as_size("Adder", "size", size)
+        for i in range(num_inputs):
+            self.declare_vector_input_port(f"u{i}", self._size)
+        self.declare_vector_output_port("sum", self._size, self._calc_sum,
+                                        [self.all_input_ports_ticket()])
+
+    def _calc_sum(self, context, output):
+        total = output.get_mutable_value()
+        total[:] = 0.0
+        for port in self._input_ports:
+            total += port.eval(context)
+
+    def do_calc_linearization(self, context, input_port_index=None, output_port_index=None):
+        """Exact linearization: D = [I I ... I]."""
+        D = np.tile(np.eye(self._size), (1, self.num_input_ports()))
+        return select_ports(self, feedthrough_matrices(D), input_port_index, output_port_index)

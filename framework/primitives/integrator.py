@@ -1,0 +1,56 @@
+"""Integrator: a continuous state that integrates its input (Drake's Integrator)."""
+
+import numbers
+
+import numpy as np
+
+from ..leaf_system import LeafSystem
+from ._linearization import select_ports
+from ._validation import as_size, as_vector
+
+
+class Integrator(LeafSystem):
+    """ẋ = u, y = x.
+
+    ::
+
+        u ──▶ ┌────────────┐
+              │ Integrator │ ──▶ y
+              └────────────┘
+
+    No direct feedthrough. The initial value is 0 unless given; change it per context
+    with ``set_integral_value(context, value)``.
+
+    Parameters
+    ----------
+    size : int or array_like
+        The vector size, or the default initial value (shape (size,)).
+    """
+
+    def __init__(self, size):
+        super().__init__()
+        if isinstance(size, numbers.Integral) and not isinstance(size, bool):
+            initial = np.zeros(as_size("Integrator", "size", size))
+        else:
+            initial = as_vector("Integrator", "initial_value", size)
+            if initial.size == 0:
+                raise ValueError("Integrator: the initial value must not be empty")
+        n = initial.size
+        self.declare_continuous_state(model_vector=initial)
+        self.declare_vector_input_port("u", n)
+        self.declare_state_output_port("y", "continuous")
+
+    def set_integral_value(self, context, value):
+        """Set the integral (the state) in ``context``, shape (size,)."""
+        ctx = self._context_from(context, "Integrator.set_integral_value")
+        ctx.set_continuous_state(as_vector("Integrator.set_integral_value", "value", value,
+                                           self.num_continuous_states()))
+
+    def do_calc_time_derivatives(self, context, derivatives):
+        derivatives.set_value(self.get_input_port(0).eval(context))
+
+    def do_calc_linearization(self, context, input_port_index=None, output_port_index=None):
+        """Exact linearization: A = 0, B = I, C = I, D = 0."""
+        n = self.num_continuous_states()
+        matrices = (np.zeros((n, n)), np.eye(n), np.eye(n), np.zeros((n, n)))
+        return select_ports(self, matrices, input_port_index, output_port_index)

@@ -1,0 +1,254 @@
+"""AffineSystem and LinearSystem: time-invariant state-space models (Drake's)."""
+
+import numpy as np
+
+from ..leaf_system import LeafSystem
+from ._validation import as_vector
+
+
+def _as_matrix(fn, name, value):
+    """``value`` as a 2-D float array, or None when it is None or empty."""
+    if value is None:
+        return None
+    try:
+        arr = np.array(value, dtype=float)
+    except (TypeError, ValueError):
+        raise TypeError(
+            f"{fn}: {name} must be a numeric matrix, got {type(value).__name__}") from None
+    if arr.size == 0:
+        return None
+    if arr.ndim == 0:
+        return arr.reshape(1, 1)
+    if arr.ndim != 2:
+        raise ValueError(f"{fn}: {name} must be a 2-D array, got shape {arr.shape}")
+    return arr
+
+
+def _checked(fn, name, value, shape, sizes):
+    """A copy of ``value`` (zeros when None) after checking its shape."""
+    if value is None:
+        return np.zeros(shape)
+    if value.shape != shape:
+        raise ValueError(f"{fn}: {name} has shape {value.shape}, expected {shape} ({sizes})")
+    return value.copy()
+
+
+def _first(*candidates):
+    return next((c for c in candidates if c is not None), 0)
+
+
+class AffineSystem(LeafSystem):
+    """A continuous or discrete affine system (Drake's AffineSystem).
+
+    ::
+
+        u0 ──▶ ┌──────────────┐
+               │ AffineSystem │ ──▶ y0
+               └──────────────┘
+
+    Continuous (``time_period == 0``): ẋ = A x + B u + f0, y = C x + D u + y0.
+    Discrete (``time_period = h > 0``): x[n+1] = A x[n] + B u[n] + f0 every h seconds
+    from t = 0, y = C x + D u + y0. The input port exists only when m > 0 and the output
+    port only when p > 0; the output is direct feedthrough only when D != 0.
+
+    Parameters
+    ----------
+    A : array_like, shape (n, n)
+    B : array_like, shape (n, m)
+    f0 : array_like, shape (n,)
+    C : array_like, shape (p, n)
+    D : array_like, shape (p, m)
+    y0 : array_like, shape (p,)
+    time_period : float
+        0 for a continuous system, else the update period h (s).
+
+    Any argument may be None or empty when its sizes are implied by the others (it is
+    then zero).
+
+    Attributes
+    ----------
+    linearization_method : str or None
+        Set by ``framework.analysis.linearize`` on the systems it returns: ``"exact"``
+        or ``"finite_difference"``; None otherwise.
+    """
+
+    linearization_method = None
+
+    def __init__(self, A, B, f0, C, D, y0, time_period=0.0):
+        super().__init__()
+        fn = type(self).__name__
+        A, B, C, D = (_as_matrix(fn, k, v) for k, v in (("A", A), ("B", B), ("C", C), ("D", D)))
+        f0 = None if f0 is None or np.size(f0) == 0 else as_vector(fn, "f0", f0)
+        y0 = None if y0 is None or np.size(y0) == 0 else as_vector(fn, "y0", y0)
+        n = _first(*(None if M is None else M.shape[k] for M, k in ((A, 0), (B, 0), (C, 1))),
+                   None if f0 is None else f0.size)
+        m = _first(*(None if M is None else M.shape[1] for M in (B, D)))
+        p = _first(*(None if M is None else M.shape[0] for M in (C, D)),
+                   None if y0 is None else y0.size)
+        sizes = f"n = {n}, m = {m}, p = {p} from the other arguments"
+        self._A = _checked(fn, "A", A, (n, n), sizes)
+        self._B = _checked(fn, "B", B, (n, m), sizes)
+        self._C = _checked(fn, "C", C, (p, n), sizes)
+        self._D = _checked(fn, "D", D, (p, m), sizes)
+        self._f0 = _checked(fn, "f0", f0, (n,), sizes)
+        self._y0 = _checked(fn, "y0", y0, (p,), sizes)
+        self._time_period = float(time_period)
+        if not (self._time_period >= 0.0 and np.isfinite(self._time_period)):
+            raise ValueError(f"{fn}: time_period must be a finite number >= 0, got {time_period}")
+        self._x0 = np.zeros(n)
+        self._x0_covariance = None
+        for M in (self._A, self._B, self._C, self._D, self._f0, self._y0):
+            M.flags.writeable = False
+        if m > 0:
+            self.declare_vector_input_port("u0", m)
+        if n > 0 and self._time_period == 0.0:
+            self.declare_continuous_state(n)
+            state_ticket = self.xc_ticket()
+        elif n > 0:
+            self.declare_discrete_state(n)
+            self.declare_periodic_discrete_update_event(self._time_period, 0.0, self._update)
+            state_ticket = self.xd_ticket()
+        else:
+            state_ticket = self.nothing_ticket()
+        if p > 0:
+            prereqs = [state_ticket]
+            if m > 0 and np.any(self._D):
+                prereqs.append(self.input_port_ticket(0))
+            self.declare_vector_output_port("y0", p, self._calc_output, prereqs)
+
+    # ---- accessors ------------------------------------------------------------------------------
+    def A(self):
+        """State matrix, shape (n, n), read-only."""
+        return self._A
+
+    def B(self):
+        """Input matrix, shape (n, m), read-only."""
+        return self._B
+
+    def C(self):
+        """Output matrix, shape (p, n), read-only."""
+        return self._C
+
+    def D(self):
+        """Feedthrough matrix, shape (p, m), read-only."""
+        return self._D
+
+    def f0(self):
+        """State offset, shape (n,), read-only."""
+        return self._f0
+
+    def y0(self):
+        """Output offset, shape (p,), read-only."""
+        return self._y0
+
+    def time_period(self):
+        """0 for a continuous system, else the discrete update period (s)."""
+        return self._time_period
+
+    def num_states(self):
+        return self._A.shape[0]
+
+    def num_inputs(self):
+        return self._B.shape[1]
+
+    def num_outputs(self):
+        return self._C.shape[0]
+
+    # ---- state helpers --------------------------------------------------------------------------
+    def configure_default_state(self, x0):
+        """Use ``x0`` (shape (n,)) as the state of contexts created from now on."""
+        self._x0 = as_vector("configure_default_state", "x0", x0, self.num_states())
+
+    def configure_random_state(self, covariance):
+        """``set_random_context`` draws x ~ N(x0, covariance), covariance shape (n, n)."""
+        n = self.num_states()
+        cov = np.array(covariance, dtype=float)
+        if cov.shape != (n, n):
+            raise ValueError(
+                f"configure_random_state: covariance has shape {cov.shape}, expected ({n}, {n})")
+        try:
+            self._x0_covariance = np.linalg.cholesky(cov) if n else cov
+        except np.linalg.LinAlgError:
+            raise ValueError(
+                "configure_random_state: covariance must be symmetric positive definite") from None
+
+    def get_state(self, context):
+        """The state x in ``context``, shape (n,), read-only."""
+        ctx = self._context_from(context, "get_state")
+        if self._time_period == 0.0:
+            return ctx.get_continuous_state_vector()
+        return ctx.get_discrete_state(0) if self.num_states() else np.zeros(0)
+
+    def set_state(self, context, x):
+        """Write the state x (shape (n,)) into ``context``."""
+        ctx = self._context_from(context, "set_state")
+        x = as_vector("set_state", "x", x, self.num_states())
+        if self._time_period == 0.0:
+            ctx.set_continuous_state(x)
+        elif x.size:
+            ctx.set_discrete_state(0, x)
+
+    def set_default_state_and_parameters(self, context):
+        if self.num_states():
+            self.set_state(context, self._x0)
+
+    def set_random_state(self, context, generator):
+        if self._x0_covariance is not None and self.num_states():
+            w = generator.standard_normal(self.num_states())
+            self.set_state(context, self._x0 + self._x0_covariance @ w)
+
+    # ---- dynamics -------------------------------------------------------------------------------
+    def _input(self, context):
+        return self.get_input_port(0).eval(context) if self.num_inputs() else None
+
+    def _affine_map(self, M, N, offset, x, u):
+        out = M @ x + offset
+        if u is not None:
+            out = out + N @ u
+        return out
+
+    def do_calc_time_derivatives(self, context, derivatives):
+        x = context.get_continuous_state_vector()
+        u = self._input(context)
+        derivatives.set_value(self._affine_map(self._A, self._B, self._f0, x, u))
+
+    def _update(self, context, discrete_state):
+        x = context.get_discrete_state(0)
+        u = self._input(context)
+        discrete_state.set_value(self._affine_map(self._A, self._B, self._f0, x, u))
+
+    def _calc_output(self, context, output):
+        x = self.get_state(context)
+        u = self._input(context) if np.any(self._D) else None
+        output.set_value(self._affine_map(self._C, self._D, self._y0, x, u))
+
+    def do_calc_linearization(self, context, input_port_index=None, output_port_index=None):
+        """Exact (A, B, C, D); see ``framework.primitives._linearization``."""
+        return self._A, self._B, self._C, self._D
+
+
+class LinearSystem(AffineSystem):
+    """A continuous or discrete linear system (Drake's LinearSystem).
+
+    ::
+
+        u0 ──▶ ┌──────────────┐
+               │ LinearSystem │ ──▶ y0
+               └──────────────┘
+
+    Continuous (``time_period == 0``): ẋ = A x + B u, y = C x + D u. Discrete
+    (``time_period = h > 0``): x[n+1] = A x[n] + B u[n] every h seconds, y = C x + D u.
+    Direct feedthrough only when D != 0.
+
+    Parameters
+    ----------
+    A : array_like, shape (n, n)
+    B : array_like, shape (n, m)
+    C : array_like, shape (p, n)
+    D : array_like, shape (p, m)
+    time_period : float
+        0 for continuous time, else the update period (s).
+    """
+
+    def __init__(self, A, B, C, D, time_period=0.0):
+        super().__init__(A, B, None, C, D, None, time_period)

@@ -1,0 +1,70 @@
+"""PassThrough: copies its input to its output (Drake's PassThrough)."""
+
+import copy
+import numbers
+
+import numpy as np
+
+from ..leaf_system import LeafSystem
+from ..value import Value
+from ._linearization import feedthrough_matrices, select_ports
+
+
+class PassThrough(LeafSystem):
+    """Outputs its input unchanged: y = u.
+
+    ::
+
+        u ──▶ ┌─────────────┐
+              │ PassThrough │ ──▶ y
+              └─────────────┘
+
+    ``y`` is direct feedthrough of ``u``.
+
+    Parameters
+    ----------
+    size_or_value : int, array_like or Value
+        An int gives a vector port of that size; a numeric array gives a vector port of
+        its size; a ``Value`` (or any other object) gives abstract ports of that type.
+    """
+
+    def __init__(self, size_or_value):
+        super().__init__()
+        v = size_or_value
+        if isinstance(v, numbers.Integral) and not isinstance(v, bool):
+            if v < 1:
+                raise ValueError(f"PassThrough: size must be >= 1, got {v}")
+            self._abstract = False
+            size = int(v)
+        elif isinstance(v, (list, tuple, np.ndarray)) and np.asarray(v).dtype.kind in "biuf":
+            self._abstract = False
+            size = np.asarray(v).size
+            if size < 1:
+                raise ValueError("PassThrough: the model vector must not be empty")
+        else:
+            self._abstract = True
+        if self._abstract:
+            model = v if isinstance(v, Value) else Value(v)
+            self.declare_abstract_input_port("u", model)
+            self.declare_abstract_output_port("y", model.clone, self._calc_abstract,
+                                              [self.input_port_ticket(0)])
+        else:
+            self.declare_vector_input_port("u", size)
+            self.declare_vector_output_port("y", size, self._calc_vector,
+                                            [self.input_port_ticket(0)])
+
+    def is_abstract(self):
+        return self._abstract
+
+    def _calc_vector(self, context, output):
+        output.set_value(self.get_input_port(0).eval(context))
+
+    def _calc_abstract(self, context, output):
+        output.set_value(copy.deepcopy(self.get_input_port(0).eval(context)))
+
+    def do_calc_linearization(self, context, input_port_index=None, output_port_index=None):
+        """Exact linearization: D = I (None for abstract ports)."""
+        if self._abstract:
+            return None
+        D = np.eye(self._input_ports[0].size())
+        return select_ports(self, feedthrough_matrices(D), input_port_index, output_port_index)

@@ -1,0 +1,94 @@
+"""RandomSource: piecewise-constant random samples, reproducible per context (Drake's)."""
+
+import itertools
+
+import numpy as np
+
+from ..leaf_system import LeafSystem
+from ._validation import as_positive_float, as_size
+
+_DISTRIBUTIONS = {
+    "uniform": lambda rng, n: rng.random(n),
+    "gaussian": lambda rng, n: rng.standard_normal(n),
+    "exponential": lambda rng, n: rng.standard_exponential(n),
+}
+_ALIASES = {"kuniform": "uniform", "kgaussian": "gaussian", "kexponential": "exponential",
+            "normal": "gaussian"}
+_default_seeds = itertools.count(0)
+
+
+class RandomSource(LeafSystem):
+    """Outputs independent random samples, redrawn every ``sampling_interval_sec``.
+
+    ::
+
+        ┌──────────────┐
+        │ RandomSource │ ──▶ output
+        └──────────────┘
+
+    Each element is drawn from the distribution: ``"uniform"`` on [0, 1),
+    ``"gaussian"`` N(0, 1) or ``"exponential"`` with rate 1. The value drawn at
+    t = k·h holds until (k+1)·h; the first one is drawn when the context is created.
+
+    The numpy Generator lives in the context (abstract state 0) and the current sample
+    in discrete state 0, so a run is reproducible and clones do not share a stream. A
+    default context is seeded with ``seed`` (by default a per-instance number from a
+    counter, so two sources in one diagram differ); ``set_random_context(context, rng)``
+    reseeds from ``rng``.
+
+    Parameters
+    ----------
+    distribution : str
+        ``"uniform"``, ``"gaussian"`` or ``"exponential"``.
+    num_outputs : int
+        Size of the output.
+    sampling_interval_sec : float
+        h (s), > 0.
+    seed : int, optional
+        Seed of default contexts.
+    """
+
+    def __init__(self, distribution, num_outputs, sampling_interval_sec, seed=None):
+        super().__init__()
+        key = str(getattr(distribution, "name", distribution)).lower()
+        key = _ALIASES.get(key, key)
+        if key not in _DISTRIBUTIONS:
+            raise ValueError(
+                f"RandomSource: distribution must be one of {sorted(_DISTRIBUTIONS)}, got "
+                f"{distribution!r}")
+        self._distribution = key
+        self._n = as_size("RandomSource", "num_outputs", num_outputs)
+        self._h = as_positive_float("RandomSource", "sampling_interval_sec", sampling_interval_sec)
+        self._seed = next(_default_seeds) if seed is None else int(seed)
+        self.declare_abstract_state(None)
+        self.declare_discrete_state(self._n)
+        self.declare_periodic_unrestricted_update_event(self._h, self._h, self._resample)
+        self.declare_state_output_port("output", 0)
+
+    def get_distribution(self):
+        return self._distribution
+
+    def sampling_interval(self):
+        return self._h
+
+    def get_seed(self):
+        """Seed used for default contexts."""
+        return self._seed
+
+    def _draw(self, rng):
+        return _DISTRIBUTIONS[self._distribution](rng, self._n)
+
+    def _reseed(self, context, seed):
+        rng = np.random.default_rng(seed)
+        context.set_abstract_state(0, rng)
+        context.set_discrete_state(0, self._draw(rng))
+
+    def set_default_state_and_parameters(self, context):
+        self._reseed(context, self._seed)
+
+    def set_random_state(self, context, generator):
+        self._reseed(context, int(generator.integers(0, 2 ** 63)))
+
+    def _resample(self, context, state):
+        rng = state.get_abstract_state(0)
+        state.get_mutable_discrete_state(0).set_value(self._draw(rng))

@@ -1,0 +1,63 @@
+"""StateInterpolatorWithDiscreteDerivative: [q; q̇] from q alone (Drake's)."""
+
+import numpy as np
+
+from ._linearization import select_ports
+from ._validation import as_vector
+from .discrete_derivative import _SampledDifference
+
+
+class StateInterpolatorWithDiscreteDerivative(_SampledDifference):
+    """Outputs state = [q; v] where v is the DiscreteDerivative of q.
+
+    ::
+
+                   ┌─────────────────────────────────────────┐
+        position ─▶│ StateInterpolatorWithDiscreteDerivative │ ──▶ state
+                   └─────────────────────────────────────────┘
+
+    The position half of ``state`` is direct feedthrough of ``position``; the velocity
+    half is (q[k] − q[k−1]) / h from samples every h seconds (see DiscreteDerivative,
+    including ``suppress_initial_transient``).
+
+    Parameters
+    ----------
+    num_positions : int
+        Size of q.
+    time_step : float
+        Sampling period h (s).
+    suppress_initial_transient : bool
+        Output zero velocity until two samples have been taken (default True).
+    """
+
+    def __init__(self, num_positions, time_step, suppress_initial_transient=True):
+        super().__init__()
+        self._declare_sampler("StateInterpolatorWithDiscreteDerivative", num_positions,
+                              time_step, suppress_initial_transient)
+        self.declare_vector_input_port("position", self._n)
+        self.declare_vector_output_port("state", 2 * self._n, self._calc_state,
+                                        [self.xd_ticket(), self.input_port_ticket(0)])
+
+    def set_initial_position(self, context, position):
+        """Set the sample history to ``position`` (zero velocity), shape (n,)."""
+        self._set_history("set_initial_position", context, position, None)
+
+    def set_initial_state(self, context, position, velocity):
+        """Set the history so that the output is [position; velocity], shapes (n,)."""
+        fn = "set_initial_state"
+        q = as_vector(fn, "position", position, self._n)
+        v = as_vector(fn, "velocity", velocity, self._n)
+        self._set_history(fn, context, q, q - v * self._h)
+
+    def _calc_state(self, context, output):
+        y = output.get_mutable_value()
+        y[:self._n] = self.get_input_port(0).eval(context)
+        y[self._n:] = self._difference(context)
+
+    def do_calc_linearization(self, context, input_port_index=None, output_port_index=None):
+        """Exact discrete-time linearization: C = [0; C_diff], D = [I; 0]."""
+        A, B, C_diff = self._difference_linearization(context)
+        n = self._n
+        C = np.vstack([np.zeros_like(C_diff), C_diff])
+        D = np.vstack([np.eye(n), np.zeros((n, n))])
+        return select_ports(self, (A, B, C, D), input_port_index, output_port_index)

@@ -1,0 +1,107 @@
+"""MultibodyPlantConfig and the helpers that add a configured plant to a diagram
+(Drake's multibody_plant_config.h and AddMultibodyPlant / AddMultibodyPlantSceneGraph).
+
+SceneGraph does not exist yet: ``add_multibody_plant`` and
+``add_multibody_plant_scene_graph`` return ``scene_graph = None`` for now and will add a
+SceneGraph and connect its ports when it does.
+"""
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from multibody.plant.multibody_plant import MultibodyPlant
+from multibody.plant.plant_settings import CONTACT_MODELS, DISCRETE_CONTACT_APPROXIMATIONS
+
+__all__ = ["MultibodyPlantConfig", "add_multibody_plant", "add_multibody_plant_scene_graph",
+           "apply_multibody_plant_config"]
+
+
+class MultibodyPlantConfig(BaseModel):
+    """The serializable settings of a MultibodyPlant.
+
+    Attributes
+    ----------
+    time_step : float
+        Discrete period (s), >= 0; 0 makes a continuous plant.
+    penetration_allowance : float
+        Penetration (m, > 0) that sets the default point-contact stiffness.
+    stiction_tolerance : float
+        Slip speed (m/s, > 0) below which regularized friction acts as stiction.
+    contact_model : str
+        ``"point"``, ``"hydroelastic"`` or ``"hydroelastic_with_fallback"``.
+    discrete_contact_approximation : str
+        ``"tamsi"``, ``"sap"``, ``"similar"``, ``"lagged"`` or ``"lcp"``.
+    """
+
+    model_config = ConfigDict(extra="forbid", validate_assignment=True)
+
+    time_step: float = Field(0.001, ge=0.0, allow_inf_nan=False)
+    penetration_allowance: float = Field(0.001, gt=0.0, allow_inf_nan=False)
+    stiction_tolerance: float = Field(1e-4, gt=0.0, allow_inf_nan=False)
+    contact_model: str = "hydroelastic_with_fallback"
+    discrete_contact_approximation: str = "sap"
+
+    @field_validator("contact_model")
+    @classmethod
+    def _known_contact_model(cls, value):
+        if value not in CONTACT_MODELS:
+            raise ValueError(
+                f"MultibodyPlantConfig: contact_model {value!r} is not one of "
+                f"{', '.join(repr(c) for c in CONTACT_MODELS)}")
+        return value
+
+    @field_validator("discrete_contact_approximation")
+    @classmethod
+    def _known_approximation(cls, value):
+        if value not in DISCRETE_CONTACT_APPROXIMATIONS:
+            raise ValueError(
+                f"MultibodyPlantConfig: discrete_contact_approximation {value!r} is not one of "
+                f"{', '.join(repr(c) for c in DISCRETE_CONTACT_APPROXIMATIONS)}")
+        return value
+
+
+def apply_multibody_plant_config(config, plant):
+    """Apply `config` (except time_step, fixed at construction) to an unfinalized `plant`."""
+    if not isinstance(config, MultibodyPlantConfig):
+        raise TypeError(f"apply_multibody_plant_config: config must be a MultibodyPlantConfig, "
+                        f"got {type(config).__name__}")
+    plant.set_contact_model(config.contact_model)
+    plant.set_discrete_contact_approximation(config.discrete_contact_approximation)
+    plant.set_penetration_allowance(config.penetration_allowance)
+    plant.set_stiction_tolerance(config.stiction_tolerance)
+
+
+def add_multibody_plant(config, builder, scene_graph=None):
+    """Add a MultibodyPlant configured by `config` to `builder`, named ``"plant"``.
+
+    Parameters
+    ----------
+    config : MultibodyPlantConfig
+    builder : DiagramBuilder
+    scene_graph : None
+        Reserved for an existing SceneGraph (not available yet).
+
+    Returns
+    -------
+    (MultibodyPlant, None)
+        The plant and, until SceneGraph exists, None in place of the scene graph.
+    """
+    if not isinstance(config, MultibodyPlantConfig):
+        raise TypeError(f"add_multibody_plant: config must be a MultibodyPlantConfig, got "
+                        f"{type(config).__name__}")
+    plant = MultibodyPlant(config.time_step)
+    plant.set_name("plant")
+    apply_multibody_plant_config(config, plant)
+    builder.add_system(plant)
+    return plant, None
+
+
+def add_multibody_plant_scene_graph(builder, time_step, scene_graph=None):
+    """Add a MultibodyPlant(time_step) named ``"plant"`` to `builder`.
+
+    Returns ``(plant, None)``: the SceneGraph (and its connections to the plant's geometry
+    ports) will be added when SceneGraph exists.
+    """
+    plant = MultibodyPlant(time_step)
+    plant.set_name("plant")
+    builder.add_system(plant)
+    return plant, None

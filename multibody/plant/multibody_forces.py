@@ -1,0 +1,80 @@
+"""MultibodyForces: a set of generalized forces and body spatial forces for one plant
+(Drake's MultibodyForces)."""
+
+import numpy as np
+
+__all__ = ["MultibodyForces"]
+
+
+class MultibodyForces:
+    """Forces applied to a finalized plant: generalized forces τ (nv,) and, per body, a
+    spatial force F_Bo_W applied at the body origin Bo, expressed in the world frame W.
+
+    Parameters
+    ----------
+    plant : MultibodyPlant
+        A finalized plant (or any object with ``num_velocities()`` and ``num_bodies()``).
+
+    Notes
+    -----
+    The arrays returned by `generalized_forces` and `body_forces` are the object's own
+    storage: write into them to apply forces. Body forces are in body-index order (row
+    ``body.index()``, world included), spatial vectors [torque; force].
+    """
+
+    __slots__ = ("_tau", "_F_Bo_W")
+
+    def __init__(self, plant):
+        if hasattr(plant, "is_finalized") and not plant.is_finalized():
+            raise RuntimeError(
+                "MultibodyForces: the plant must be finalized first; call plant.finalize()")
+        self._tau = np.zeros(int(plant.num_velocities()))
+        self._F_Bo_W = np.zeros((int(plant.num_bodies()), 6))
+
+    def num_velocities(self):
+        """nv, the size of `generalized_forces`."""
+        return self._tau.shape[0]
+
+    def num_bodies(self):
+        """nb, the number of rows of `body_forces` (world included)."""
+        return self._F_Bo_W.shape[0]
+
+    def generalized_forces(self):
+        """Generalized forces τ, shape (nv,), mutable."""
+        return self._tau
+
+    mutable_generalized_forces = generalized_forces
+
+    def body_forces(self):
+        """Spatial forces F_Bo_W per body (body-index order), shape (nb, 6), mutable."""
+        return self._F_Bo_W
+
+    mutable_body_forces = body_forces
+
+    def set_zero(self):
+        """Zero every force; returns self."""
+        self._tau[:] = 0.0
+        self._F_Bo_W[:] = 0.0
+        return self
+
+    def add_in_force(self, addend):
+        """Add the forces of `addend` (a MultibodyForces of the same plant) into these."""
+        if not isinstance(addend, MultibodyForces):
+            raise TypeError(
+                f"MultibodyForces.add_in_force: addend must be a MultibodyForces, got "
+                f"{type(addend).__name__}")
+        if addend._tau.shape != self._tau.shape or addend._F_Bo_W.shape != self._F_Bo_W.shape:
+            raise ValueError(
+                f"MultibodyForces.add_in_force: addend has nv = {addend.num_velocities()}, "
+                f"nb = {addend.num_bodies()}, expected nv = {self.num_velocities()}, "
+                f"nb = {self.num_bodies()}")
+        self._tau += addend._tau
+        self._F_Bo_W += addend._F_Bo_W
+
+    def check_has_right_size_for_model(self, plant):
+        """True if these forces have the sizes of `plant` (nv and number of bodies)."""
+        return (self._tau.shape[0] == plant.num_velocities()
+                and self._F_Bo_W.shape[0] == plant.num_bodies())
+
+    def __repr__(self):
+        return f"MultibodyForces(nv={self.num_velocities()}, nb={self.num_bodies()})"

@@ -1,0 +1,172 @@
+"""MultibodyPlant: the LeafSystem that owns a multibody tree and its compiled dynamics.
+
+The plant is a facade: construction and lookups are forwarded to its
+`multibody.tree.MultibodyTree` (``plant_construction``); at ``finalize()`` the tree is
+compiled into a `CompiledModel`, a `TreeDynamics` (the numba kernels) is made for it, and
+the plant declares its state, body parameters, cache entries, ports and (discrete plant)
+periodic update. The method groups live in mixin modules:
+
+========================  ==========================================================
+``plant_construction``    adding elements, names, indices, limits (the tree's)
+``plant_settings``        contact model and solver settings
+``plant_state``           q, v, free-body poses in a Context; the StateAccessor
+``plant_parameters``      body mass, center of mass and unit inertia parameters
+``plant_cache``           cache entries (kinematics, mass matrix, forward dynamics)
+``plant_forces``          τ assembly, forward/inverse dynamics, time derivatives
+``plant_queries``         poses, velocities, Jacobians, bias accelerations, N(q)
+``plant_mass_properties`` center of mass, momentum, energy, power
+``plant_ports``           input and output ports
+``plant_linearization``   exact linearization of the continuous plant
+``discrete_update``       the discrete step (the contact solvers' seam)
+========================  ==========================================================
+"""
+
+import math
+
+from framework import LeafSystem
+from multibody.kernels import TreeDynamics
+from multibody.plant.discrete_update import SemiExplicitEulerStepper
+from multibody.plant.plant_cache import PlantCacheMixin
+from multibody.plant.plant_construction import PlantConstructionMixin
+from multibody.plant.plant_forces import PlantForcesMixin
+from multibody.plant.plant_linearization import PlantLinearizationMixin
+from multibody.plant.plant_mass_properties import PlantMassPropertiesMixin
+from multibody.plant.plant_parameters import PlantParametersMixin
+from multibody.plant.plant_ports import PlantPortsMixin
+from multibody.plant.plant_queries import PlantQueriesMixin
+from multibody.plant.plant_settings import PlantSettingsMixin
+from multibody.plant.plant_state import PlantStateAccessor, PlantStateMixin
+from multibody.plant.plant_tables import make_plant_tables
+from multibody.tree import MultibodyTree, TreeLifecycleError
+
+__all__ = ["MultibodyPlant"]
+
+
+class _CacheEntries:
+    """The plant's CacheEntry objects (set at finalize)."""
+
+    __slots__ = ("state", "inertia", "position", "velocity", "mass_matrix", "forward_dynamics",
+                 "acceleration")
+
+
+class MultibodyPlant(PlantConstructionMixin, PlantSettingsMixin, PlantStateMixin,
+                     PlantParametersMixin, PlantCacheMixin, PlantForcesMixin, PlantQueriesMixin,
+                     PlantMassPropertiesMixin, PlantPortsMixin, PlantLinearizationMixin,
+                     LeafSystem):
+    """A multibody system: rigid bodies connected by joints, with forces and actuators.
+
+    ::
+
+                                   ┌──────────────────┐
+        geometry_query ───────────>│                  │──> state, <instance>_state
+        actuation ────────────────>│                  │──> body_poses
+        <instance>_actuation ─────>│  MultibodyPlant  │──> body_spatial_velocities
+        applied_generalized_force >│                  │──> body_spatial_accelerations
+        applied_spatial_force ────>│                  │──> generalized_acceleration, ...
+                                   │                  │──> net_actuation
+                                   │                  │──> reaction_forces
+                                   └──────────────────┘──> contact_results
+
+    Every input is optional (unconnected applies nothing). All ports except
+    ``geometry_query`` are declared by `finalize` (see `multibody.plant.plant_ports`).
+
+    Parameters
+    ----------
+    time_step : float
+        0 (default) for a continuous plant (state x = [q; v] integrated by the
+        simulator); h > 0 for a discrete plant updated every h seconds.
+    strict_inertia : bool, keyword-only
+        Reject spatial inertias that violate the triangle inequality (instead of
+        warning with InertiaValidityWarning).
+
+    Notes
+    -----
+    Lifecycle: add model instances, bodies, frames, joints, actuators and force elements,
+    then call `finalize`; afterwards the structure is fixed and every number (state, body
+    mass properties) lives in a Context. The state is x = [q; v] with Drake's ordering;
+    a free body has q = [qw qx qy qz x y z] and v = [w_WB_W; v_WBo_W]. The gravity field
+    (``gravity_field()``) defaults to [0, 0, -9.81] m/s².
+    """
+
+    def __init__(self, time_step=0.0, *, strict_inertia=False):
+        super().__init__()
+        try:
+            h = float(time_step)
+        except (TypeError, ValueError):
+            raise TypeError(f"MultibodyPlant: time_step must be a number, got "
+                            f"{type(time_step).__name__}") from None
+        if not (math.isfinite(h) and h >= 0.0):
+            raise ValueError(f"MultibodyPlant: time_step must be finite and >= 0, got "
+                             f"{time_step!r}")
+        self._time_step = h
+        self._tree = MultibodyTree(strict_inertia=strict_inertia)
+        self._tree.set_state_accessor(PlantStateAccessor(self))
+        self._init_settings()
+        self._tables = None
+        self._model = None
+        self._dyn = None
+        self._cache = _CacheEntries()
+        self._stepper = SemiExplicitEulerStepper()
+        self._declare_geometry_ports()
+
+    # ---- lifecycle ---------------------------------------------------------------------
+    def time_step(self):
+        """The discrete period h (s); 0 for a continuous plant."""
+        return self._time_step
+
+    def is_discrete(self):
+        """True when time_step() > 0."""
+        return self._time_step > 0.0
+
+    def finalize(self):
+        """Compile the tree and declare state, parameters, caches, ports and events.
+
+        Raises
+        ------
+        TreeLifecycleError
+            If called twice.
+        TopologyError
+            For loops, reversed joints or massless terminal bodies (see
+            ``MultibodyTree.finalize``).
+        """
+        self._model = self._tree.finalize()
+        self._tables = t = make_plant_tables(self._tree, self._time_step)
+        self._dyn = TreeDynamics(self._model)
+        if t.continuous:
+            self.declare_continuous_state(t.nq, t.nv, 0)
+            state_ticket = self.xc_ticket()
+        else:
+            self.declare_discrete_state(t.nq + t.nv)
+            self.declare_periodic_discrete_update_event(t.time_step, 0.0,
+                                                        self._discrete_update)
+            state_ticket = self.xd_ticket()
+        self._declare_body_parameters()
+        actuation_tickets, force_tickets = self._declare_input_ports()
+        self._declare_cache_entries(state_ticket, actuation_tickets + force_tickets)
+        self._declare_output_ports(state_ticket, actuation_tickets)
+
+    def _make_context_tree(self):
+        if not self._tree.is_finalized():
+            raise TreeLifecycleError(
+                "create_default_context() requires finalize(); call plant.finalize() before "
+                "creating a context (or building a diagram's context)")
+        return super()._make_context_tree()
+
+    def _throw_if_finalized(self, fn):
+        if self._tree.is_finalized():
+            raise TreeLifecycleError(
+                f"{fn}() after finalize() is not allowed; call it before finalize()")
+
+    # ---- discrete update ---------------------------------------------------------------
+    def _discrete_update(self, context, discrete_state):
+        self._stepper.calc_next_state(self, context, discrete_state.get_mutable_value(0))
+
+    def _set_discrete_stepper(self, stepper):
+        """Install the object whose ``calc_next_state(plant, context, x_next)`` performs
+        the discrete step (see `multibody.plant.discrete_update`)."""
+        self._stepper = stepper
+
+    def __repr__(self):
+        state = "finalized" if self._tree.is_finalized() else "not finalized"
+        return (f"<MultibodyPlant '{self.get_name()}' time_step={self._time_step} "
+                f"({state}, {self._tree.num_bodies()} bodies)>")

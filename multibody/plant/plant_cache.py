@@ -1,0 +1,218 @@
+"""Cache entries of MultibodyPlant and the storage objects they fill.
+
+Every per-context value the plant computes lives in a cache entry of the Context
+(declared at ``finalize()``), stored in one of the small holder objects below so that
+the kernels always get writable, C-contiguous float64 arrays. Dependencies::
+
+    xc (or xd) ──> state ──┬──> position kinematics X_WB
+                           ├──> velocity kinematics V_WB
+    parameters ──> inertia ┼──> mass matrix
+                           └──> forward dynamics <── actuation, applied forces inputs
+                                  └──> acceleration kinematics A_WB
+
+The framework tracks the continuous state as one group, so a change of v alone marks
+the position kinematics out of date; the kinematics and mass-matrix entries therefore
+remember the bytes of the q (and v) they were computed for and skip the kernel call when
+those did not change. All arrays are in node order (see ``docs/compiled_model.md``).
+"""
+
+import numpy as np
+
+__all__ = [
+    "AccelerationKinematics", "ForwardDynamicsCache", "InertiaCache", "MassMatrixCache",
+    "PlantCacheMixin", "PositionKinematics", "StateCopy", "VelocityKinematics",
+]
+
+
+class StateCopy:
+    """Writable copy of x = [q; v]; ``q`` (nq,) and ``v`` (nv,) are views into ``x``."""
+
+    __slots__ = ("x", "q", "v")
+
+    def __init__(self, nq, nv, x=None):
+        self.x = np.zeros(nq + nv) if x is None else x
+        self.q = self.x[:nq]
+        self.v = self.x[nq:]
+
+    def __reduce__(self):
+        # Copies (Context.clone, pickling) must keep q and v views of the new x.
+        return (StateCopy, (self.q.shape[0], self.v.shape[0], self.x.copy()))
+
+
+class InertiaCache:
+    """Inertial parameters I10 (nb, 10) in node order, from the body parameters."""
+
+    __slots__ = ("I10", "version")
+
+    def __init__(self, nb):
+        self.I10 = np.zeros((nb, 10))
+        self.version = 0
+
+
+class PositionKinematics:
+    """Body poses X_WB (nb, 4, 4) in node order, for the q whose bytes are `q_bytes`."""
+
+    __slots__ = ("X_WB", "q_bytes")
+
+    def __init__(self, nb):
+        self.X_WB = np.zeros((nb, 4, 4))
+        self.q_bytes = None
+
+
+class VelocityKinematics:
+    """Body spatial velocities V_WB_W (nb, 6) = [w_WB_W; v_WBo_W] in node order."""
+
+    __slots__ = ("V_WB", "x_bytes")
+
+    def __init__(self, nb):
+        self.V_WB = np.zeros((nb, 6))
+        self.x_bytes = None
+
+
+class MassMatrixCache:
+    """Mass matrix M(q) (nv, nv), reflected inertia included."""
+
+    __slots__ = ("M", "q_bytes", "inertia_version")
+
+    def __init__(self, nv):
+        self.M = np.zeros((nv, nv))
+        self.q_bytes = None
+        self.inertia_version = -1
+
+
+class ForwardDynamicsCache:
+    """Forward dynamics: vdot (nv,) and the forces it was computed with.
+
+    Attributes
+    ----------
+    vdot : ndarray, shape (nv,)
+        Generalized accelerations.
+    u : ndarray, shape (nu,)
+        Net actuation (sum of the actuation input ports).
+    tau : ndarray, shape (nv,)
+        Applied generalized forces: B u, applied generalized forces, joint damping and
+        force elements' generalized forces (not gravity).
+    F_Bo_W : ndarray, shape (nb, 6)
+        Applied spatial forces at each node's body origin, in W (force elements,
+        applied spatial forces and, when gravity is not in the kernels, gravity).
+    has_F : bool
+        Whether F_Bo_W holds forces (it is stale when False).
+    scratch : ndarray, shape (nv,)
+        Work array (the damping forces).
+    """
+
+    __slots__ = ("vdot", "u", "tau", "F_Bo_W", "has_F", "scratch")
+
+    def __init__(self, nv, nu, nb):
+        self.vdot = np.zeros(nv)
+        self.u = np.zeros(nu)
+        self.tau = np.zeros(nv)
+        self.F_Bo_W = np.zeros((nb, 6))
+        self.has_F = False
+        self.scratch = np.zeros(nv)
+
+
+class AccelerationKinematics:
+    """Body spatial accelerations A_WB_W (nb, 6) = [alpha_WB_W; a_WBo_W], node order."""
+
+    __slots__ = ("A_WB",)
+
+    def __init__(self, nb):
+        self.A_WB = np.zeros((nb, 6))
+
+
+class _Alloc:
+    """Picklable allocator: ``_Alloc(cls, *sizes)()`` makes a new holder."""
+
+    def __init__(self, cls, *sizes):
+        self.cls = cls
+        self.sizes = sizes
+
+    def __call__(self):
+        return self.cls(*self.sizes)
+
+
+class PlantCacheMixin:
+    """Declaration and calculation of the plant's cache entries (see module docstring)."""
+
+    def _declare_cache_entries(self, state_ticket, force_input_tickets):
+        t = self._tables
+        nb, nq, nv, nu = t.nb, t.nq, t.nv, t.nu
+        entry = self.declare_cache_entry
+        c = self._cache
+        c.state = entry("multibody state copy", _Alloc(StateCopy, nq, nv),
+                        self._calc_state_copy, [state_ticket])
+        c.inertia = entry("inertial parameters I10", _Alloc(InertiaCache, nb),
+                          self._calc_inertia_cache, [self.all_parameters_ticket()])
+        c.position = entry("position kinematics", _Alloc(PositionKinematics, nb),
+                           self._calc_position_kinematics, [c.state.ticket()])
+        c.velocity = entry("velocity kinematics", _Alloc(VelocityKinematics, nb),
+                           self._calc_velocity_kinematics, [c.state.ticket()])
+        c.mass_matrix = entry("mass matrix", _Alloc(MassMatrixCache, nv),
+                              self._calc_mass_matrix_cache,
+                              [c.state.ticket(), c.inertia.ticket()])
+        c.forward_dynamics = entry(
+            "forward dynamics", _Alloc(ForwardDynamicsCache, nv, nu, nb),
+            self._calc_forward_dynamics_cache,
+            [c.state.ticket(), c.inertia.ticket()] + list(force_input_tickets))
+        c.acceleration = entry("acceleration kinematics", _Alloc(AccelerationKinematics, nb),
+                               self._calc_acceleration_kinematics,
+                               [c.forward_dynamics.ticket()])
+
+    # ---- calcs -------------------------------------------------------------------------
+    def _calc_state_copy(self, context, s):
+        if self._tables.continuous:
+            s.x[:] = context.get_continuous_state_vector()
+        else:
+            s.x[:] = context.get_discrete_state(0)
+
+    def _calc_inertia_cache(self, context, cache):
+        self._body_parameters_to_I10(context, cache.I10)
+        cache.version += 1
+
+    def _calc_position_kinematics(self, context, kin):
+        s = self._cache.state.eval(context)
+        q_bytes = s.q.tobytes()
+        if q_bytes != kin.q_bytes:
+            kin.X_WB[:] = self._dyn.forward_kinematics(s.q)
+            kin.q_bytes = q_bytes
+
+    def _calc_velocity_kinematics(self, context, kin):
+        s = self._cache.state.eval(context)
+        x_bytes = s.x.tobytes()
+        if x_bytes != kin.x_bytes:
+            kin.V_WB[:] = self._dyn.body_spatial_velocities(s.q, s.v)
+            kin.x_bytes = x_bytes
+
+    def _calc_mass_matrix_cache(self, context, mm):
+        s = self._cache.state.eval(context)
+        inertia = self._cache.inertia.eval(context)
+        q_bytes = s.q.tobytes()
+        if q_bytes != mm.q_bytes or mm.inertia_version != inertia.version:
+            mm.M[:] = self._dyn.mass_matrix(s.q, inertia.I10)
+            if self._tables.has_reflected_inertia:
+                mm.M[self._tables.diag_nv] += self._tables.reflected_inertia
+            mm.q_bytes, mm.inertia_version = q_bytes, inertia.version
+
+    def _calc_acceleration_kinematics(self, context, acc):
+        s = self._cache.state.eval(context)
+        vdot = self._cache.forward_dynamics.eval(context).vdot
+        acc.A_WB[:] = self._dyn.body_spatial_accelerations(s.q, s.v, vdot)
+
+    # ---- helpers used by the queries ------------------------------------------------------
+    def _eval_q_v(self, context):
+        """(q, v) of `context` (the plant's own context) as writable arrays not to modify."""
+        s = self._cache.state.eval(context)
+        return s.q, s.v
+
+    def _eval_I10(self, context):
+        """Inertial parameters (nb, 10) of `context`, node order (not to be modified)."""
+        return self._cache.inertia.eval(context).I10
+
+    def _eval_X_WB(self, context):
+        """Body poses (nb, 4, 4) of `context`, node order (not to be modified)."""
+        return self._cache.position.eval(context).X_WB
+
+    def _eval_V_WB(self, context):
+        """Body spatial velocities (nb, 6) of `context`, node order (not to be modified)."""
+        return self._cache.velocity.eval(context).V_WB

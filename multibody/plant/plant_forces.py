@@ -1,0 +1,304 @@
+"""Forces and dynamics of MultibodyPlant: the applied generalized forces τ, forward and
+inverse dynamics, force elements, and the continuous time derivatives.
+
+The equations of motion are, in Drake's sign convention,
+
+    M(q) v̇ + C(q, v) v = τ_g(q) + τ + Σ_B J_Bᵀ F_Bo_W,        q̇ = N(q) v,
+
+with τ = B u (net actuation: the ``actuation`` input plus the per-model-instance
+``<name>_actuation`` inputs; not clamped to the effort limits, as in Drake's continuous
+plant) + the ``applied_generalized_force`` input - D v (joint damping) + the force
+elements' generalized forces, and F_Bo_W the force elements' and the
+``applied_spatial_force`` input's spatial forces at each body origin, expressed in W.
+Gravity τ_g goes through the kernels' g (or, when it is disabled for some model
+instance, through F_Bo_W). The articulated body algorithm solves for v̇ in one kernel
+call; actuators with reflected inertia switch to a solve with the mass matrix, because
+the kernels have no armature term.
+"""
+
+import numpy as np
+
+from multibody.plant.externally_applied_spatial_force import ExternallyAppliedSpatialForce
+from multibody.plant.multibody_forces import MultibodyForces
+from multibody.plant.plant_cache import ForwardDynamicsCache
+
+__all__ = ["PlantForcesMixin"]
+
+_ZERO3 = np.zeros(3)
+
+
+class PlantForcesMixin:
+    """Force assembly and dynamics (see the module docstring)."""
+
+    # ---- gravity ---------------------------------------------------------------------------
+    def _kernel_gravity(self):
+        """g (3,) for the kernels: the gravity vector, or zero when gravity is applied as
+        body forces (disabled for some model instance)."""
+        if self._tables.gravity_in_kernel:
+            return self._tree.gravity_field().gravity_vector()
+        return _ZERO3
+
+    # ---- applied forces --------------------------------------------------------------------
+    def _net_actuation(self, context, u):
+        """Write the net actuation (nu,) into `u`: full input plus per-instance inputs."""
+        ports = self._ports
+        u[:] = ports.actuation.eval(context)
+        for indices, port in ports.instance_actuation_active:
+            if port.has_value(context):
+                u[indices] += port.eval(context)
+
+    def _add_applied_spatial_forces(self, context, F_Bo_W, zero_first=False):
+        """Add the ``applied_spatial_force`` input (if any) to F_Bo_W (nb, 6), node order.
+
+        With `zero_first`, F_Bo_W is zeroed before the first force is added. Returns True
+        if some force was added.
+        """
+        port = self._ports.applied_spatial_force
+        if not port.has_value(context):
+            return False
+        forces = port.eval(context)
+        if not forces:
+            return False
+        if zero_first:
+            F_Bo_W[:] = 0.0
+        t = self._tables
+        X_WB = self._eval_X_WB(context)
+        for i, force in enumerate(forces):
+            if not isinstance(force, ExternallyAppliedSpatialForce):
+                raise TypeError(
+                    f"MultibodyPlant: input port 'applied_spatial_force' element {i} must be an "
+                    f"ExternallyAppliedSpatialForce, got {type(force).__name__}")
+            b = force.body_index
+            if not isinstance(b, (int, np.integer)) or not 0 <= b < t.nb:
+                raise ValueError(
+                    f"MultibodyPlant: input port 'applied_spatial_force' element {i} has "
+                    f"body_index {b!r}, expected an integer in 0..{t.nb - 1}")
+            node = t.node_of_body[b]
+            F = force.F_Bq_W.get_coeffs()
+            p_BoBq_W = X_WB[node, :3, :3] @ np.asarray(force.p_BoBq_B, dtype=float).reshape(3)
+            F_Bo_W[node, :3] += F[:3] + np.cross(p_BoBq_W, F[3:])
+            F_Bo_W[node, 3:] += F[3:]
+        return True
+
+    def _assemble_applied_forces(self, context, state, fd):
+        """Fill fd.u, fd.tau, fd.F_Bo_W and fd.has_F for `context` (see module docstring).
+
+        F_Bo_W is written (zeroed first) only when has_F is True.
+        """
+        t = self._tables
+        tau = fd.tau
+        if t.nu:
+            u = fd.u
+            self._net_actuation(context, u)
+            if t.actuation_is_identity:
+                tau[:] = u
+            elif t.actuator_v_unique:
+                tau[:] = 0.0
+                tau[t.actuator_v] = u
+            else:
+                np.dot(t.actuation_matrix, u, out=tau)
+        else:
+            tau[:] = 0.0
+        port = self._ports.applied_generalized_force
+        if port.has_value(context):
+            tau += port.eval(context)
+        if t.has_damping:
+            np.multiply(t.damping, state.v, out=fd.scratch)
+            tau -= fd.scratch
+        F = fd.F_Bo_W
+        has_F = self._add_applied_spatial_forces(context, F, zero_first=True)
+        if t.has_force_elements or not t.gravity_in_kernel:
+            if not has_F:
+                F[:] = 0.0
+            X_WB, V_WB = self._eval_X_WB(context), self._eval_V_WB(context)
+            I10 = self._eval_I10(context)
+            if t.has_force_elements:
+                self._tree.calc_force_elements_contribution(
+                    X_WB, V_WB, state.q, state.v, tau, F, include_gravity=False,
+                    inertia_params=I10)
+            if not t.gravity_in_kernel:
+                self._tree.gravity_field().calc_and_add_forces(
+                    X_WB, V_WB, state.q, state.v, tau, F, inertia_params=I10)
+            has_F = True
+        fd.has_F = has_F
+
+    # ---- forward dynamics --------------------------------------------------------------------
+    def _calc_forward_dynamics_cache(self, context, fd):
+        state = self._cache.state.eval(context)
+        I10 = self._cache.inertia.eval(context).I10
+        self._assemble_applied_forces(context, state, fd)
+        g = self._kernel_gravity()
+        F = fd.F_Bo_W if fd.has_F else None
+        if self._tables.has_reflected_inertia:
+            M = self._cache.mass_matrix.eval(context).M
+            tau0 = self._dyn.inverse_dynamics(state.q, state.v, np.zeros(self._tables.nv), I10,
+                                              g, F)
+            fd.vdot[:] = np.linalg.solve(M, fd.tau - tau0)
+        else:
+            fd.vdot[:] = self._dyn.forward_dynamics(state.q, state.v, fd.tau, I10, g, F)
+
+    def calc_forward_dynamics(self, context):
+        """Generalized accelerations v̇ (nv,) for the state and inputs in `context`.
+
+        Includes actuation, applied generalized and spatial forces, gravity, force
+        elements and joint damping (see the module docstring).
+        """
+        ctx = self._ctx(context, "calc_forward_dynamics")
+        t = self._tables
+        fd = ForwardDynamicsCache(t.nv, t.nu, t.nb)
+        self._calc_forward_dynamics_cache(ctx, fd)
+        return fd.vdot
+
+    def do_calc_time_derivatives(self, context, derivatives):
+        """ẋ = [N(q) v; v̇] of the continuous plant."""
+        t = self._tables
+        if not t.continuous:
+            return
+        state = self._cache.state.eval(context)
+        vdot = self._cache.forward_dynamics.eval(context).vdot
+        xdot = derivatives.get_mutable_value()
+        nq = t.nq
+        if t.velocity_equals_qdot:
+            xdot[:nq] = state.v
+        else:
+            xdot[:nq] = self._dyn.map_velocity_to_qdot(state.q, state.v)
+        xdot[nq:] = vdot
+
+    # ---- inverse dynamics and forces -----------------------------------------------------------
+    def _check_forces(self, forces, fn):
+        if not isinstance(forces, MultibodyForces):
+            raise TypeError(f"{fn}: forces must be a MultibodyForces, got "
+                            f"{type(forces).__name__}")
+        if not forces.check_has_right_size_for_model(self):
+            raise ValueError(
+                f"{fn}: forces has nv = {forces.num_velocities()}, nb = {forces.num_bodies()}, "
+                f"expected nv = {self._tables.nv}, nb = {self._tables.nb} (make it with "
+                f"MultibodyForces(plant) of this plant)")
+
+    def _node_forces(self, forces):
+        """forces.body_forces() (body order) as a node-ordered (nb, 6) array."""
+        return np.ascontiguousarray(forces.body_forces()[self._tables.body_of_node])
+
+    def calc_inverse_dynamics(self, context, known_vdot, external_forces):
+        """Generalized forces τ = M v̇ + C v - τ_app - Σ J_Bᵀ F_app_Bo_W (nv,).
+
+        Only the given forces are applied: gravity and force elements are not included
+        (add them with `calc_force_elements_contribution`), as in Drake.
+
+        Parameters
+        ----------
+        context : Context
+        known_vdot : array_like, shape (nv,)
+            Generalized accelerations v̇.
+        external_forces : MultibodyForces
+            Applied generalized forces τ_app (nv,) and body spatial forces F_app_Bo_W.
+
+        Returns
+        -------
+        ndarray, shape (nv,)
+        """
+        fn = "calc_inverse_dynamics"
+        ctx = self._ctx(context, fn)
+        t = self._tables
+        vdot = self._vector_arg(fn, "known_vdot", known_vdot, t.nv, "nv")
+        self._check_forces(external_forces, fn)
+        q, v = self._eval_q_v(ctx)
+        tau = self._dyn.inverse_dynamics(q, v, vdot, self._eval_I10(ctx), _ZERO3,
+                                         self._node_forces(external_forces)).copy()
+        tau -= external_forces.generalized_forces()
+        if t.has_reflected_inertia:
+            tau += t.reflected_inertia * vdot
+        return tau
+
+    def calc_generalized_forces(self, context, forces):
+        """The generalized forces τ_app + Σ J_Bᵀ F_Bo_W (nv,) equivalent to `forces`."""
+        fn = "calc_generalized_forces"
+        ctx = self._ctx(context, fn)
+        self._check_forces(forces, fn)
+        q, _ = self._eval_q_v(ctx)
+        zeros = np.zeros(self._tables.nv)
+        tau = -self._dyn.inverse_dynamics(q, zeros, zeros, self._eval_I10(ctx), _ZERO3,
+                                          self._node_forces(forces))
+        return tau + forces.generalized_forces()
+
+    def calc_force_elements_contribution(self, context, forces):
+        """Overwrite `forces` with the force elements' forces (gravity included) and the
+        joint damping forces -D v, as Drake's CalcForceElementsContribution."""
+        fn = "calc_force_elements_contribution"
+        ctx = self._ctx(context, fn)
+        self._check_forces(forces, fn)
+        t = self._tables
+        q, v = self._eval_q_v(ctx)
+        tau = np.zeros(t.nv)
+        F_node = np.zeros((t.nb, 6))
+        self._tree.calc_force_elements_contribution(
+            self._eval_X_WB(ctx), self._eval_V_WB(ctx), q, v, tau, F_node,
+            include_gravity=True, inertia_params=self._eval_I10(ctx))
+        if t.has_damping:
+            tau -= t.damping * v
+        forces.set_zero()
+        forces.generalized_forces()[:] = tau
+        forces.body_forces()[t.body_of_node] = F_node
+
+    def calc_gravity_generalized_forces(self, context):
+        """τ_g(q) (nv,), gravity on the right-hand side: M v̇ + C v = τ_g + τ."""
+        fn = "calc_gravity_generalized_forces"
+        ctx = self._ctx(context, fn)
+        q, v = self._eval_q_v(ctx)
+        I10 = self._eval_I10(ctx)
+        if self._tables.gravity_in_kernel:
+            return self._dyn.gravity_generalized_forces(
+                q, I10, self._tree.gravity_field().gravity_vector()).copy()
+        F = np.zeros((self._tables.nb, 6))
+        self._tree.gravity_field().calc_and_add_forces(
+            self._eval_X_WB(ctx), self._eval_V_WB(ctx), q, v, np.zeros(self._tables.nv), F,
+            inertia_params=I10)
+        zeros = np.zeros(self._tables.nv)
+        return -self._dyn.inverse_dynamics(q, zeros, zeros, I10, _ZERO3, F)
+
+    def calc_bias_term(self, context):
+        """C(q, v) v (nv,): Coriolis, centripetal and gyroscopic terms (no gravity)."""
+        ctx = self._ctx(context, "calc_bias_term")
+        q, v = self._eval_q_v(ctx)
+        return self._dyn.bias_term(q, v, self._eval_I10(ctx)).copy()
+
+    def calc_mass_matrix(self, context):
+        """Mass matrix M(q) (nv, nv) by the composite rigid body algorithm (actuators'
+        reflected inertia on the diagonal)."""
+        ctx = self._ctx(context, "calc_mass_matrix")
+        q, _ = self._eval_q_v(ctx)
+        M = self._dyn.mass_matrix(q, self._eval_I10(ctx)).copy()
+        if self._tables.has_reflected_inertia:
+            M[self._tables.diag_nv] += self._tables.reflected_inertia
+        return M
+
+    def calc_mass_matrix_via_inverse_dynamics(self, context):
+        """M(q) (nv, nv) column by column from inverse dynamics (O(n²); for checks)."""
+        ctx = self._ctx(context, "calc_mass_matrix_via_inverse_dynamics")
+        t = self._tables
+        q, _ = self._eval_q_v(ctx)
+        I10 = self._eval_I10(ctx)
+        zeros = np.zeros(t.nv)
+        M = np.empty((t.nv, t.nv))
+        e = np.zeros(t.nv)
+        for j in range(t.nv):
+            e[:] = 0.0
+            e[j] = 1.0
+            M[:, j] = self._dyn.inverse_dynamics(q, zeros, e, I10, _ZERO3)
+        if t.has_reflected_inertia:
+            M[t.diag_nv] += t.reflected_inertia
+        return M
+
+    @staticmethod
+    def _vector_arg(fn, arg, value, size, name):
+        try:
+            a = np.array(value, dtype=np.float64)
+        except (TypeError, ValueError):
+            raise TypeError(f"{fn}: {arg} must be an array of numbers, got "
+                            f"{type(value).__name__}") from None
+        if a.ndim == 2 and a.size == size and 1 in a.shape:
+            a = a.reshape(size)
+        if a.shape != (size,):
+            got = f"size {a.size}" if a.ndim == 1 else f"shape {a.shape}"
+            raise ValueError(f"{fn}: {arg} has {got}, expected {name} = {size}")
+        return a

@@ -1,0 +1,186 @@
+"""Mass properties, momentum, energy and power of MultibodyPlant.
+
+Center of mass and spatial momentum of the whole plant (world excluded) or of a list of
+model instances, the center-of-mass Jacobian, and Drake's energy accounting: kinetic
+energy, potential energy (gravity and force elements), conservative power -dV/dt and
+non-conservative power (actuation, applied forces, joint damping and dampers), so that
+d(KE + PE)/dt = non-conservative power.
+"""
+
+import numpy as np
+
+from multibody.math import SpatialMomentum
+
+__all__ = ["PlantMassPropertiesMixin"]
+
+
+class PlantMassPropertiesMixin:
+    """Mass properties and energy (see the module docstring)."""
+
+    def _nodes_of_instances(self, model_instances, fn):
+        """Nodes of the bodies of `model_instances` (None: every body but the world)."""
+        if model_instances is None:
+            return np.arange(1, self._tables.nb)
+        if isinstance(model_instances, (int, np.integer)):
+            model_instances = [model_instances]
+        bodies = []
+        for mi in model_instances:
+            bodies += self._tree.get_body_indices(self._instance(mi, fn))
+        return np.array(sorted(self._tables.node_of_body[b] for b in set(bodies) if b != 0),
+                        dtype=np.int64)
+
+    def _com_terms(self, ctx, nodes, fn):
+        """Per node in `nodes`: m (n,), p_WBcm (n, 3), and the total mass (> 0)."""
+        I10 = self._eval_I10(ctx)[nodes]
+        X = self._eval_X_WB(ctx)[nodes]
+        m = I10[:, 0]
+        total = float(m.sum())
+        if not total > 0.0:
+            raise ValueError(f"{fn}: the total mass of the selected bodies is {total}, it must "
+                             f"be > 0 for the center of mass to be defined")
+        c = np.where(m[:, None] > 0.0, I10[:, 1:4] / np.where(m > 0.0, m, 1.0)[:, None], 0.0)
+        p_WBcm = X[:, :3, 3] + np.einsum("nij,nj->ni", X[:, :3, :3], c)
+        return m, p_WBcm, c, total
+
+    def calc_total_mass(self, context, model_instances=None):
+        """Total mass (kg) of all bodies (or of the bodies of `model_instances`)."""
+        fn = "calc_total_mass"
+        ctx = self._ctx(context, fn)
+        return float(self._eval_I10(ctx)[self._nodes_of_instances(model_instances, fn), 0].sum())
+
+    def calc_center_of_mass_position_in_world(self, context, model_instances=None):
+        """p_WoScm_W (3,), the center of mass of all bodies (or of `model_instances`)."""
+        fn = "calc_center_of_mass_position_in_world"
+        ctx = self._ctx(context, fn)
+        m, p_WBcm, _, total = self._com_terms(ctx, self._nodes_of_instances(model_instances, fn),
+                                              fn)
+        return m @ p_WBcm / total
+
+    def calc_jacobian_center_of_mass_translational_velocity(self, context, *args,
+                                                            model_instances=None):
+        """Jacobian (3, nv) or (3, nq) of v_AScm_E, the velocity of the center of mass
+        measured in frame_A (the world frame, as in Drake) and expressed in frame_E.
+
+        Call as ``(context, with_respect_to, frame_A, frame_E)`` for all bodies or, as
+        Drake's overload, ``(context, model_instances, with_respect_to, frame_A, frame_E)``.
+        """
+        fn = "calc_jacobian_center_of_mass_translational_velocity"
+        ctx = self._ctx(context, fn)
+        if len(args) == 4:
+            model_instances, args = args[0], args[1:]
+        if len(args) != 3:
+            raise TypeError(f"{fn}: expected (context, [model_instances,] with_respect_to, "
+                            f"frame_A, frame_E)")
+        with_respect_to, frame_A, frame_E = args
+        wrt_qdot = self._wrt(with_respect_to, fn)
+        self._frame_node(frame_A, fn, "frame_A")
+        if not frame_A.is_world_frame():
+            raise ValueError(f"{fn}: frame_A must be the world frame, got {frame_A.name()!r} "
+                             f"(as in Drake)")
+        X_WE, _ = self._X_WF(ctx, frame_E, fn, "frame_E")
+        nodes = self._nodes_of_instances(model_instances, fn)
+        m, _, c, total = self._com_terms(ctx, nodes, fn)
+        q, _ = self._eval_q_v(ctx)
+        J = np.zeros((3, self._tables.nv))
+        for k, node in enumerate(nodes):
+            if m[k] != 0.0:
+                J += m[k] * self._jacobian_in_W(q, int(node), c[k])[3:]
+        J = X_WE[:3, :3].T @ (J / total)
+        return J @ self._dyn.N_plus_matrix(q) if wrt_qdot else J
+
+    def calc_center_of_mass_translational_velocity_in_world(self, context,
+                                                            model_instances=None):
+        """v_WScm_W (3,), the velocity of the center of mass in world."""
+        fn = "calc_center_of_mass_translational_velocity_in_world"
+        ctx = self._ctx(context, fn)
+        nodes = self._nodes_of_instances(model_instances, fn)
+        m, _, c, total = self._com_terms(ctx, nodes, fn)
+        X = self._eval_X_WB(ctx)[nodes]
+        V = self._eval_V_WB(ctx)[nodes]
+        c_W = np.einsum("nij,nj->ni", X[:, :3, :3], c)
+        v_cm = V[:, 3:] + np.cross(V[:, :3], c_W)
+        return m @ v_cm / total
+
+    def calc_spatial_momentum_in_world_about_point(self, context, *args):
+        """L_WS_P_W (SpatialMomentum) of all bodies about point P (position p_WoP_W (3,)):
+        ``(context, p_WoP_W)`` or ``(context, model_instances, p_WoP_W)``."""
+        fn = "calc_spatial_momentum_in_world_about_point"
+        ctx = self._ctx(context, fn)
+        if len(args) == 1:
+            model_instances, p = None, args[0]
+        elif len(args) == 2:
+            model_instances, p = args
+        else:
+            raise TypeError(f"{fn}: expected (context, p_WoP_W) or (context, model_instances, "
+                            f"p_WoP_W), got {len(args) + 1} arguments")
+        p_WoP_W = self._vector_arg(fn, "p_WoP_W", p, 3, "3")
+        if model_instances is None:
+            q, v = self._eval_q_v(ctx)
+            return SpatialMomentum(self._dyn.spatial_momentum(q, v, self._eval_I10(ctx),
+                                                              p_WoP_W).copy())
+        nodes = self._nodes_of_instances(model_instances, fn)
+        I10 = self._eval_I10(ctx)[nodes]
+        X = self._eval_X_WB(ctx)[nodes]
+        V = self._eval_V_WB(ctx)[nodes]
+        R = X[:, :3, :3]
+        w, v_o = V[:, :3], V[:, 3:]
+        m = I10[:, 0]
+        mc_W = np.einsum("nij,nj->ni", R, I10[:, 1:4])
+        Ixx, Iyy, Izz, Ixy, Ixz, Iyz = I10[:, 4:].T
+        I_B = np.stack([np.stack([Ixx, Ixy, Ixz], -1), np.stack([Ixy, Iyy, Iyz], -1),
+                        np.stack([Ixz, Iyz, Izz], -1)], -2)
+        I_W = R @ I_B @ R.transpose(0, 2, 1)
+        l_W = m[:, None] * v_o + np.cross(w, mc_W)
+        h_Bo = np.einsum("nij,nj->ni", I_W, w) + np.cross(mc_W, v_o)
+        h_P = h_Bo + np.cross(X[:, :3, 3] - p_WoP_W, l_W)
+        return SpatialMomentum(h_P.sum(axis=0), l_W.sum(axis=0))
+
+    # ---- energy and power ----------------------------------------------------------------
+    def _kinematics_for_elements(self, ctx):
+        q, v = self._eval_q_v(ctx)
+        return self._eval_X_WB(ctx), self._eval_V_WB(ctx), q, v
+
+    def calc_kinetic_energy(self, context):
+        """Kinetic energy ½ vᵀ M(q) v (J) (reflected inertia of actuators included)."""
+        ctx = self._ctx(context, "calc_kinetic_energy")
+        q, v = self._eval_q_v(ctx)
+        ke = self._dyn.kinetic_energy(q, v, self._eval_I10(ctx))
+        if self._tables.has_reflected_inertia:
+            ke += 0.5 * float(self._tables.reflected_inertia @ (v * v))
+        return ke
+
+    def calc_potential_energy(self, context):
+        """Potential energy of gravity and the force elements (J)."""
+        ctx = self._ctx(context, "calc_potential_energy")
+        return self._tree.calc_potential_energy(*self._kinematics_for_elements(ctx),
+                                                include_gravity=True,
+                                                inertia_params=self._eval_I10(ctx))
+
+    def calc_conservative_power(self, context):
+        """Power of the conservative forces (gravity, springs), -dPE/dt (W)."""
+        ctx = self._ctx(context, "calc_conservative_power")
+        return self._tree.calc_conservative_power(*self._kinematics_for_elements(ctx),
+                                                  include_gravity=True,
+                                                  inertia_params=self._eval_I10(ctx))
+
+    def calc_non_conservative_power(self, context):
+        """Power (W) of actuation, applied generalized and spatial forces, joint damping and
+        the force elements' dissipation."""
+        ctx = self._ctx(context, "calc_non_conservative_power")
+        t = self._tables
+        X_WB, V_WB, q, v = self._kinematics_for_elements(ctx)
+        power = self._tree.calc_non_conservative_power(
+            X_WB, V_WB, q, v, include_gravity=True, inertia_params=self._eval_I10(ctx))
+        if t.has_damping:
+            power -= float(t.damping @ (v * v))
+        if t.nu:
+            u = np.zeros(t.nu)
+            self._net_actuation(ctx, u)
+            power += float(v[t.actuator_v] @ u)
+        port = self._ports.applied_generalized_force
+        if port.has_value(ctx):
+            power += float(v @ port.eval(ctx))
+        F = np.zeros((t.nb, 6))
+        if self._add_applied_spatial_forces(ctx, F):
+            power += float(np.sum(F * V_WB))
+        return float(power)

@@ -1,0 +1,268 @@
+"""Kinematic queries of MultibodyPlant: body poses and velocities, relative transforms,
+Jacobians, bias accelerations and the q̇ = N(q) v maps.
+
+``eval_*`` methods read the plant's cache entries (recomputed only when the state
+changed); ``calc_*`` methods compute. Jacobians follow Drake: the spatial velocity of a
+point Bp fixed to frame B, measured in frame A and expressed in frame E, is
+``V_ABp_E = J v`` (``JacobianWrtVariable.kV``) or ``J q̇`` (``kQDot``); spatial vectors are
+[rotational; translational].
+"""
+
+import numpy as np
+
+from geometry import RigidTransform, RotationMatrix
+from multibody.math import SpatialAcceleration, SpatialVelocity
+from multibody.plant.jacobian_wrt_variable import JacobianWrtVariable
+
+__all__ = ["PlantQueriesMixin", "rigid_transform"]
+
+
+def rigid_transform(X):
+    """RigidTransform from a (4, 4) pose known to be rigid (copies, no validation)."""
+    return RigidTransform._unchecked(RotationMatrix._unchecked(np.array(X[:3, :3])),
+                                     np.array(X[:3, 3]))
+
+
+def _points(fn, arg, p):
+    """`p` as a (3, n) float64 array ((3,) gives n = 1)."""
+    try:
+        a = np.array(p, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise TypeError(f"{fn}: {arg} must be an array of numbers, got {type(p).__name__}") \
+            from None
+    if a.shape == (3,):
+        return a.reshape(3, 1)
+    if a.ndim != 2 or a.shape[0] != 3:
+        raise ValueError(f"{fn}: {arg} has shape {a.shape}, expected (3,) or (3, n)")
+    return a
+
+
+def _point(fn, arg, p):
+    a = _points(fn, arg, p)
+    if a.shape[1] != 1:
+        raise ValueError(f"{fn}: {arg} has shape {a.shape}, expected (3,)")
+    return a[:, 0].copy()
+
+
+class PlantQueriesMixin:
+    """Kinematics queries (see the module docstring)."""
+
+    # ---- bodies ------------------------------------------------------------------------
+    def _body_node(self, body, fn):
+        self._check_body(body, fn)
+        return int(self._tables.node_of_body[body.index()])
+
+    def eval_body_pose_in_world(self, context, body):
+        """X_WB (RigidTransform), the pose of `body`'s frame in world."""
+        fn = "eval_body_pose_in_world"
+        ctx = self._ctx(context, fn)
+        return rigid_transform(self._eval_X_WB(ctx)[self._body_node(body, fn)])
+
+    def eval_body_spatial_velocity_in_world(self, context, body):
+        """V_WB_W = [w_WB_W; v_WBo_W] (SpatialVelocity) of `body`."""
+        fn = "eval_body_spatial_velocity_in_world"
+        ctx = self._ctx(context, fn)
+        return SpatialVelocity(self._eval_V_WB(ctx)[self._body_node(body, fn)].copy())
+
+    def eval_body_spatial_acceleration_in_world(self, context, body):
+        """A_WB_W = [alpha_WB_W; a_WBo_W] (SpatialAcceleration) of `body`, from the forward
+        dynamics of `context` (a_WBo_W is the classical acceleration of Bo)."""
+        fn = "eval_body_spatial_acceleration_in_world"
+        ctx = self._ctx(context, fn)
+        A = self._cache.acceleration.eval(ctx).A_WB
+        return SpatialAcceleration(A[self._body_node(body, fn)].copy())
+
+    # ---- frames ------------------------------------------------------------------------
+    def _X_WF(self, ctx, frame, fn, arg):
+        """(4, 4) pose of `frame` in world, and its node."""
+        node, X_BF = self._frame_node(frame, fn, arg)
+        X_WB = self._eval_X_WB(ctx)[node]
+        return (X_WB if X_BF is None else X_WB @ X_BF), node
+
+    def calc_relative_transform(self, context, frame_A, frame_B):
+        """X_AB (RigidTransform), the pose of frame B in frame A."""
+        fn = "calc_relative_transform"
+        ctx = self._ctx(context, fn)
+        X_WA, _ = self._X_WF(ctx, frame_A, fn, "frame_A")
+        X_WB, _ = self._X_WF(ctx, frame_B, fn, "frame_B")
+        R_AW = X_WA[:3, :3].T
+        X = np.eye(4)
+        X[:3, :3] = R_AW @ X_WB[:3, :3]
+        X[:3, 3] = R_AW @ (X_WB[:3, 3] - X_WA[:3, 3])
+        return rigid_transform(X)
+
+    def calc_relative_rotation_matrix(self, context, frame_A, frame_B):
+        """R_AB (RotationMatrix), the orientation of frame B in frame A."""
+        return self.calc_relative_transform(context, frame_A, frame_B).rotation()
+
+    def calc_points_positions(self, context, frame_B, p_BQi, frame_A):
+        """Positions p_AQi (3, n) in frame A of points Qi given by p_BQi (3, n) in frame B."""
+        fn = "calc_points_positions"
+        ctx = self._ctx(context, fn)
+        p = _points(fn, "p_BQi", p_BQi)
+        X_WA, _ = self._X_WF(ctx, frame_A, fn, "frame_A")
+        X_WB, _ = self._X_WF(ctx, frame_B, fn, "frame_B")
+        p_WQ = X_WB[:3, :3] @ p + X_WB[:3, 3:4]
+        return X_WA[:3, :3].T @ (p_WQ - X_WA[:3, 3:4])
+
+    # ---- Jacobians ---------------------------------------------------------------------
+    def _wrt(self, with_respect_to, fn):
+        if not isinstance(with_respect_to, JacobianWrtVariable):
+            raise TypeError(f"{fn}: with_respect_to must be JacobianWrtVariable.kV or .kQDot, "
+                            f"got {with_respect_to!r}")
+        return with_respect_to is JacobianWrtVariable.kQDot
+
+    def _jacobian_in_W(self, q, node, p_BoP_body):
+        """J (6, nv) of [w_WB_W; v_WP_W] for point P fixed to node's body (a new array)."""
+        if node == 0:
+            return np.zeros((6, self._tables.nv))
+        return self._dyn.jacobian_spatial(q, node, p_BoP_body).copy()
+
+    def _relative_jacobians(self, ctx, fn, frame_B, p_BoBi_B, frame_A, frame_E, wrt_qdot):
+        """List of J (6, nv or nq) of V_ABi_E for each column of p_BoBi_B (3, n)."""
+        q, _ = self._eval_q_v(ctx)
+        X_WB, node_B = self._X_WF(ctx, frame_B, fn, "frame_B")
+        X_WA, node_A = self._X_WF(ctx, frame_A, fn, "frame_A")
+        X_WE, _ = self._X_WF(ctx, frame_E, fn, "frame_E")
+        X_all = self._eval_X_WB(ctx)
+        X_WbodyB, X_WbodyA = X_all[node_B], X_all[node_A]
+        R_EW = X_WE[:3, :3].T
+        Nplus = self._dyn.N_plus_matrix(q).copy() if wrt_qdot else None
+        out = []
+        for i in range(p_BoBi_B.shape[1]):
+            p_WBi = X_WB[:3, :3] @ p_BoBi_B[:, i] + X_WB[:3, 3]
+            p_bodyB = X_WbodyB[:3, :3].T @ (p_WBi - X_WbodyB[:3, 3])
+            J = self._jacobian_in_W(q, node_B, p_bodyB)
+            if node_A != 0:
+                p_bodyA = X_WbodyA[:3, :3].T @ (p_WBi - X_WbodyA[:3, 3])
+                J -= self._jacobian_in_W(q, node_A, p_bodyA)
+            J[:3] = R_EW @ J[:3]
+            J[3:] = R_EW @ J[3:]
+            out.append(J @ Nplus if wrt_qdot else J)
+        return out
+
+    def calc_jacobian_spatial_velocity(self, context, with_respect_to, frame_B, p_BoBp_B,
+                                       frame_A, frame_E):
+        """Jacobian of V_ABp_E = [w_AB_E; v_ABp_E], shape (6, nv) (kV) or (6, nq) (kQDot).
+
+        Parameters
+        ----------
+        context : Context
+        with_respect_to : JacobianWrtVariable
+        frame_B : Frame
+            Frame on which point Bp is fixed.
+        p_BoBp_B : array_like, shape (3,)
+            Position of Bp from frame B's origin, expressed in B.
+        frame_A : Frame
+            Frame in which the velocity is measured.
+        frame_E : Frame
+            Frame in which it is expressed.
+        """
+        fn = "calc_jacobian_spatial_velocity"
+        ctx = self._ctx(context, fn)
+        wrt_qdot = self._wrt(with_respect_to, fn)
+        p = _point(fn, "p_BoBp_B", p_BoBp_B).reshape(3, 1)
+        return self._relative_jacobians(ctx, fn, frame_B, p, frame_A, frame_E, wrt_qdot)[0]
+
+    def calc_jacobian_angular_velocity(self, context, with_respect_to, frame_B, frame_A,
+                                       frame_E):
+        """Jacobian of w_AB_E, shape (3, nv) or (3, nq)."""
+        fn = "calc_jacobian_angular_velocity"
+        ctx = self._ctx(context, fn)
+        wrt_qdot = self._wrt(with_respect_to, fn)
+        J = self._relative_jacobians(ctx, fn, frame_B, np.zeros((3, 1)), frame_A, frame_E,
+                                     wrt_qdot)[0]
+        return J[:3].copy()
+
+    def calc_jacobian_translational_velocity(self, context, with_respect_to, frame_B,
+                                             p_BoBi_B, frame_A, frame_E):
+        """Jacobian of the velocities v_ABi_E of points Bi fixed to frame B.
+
+        `p_BoBi_B` is (3,) or (3, n); the result is (3 n, nv) or (3 n, nq), rows 3i..3i+2
+        for point i.
+        """
+        fn = "calc_jacobian_translational_velocity"
+        ctx = self._ctx(context, fn)
+        wrt_qdot = self._wrt(with_respect_to, fn)
+        p = _points(fn, "p_BoBi_B", p_BoBi_B)
+        Js = self._relative_jacobians(ctx, fn, frame_B, p, frame_A, frame_E, wrt_qdot)
+        return np.vstack([J[3:] for J in Js])
+
+    def _bias(self, ctx, fn, with_respect_to, frame_B, p, frame_A, frame_E):
+        """List of the bias spatial accelerations (6,) of points p (3, n) in E."""
+        if self._wrt(with_respect_to, fn):
+            raise ValueError(f"{fn}: with_respect_to must be JacobianWrtVariable.kV; the bias "
+                             f"of Jacobians with respect to q̇ is not supported (as in Drake)")
+        self._frame_node(frame_A, fn, "frame_A")
+        if not frame_A.is_world_frame():
+            raise ValueError(f"{fn}: frame_A must be the world frame, got {frame_A.name()!r} "
+                             f"(as in Drake)")
+        q, v = self._eval_q_v(ctx)
+        X_WB, node_B = self._X_WF(ctx, frame_B, fn, "frame_B")
+        X_WE, _ = self._X_WF(ctx, frame_E, fn, "frame_E")
+        X_WbodyB = self._eval_X_WB(ctx)[node_B]
+        R_EW = X_WE[:3, :3].T
+        out = []
+        for i in range(p.shape[1]):
+            if node_B == 0:
+                out.append(np.zeros(6))
+                continue
+            p_WBi = X_WB[:3, :3] @ p[:, i] + X_WB[:3, 3]
+            p_bodyB = X_WbodyB[:3, :3].T @ (p_WBi - X_WbodyB[:3, 3])
+            a = self._dyn.bias_spatial_acceleration(q, v, node_B, p_bodyB)
+            out.append(np.concatenate([R_EW @ a[:3], R_EW @ a[3:]]))
+        return out
+
+    def calc_bias_spatial_acceleration(self, context, with_respect_to, frame_B, p_BoBp_B,
+                                       frame_A, frame_E):
+        """AsBias_ABp_E = J̇ v (SpatialAcceleration) of point Bp fixed to frame B; frame_A
+        must be the world frame and with_respect_to kV (as in Drake)."""
+        fn = "calc_bias_spatial_acceleration"
+        ctx = self._ctx(context, fn)
+        p = _point(fn, "p_BoBp_B", p_BoBp_B).reshape(3, 1)
+        return SpatialAcceleration(
+            self._bias(ctx, fn, with_respect_to, frame_B, p, frame_A, frame_E)[0])
+
+    def calc_bias_translational_acceleration(self, context, with_respect_to, frame_B,
+                                             p_BoBi_B, frame_A, frame_E):
+        """Translational bias accelerations aTBias_ABi_E (3, n) of points Bi of frame B."""
+        fn = "calc_bias_translational_acceleration"
+        ctx = self._ctx(context, fn)
+        p = _points(fn, "p_BoBi_B", p_BoBi_B)
+        biases = self._bias(ctx, fn, with_respect_to, frame_B, p, frame_A, frame_E)
+        return np.stack([b[3:] for b in biases], axis=1)
+
+    # ---- q̇ = N(q) v --------------------------------------------------------------------
+    def map_velocity_to_qdot(self, context, v):
+        """q̇ = N(q) v (nq,) for the positions in `context`."""
+        fn = "map_velocity_to_qdot"
+        ctx = self._ctx(context, fn)
+        v = self._vector_arg(fn, "v", v, self._tables.nv, "nv")
+        q, _ = self._eval_q_v(ctx)
+        return self._dyn.map_velocity_to_qdot(q, v).copy()
+
+    def map_qdot_to_velocity(self, context, qdot):
+        """v = N⁺(q) q̇ (nv,) for the positions in `context`."""
+        fn = "map_qdot_to_velocity"
+        ctx = self._ctx(context, fn)
+        qdot = self._vector_arg(fn, "qdot", qdot, self._tables.nq, "nq")
+        q, _ = self._eval_q_v(ctx)
+        return self._dyn.map_qdot_to_velocity(q, qdot).copy()
+
+    def do_map_velocity_to_qdot(self, context, v):
+        return self.map_velocity_to_qdot(context, v)
+
+    def do_map_qdot_to_velocity(self, context, qdot):
+        return self.map_qdot_to_velocity(context, qdot)
+
+    def make_velocity_to_qdot_map(self, context):
+        """N(q) (nq, nv), with q̇ = N(q) v."""
+        ctx = self._ctx(context, "make_velocity_to_qdot_map")
+        q, _ = self._eval_q_v(ctx)
+        return self._dyn.N_matrix(q).copy()
+
+    def make_qdot_to_velocity_map(self, context):
+        """N⁺(q) (nv, nq), with v = N⁺(q) q̇."""
+        ctx = self._ctx(context, "make_qdot_to_velocity_map")
+        q, _ = self._eval_q_v(ctx)
+        return self._dyn.N_plus_matrix(q).copy()

@@ -1,0 +1,263 @@
+"""State access of MultibodyPlant: q and v in a Context, free-body poses and velocities,
+default state, and the StateAccessor that lets joints and bodies read a Context.
+
+The state is x = [q; v]: continuous state (time_step == 0) or the single discrete state
+group (time_step > 0). Every method accepts the plant's own context or any context of a
+diagram containing the plant (the plant's subcontext is found from it). Getters return
+new arrays; setters validate sizes and name the function and the expected size.
+"""
+
+import numpy as np
+
+from geometry import RigidTransform, RollPitchYaw, RotationMatrix
+from multibody.math import SpatialVelocity
+from multibody.tree import Frame, JointType, RigidBody
+
+__all__ = ["PlantStateAccessor", "PlantStateMixin"]
+
+
+def _vector(fn, arg, value, size, expected):
+    """`value` as a new float64 (size,) array, or ValueError naming `expected`."""
+    try:
+        a = np.array(value, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise TypeError(f"{fn}: {arg} must be an array of numbers, got "
+                        f"{type(value).__name__}") from None
+    if a.ndim > 1 and a.size == size and a.shape.count(1) >= a.ndim - 1:
+        a = a.reshape(size)
+    if a.shape != (size,):
+        got = f"size {a.size}" if a.ndim == 1 else f"shape {a.shape}"
+        raise ValueError(f"{fn}: {arg} has {got}, expected {expected} = {size}")
+    return a
+
+
+class PlantStateMixin:
+    """get/set of positions, velocities and free-body states (see module docstring)."""
+
+    # ---- contexts ----------------------------------------------------------------------
+    def _ctx(self, context, fn):
+        """The plant's own context from `context` (its own or a containing diagram's)."""
+        try:
+            system = context._system
+        except AttributeError:
+            raise TypeError(f"{fn}: expected a Context, got {type(context).__name__}") from None
+        if system is self:
+            return context
+        self._tree._throw_if_not_finalized(fn)
+        return self._context_from(context, fn)
+
+    def _x(self, ctx):
+        """x = [q; v] of the plant's context `ctx` (read-only view)."""
+        if self._tables.continuous:
+            return ctx.get_continuous_state_vector()
+        return ctx.get_discrete_state(0)
+
+    def _set_x(self, ctx, x):
+        if self._tables.continuous:
+            ctx.set_continuous_state(x)
+        else:
+            ctx.set_discrete_state(0, x)
+
+    def _instance(self, model_instance, fn):
+        return self._tree._check_instance(model_instance, fn)
+
+    def _instance_expected(self, what, mi):
+        return f"{what}(model_instance {mi} {self._tree.get_model_instance_name(mi)!r})"
+
+    # ---- q, v, x -----------------------------------------------------------------------
+    def _get_part(self, context, model_instance, fn, part):
+        ctx = self._ctx(context, fn)
+        t = self._tables
+        x = self._x(ctx)
+        whole = {"q": x[:t.nq], "v": x[t.nq:], "x": x}[part]
+        if model_instance is None:
+            return np.array(whole)
+        mi = self._instance(model_instance, fn)
+        indices = {"q": t.q_indices, "v": t.v_indices, "x": t.x_indices}[part][mi]
+        return whole[indices]
+
+    def _set_part(self, context, args, fn, part):
+        ctx = self._ctx(context, fn)
+        t = self._tables
+        arg = {"q": "q", "v": "v", "x": "q_v"}[part]
+        what = {"q": ("nq", "num_positions"), "v": ("nv", "num_velocities"),
+                "x": ("nq + nv", "num_multibody_states")}[part]
+        x = np.array(self._x(ctx))
+        if len(args) == 1:
+            size = {"q": t.nq, "v": t.nv, "x": t.nq + t.nv}[part]
+            values = _vector(fn, arg, args[0], size, what[0])
+            indices = {"q": slice(0, t.nq), "v": slice(t.nq, None), "x": slice(None)}[part]
+        elif len(args) == 2:
+            mi = self._instance(args[0], fn)
+            indices = {"q": t.q_indices[mi], "v": t.nq + t.v_indices[mi],
+                       "x": t.x_indices[mi]}[part]
+            values = _vector(fn, arg, args[1], len(indices), self._instance_expected(what[1], mi))
+        else:
+            raise TypeError(f"{fn}: expected (context, {arg}) or (context, model_instance, "
+                            f"{arg}), got {len(args) + 1} arguments")
+        x[indices] = values
+        self._set_x(ctx, x)
+
+    def get_positions(self, context, model_instance=None):
+        """Generalized positions q, shape (nq,) (or the model instance's, in q order)."""
+        return self._get_part(context, model_instance, "get_positions", "q")
+
+    def set_positions(self, context, *args):
+        """``set_positions(context, q)`` with q (nq,), or ``set_positions(context,
+        model_instance, q_instance)``."""
+        self._set_part(context, args, "set_positions", "q")
+
+    def get_velocities(self, context, model_instance=None):
+        """Generalized velocities v, shape (nv,) (or the model instance's)."""
+        return self._get_part(context, model_instance, "get_velocities", "v")
+
+    def set_velocities(self, context, *args):
+        """``set_velocities(context, v)`` with v (nv,), or ``set_velocities(context,
+        model_instance, v_instance)``."""
+        self._set_part(context, args, "set_velocities", "v")
+
+    def get_positions_and_velocities(self, context, model_instance=None):
+        """x = [q; v], shape (nq + nv,) (or the model instance's [q_i; v_i])."""
+        return self._get_part(context, model_instance, "get_positions_and_velocities", "x")
+
+    def set_positions_and_velocities(self, context, *args):
+        """``set_positions_and_velocities(context, q_v)`` or ``(context, model_instance,
+        q_v_instance)``."""
+        self._set_part(context, args, "set_positions_and_velocities", "x")
+
+    def is_velocity_equal_to_qdot(self):
+        """True if v = q̇ for every state (no quaternion or roll-pitch-yaw joint)."""
+        self._tree._throw_if_not_finalized("is_velocity_equal_to_qdot")
+        return self._tables.velocity_equals_qdot
+
+    # ---- default state -----------------------------------------------------------------
+    def set_default_state_and_parameters(self, context):
+        """Write the default x = [q0; 0] (joints' default positions) into `context`."""
+        x = np.zeros(self._tables.nq + self._tables.nv)
+        x[:self._tables.nq] = self._tree.get_default_positions()
+        self._set_x(context, x)
+
+    # ---- free bodies -------------------------------------------------------------------
+    def _check_body(self, body, fn):
+        if not isinstance(body, RigidBody):
+            raise TypeError(f"{fn}: body must be a RigidBody, got {type(body).__name__}")
+        self._tree._check_element(body, self._tree._bodies, fn, "body")
+
+    def _free_body_starts(self, body, fn):
+        self._check_body(body, fn)
+        if not body.is_floating_base_body():
+            raise ValueError(
+                f"{fn}: body {body.name()!r} is not a free (floating base) body; only bodies "
+                f"without an inboard joint are mobilized by a floating joint at finalize()")
+        jtype = self._model.jtype[self._tables.node_of_body[body.index()]]
+        return body.floating_positions_start(), body.floating_velocities_start(), jtype
+
+    def set_free_body_pose(self, context, body, X_WB):
+        """Set the pose X_WB (RigidTransform) of free body `body` in `context`."""
+        fn = "set_free_body_pose"
+        ctx = self._ctx(context, fn)
+        qs, _, jtype = self._free_body_starts(body, fn)
+        if not isinstance(X_WB, RigidTransform):
+            try:
+                X_WB = RigidTransform(X_WB)
+            except (TypeError, ValueError) as err:
+                raise ValueError(f"{fn}: X_WB must be a rigid transform: {err}") from None
+        x = np.array(self._x(ctx))
+        if jtype == JointType.QUATERNION_FLOATING:
+            x[qs:qs + 4] = X_WB.rotation().to_quaternion()
+            x[qs + 4:qs + 7] = X_WB.translation()
+        else:  # RPY_FLOATING
+            x[qs:qs + 3] = X_WB.rotation().to_roll_pitch_yaw().vector()
+            x[qs + 3:qs + 6] = X_WB.translation()
+        self._set_x(ctx, x)
+
+    def get_free_body_pose(self, context, body):
+        """The pose X_WB (RigidTransform) of free body `body` in `context`."""
+        fn = "get_free_body_pose"
+        ctx = self._ctx(context, fn)
+        qs, _, jtype = self._free_body_starts(body, fn)
+        q = self._x(ctx)
+        if jtype == JointType.QUATERNION_FLOATING:
+            quat = np.array(q[qs:qs + 4])
+            return RigidTransform(RotationMatrix(quat / np.linalg.norm(quat)),
+                                  np.array(q[qs + 4:qs + 7]))
+        return RigidTransform(RollPitchYaw(*q[qs:qs + 3]), np.array(q[qs + 3:qs + 6]))
+
+    def set_free_body_spatial_velocity(self, context, body, V_WB):
+        """Set V_WB = [w_WB_W; v_WBo_W] (SpatialVelocity) of free body `body`."""
+        fn = "set_free_body_spatial_velocity"
+        ctx = self._ctx(context, fn)
+        _, vs, _ = self._free_body_starts(body, fn)
+        coeffs = V_WB.get_coeffs() if isinstance(V_WB, SpatialVelocity) else V_WB
+        values = _vector(fn, "V_WB", coeffs, 6, "6 ([w_WB_W; v_WBo_W])")
+        x = np.array(self._x(ctx))
+        nq = self._tables.nq
+        x[nq + vs:nq + vs + 6] = values
+        self._set_x(ctx, x)
+
+    def get_free_body_spatial_velocity(self, context, body):
+        """V_WB = [w_WB_W; v_WBo_W] (SpatialVelocity) of free body `body`."""
+        fn = "get_free_body_spatial_velocity"
+        ctx = self._ctx(context, fn)
+        _, vs, _ = self._free_body_starts(body, fn)
+        nq = self._tables.nq
+        return SpatialVelocity(np.array(self._x(ctx)[nq + vs:nq + vs + 6]))
+
+    # ---- frames ------------------------------------------------------------------------
+    def _frame_node(self, frame, fn, arg):
+        """(node, X_BF (4, 4) or None for a body frame) of a frame of this plant."""
+        if not isinstance(frame, Frame):
+            raise TypeError(f"{fn}: {arg} must be a Frame, got {type(frame).__name__}")
+        if frame._tree is not self._tree:
+            raise ValueError(f"{fn}: {arg} {frame.name()!r} does not belong to this plant")
+        node = int(self._tables.node_of_body[frame.body().index()])
+        return node, (None if frame.is_body_frame() else frame.pose_in_body_matrix())
+
+
+class PlantStateAccessor:
+    """The `multibody.tree.StateAccessor` of a plant: lets joints and bodies read and write
+    the plant's Context (``RevoluteJoint.get_angle(ctx)``, ``body.set_mass(ctx, m)``, ...).
+    """
+
+    __slots__ = ("_plant",)
+
+    def __init__(self, plant):
+        self._plant = plant
+
+    def get_positions(self, context):
+        return self._plant.get_positions(context)
+
+    def get_velocities(self, context):
+        return self._plant.get_velocities(context)
+
+    def _set_slice(self, context, start, values, fn, offset):
+        plant = self._plant
+        ctx = plant._ctx(context, fn)
+        x = np.array(plant._x(ctx))
+        values = np.asarray(values, dtype=np.float64).reshape(-1)
+        x[offset + start:offset + start + values.size] = values
+        plant._set_x(ctx, x)
+
+    def set_positions_slice(self, context, start, values):
+        self._set_slice(context, start, values, "set_positions", 0)
+
+    def set_velocities_slice(self, context, start, values):
+        self._set_slice(context, start, values, "set_velocities", self._plant._tables.nq)
+
+    def eval_body_pose_in_world(self, context, body):
+        return self._plant.eval_body_pose_in_world(context, body)
+
+    def eval_body_spatial_velocity_in_world(self, context, body):
+        return self._plant.eval_body_spatial_velocity_in_world(context, body)
+
+    def get_body_mass(self, context, body):
+        return self._plant._get_body_mass(context, body)
+
+    def set_body_mass(self, context, body, mass):
+        self._plant._set_body_mass(context, body, mass)
+
+    def get_body_spatial_inertia(self, context, body):
+        return self._plant._get_body_spatial_inertia(context, body)
+
+    def set_body_spatial_inertia(self, context, body, M_BBo_B):
+        self._plant._set_body_spatial_inertia(context, body, M_BBo_B)
