@@ -82,6 +82,9 @@ class InputPort(PortBase):
                 f"it in the DiagramBuilder or call fix_value(context, value)")
         if source.__class__ is tuple:
             port, source_ctx = source
+            entry = source_ctx.out_entries[port._index]
+            if entry.valid:
+                return entry.ro
             return port.eval(source_ctx)
         return source.ro
 

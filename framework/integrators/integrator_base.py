@@ -20,7 +20,9 @@ step and never passes the earliest of the three times::
             h = ideal next step size (initially the initial step target or max_step_size)
             if h >= dt / stretch:  h = dt (land on the target)
             elif dt - h < working minimum step:  h = dt / 2 (leave no tiny remainder)
-            if h < working minimum step:  raise (or take the minimum step, unchecked)
+            if h < working minimum step:  raise (or take the minimum step, unchecked;
+                                          also when the error was NaN/inf: the caller then
+                                          sees the non-finite state)
             attempt the step; on solver failure halve h and retry
             ||err|| = weighted error norm;  adapt h (step_size_control)
             if ||err|| <= 1: accept and stop, else restore (t0, x0) and retry
@@ -445,7 +447,7 @@ class IntegratorBase:
         atol = self.get_absolute_tolerance()
         rtol = self._accuracy_in_use
         order = self.error_estimate_order
-        retry = False
+        retry = nonfinite = False
         while True:
             unchecked = False
             if ideal * STRETCH_FACTOR >= dt:
@@ -453,7 +455,8 @@ class IntegratorBase:
             else:
                 h = ideal if dt - ideal >= working_min else 0.5 * dt   # no tiny remainder
                 if h < working_min:
-                    self._check_minimum_step(t0, h, working_min)
+                    if not nonfinite:
+                        self._check_minimum_step(t0, h, working_min)
                     h, unchecked = min(working_min, dt), True
             landing = h == dt
             t1 = target if landing else t0 + h
@@ -461,6 +464,11 @@ class IntegratorBase:
                 self._restore(t0)
                 retry = True
                 self._num_substep_failures += 1
+                if unchecked or h <= working_min:
+                    raise SimulationError(
+                        f"integrate_no_further_than_time: {self.scheme_name} failed to solve "
+                        f"its implicit step equations even with the minimum step size "
+                        f"{h:.3g} s at t = {t0:.9g}")
                 self._num_shrinkages_failure += 1
                 ideal = 0.5 * h
                 continue
@@ -472,6 +480,10 @@ class IntegratorBase:
                 self._ideal_h = h_new
                 self._record_step(h, adapted=not landing)
                 return landing
+            # A non-finite error (NaN or overflowing derivatives) shrinks the step like any
+            # other; if it persists down to the minimum step, that step is accepted so that
+            # the caller sees (and reports) the non-finite state.
+            nonfinite = not math.isfinite(err)
             self._restore(t0)
             retry = True
             self._num_shrinkages_error += 1

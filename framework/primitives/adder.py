@@ -37,9 +37,13 @@ class Adder(LeafSystem):
 
     def _calc_sum(self, context, output):
         total = output.get_mutable_value()
-        total[:] = 0.0
-        for port in self._input_ports:
-            total += port.eval(context)
+        ports = self._input_ports
+        if len(ports) == 1:
+            np.copyto(total, ports[0].eval(context))
+            return
+        np.add(ports[0].eval(context), ports[1].eval(context), out=total)
+        for k in range(2, len(ports)):
+            total += ports[k].eval(context)
 
     def do_calc_linearization(self, context, input_port_index=None, output_port_index=None):
         """Exact linearization: D = [I I ... I]."""

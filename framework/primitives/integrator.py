@@ -47,7 +47,7 @@ class Integrator(LeafSystem):
                                            self.num_continuous_states()))
 
     def do_calc_time_derivatives(self, context, derivatives):
-        derivatives.set_value(self.get_input_port(0).eval(context))
+        np.copyto(derivatives.get_mutable_value(), self._input_ports[0].eval(context))
 
     def do_calc_linearization(self, context, input_port_index=None, output_port_index=None):
         """Exact linearization: A = 0, B = I, C = I, D = 0."""

@@ -110,6 +110,12 @@ class AffineSystem(LeafSystem):
             state_ticket = self.xd_ticket()
         else:
             state_ticket = self.nothing_ticket()
+        # Precomputed for the evaluation hot path (one np.dot into the output buffer).
+        self._has_f0 = bool(np.any(self._f0))
+        self._has_y0 = bool(np.any(self._y0))
+        self._has_B = m > 0 and bool(np.any(self._B))
+        self._has_D = m > 0 and bool(np.any(self._D))
+        self._u_port = self._input_ports[0] if m > 0 else None
         if p > 0:
             prereqs = [state_ticket]
             if m > 0 and np.any(self._D):
@@ -197,34 +203,47 @@ class AffineSystem(LeafSystem):
             w = generator.standard_normal(self.num_states())
             self.set_state(context, self._x0 + self._x0_covariance @ w)
 
-    # ---- dynamics -------------------------------------------------------------------------------
+    # ---- dynamics ----------------------------------------------------------------------------
     def _input(self, context):
-        return self.get_input_port(0).eval(context) if self.num_inputs() else None
+        return self._u_port.eval(context) if self._u_port is not None else None
 
-    def _affine_map(self, M, N, offset, x, u):
-        out = M @ x + offset
-        if u is not None:
-            out = out + N @ u
-        return out
+    def _affine_into(self, out, M, N, offset, has_N, has_offset, x, context):
+        """out = M x (+ N u) (+ offset), computed in place."""
+        if x.shape[0]:
+            np.dot(M, x, out=out)
+            if has_N:
+                out += np.dot(N, self._u_port.eval(context))
+        elif has_N:
+            np.dot(N, self._u_port.eval(context), out=out)
+        else:
+            out.fill(0.0)
+        if has_offset:
+            out += offset
 
     def do_calc_time_derivatives(self, context, derivatives):
-        x = context.get_continuous_state_vector()
-        u = self._input(context)
-        derivatives.set_value(self._affine_map(self._A, self._B, self._f0, x, u))
+        self._affine_into(derivatives.get_mutable_value(), self._A, self._B, self._f0,
+                          self._has_B, self._has_f0, context.get_continuous_state_vector(),
+                          context)
 
     def _update(self, context, discrete_state):
-        x = context.get_discrete_state(0)
-        u = self._input(context)
-        discrete_state.set_value(self._affine_map(self._A, self._B, self._f0, x, u))
+        self._affine_into(discrete_state.get_mutable_value(0), self._A, self._B, self._f0,
+                          self._has_B, self._has_f0, context.get_discrete_state(0), context)
 
     def _calc_output(self, context, output):
-        x = self.get_state(context)
-        u = self._input(context) if np.any(self._D) else None
-        output.set_value(self._affine_map(self._C, self._D, self._y0, x, u))
+        if self._time_period == 0.0:
+            x = context.get_continuous_state_vector()
+        else:
+            x = context.get_discrete_state(0) if self._A.shape[0] else _EMPTY
+        self._affine_into(output.get_mutable_value(), self._C, self._D, self._y0,
+                          self._has_D, self._has_y0, x, context)
 
     def do_calc_linearization(self, context, input_port_index=None, output_port_index=None):
         """Exact (A, B, C, D); see ``framework.primitives._linearization``."""
         return self._A, self._B, self._C, self._D
+
+
+_EMPTY = np.zeros(0)
+_EMPTY.flags.writeable = False
 
 
 class LinearSystem(AffineSystem):
