@@ -411,6 +411,10 @@ class IntegratorBase:
         if not self._initialized:
             self.initialize()
         t_final = float(t_final)
+        if not t_final >= self._context.get_time():
+            raise ValueError(
+                f"integrate_with_multiple_steps_to_time: t_final = {t_final} is earlier than "
+                f"the context time {self._context.get_time()}")
         while self._context.get_time() < t_final:
             self.integrate_no_further_than_time(t_final, t_final, t_final)
 

@@ -8,12 +8,12 @@ from fake_system import FakeSystem, exponential_decay, mass_spring_damper
 from scipy.linalg import expm
 
 from framework.errors import SimulationError
-from framework.integrators import (INTEGRATION_SCHEMES, ExplicitEulerIntegrator,
-                                   ImplicitEulerIntegrator, Radau3Integrator,
-                                   RungeKutta2Integrator, RungeKutta3Integrator,
-                                   RungeKutta5Integrator, RungeKuttaIntegrator, StepResult,
+from framework.integrators import (INTEGRATION_SCHEMES, BogackiShampine3Integrator,
+                                   ExplicitEulerIntegrator, ImplicitEulerIntegrator,
+                                   Radau3Integrator, RungeKutta2Integrator,
+                                   RungeKutta3Integrator, RungeKutta5Integrator,
+                                   RungeKuttaIntegrator, StepResult,
                                    VelocityImplicitEulerIntegrator, make_integrator)
-from framework.integrators.runge_kutta import BogackiShampine3Integrator
 
 FIXED_STEP = ("explicit_euler", "semi_explicit_euler", "runge_kutta2")
 ERROR_CONTROLLED = tuple(s for s in INTEGRATION_SCHEMES if s not in FIXED_STEP)
@@ -482,3 +482,122 @@ def test_initialize_without_context_and_foreign_context_are_rejected():
         integrator.reset_context(other.create_default_context([1.0]))
     with pytest.raises(ValueError, match="set_jacobian_computation_scheme: scheme must be"):
         make_integrator("radau3", system, None, 0.1).set_jacobian_computation_scheme("auto")
+
+
+# ---- with real LeafSystems -----------------------------------------------------------------
+
+def leaf_spring_damper():
+    from framework import LeafSystem
+
+    class SpringDamper(LeafSystem):
+        """q'' = -k q - 0.4 q' with k a numeric parameter; counts its evaluations."""
+
+        def __init__(self):
+            super().__init__()
+            self.declare_continuous_state(1, 1, 0)
+            self.declare_numeric_parameter([4.0])
+            self.calls = 0
+
+        def do_calc_time_derivatives(self, context, derivatives):
+            self.calls += 1
+            q, v = context.get_continuous_state_vector()
+            k = context.get_numeric_parameter(0)[0]
+            derivatives.set_value([v, -k * q - 0.4 * v])
+
+    system = SpringDamper()
+    context = system.create_default_context()
+    context.set_continuous_state([1.0, 0.0])
+    return system, context
+
+
+def test_fsal_reuse_on_a_leaf_system_counts_only_real_computations():
+    system, context = leaf_spring_damper()
+    integrator = make("runge_kutta5", system, context, accuracy=1e-8)
+    integrator.integrate_with_multiple_steps_to_time(5.0)
+    steps = integrator.get_num_steps_taken()
+    rejected = integrator.get_num_step_shrinkages_from_error_control()
+    assert integrator.get_num_derivative_evaluations() == system.calls
+    assert system.calls == 1 + 6 * (steps + rejected)
+    _, exact = mass_spring_damper()
+    np.testing.assert_allclose(context.get_continuous_state_vector(), exact(5.0), atol=1e-7)
+
+
+def test_parameter_change_between_steps_is_not_hidden_by_fsal_reuse():
+    # Each accepted Dormand-Prince step computes 6 new stages after the first (7); changing
+    # k invalidates the cached derivatives, so the next step computes k1 again (7) and
+    # equals a step from a fresh context with the new k.
+    system, context = leaf_spring_damper()
+    integrator = make("runge_kutta5", system, context, accuracy=1e-3, max_step=0.01)
+    integrator.integrate_no_further_than_time(1.0, 1.0, 1.0)
+    integrator.integrate_no_further_than_time(1.0, 1.0, 1.0)
+    assert system.calls == 7 + 6
+    context.set_numeric_parameter(0, [9.0])
+    t1, x1 = context.get_time(), np.array(context.get_continuous_state_vector())
+    integrator.integrate_no_further_than_time(1.0, 1.0, 1.0)
+    assert system.calls == 7 + 6 + 7 == integrator.get_num_derivative_evaluations()
+
+    fresh_system, fresh = leaf_spring_damper()
+    fresh.set_numeric_parameter(0, [9.0])
+    fresh.set_time(t1)
+    fresh.set_continuous_state(x1)
+    fresh_integrator = make("runge_kutta5", fresh_system, fresh, accuracy=1e-3, max_step=0.01)
+    fresh_integrator.integrate_no_further_than_time(1.0, 1.0, 1.0)
+    assert fresh.get_time() == context.get_time()
+    np.testing.assert_array_equal(fresh.get_continuous_state_vector(),
+                                  context.get_continuous_state_vector())
+
+
+def test_leaf_system_with_nontrivial_velocity_to_qdot_map():
+    # q' = 2 v (N = 2), v' = -q: q = cos(t / sqrt(1/2)) ... with w^2 = 2.
+    from framework import LeafSystem
+
+    class Scaled(LeafSystem):
+        def __init__(self):
+            super().__init__()
+            self.declare_continuous_state(1, 1, 0)
+
+        def do_calc_time_derivatives(self, context, derivatives):
+            q, v = context.get_continuous_state_vector()
+            derivatives.set_value([2.0 * v, -q])
+
+        def do_map_velocity_to_qdot(self, context, v):
+            return 2.0 * np.asarray(v)
+
+        def do_map_qdot_to_velocity(self, context, qdot):
+            return 0.5 * np.asarray(qdot)
+
+    w = np.sqrt(2.0)
+    for name, bound in (("semi_explicit_euler", 2e-3), ("velocity_implicit_euler", 1e-2),
+                        ("radau3", 1e-5)):
+        system = Scaled()
+        context = system.create_default_context()
+        context.set_continuous_state([1.0, 0.0])
+        make(name, system, context).integrate_with_multiple_steps_to_time(2.0)
+        exact = [np.cos(w * 2.0), -np.sin(w * 2.0) / w]
+        np.testing.assert_allclose(context.get_continuous_state_vector(), exact, atol=bound)
+
+
+def test_nan_derivatives_surface_as_a_nan_state_instead_of_a_step_size_error():
+    # Error control shrinks on a NaN error estimate, then accepts the minimum step so the
+    # caller (the Simulator) sees the non-finite state and can name it.
+    system = FakeSystem(lambda t, x: np.array([np.nan if t > 0.3 else 1.0]), nz=1)
+    context = system.create_default_context([0.0])
+    integrator = make("runge_kutta3", system, context, accuracy=1e-4, max_step=0.1)
+    while np.isfinite(context.get_continuous_state_vector()[0]):
+        integrator.integrate_no_further_than_time(1.0, 1.0, 1.0)
+    assert context.get_time() == pytest.approx(0.3, abs=1e-12)
+    assert integrator.get_num_step_shrinkages_from_error_control() >= 10
+
+
+def test_implicit_failure_at_the_minimum_step_size_raises():
+    # x' = 10 x^2 has no implicit Euler solution for h > 0.025 from x = 1; with a requested
+    # minimum step of 0.04 error control cannot shrink below the failing sizes.
+    system = blow_up_system()
+    context = system.create_default_context([1.0])
+    integrator = ImplicitEulerIntegrator(system, max_step_size=0.05, context=context)
+    integrator.set_requested_minimum_step_size(0.04)
+    integrator.set_throw_on_minimum_step_size_violation(False)
+    with pytest.raises(SimulationError, match="failed to solve its implicit step equations "
+                                              "even with the minimum step size"):
+        integrator.integrate_no_further_than_time(1.0, 1.0, 1.0)
+    assert context.get_time() == 0.0
