@@ -15,14 +15,14 @@ from multibody.tree.compiled_model import CompiledModel, JointType, make_compile
 
 __all__ = ["random_inertia", "random_rotation", "random_state", "random_tree"]
 
-_MOVABLE = (JointType.REVOLUTE, JointType.PRISMATIC, JointType.BALL_RPY,
-            JointType.UNIVERSAL, JointType.PLANAR, JointType.SCREW,
-            JointType.QUATERNION_FLOATING, JointType.RPY_FLOATING, JointType.WELD)
+_JOINT_TYPES = (JointType.REVOLUTE, JointType.PRISMATIC, JointType.BALL_RPY,
+                JointType.UNIVERSAL, JointType.PLANAR, JointType.SCREW,
+                JointType.QUATERNION_FLOATING, JointType.RPY_FLOATING, JointType.WELD)
 
 
 def random_rotation(rng: np.random.Generator) -> np.ndarray:
     """Return a uniformly distributed rotation matrix, shape (3, 3)."""
-    w, x, y, z = rng.normal(size=4) / 1.0
+    w, x, y, z = rng.normal(size=4)
     n = np.sqrt(w * w + x * x + y * y + z * z)
     w, x, y, z = w / n, x / n, y / n, z / n
     return np.array([
@@ -95,7 +95,7 @@ def random_tree(num_bodies: int, seed=0, floating_base: bool = False,
     """
     rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
     n = num_bodies + 1
-    types = list(joint_types) if joint_types is not None else list(_MOVABLE)
+    types = list(joint_types) if joint_types is not None else list(_JOINT_TYPES)
     rng.shuffle(types)
     parent = np.full(n, -1, dtype=np.int64)
     jtype = np.zeros(n, dtype=np.int64)

@@ -1,0 +1,20 @@
+"""Compiled rigid-body dynamics kernels (numba) and their Python facade.
+
+The kernels read the packed arrays of a `multibody.tree.compiled_model.CompiledModel`
+and take only arrays; `TreeDynamics` is the facade that owns the scratch buffers.
+Modules, one concept each:
+
+- ``layout``: packed model tables, workspace columns, the kernel decorators;
+- ``spatial``, ``inertia``: 6D vector and spatial-inertia helpers;
+- ``joints`` (jcalc), ``joint_velocity_maps`` (q̇ = N(q) v);
+- ``kinematics``, ``rnea``, ``crba``, ``aba``, ``jacobians``, ``center_of_mass``,
+  ``momentum_energy``: the algorithms;
+- ``batch`` (parallel over states), ``derivatives`` (exact derivatives);
+- ``dynamics`` (`TreeDynamics`), with ``arguments``, ``dynamics_batch`` and
+  ``dynamics_derivatives`` (its argument checks and method groups).
+"""
+
+from multibody.kernels.arguments import DynamicsArgumentError
+from multibody.kernels.dynamics import TreeDynamics
+
+__all__ = ["TreeDynamics", "DynamicsArgumentError"]

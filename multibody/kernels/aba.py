@@ -1,0 +1,169 @@
+"""Articulated body algorithm (ABA): forward dynamics in O(n), in body coordinates.
+
+Solves ``M(q) vd + C(q, v) v = tau + tau_g(q) + sum_k J_k^T F_ext_k`` for vd, with
+gravity entering as the world's acceleration ``a_0 = [0; -g]``. Every quantity of node k
+is expressed in its body frame B at Bo (so precision does not depend on the distance
+from the world origin), and articulated inertias move to the parent by the congruence
+``X^T Ia X``:
+
+1. base to tip: ``V = X V_p + vJ`` (``vJ = S v_j``); ``c = c_J + V x vJ``; ``IA = I``;
+   ``pA = V x* I V - F_ext``;
+2. tip to base: ``U = IA S``, ``D = S^T U``, ``u = tau_j - S^T pA``;
+   ``Ia = IA - U D^-1 U^T``, ``pa = pA + Ia c + U D^-1 u``; the parent receives
+   ``X^T Ia X`` and ``X^T pa``;
+3. base to tip: ``a = X a_p + c``; ``vd_j = D^-1 (u - U^T a)``; ``a += S vd_j``.
+
+References
+----------
+R. Featherstone, *Rigid Body Dynamics Algorithms*, Springer 2008, table 7.1.
+"""
+
+from __future__ import annotations
+
+from multibody.kernels.compilation import kernel
+from multibody.kernels.inertia import (
+    articulated_from_rigid, articulated_to_parent_add, mat6_times, subtract_symmetric_outer,
+)
+from multibody.kernels.joints import calc_joint_bias, calc_joint_pose, joint_velocity
+from multibody.kernels.kinematics import set_world_pose, world_pose
+from multibody.kernels.layout import (
+    IP_NV, IP_PARENT, IP_VS, WS_A, WS_C, WS_CJ, WS_DINV, WS_IA, WS_PA, WS_RW, WS_S, WS_U,
+    WS_UU, WS_V, bad_forces, bad_inertia, bad_q, bad_v, bad_vec3,
+)
+from multibody.kernels.spatial import (
+    add6, cross_force, cross_motion, dot6, force_to_parent, inertia_times_motion, load6,
+    motion_to_child, rotate6_transpose, scale6, store6, sub6,
+)
+
+__all__ = ["aba_base_to_tip_velocities", "aba_tip_to_base", "aba_base_to_tip_accelerations",
+           "calc_forward_dynamics"]
+
+
+@kernel
+def aba_base_to_tip_velocities(ip, fp, ws, q, v, I10, g, F_ext_W, use_fext):
+    """Pass 1: poses, V_B, c = c_J + V x vJ, IA = I, pA = V x* I V - F_ext (all in B)."""
+    nb = ip.shape[0]
+    set_world_pose(ws)
+    ws[0, WS_A + 3] = -g[0]
+    ws[0, WS_A + 4] = -g[1]
+    ws[0, WS_A + 5] = -g[2]
+    for k in range(1, nb):
+        calc_joint_pose(ip, fp, q, ws, k)
+        p = ip[k, IP_PARENT]
+        vJ = joint_velocity(ip, ws, k, v)
+        V = add6(motion_to_child(ws, k, load6(ws, p, WS_V)), vJ)
+        store6(ws, k, WS_V, V)
+        calc_joint_bias(ip, fp, q, v, ws, k)
+        store6(ws, k, WS_C, add6(load6(ws, k, WS_CJ), cross_motion(V, vJ)))
+        articulated_from_rigid(I10, k, 0, ws, k, WS_IA)
+        pA = cross_force(V, inertia_times_motion(I10, k, 0, V))
+        if use_fext:
+            world_pose(ws, k, p)
+            pA = sub6(pA, rotate6_transpose(ws, k, WS_RW, load6(F_ext_W, k, 0)))
+        store6(ws, k, WS_PA, pA)
+
+
+@kernel
+def _invert_in_place(ws, k, off, n):
+    """Invert the SPD n x n matrix stored with row stride 6 at ``ws[k, off:]``
+    (Gauss-Jordan without pivoting)."""
+    for c in range(n):
+        piv = 1.0 / ws[k, off + 7 * c]
+        ws[k, off + 7 * c] = 1.0
+        for j in range(n):
+            ws[k, off + 6 * c + j] *= piv
+        for i in range(n):
+            if i != c:
+                f = ws[k, off + 6 * i + c]
+                ws[k, off + 6 * i + c] = 0.0
+                for j in range(n):
+                    ws[k, off + 6 * i + j] -= f * ws[k, off + 6 * c + j]
+
+
+@kernel
+def aba_tip_to_base(ip, ws, tau):
+    """Pass 2: ``U = IA S``, ``D = S^T U``, ``u = tau - S^T pA``; the parent receives
+    ``X^T (IA - U D^-1 U^T) X`` and ``X^T (pA + Ia c + U D^-1 u)``."""
+    for k in range(ip.shape[0] - 1, 0, -1):
+        n = ip[k, IP_NV]
+        vs = ip[k, IP_VS]
+        pA = load6(ws, k, WS_PA)
+        for j in range(n):
+            U = mat6_times(ws, k, WS_IA, load6(ws, k, WS_S + 6 * j))
+            store6(ws, k, WS_U + 6 * j, U)
+            ws[k, WS_UU + j] = tau[vs + j] - dot6(load6(ws, k, WS_S + 6 * j), pA)
+            for i in range(n):
+                ws[k, WS_DINV + 6 * i + j] = dot6(load6(ws, k, WS_S + 6 * i), U)
+        _invert_in_place(ws, k, WS_DINV, n)
+        p = ip[k, IP_PARENT]
+        if p == 0:
+            continue
+        # Ia = IA - W U^T with W = U D^-1 (a symmetric update); pa = pA + Ia c + W u.
+        for j in range(n):
+            z = 0.0 * pA[0]
+            W = (z, z, z, z, z, z)
+            for i in range(n):
+                W = add6(W, scale6(ws[k, WS_DINV + 6 * i + j], load6(ws, k, WS_U + 6 * i)))
+            subtract_symmetric_outer(ws, k, WS_IA, W, load6(ws, k, WS_U + 6 * j))
+            pA = add6(pA, scale6(ws[k, WS_UU + j], W))
+        pa = add6(pA, mat6_times(ws, k, WS_IA, load6(ws, k, WS_C)))
+        articulated_to_parent_add(ws, k, p, WS_IA)
+        store6(ws, p, WS_PA, add6(load6(ws, p, WS_PA), force_to_parent(ws, k, pa)))
+
+
+@kernel
+def aba_base_to_tip_accelerations(ip, ws, vd):
+    """Pass 3: ``a = X a_p + c``; ``vd_j = D^-1 (u - U^T a)``; ``a += S vd_j``."""
+    for k in range(1, ip.shape[0]):
+        p = ip[k, IP_PARENT]
+        a = add6(motion_to_child(ws, k, load6(ws, p, WS_A)), load6(ws, k, WS_C))
+        n = ip[k, IP_NV]
+        vs = ip[k, IP_VS]
+        for i in range(n):
+            ws[k, WS_PA + i] = ws[k, WS_UU + i] - dot6(load6(ws, k, WS_U + 6 * i), a)
+        for i in range(n):
+            x = 0.0 * a[0]
+            for j in range(n):
+                x += ws[k, WS_DINV + 6 * i + j] * ws[k, WS_PA + j]
+            vd[vs + i] = x
+        a = add6(a, joint_velocity(ip, ws, k, vd))
+        store6(ws, k, WS_A, a)
+
+
+@kernel
+def calc_forward_dynamics(ip, fp, ws, q, v, tau, I10, g, F_ext_W, use_fext, vd):
+    """Forward dynamics by ABA.
+
+    Parameters
+    ----------
+    ip, fp : ndarray
+        Packed model.
+    ws : ndarray, shape (nb, NWS)
+        Workspace.
+    q : ndarray, shape (nq,)
+        Generalized positions.
+    v, tau : ndarray, shape (nv,)
+        Generalized velocities and applied generalized forces.
+    I10 : ndarray, shape (nb, 10)
+        Inertial parameters of each node's body (about Bo, in B).
+    g : ndarray, shape (3,)
+        Gravity expressed in W.
+    F_ext_W : ndarray, shape (nb, 6)
+        Spatial force on each node's body at Bo, expressed in W (read when `use_fext`).
+    use_fext : bool
+        Whether to apply `F_ext_W`.
+    vd : ndarray, shape (nv,)
+        Output generalized accelerations.
+
+    Returns
+    -------
+    int
+        0, or 1 if an input has the wrong size (then nothing is computed).
+    """
+    if (bad_q(ip, q) or bad_v(ip, v) or bad_v(ip, tau) or bad_inertia(ip, I10) or bad_vec3(g)
+            or (use_fext and bad_forces(ip, F_ext_W))):
+        return 1
+    aba_base_to_tip_velocities(ip, fp, ws, q, v, I10, g, F_ext_W, use_fext)
+    aba_tip_to_base(ip, ws, tau)
+    aba_base_to_tip_accelerations(ip, ws, vd)
+    return 0

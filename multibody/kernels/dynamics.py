@@ -1,0 +1,449 @@
+"""Python facade over the compiled kernels: `TreeDynamics`.
+
+`TreeDynamics(model)` packs a `CompiledModel` once and keeps preallocated scratch and
+output arrays (Pinocchio's ``Data``). A method's fast path checks only that its
+arguments are numpy arrays and calls one numba kernel, which checks the sizes and
+returns a status; any mismatch goes to a slow path that converts the arguments and
+raises `DynamicsArgumentError` with the method, the argument, the expected and the
+received size.
+
+Returned arrays are owned by the `TreeDynamics` object and are overwritten by the next
+call of the same method: copy a result to keep it (batch and derivative methods return
+new arrays). One object must not be used from several threads at once. All arrays are
+in node order (see ``docs/compiled_model.md``); spatial vectors are
+[rotational; translational].
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from multibody.kernels.aba import calc_forward_dynamics
+from multibody.kernels.arguments import ArgumentChecker, DynamicsArgumentError
+from multibody.kernels.center_of_mass import (
+    calc_center_of_mass, calc_center_of_mass_jacobian,
+)
+from multibody.kernels.crba import calc_mass_matrix
+from multibody.kernels.dynamics_batch import BatchDynamicsMixin
+from multibody.kernels.dynamics_derivatives import DerivativesMixin
+from multibody.kernels.jacobians import (
+    calc_bias_spatial_acceleration, calc_jacobian_spatial,
+)
+from multibody.kernels.joint_velocity_maps import (
+    calc_n_matrix, map_qdot_to_velocity, map_velocity_to_qdot,
+)
+from multibody.kernels.kinematics import (
+    calc_body_spatial_accelerations, calc_body_spatial_velocities, calc_forward_kinematics,
+)
+from multibody.kernels.layout import make_workspace, pack_model
+from multibody.kernels.momentum_energy import (
+    calc_kinetic_energy, calc_potential_energy, calc_spatial_momentum,
+)
+from multibody.kernels.rnea import calc_inverse_dynamics
+from multibody.tree.compiled_model import CompiledModel, JointType
+
+__all__ = ["TreeDynamics", "DynamicsArgumentError"]
+
+_ND = np.ndarray
+
+
+class TreeDynamics(ArgumentChecker, BatchDynamicsMixin, DerivativesMixin):
+    """Kinematics and dynamics of a `CompiledModel` through the numba kernels.
+
+    Parameters
+    ----------
+    model : CompiledModel
+        The compiled tree (validated here).
+
+    Notes
+    -----
+    Conventions: x = [q; v]; a quaternion floating joint has q = [qw qx qy qz x y z]
+    and v = [w_FM_F; v_FMo_F]; ``M vd + C v = tau_g + tau + sum_k J_k^T F_ext_k``.
+    ``I10`` (nb, 10) holds each node body's ``[m, m cx, m cy, m cz, Ixx, Iyy, Izz, Ixy,
+    Ixz, Iyz]`` about its origin Bo, expressed in B; gravity ``g`` (3,) is expressed in
+    W; ``F_ext_W`` (nb, 6) is the spatial force on each node's body at Bo, expressed in
+    W. Joint damping is not applied by these methods.
+    """
+
+    def __init__(self, model: CompiledModel):
+        if not isinstance(model, CompiledModel):
+            raise DynamicsArgumentError(
+                f"TreeDynamics: model must be a CompiledModel, got {type(model).__name__}")
+        model.validate()
+        self.model = model
+        self.nb, self.nq, self.nv = nb, nq, nv = model.nb, model.nq, model.nv
+        self._ip, self._fp = pack_model(model)
+        self._ws = make_workspace(nb)
+        self._no_fext = np.zeros((nb, 6))
+        self._zeros_nv = np.zeros(nv)
+        self._zero_g = np.zeros(3)
+        rpy = np.flatnonzero(np.isin(model.jtype, (JointType.BALL_RPY, JointType.RPY_FLOATING)))
+        self._rpy_nodes = rpy
+        self._rpy_pitch = model.q_start[rpy] + 1
+        # outputs
+        self._X_WB = np.zeros((nb, 4, 4))
+        self._V_WB = np.zeros((nb, 6))
+        self._A_WB = np.zeros((nb, 6))
+        self._M = np.zeros((nv, nv))
+        self._tau = np.zeros(nv)
+        self._Cv = np.zeros(nv)
+        self._tau_g = np.zeros(nv)
+        self._vd = np.zeros(nv)
+        self._J = np.zeros((6, nv))
+        self._bias = np.zeros(6)
+        self._com = np.zeros(3)
+        self._Jcom = np.zeros((3, nv))
+        self._L = np.zeros(6)
+        self._qdot = np.zeros(nq)
+        self._v_out = np.zeros(nv)
+        self._N = np.zeros((nq, nv))
+        self._Nplus = np.zeros((nv, nq))
+        # derivative scratch
+        self._wsc = make_workspace(nb, np.complex128)
+        self._qc = np.zeros(nq, np.complex128)
+        self._vc = np.zeros(nv, np.complex128)
+        self._vdc = np.zeros(nv, np.complex128)
+        self._tauc = np.zeros(nv, np.complex128)
+        self._E = np.zeros((nb, 10))
+
+    # ---------------------------------------------------------------- kinematics
+    def forward_kinematics(self, q):
+        """Poses of all node bodies in world.
+
+        Parameters
+        ----------
+        q : ndarray, shape (nq,)
+            Generalized positions.
+
+        Returns
+        -------
+        X_WB : ndarray, shape (nb, 4, 4)
+            Homogeneous pose of each node's body frame B in world W.
+        """
+        try:
+            if type(q) is _ND and not calc_forward_kinematics(self._ip, self._fp, self._ws,
+                                                              q, self._X_WB):
+                return self._X_WB
+        except Exception:
+            pass
+        q, = self._coerce("forward_kinematics", q=q)
+        calc_forward_kinematics(self._ip, self._fp, self._ws, q, self._X_WB)
+        return self._X_WB
+
+    def body_spatial_velocities(self, q, v):
+        """Spatial velocities ``V_WB_W = [w_WB_W; v_WBo_W]`` of all node bodies, (nb, 6)."""
+        try:
+            if _ND is type(q) is type(v) and not calc_body_spatial_velocities(
+                    self._ip, self._fp, self._ws, q, v, self._V_WB):
+                return self._V_WB
+        except Exception:
+            pass
+        q, v = self._coerce("body_spatial_velocities", q=q, v=v)
+        calc_body_spatial_velocities(self._ip, self._fp, self._ws, q, v, self._V_WB)
+        return self._V_WB
+
+    def body_spatial_accelerations(self, q, v, vdot):
+        """Spatial accelerations ``A_WB_W = [alpha_WB_W; a_WBo_W]`` of all node bodies.
+
+        ``a_WBo_W`` is the classical acceleration of the body origin (Drake's
+        convention); gravity plays no role. Shape (nb, 6).
+        """
+        try:
+            if _ND is type(q) is type(v) is type(vdot) and not calc_body_spatial_accelerations(
+                    self._ip, self._fp, self._ws, q, v, vdot, self._A_WB):
+                return self._A_WB
+        except Exception:
+            pass
+        q, v, vdot = self._coerce("body_spatial_accelerations", q=q, v=v, vdot=vdot)
+        calc_body_spatial_accelerations(self._ip, self._fp, self._ws, q, v, vdot, self._A_WB)
+        return self._A_WB
+
+    # ---------------------------------------------------------------- dynamics
+    def mass_matrix(self, q, I10):
+        """Joint-space mass matrix M(q) by CRBA, shape (nv, nv)."""
+        try:
+            if _ND is type(q) is type(I10) and not calc_mass_matrix(
+                    self._ip, self._fp, self._ws, q, I10, self._M):
+                return self._M
+        except Exception:
+            pass
+        q, I10 = self._coerce("mass_matrix", q=q, I10=I10)
+        calc_mass_matrix(self._ip, self._fp, self._ws, q, I10, self._M)
+        return self._M
+
+    def inverse_dynamics(self, q, v, vdot, I10, g, F_ext_W=None):
+        """Generalized forces ``tau = M vdot + C v - tau_g - sum_k J_k^T F_ext_k`` (RNEA).
+
+        Parameters
+        ----------
+        q : ndarray, shape (nq,)
+        v, vdot : ndarray, shape (nv,)
+        I10 : ndarray, shape (nb, 10)
+        g : ndarray, shape (3,)
+            Gravity, expressed in W.
+        F_ext_W : ndarray, shape (nb, 6), optional
+            Spatial force on each node's body at Bo, expressed in W.
+
+        Returns
+        -------
+        tau : ndarray, shape (nv,)
+        """
+        F, use = (self._no_fext, False) if F_ext_W is None else (F_ext_W, True)
+        try:
+            if _ND is type(q) is type(v) is type(vdot) is type(I10) is type(g) is type(F) \
+                    and not calc_inverse_dynamics(self._ip, self._fp, self._ws, q, v, vdot,
+                                                  I10, g, F, use, self._tau):
+                return self._tau
+        except Exception:
+            pass
+        fn = "inverse_dynamics"
+        q, v, vdot, I10, g = self._coerce(fn, q=q, v=v, vdot=vdot, I10=I10, g=g)
+        F, use = self._forces(fn, F_ext_W)
+        calc_inverse_dynamics(self._ip, self._fp, self._ws, q, v, vdot, I10, g, F, use,
+                              self._tau)
+        return self._tau
+
+    def forward_dynamics(self, q, v, tau, I10, g, F_ext_W=None):
+        """Generalized accelerations ``vdot = M^-1 (tau + tau_g - C v + sum J^T F_ext)``
+        by the O(n) articulated body algorithm.
+
+        Parameters
+        ----------
+        q : ndarray, shape (nq,)
+        v, tau : ndarray, shape (nv,)
+        I10 : ndarray, shape (nb, 10)
+        g : ndarray, shape (3,)
+        F_ext_W : ndarray, shape (nb, 6), optional
+
+        Returns
+        -------
+        vdot : ndarray, shape (nv,)
+        """
+        F, use = (self._no_fext, False) if F_ext_W is None else (F_ext_W, True)
+        try:
+            if _ND is type(q) is type(v) is type(tau) is type(I10) is type(g) is type(F) \
+                    and not calc_forward_dynamics(self._ip, self._fp, self._ws, q, v, tau,
+                                                  I10, g, F, use, self._vd):
+                return self._vd
+        except Exception:
+            pass
+        fn = "forward_dynamics"
+        q, v, tau, I10, g = self._coerce(fn, q=q, v=v, tau=tau, I10=I10, g=g)
+        F, use = self._forces(fn, F_ext_W)
+        calc_forward_dynamics(self._ip, self._fp, self._ws, q, v, tau, I10, g, F, use,
+                              self._vd)
+        return self._vd
+
+    def bias_term(self, q, v, I10):
+        """Coriolis, centrifugal and gyroscopic terms ``C(q, v) v`` (no gravity), (nv,)."""
+        try:
+            if _ND is type(q) is type(v) is type(I10) and not calc_inverse_dynamics(
+                    self._ip, self._fp, self._ws, q, v, self._zeros_nv, I10, self._zero_g,
+                    self._no_fext, False, self._Cv):
+                return self._Cv
+        except Exception:
+            pass
+        q, v, I10 = self._coerce("bias_term", q=q, v=v, I10=I10)
+        calc_inverse_dynamics(self._ip, self._fp, self._ws, q, v, self._zeros_nv, I10,
+                              self._zero_g, self._no_fext, False, self._Cv)
+        return self._Cv
+
+    def gravity_generalized_forces(self, q, I10, g):
+        """Generalized gravity forces ``tau_g`` (right-hand side: M vd + C v = tau_g + tau)."""
+        try:
+            ok = _ND is type(q) is type(I10) is type(g) and not calc_inverse_dynamics(
+                self._ip, self._fp, self._ws, q, self._zeros_nv, self._zeros_nv, I10, g,
+                self._no_fext, False, self._tau_g)
+        except Exception:
+            ok = False
+        if not ok:
+            q, I10, g = self._coerce("gravity_generalized_forces", q=q, I10=I10, g=g)
+            calc_inverse_dynamics(self._ip, self._fp, self._ws, q, self._zeros_nv,
+                                  self._zeros_nv, I10, g, self._no_fext, False, self._tau_g)
+        np.negative(self._tau_g, out=self._tau_g)
+        return self._tau_g
+
+    # ---------------------------------------------------------------- jacobians
+    def jacobian_spatial(self, q, node, p_BoBp_B, wrt_qdot=False):
+        """Spatial Jacobian of point Bp fixed on `node`'s body, measured and expressed in W.
+
+        Parameters
+        ----------
+        q : ndarray, shape (nq,)
+        node : int
+            Node of the body B.
+        p_BoBp_B : ndarray, shape (3,)
+            Position of Bp from Bo, expressed in B.
+        wrt_qdot : bool
+            If True, return the Jacobian with respect to q̇ (``J_v N⁺(q)``, shape (6, nq),
+            Drake's ``JacobianWrtVariable.kQDot``; a new array) instead of v (6, nv).
+
+        Returns
+        -------
+        J : ndarray, shape (6, nv) or (6, nq)
+            ``V_WBp_W = [w_WB_W; v_WBp_W] = J v``.
+        """
+        try:
+            ok = _ND is type(q) is type(p_BoBp_B) and type(node) is int and not \
+                calc_jacobian_spatial(self._ip, self._fp, self._ws, q, node, p_BoBp_B, self._J)
+        except Exception:
+            ok = False
+        if not ok:
+            fn = "jacobian_spatial"
+            q, p_BoBp_B = self._coerce(fn, q=q, p_BoBp_B=p_BoBp_B)
+            node = self._node(fn, node)
+            calc_jacobian_spatial(self._ip, self._fp, self._ws, q, node, p_BoBp_B, self._J)
+        if wrt_qdot:
+            calc_n_matrix(self._ip, q, self._N, self._Nplus)
+            return self._J @ self._Nplus
+        return self._J
+
+    def bias_spatial_acceleration(self, q, v, node, p_BoBp_B):
+        """Bias ``J̇ v`` of the spatial acceleration of point Bp fixed on `node`'s body.
+
+        Returns ``[alpha_WB_W; a_WBp_W]`` at vd = 0 (classical acceleration, in W), (6,).
+        """
+        try:
+            if _ND is type(q) is type(v) is type(p_BoBp_B) and type(node) is int and not \
+                    calc_bias_spatial_acceleration(self._ip, self._fp, self._ws, q, v,
+                                                   self._zeros_nv, node, p_BoBp_B, self._bias):
+                return self._bias
+        except Exception:
+            pass
+        fn = "bias_spatial_acceleration"
+        q, v, p_BoBp_B = self._coerce(fn, q=q, v=v, p_BoBp_B=p_BoBp_B)
+        node = self._node(fn, node)
+        calc_bias_spatial_acceleration(self._ip, self._fp, self._ws, q, v, self._zeros_nv,
+                                       node, p_BoBp_B, self._bias)
+        return self._bias
+
+    # ---------------------------------------------------------------- mass properties
+    def center_of_mass(self, q, I10):
+        """Center of mass of all bodies ``p_WoScm_W``, shape (3,).
+
+        Raises
+        ------
+        DynamicsArgumentError
+            If the total mass is zero.
+        """
+        try:
+            if _ND is type(q) is type(I10) and calc_center_of_mass(
+                    self._ip, self._fp, self._ws, q, I10, self._com) > 0.0:
+                return self._com
+        except Exception:
+            pass
+        q, I10 = self._coerce("center_of_mass", q=q, I10=I10)
+        if calc_center_of_mass(self._ip, self._fp, self._ws, q, I10, self._com) == 0.0:
+            raise DynamicsArgumentError(
+                "center_of_mass: the total mass is zero, the center of mass is undefined")
+        return self._com
+
+    def center_of_mass_jacobian(self, q, I10):
+        """Jacobian of the center of mass, ``v_WScm_W = J v``, shape (3, nv)."""
+        try:
+            if _ND is type(q) is type(I10) and calc_center_of_mass_jacobian(
+                    self._ip, self._fp, self._ws, q, I10, self._Jcom) > 0.0:
+                return self._Jcom
+        except Exception:
+            pass
+        q, I10 = self._coerce("center_of_mass_jacobian", q=q, I10=I10)
+        if calc_center_of_mass_jacobian(self._ip, self._fp, self._ws, q, I10, self._Jcom) == 0:
+            raise DynamicsArgumentError("center_of_mass_jacobian: the total mass is zero, "
+                                        "the center of mass is undefined")
+        return self._Jcom
+
+    def spatial_momentum(self, q, v, I10, p_WoP_W):
+        """Spatial momentum of all bodies about point P, expressed in W, shape (6,)."""
+        try:
+            if _ND is type(q) is type(v) is type(I10) is type(p_WoP_W) and not \
+                    calc_spatial_momentum(self._ip, self._fp, self._ws, q, v, I10, p_WoP_W,
+                                          self._L):
+                return self._L
+        except Exception:
+            pass
+        q, v, I10, p_WoP_W = self._coerce("spatial_momentum", q=q, v=v, I10=I10,
+                                          p_WoP_W=p_WoP_W)
+        calc_spatial_momentum(self._ip, self._fp, self._ws, q, v, I10, p_WoP_W, self._L)
+        return self._L
+
+    def kinetic_energy(self, q, v, I10):
+        """Kinetic energy ``½ vᵀ M(q) v`` (float)."""
+        try:
+            if _ND is type(q) is type(v) is type(I10):
+                e = calc_kinetic_energy(self._ip, self._fp, self._ws, q, v, I10)
+                if e == e:
+                    return float(e)
+        except Exception:
+            pass
+        q, v, I10 = self._coerce("kinetic_energy", q=q, v=v, I10=I10)
+        return float(calc_kinetic_energy(self._ip, self._fp, self._ws, q, v, I10))
+
+    def potential_energy(self, q, I10, g):
+        """Gravitational potential energy ``-g . m p_WoScm_W`` (zero at Wo) (float)."""
+        try:
+            if _ND is type(q) is type(I10) is type(g):
+                e = calc_potential_energy(self._ip, self._fp, self._ws, q, I10, g)
+                if e == e:
+                    return float(e)
+        except Exception:
+            pass
+        q, I10, g = self._coerce("potential_energy", q=q, I10=I10, g=g)
+        return float(calc_potential_energy(self._ip, self._fp, self._ws, q, I10, g))
+
+    # ---------------------------------------------------------------- q̇ = N(q) v
+    def map_velocity_to_qdot(self, q, v):
+        """Return ``q̇ = N(q) v``, shape (nq,).
+
+        Raises
+        ------
+        DynamicsArgumentError
+            If a roll-pitch-yaw joint is at gimbal lock (``cos(pitch) = 0``).
+        """
+        if self._rpy_nodes.size:
+            self._check_gimbal_lock("map_velocity_to_qdot", q)
+        try:
+            if _ND is type(q) is type(v) and not map_velocity_to_qdot(self._ip, q, v,
+                                                                      self._qdot):
+                return self._qdot
+        except Exception:
+            pass
+        q, v = self._coerce("map_velocity_to_qdot", q=q, v=v)
+        map_velocity_to_qdot(self._ip, q, v, self._qdot)
+        return self._qdot
+
+    def map_qdot_to_velocity(self, q, qdot):
+        """Return ``v = N⁺(q) q̇``, shape (nv,) (``N⁺ N = 1``)."""
+        try:
+            if _ND is type(q) is type(qdot) and not map_qdot_to_velocity(self._ip, q, qdot,
+                                                                         self._v_out):
+                return self._v_out
+        except Exception:
+            pass
+        q, qdot = self._coerce("map_qdot_to_velocity", q=q, qdot=qdot)
+        map_qdot_to_velocity(self._ip, q, qdot, self._v_out)
+        return self._v_out
+
+    def N_matrix(self, q):
+        """Return N(q), shape (nq, nv), with ``q̇ = N(q) v``."""
+        q, = self._coerce("N_matrix", q=q)
+        if self._rpy_nodes.size:
+            self._check_gimbal_lock("N_matrix", q)
+        calc_n_matrix(self._ip, q, self._N, self._Nplus)
+        return self._N
+
+    def N_plus_matrix(self, q):
+        """Return N⁺(q), shape (nv, nq), with ``v = N⁺(q) q̇``."""
+        q, = self._coerce("N_plus_matrix", q=q)
+        calc_n_matrix(self._ip, q, self._N, self._Nplus)
+        return self._Nplus
+
+    def _check_gimbal_lock(self, fn, q):
+        """Raise if an rpy joint's pitch makes the rpy rates undefined (cos p ~ 0)."""
+        q, = self._coerce(fn, q=q)
+        c = np.abs(np.cos(q[self._rpy_pitch]))
+        if np.any(c < 1e-10):
+            i = int(np.argmin(c))
+            raise DynamicsArgumentError(
+                f"{fn}: the roll-pitch-yaw joint of "
+                f"{self.model.node_name(int(self._rpy_nodes[i]))} is at gimbal lock "
+                f"(pitch = {q[self._rpy_pitch[i]]}); the rpy rates are undefined")

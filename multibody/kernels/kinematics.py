@@ -1,0 +1,168 @@
+"""Forward kinematics: body poses, spatial velocities and accelerations of all nodes.
+
+The passes run base to tip over the workspace rows (see `multibody.kernels.layout`):
+`pose_pass_base_to_tip` fills ``R_PB``, ``p_PB``, ``S_B`` and the world pose
+``R_WB``, ``p_WoBo_W``; `motion_pass_base_to_tip` fills the body-frame spatial velocity
+``V_B`` and Featherstone's spatial acceleration ``A_B`` (both in B at Bo). The kernels
+`calc_forward_kinematics`, `calc_body_spatial_velocities` and
+`calc_body_spatial_accelerations` write world-frame results into caller-owned arrays.
+
+Accelerations follow Drake: ``A_WB_W = [alpha_WB_W; a_WBo_W]`` with the classical
+(not spatial) acceleration of the body origin Bo.
+"""
+
+from __future__ import annotations
+
+from multibody.kernels.compilation import kernel
+from multibody.kernels.joints import calc_joint_bias, calc_joint_pose, joint_velocity
+from multibody.kernels.layout import (
+    IP_PARENT, WS_A, WS_CJ, WS_P, WS_PW, WS_R, WS_RW, WS_V, bad_q, bad_v,
+)
+from multibody.kernels.spatial import (
+    add6, cross_motion, load6, motion_to_child, rotate6, store6,
+)
+
+__all__ = [
+    "set_world_pose", "world_pose", "pose_pass_base_to_tip", "node_motion",
+    "motion_pass_base_to_tip",
+    "calc_forward_kinematics", "calc_body_spatial_velocities",
+    "calc_body_spatial_accelerations",
+]
+
+
+@kernel
+def set_world_pose(ws):
+    """Set the world row (node 0): identity pose, zero velocity and acceleration."""
+    for i in range(WS_V + 12):     # poses, V and A (the blocks before WS_V + 12)
+        ws[0, i] = 0.0
+    ws[0, WS_R] = ws[0, WS_R + 4] = ws[0, WS_R + 8] = 1.0
+    ws[0, WS_RW] = ws[0, WS_RW + 4] = ws[0, WS_RW + 8] = 1.0
+
+
+@kernel
+def world_pose(ws, k, p):
+    """Write ``R_WB = R_WP R_PB`` and ``p_WB = p_WP + R_WP p_PB`` of node k (parent p)."""
+    for i in range(3):
+        a0 = ws[p, WS_RW + 3 * i]
+        a1 = ws[p, WS_RW + 3 * i + 1]
+        a2 = ws[p, WS_RW + 3 * i + 2]
+        for j in range(3):
+            ws[k, WS_RW + 3 * i + j] = (a0 * ws[k, WS_R + j] + a1 * ws[k, WS_R + 3 + j]
+                                        + a2 * ws[k, WS_R + 6 + j])
+        ws[k, WS_PW + i] = (ws[p, WS_PW + i] + a0 * ws[k, WS_P] + a1 * ws[k, WS_P + 1]
+                            + a2 * ws[k, WS_P + 2])
+
+
+@kernel
+def pose_pass_base_to_tip(ip, fp, q, ws, last):
+    """Fill poses (in parent and in world) and motion subspaces of nodes 1..last."""
+    set_world_pose(ws)
+    for k in range(1, last + 1):
+        calc_joint_pose(ip, fp, q, ws, k)
+        world_pose(ws, k, ip[k, IP_PARENT])
+
+
+@kernel
+def node_motion(ip, fp, q, v, vd, ws, k, with_acceleration):
+    """Fill V_B (and A_B when `with_acceleration`) of node k, in B at Bo.
+
+    Requires the pose and motion subspace of node k and the motion of its parent.
+    Recursion: ``V = X V_p + S v_j``; ``A = X A_p + S vd_j + c_J + V x (S v_j)``.
+    Returns ``S v_j`` (6-tuple).
+    """
+    p = ip[k, IP_PARENT]
+    vJ = joint_velocity(ip, ws, k, v)
+    V = add6(motion_to_child(ws, k, load6(ws, p, WS_V)), vJ)
+    store6(ws, k, WS_V, V)
+    if with_acceleration:
+        calc_joint_bias(ip, fp, q, v, ws, k)
+        A = add6(motion_to_child(ws, k, load6(ws, p, WS_A)), load6(ws, k, WS_CJ))
+        A = add6(A, cross_motion(V, vJ))
+        A = add6(A, joint_velocity(ip, ws, k, vd))
+        store6(ws, k, WS_A, A)
+    return vJ
+
+
+@kernel
+def motion_pass_base_to_tip(ip, fp, q, v, vd, ws, last, with_acceleration):
+    """Fill V_B (and A_B when `with_acceleration`) of nodes 1..last, in B at Bo.
+
+    Requires the poses of nodes 1..last. ``ws[0, WS_A:WS_A+6]`` is the world's
+    acceleration (set it to [0; -g] to include gravity).
+    """
+    for k in range(1, last + 1):
+        node_motion(ip, fp, q, v, vd, ws, k, with_acceleration)
+
+
+@kernel
+def calc_forward_kinematics(ip, fp, ws, q, X_WB):
+    """Poses of all node bodies in world.
+
+    Parameters
+    ----------
+    ip, fp : ndarray
+        Packed model.
+    ws : ndarray, shape (nb, NWS)
+        Workspace.
+    q : ndarray, shape (nq,)
+        Generalized positions.
+    X_WB : ndarray, shape (nb, 4, 4)
+        Output: homogeneous pose of each node's body frame in world.
+
+    Returns
+    -------
+    int
+        0, or 1 if an input has the wrong size (then nothing is computed).
+    """
+    if bad_q(ip, q):
+        return 1
+    nb = ip.shape[0]
+    pose_pass_base_to_tip(ip, fp, q, ws, nb - 1)
+    for k in range(nb):
+        for i in range(3):
+            for j in range(3):
+                X_WB[k, i, j] = ws[k, WS_RW + 3 * i + j]
+            X_WB[k, i, 3] = ws[k, WS_PW + i]
+            X_WB[k, 3, i] = 0.0
+        X_WB[k, 3, 3] = 1.0
+    return 0
+
+
+@kernel
+def calc_body_spatial_velocities(ip, fp, ws, q, v, V_WB_W):
+    """Spatial velocity ``[w_WB_W; v_WBo_W]`` of every node body, shape (nb, 6).
+
+    Returns 0, or 1 if an input has the wrong size.
+    """
+    if bad_q(ip, q) or bad_v(ip, v):
+        return 1
+    nb = ip.shape[0]
+    pose_pass_base_to_tip(ip, fp, q, ws, nb - 1)
+    motion_pass_base_to_tip(ip, fp, q, v, v, ws, nb - 1, False)
+    for k in range(nb):
+        store6(V_WB_W, k, 0, rotate6(ws, k, WS_RW, load6(ws, k, WS_V)))
+    return 0
+
+
+@kernel
+def calc_body_spatial_accelerations(ip, fp, ws, q, v, vd, A_WB_W):
+    """Spatial acceleration ``[alpha_WB_W; a_WBo_W]`` (classical a_WBo) of every node body.
+
+    Gravity plays no role; the output has shape (nb, 6). Returns 0, or 1 if an input
+    has the wrong size.
+    """
+    if bad_q(ip, q) or bad_v(ip, v) or bad_v(ip, vd):
+        return 1
+    nb = ip.shape[0]
+    pose_pass_base_to_tip(ip, fp, q, ws, nb - 1)
+    motion_pass_base_to_tip(ip, fp, q, v, vd, ws, nb - 1, True)
+    for k in range(nb):
+        V = load6(ws, k, WS_V)
+        A = load6(ws, k, WS_A)
+        # classical acceleration of Bo = spatial translational part + w x v_Bo
+        a = (A[0], A[1], A[2],
+             A[3] + V[1] * V[5] - V[2] * V[4],
+             A[4] + V[2] * V[3] - V[0] * V[5],
+             A[5] + V[0] * V[4] - V[1] * V[3])
+        store6(A_WB_W, k, 0, rotate6(ws, k, WS_RW, a))
+    return 0

@@ -1,0 +1,184 @@
+"""Packed arrays read by the kernels: the model as two tables and the workspace columns.
+
+The numba kernels take the model as two arrays, so that a call from Python passes a
+handful of arguments (every array argument costs dispatch time):
+
+- ``ip`` (nb, NIP) int64: per-node integers (parent, joint type, q/v offsets and counts,
+  flags);
+- ``fp`` (nb, NFP) float64: per-node fixed geometry (X_PF, X_MB, axis, pitch) plus
+  constants derived from it once (the body-frame motion subspace of one-dof joints and
+  the factors of ``R_PF R_FM(θ) = P0 + cos θ P1 + sin θ P2`` for revolute joints).
+
+Per-evaluation quantities live in a workspace ``ws`` (nb, NWS) (Pinocchio's ``Data``),
+one row per node, with the column blocks named ``WS_*`` below. Rotation matrices are
+stored row-major (9 entries), spatial vectors as [rotational; translational], 6x6
+matrices row-major, the motion subspace column by column (column j of node k at
+``ws[k, WS_S + 6 j : WS_S + 6 j + 6]``), expressed in the node's body frame B at Bo.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from multibody.kernels.compilation import kernel
+from multibody.tree.compiled_model import CompiledModel, JointType
+
+__all__ = ["pack_model", "make_workspace", "bad_q", "bad_v", "bad_inertia", "bad_forces",
+           "bad_vec3"]
+
+# Joint codes as plain ints (numba folds module-level ints into constants).
+WELD = int(JointType.WELD)
+REVOLUTE = int(JointType.REVOLUTE)
+PRISMATIC = int(JointType.PRISMATIC)
+BALL_RPY = int(JointType.BALL_RPY)
+UNIVERSAL = int(JointType.UNIVERSAL)
+PLANAR = int(JointType.PLANAR)
+SCREW = int(JointType.SCREW)
+QUATERNION_FLOATING = int(JointType.QUATERNION_FLOATING)
+RPY_FLOATING = int(JointType.RPY_FLOATING)
+
+# ---- ip columns
+IP_PARENT = 0
+IP_JTYPE = 1
+IP_QS = 2          # q_start
+IP_NQ = 3          # nq_j
+IP_VS = 4          # v_start
+IP_NV = 5          # nv_j
+IP_MB_IDENTITY = 6  # 1 when X_MB is the identity
+IP_NQ_TOTAL = 8    # nq of the model (same in every row)
+IP_NV_TOTAL = 9    # nv of the model (same in every row)
+NIP = 10
+
+# ---- fp columns
+FP_R_PF = 0        # R_PF (9)
+FP_P_PF = 9        # p_PF (3)
+FP_R_MB = 12       # R_MB (9)
+FP_P_MB = 21       # p_MB (3)
+FP_AXIS = 24       # axis a in F (3)
+FP_PITCH = 27      # screw pitch / (2 pi): metres per radian
+FP_S = 28          # motion subspace of one-dof joints in B (6)
+FP_P0 = 34         # (R_PF a) a^T (9)
+FP_P1 = 43         # R_PF - P0 (9)
+FP_P2 = 52         # R_PF [a]x (9)
+FP_RA = 61         # R_PF a (3)
+FP_R0 = 64         # R_PF R_MB (9): constant R_PB of welds and prismatic joints
+FP_P0B = 73        # p_PF + R_PF p_MB (3): p_PB of welds, prismatic at q = 0
+NFP = 76
+
+# ---- ws columns (per node)
+WS_R = 0           # R_PB (9)
+WS_P = 9           # p_PB, in P (3)
+WS_RW = 12         # R_WB (9)
+WS_PW = 21         # p_WB, in W (3)
+WS_S = 24          # motion subspace S_B, 6 columns of 6
+WS_CJ = 60         # joint velocity-product acceleration S°(q) v_j, in B (6)
+WS_V = 66          # spatial velocity of B in B (6)
+WS_A = 72          # spatial acceleration of B in B (6)
+WS_F = 78          # spatial force (6)
+WS_IA = 84         # articulated (or composite) inertia 6x6 (36)
+WS_PA = 120        # articulated bias force (6)
+WS_U = 126         # U = IA S, 6 columns of 6 (36)
+WS_DINV = 162      # D^-1, row-major nv_j x nv_j in a 6x6 block (36)
+WS_UU = 198        # u = tau - S^T pA (6)
+WS_C = 204         # velocity-product acceleration of B (6)
+WS_RFM = 210       # R_FM of multi-dof joints (9)
+WS_TMP = 219       # scratch (12)
+NWS = 232
+
+
+@kernel
+def bad_q(ip, q):
+    """True if `q` does not have nq entries."""
+    return q.shape[0] != ip[0, IP_NQ_TOTAL]
+
+
+@kernel
+def bad_v(ip, v):
+    """True if `v` does not have nv entries."""
+    return v.shape[0] != ip[0, IP_NV_TOTAL]
+
+
+@kernel
+def bad_inertia(ip, I10):
+    """True if `I10` is not (nb, 10)."""
+    return I10.shape[0] != ip.shape[0] or I10.shape[1] != 10
+
+
+@kernel
+def bad_forces(ip, F):
+    """True if `F` is not (nb, 6)."""
+    return F.shape[0] != ip.shape[0] or F.shape[1] != 6
+
+
+@kernel
+def bad_vec3(x):
+    """True if `x` does not have 3 entries."""
+    return x.shape[0] != 3
+
+
+def _skew(a):
+    return np.array([[0.0, -a[2], a[1]], [a[2], 0.0, -a[0]], [-a[1], a[0], 0.0]])
+
+
+def pack_model(model: CompiledModel):
+    """Pack a `CompiledModel` into the kernels' integer and float tables.
+
+    Parameters
+    ----------
+    model : CompiledModel
+        A validated model.
+
+    Returns
+    -------
+    ip : ndarray of int64, shape (nb, NIP)
+        Per-node integers, columns ``IP_*``.
+    fp : ndarray of float64, shape (nb, NFP)
+        Per-node geometry and derived constants, columns ``FP_*``.
+    """
+    nb = model.nb
+    ip = np.zeros((nb, NIP), dtype=np.int64)
+    fp = np.zeros((nb, NFP), dtype=np.float64)
+    ip[:, IP_PARENT] = model.parent
+    ip[:, IP_JTYPE] = model.jtype
+    ip[:, IP_QS] = model.q_start
+    ip[:, IP_NQ] = model.nq_j
+    ip[:, IP_VS] = model.v_start
+    ip[:, IP_NV] = model.nv_j
+    ip[:, IP_NQ_TOTAL] = model.nq
+    ip[:, IP_NV_TOTAL] = model.nv
+    for k in range(nb):
+        R_PF, p_PF = model.X_PF[k, :3, :3], model.X_PF[k, :3, 3]
+        R_MB, p_MB = model.X_MB[k, :3, :3], model.X_MB[k, :3, 3]
+        a = model.axis[k]
+        ip[k, IP_MB_IDENTITY] = int(np.array_equal(model.X_MB[k], np.eye(4)))
+        fp[k, FP_R_PF:FP_R_PF + 9] = R_PF.ravel()
+        fp[k, FP_P_PF:FP_P_PF + 3] = p_PF
+        fp[k, FP_R_MB:FP_R_MB + 9] = R_MB.ravel()
+        fp[k, FP_P_MB:FP_P_MB + 3] = p_MB
+        fp[k, FP_AXIS:FP_AXIS + 3] = a
+        fp[k, FP_PITCH] = model.screw_pitch[k] / (2.0 * np.pi)
+        P0 = np.outer(R_PF @ a, a)
+        fp[k, FP_P0:FP_P0 + 9] = P0.ravel()
+        fp[k, FP_P1:FP_P1 + 9] = (R_PF - P0).ravel()
+        fp[k, FP_P2:FP_P2 + 9] = (R_PF @ _skew(a)).ravel()
+        fp[k, FP_RA:FP_RA + 3] = R_PF @ a
+        fp[k, FP_R0:FP_R0 + 9] = (R_PF @ R_MB).ravel()
+        fp[k, FP_P0B:FP_P0B + 3] = p_PF + R_PF @ p_MB
+        # Motion subspace of one-dof joints in M at Mo, then moved to B at Bo:
+        # S_B = [R_MB^T w; R_MB^T (v + w x p_MB)].
+        jt = int(model.jtype[k])
+        if jt in (REVOLUTE, PRISMATIC, SCREW):
+            if jt == REVOLUTE:
+                w, v = a, np.zeros(3)
+            elif jt == PRISMATIC:
+                w, v = np.zeros(3), a
+            else:
+                w, v = a, a * fp[k, FP_PITCH]
+            fp[k, FP_S:FP_S + 3] = R_MB.T @ w
+            fp[k, FP_S + 3:FP_S + 6] = R_MB.T @ (v + np.cross(w, p_MB))
+    return ip, fp
+
+
+def make_workspace(nb: int, dtype=np.float64) -> np.ndarray:
+    """Return a zeroed workspace of shape (nb, NWS) for the kernels."""
+    return np.zeros((nb, NWS), dtype=dtype)

@@ -1,0 +1,100 @@
+"""Recursive Newton-Euler inverse dynamics (RNEA), in body coordinates.
+
+Computes ``tau = M(q) vd + C(q, v) v - tau_g(q) - sum_k J_k^T F_ext_k`` where the
+external force F_ext_k acts on node k's body at its origin Bo and is expressed in W.
+Gravity enters as the world's spatial acceleration ``a_0 = [0; -g]``.
+
+References
+----------
+R. Featherstone, *Rigid Body Dynamics Algorithms*, Springer 2008, table 5.1.
+"""
+
+from __future__ import annotations
+
+from multibody.kernels.compilation import kernel
+from multibody.kernels.joints import calc_joint_pose, joint_force
+from multibody.kernels.kinematics import node_motion, set_world_pose, world_pose
+from multibody.kernels.layout import (
+    IP_NV, IP_PARENT, IP_VS, WS_A, WS_F, WS_RW, WS_V, bad_forces, bad_inertia, bad_q, bad_v,
+    bad_vec3,
+)
+from multibody.kernels.spatial import (
+    add6, cross_force, force_to_parent, inertia_times_motion, load6, rotate6_transpose,
+    store6, sub6,
+)
+
+__all__ = ["rnea_base_to_tip", "rnea_tip_to_base", "calc_inverse_dynamics"]
+
+
+@kernel
+def rnea_base_to_tip(ip, fp, ws, q, v, vd, I10, g, F_ext_W, use_fext):
+    """Forward pass: poses, V_B, A_B and the net body forces f_B = I A + V x* I V - F_ext.
+
+    The world row's acceleration is set to [0; -g].
+    """
+    nb = ip.shape[0]
+    set_world_pose(ws)
+    ws[0, WS_A + 3] = -g[0]
+    ws[0, WS_A + 4] = -g[1]
+    ws[0, WS_A + 5] = -g[2]
+    for k in range(1, nb):
+        calc_joint_pose(ip, fp, q, ws, k)
+        node_motion(ip, fp, q, v, vd, ws, k, True)
+        V = load6(ws, k, WS_V)
+        f = add6(inertia_times_motion(I10, k, 0, load6(ws, k, WS_A)),
+                 cross_force(V, inertia_times_motion(I10, k, 0, V)))
+        if use_fext:
+            world_pose(ws, k, ip[k, IP_PARENT])
+            f = sub6(f, rotate6_transpose(ws, k, WS_RW, load6(F_ext_W, k, 0)))
+        store6(ws, k, WS_F, f)
+
+
+@kernel
+def rnea_tip_to_base(ip, ws, tau):
+    """Backward pass: ``tau_j = S^T f``, then the parent accumulates ``X^T f``."""
+    for k in range(ip.shape[0] - 1, 0, -1):
+        f = load6(ws, k, WS_F)
+        vs = ip[k, IP_VS]
+        for j in range(ip[k, IP_NV]):
+            tau[vs + j] = joint_force(ws, k, j, f)
+        p = ip[k, IP_PARENT]
+        if p > 0:
+            store6(ws, p, WS_F, add6(load6(ws, p, WS_F), force_to_parent(ws, k, f)))
+
+
+@kernel
+def calc_inverse_dynamics(ip, fp, ws, q, v, vd, I10, g, F_ext_W, use_fext, tau):
+    """Inverse dynamics by RNEA.
+
+    Parameters
+    ----------
+    ip, fp : ndarray
+        Packed model.
+    ws : ndarray, shape (nb, NWS)
+        Workspace (float64, or complex128 for complex-step derivatives).
+    q : ndarray, shape (nq,)
+        Generalized positions.
+    v, vd : ndarray, shape (nv,)
+        Generalized velocities and accelerations.
+    I10 : ndarray, shape (nb, 10)
+        Inertial parameters of each node's body (about Bo, in B).
+    g : ndarray, shape (3,)
+        Gravity expressed in W.
+    F_ext_W : ndarray, shape (nb, 6)
+        Spatial force on each node's body at Bo, expressed in W (read when `use_fext`).
+    use_fext : bool
+        Whether to apply `F_ext_W`.
+    tau : ndarray, shape (nv,)
+        Output generalized forces ``M vd + C v - tau_g - sum J^T F_ext``.
+
+    Returns
+    -------
+    int
+        0, or 1 if an input has the wrong size (then nothing is computed).
+    """
+    if (bad_q(ip, q) or bad_v(ip, v) or bad_v(ip, vd) or bad_inertia(ip, I10) or bad_vec3(g)
+            or (use_fext and bad_forces(ip, F_ext_W))):
+        return 1
+    rnea_base_to_tip(ip, fp, ws, q, v, vd, I10, g, F_ext_W, use_fext)
+    rnea_tip_to_base(ip, ws, tau)
+    return 0
