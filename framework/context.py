@@ -499,6 +499,7 @@ class DiagramContext(Context):
         self._subcontexts = list(subcontexts)
         self.deriv_entry = None
         self._xc_closure = None
+        self._affine_plan = None
         self._leaves = []
         self._xd_map = []
         self._xa_map = []

@@ -16,6 +16,10 @@ class Diagram(System):
     all z], as Drake lays it out).
     """
 
+    #: Evaluate the time derivatives of time-invariant affine diagrams as one composed
+    #: affine map (see ``framework.affine_fusion``); set False to evaluate block by block.
+    affine_fusion = True
+
     def __init__(self):
         super().__init__()
         self._systems = []
@@ -120,6 +124,17 @@ class Diagram(System):
         if entry.valid:
             return entry.ro
         out = entry.value
+        if self.affine_fusion:
+            plan = ctx._affine_plan
+            if plan is not False:
+                if plan is None or not plan.is_current(ctx):
+                    from .affine_fusion import make_affine_plan
+
+                    plan = ctx._affine_plan = make_affine_plan(self, ctx)
+                if plan:
+                    plan.evaluate(ctx, out)
+                    entry.valid = True
+                    return entry.ro
         for system, leaf_ctx, index in ctx._deriv_parts:
             out[index] = system.eval_time_derivatives(leaf_ctx)
         entry.valid = True

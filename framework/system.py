@@ -250,6 +250,11 @@ class System:
     def num_continuous_states(self):
         return 0
 
+    def is_time_invariant_affine(self):
+        """True when the outputs and derivatives are time-invariant affine functions of the
+        state and inputs for every context (lets diagrams fuse their evaluation)."""
+        return False
+
     def force_publish(self, context):
         """Dispatch the forced publish events of this system (and its subsystems)."""
         ctx = self._check_context(context, "force_publish")

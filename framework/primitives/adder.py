@@ -49,3 +49,7 @@ class Adder(LeafSystem):
         """Exact linearization: D = [I I ... I]."""
         D = np.tile(np.eye(self._size), (1, self.num_input_ports()))
         return select_ports(self, feedthrough_matrices(D), input_port_index, output_port_index)
+
+    def is_time_invariant_affine(self):
+        """Always True: a time-invariant affine block (see ``framework.affine_fusion``)."""
+        return True

@@ -59,3 +59,7 @@ class ConstantVectorSource(LeafSystem):
         p = self.get_output_port(0).size()
         matrices = (np.zeros((0, 0)), np.zeros((0, 0)), np.zeros((p, 0)), np.zeros((p, 0)))
         return select_ports(self, matrices, input_port_index, output_port_index)
+
+    def is_time_invariant_affine(self):
+        """Always True: a time-invariant affine block (see ``framework.affine_fusion``)."""
+        return True

@@ -71,3 +71,7 @@ class _Piece:
         s = self.system
         u = s.get_input_port(0).eval(context)
         output.set_value(u[s._offsets[self.i]:s._offsets[self.i + 1]])
+
+    def is_time_invariant_affine(self):
+        """Always True: a time-invariant affine block (see ``framework.affine_fusion``)."""
+        return True

@@ -72,3 +72,7 @@ class FirstOrderLowPassFilter(LeafSystem):
         inv = np.diag(1.0 / self._tau)
         matrices = (-inv, inv, np.eye(n), np.zeros((n, n)))
         return select_ports(self, matrices, input_port_index, output_port_index)
+
+    def is_time_invariant_affine(self):
+        """Always True: a time-invariant affine block (see ``framework.affine_fusion``)."""
+        return True

@@ -58,3 +58,7 @@ class Gain(LeafSystem):
         """Exact linearization: D = diag(k)."""
         return select_ports(self, feedthrough_matrices(np.diag(self._k)), input_port_index,
                             output_port_index)
+
+    def is_time_invariant_affine(self):
+        """Always True: a time-invariant affine block (see ``framework.affine_fusion``)."""
+        return True

@@ -54,3 +54,7 @@ class Integrator(LeafSystem):
         n = self.num_continuous_states()
         matrices = (np.zeros((n, n)), np.eye(n), np.eye(n), np.zeros((n, n)))
         return select_ports(self, matrices, input_port_index, output_port_index)
+
+    def is_time_invariant_affine(self):
+        """Always True: a time-invariant affine block (see ``framework.affine_fusion``)."""
+        return True

@@ -147,6 +147,10 @@ class AffineSystem(LeafSystem):
         """Output offset, shape (p,), read-only."""
         return self._y0
 
+    def is_time_invariant_affine(self):
+        """True for the continuous form (see ``framework.affine_fusion``)."""
+        return self._time_period == 0.0
+
     def time_period(self):
         """0 for a continuous system, else the discrete update period (s)."""
         return self._time_period

@@ -54,3 +54,7 @@ class Multiplexer(LeafSystem):
         """Exact linearization: D = I."""
         D = np.eye(int(self._offsets[-1]))
         return select_ports(self, feedthrough_matrices(D), input_port_index, output_port_index)
+
+    def is_time_invariant_affine(self):
+        """Always True: a time-invariant affine block (see ``framework.affine_fusion``)."""
+        return True

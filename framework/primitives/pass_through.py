@@ -68,3 +68,7 @@ class PassThrough(LeafSystem):
             return None
         D = np.eye(self._input_ports[0].size())
         return select_ports(self, feedthrough_matrices(D), input_port_index, output_port_index)
+
+    def is_time_invariant_affine(self):
+        """True for the vector form (see ``framework.affine_fusion``)."""
+        return not self._abstract
