@@ -3,7 +3,6 @@
 import numpy as np
 
 from .context import DiagramContext
-from .errors import ContextError
 from .ports import DiagramInputPort, DiagramOutputPort
 from .system import System
 

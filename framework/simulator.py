@@ -35,8 +35,8 @@ import numpy as np
 
 from .cache import notify
 from .errors import ContextError, NonFiniteStateError, SimulationError
-from .events import EventStatus, TriggerType
-from .value import BasicVector, Value
+from .events import EventStatus
+from .value import BasicVector
 
 
 class SimulatorStatus:
@@ -504,7 +504,6 @@ class Simulator:
                 return SimulatorStatus(boundary_time, ctx.get_time(),
                                        SimulatorStatus.REACHED_TERMINATION_CONDITION,
                                        init_status.system(), init_status.message())
-        integrator = self._integrator
         root = ctx._root
         while True:
             status = None

@@ -10,7 +10,6 @@ import itertools
 
 import numpy as np
 
-from .cache import Tickets
 from .context import DiagramContext, FixedInputValue, LeafContext, _RootData
 from .errors import ContextError, PortError
 from .ports import VECTOR

@@ -56,7 +56,7 @@ class PlantLinearizationMixin:
         if not self._exactly_linearizable(ctx):
             return None
         t, p = self._tables, self._ports
-        nq, nv, n = t.nq, t.nv, t.nq + t.nv
+        nq, n = t.nq, t.nq + t.nv
         q, v = self._eval_q_v(ctx)
         I10 = self._eval_I10(ctx)
         tau = self._cache.forward_dynamics.eval(ctx).tau.copy()
