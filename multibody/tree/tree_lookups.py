@@ -58,7 +58,7 @@ class TreeLookupsMixin:
         if len(candidates) > 1:
             instances = [self.get_model_instance_name(e.model_instance()) for e in candidates]
             raise ElementLookupError(
-                f"{func}: there are {len(candidates)} {kind}s named {name!r}, in model instances "
+                f"{func}: there are {len(candidates)} {_plural(kind)} named {name!r}, in model instances "
                 f"{list_names(instances)}; pass model_instance to choose one"
             )
         items = getattr(self, dict(self._KIND_ITEMS)[kind])
@@ -125,3 +125,10 @@ class TreeLookupsMixin:
         if index is None or index >= len(items) or items[index] is not element:
             name = element.name() if hasattr(element, "name") else repr(element)
             raise ValueError(f"{func}: {arg} {name!r} does not belong to this plant")
+
+
+def _plural(kind):
+    """English plural of an element kind ("body" -> "bodies")."""
+    if kind.endswith("y"):
+        return kind[:-1] + "ies"
+    return kind + "s"

@@ -176,7 +176,7 @@ def test_ambiguous_name_lookup_lists_instances():
     left, right = tree.add_model_instance("left"), tree.add_model_instance("right")
     a = tree.add_rigid_body("hand", left, box())
     b = tree.add_rigid_body("hand", right, box())
-    with pytest.raises(ElementLookupError, match="2 bodys named 'hand'.*'left', 'right'"):
+    with pytest.raises(ElementLookupError, match="2 bodies named 'hand'.*'left', 'right'"):
         tree.get_body_by_name("hand")
     assert tree.get_body_by_name("hand", left) is a
     assert tree.get_body_by_name("hand", right) is b

@@ -53,8 +53,11 @@ class UniformGravityFieldElement(ForceElement):
         return self._g_W.copy()
 
     def set_gravity_vector(self, g_W) -> None:
-        """Set g_W (m/s², shape (3,))."""
-        self._g_W = self._check_g(g_W, "UniformGravityFieldElement.set_gravity_vector")
+        """Set g_W (m/s², shape (3,)); only before finalize(), as in Drake (the plant's
+        compiled dynamics read it at finalize)."""
+        g = self._check_g(g_W, "UniformGravityFieldElement.set_gravity_vector")
+        self._require_not_finalized("set_gravity_vector")
+        self._g_W = g
 
     def is_enabled(self, model_instance: int) -> bool:
         """True unless gravity was disabled for `model_instance`."""
