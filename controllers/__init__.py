@@ -1,1 +1,27 @@
-"""controllers package."""
+"""controllers: PID, inverse dynamics, computed torque, joint stiffness and LQR controllers
+built on the framework and the multibody plant (Drake's systems/controllers)."""
+
+from .finite_horizon_lqr import (FiniteHorizonLinearQuadraticRegulatorOptions,
+                                 FiniteHorizonLinearQuadraticRegulatorResult,
+                                 finite_horizon_linear_quadratic_regulator,
+                                 make_finite_horizon_linear_quadratic_regulator)
+from .finite_horizon_lqr_controller import FiniteHorizonLqrController
+from .inverse_dynamics import InverseDynamics
+from .inverse_dynamics_controller import InverseDynamicsController
+from .joint_stiffness_controller import JointStiffnessController
+from .lqr import discrete_time_linear_quadratic_regulator, linear_quadratic_regulator
+from .pid_controller import PidController
+
+__all__ = [
+    "FiniteHorizonLinearQuadraticRegulatorOptions",
+    "FiniteHorizonLinearQuadraticRegulatorResult",
+    "FiniteHorizonLqrController",
+    "InverseDynamics",
+    "InverseDynamicsController",
+    "JointStiffnessController",
+    "PidController",
+    "discrete_time_linear_quadratic_regulator",
+    "finite_horizon_linear_quadratic_regulator",
+    "linear_quadratic_regulator",
+    "make_finite_horizon_linear_quadratic_regulator",
+]
