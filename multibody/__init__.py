@@ -10,5 +10,16 @@ from multibody.plant import *  # noqa: F401,F403
 from multibody.plant import __all__ as _plant_all
 from multibody.tree import *  # noqa: F401,F403
 from multibody.tree import __all__ as _tree_all
+from multibody.parsing import *  # noqa: F401,F403
+from multibody.parsing import __all__ as _parsing_all
+from multibody.hydrodynamics import *  # noqa: F401,F403
+from multibody.hydrodynamics import __all__ as _hydro_all
+from multibody.inverse_kinematics import *  # noqa: F401,F403
+from multibody.inverse_kinematics import __all__ as _ik_all
+from multibody.dh_chain import DhChain, add_dh_chain, dh_transform
+from multibody.planning import *  # noqa: F401,F403
+from multibody.planning import __all__ as _planning_all
 
-__all__ = sorted(set(_math_all) | set(_plant_all) | set(_tree_all))
+__all__ = sorted(set(_math_all) | set(_plant_all) | set(_tree_all) | set(_parsing_all)
+                 | set(_hydro_all) | set(_ik_all) | set(_planning_all)
+                 | {"DhChain", "add_dh_chain", "dh_transform"})

@@ -1,0 +1,26 @@
+"""multibody.hydrodynamics: buoyancy, drag and added mass of bodies in a fluid.
+
+`HydrodynamicForce` is a force element (buoyancy at the center of buoyancy, linear and
+quadratic drag in the body frame); the added mass enters the mass matrix and the forward
+dynamics through the functions of `multibody.hydrodynamics.added_mass`.
+"""
+
+from multibody.hydrodynamics.added_mass import (
+    calc_added_mass_bias,
+    calc_added_mass_matrix,
+    calc_forward_dynamics_with_added_mass,
+    calc_mass_matrix_with_added_mass,
+    hydrodynamic_force_elements,
+)
+from multibody.hydrodynamics.body_hydro_data import BodyHydroData
+from multibody.hydrodynamics.hydrodynamic_force import HydrodynamicForce
+
+__all__ = [
+    "BodyHydroData",
+    "HydrodynamicForce",
+    "calc_added_mass_bias",
+    "calc_added_mass_matrix",
+    "calc_forward_dynamics_with_added_mass",
+    "calc_mass_matrix_with_added_mass",
+    "hydrodynamic_force_elements",
+]

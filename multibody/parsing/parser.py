@@ -1,0 +1,203 @@
+"""Parser: load URDF, SDFormat and MJCF model files into a MultibodyPlant (Drake's Parser).
+
+::
+
+    plant = MultibodyPlant(0.0)
+    parser = Parser(plant)
+    parser.package_map().add("example-robot-data", "path/to/example-robot-data")
+    [panda] = parser.add_models("panda.urdf")
+    plant.weld_frames(plant.world_frame(), plant.get_frame_by_name("panda_link0", panda))
+    plant.finalize()
+
+The format follows the file extension: ``.urdf``, ``.sdf`` and ``.xml`` (MJCF). Each
+model becomes a model instance named after it (``<robot name>``, ``<model name>``,
+``<mujoco model>``); loading a second model with a name already in the plant raises
+`ParseError` unless auto-renaming is enabled (``name_1``, ``name_2``, ...) or a
+``model_name_prefix`` scopes the names (``prefix::name``).
+
+Diagnostics: errors raise `ParseError` (a ValueError) with file:line; everything that
+is ignored, defaulted or replaced is a `ParseWarning` with file:line and an entry of the
+import report (`last_report`); `set_strict_parsing` turns the warnings into errors. A
+failed parse may leave the elements it added before the error in the plant, as in Drake.
+"""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+
+from multibody.parsing.diagnostics import Diagnostics
+from multibody.parsing.import_report import ImportReport
+from multibody.parsing.mjcf import parse_mjcf
+from multibody.parsing.package_map import PackageMap
+from multibody.parsing.sdformat import parse_sdformat
+from multibody.parsing.urdf import parse_urdf
+from multibody.parsing.workspace import ParsingWorkspace
+from multibody.parsing.xml_document import XmlDocument
+
+__all__ = ["FILE_TYPES", "Parser"]
+
+FILE_TYPES = {"urdf": ".urdf", "sdf": ".sdf", "xml": ".xml"}
+
+
+_FORMAT_PARSERS = {"urdf": parse_urdf, "sdf": parse_sdformat, "xml": parse_mjcf}
+
+
+class Parser:
+    """Loads model files into `plant` (and, later, their geometry into `scene_graph`).
+
+    Parameters
+    ----------
+    plant : MultibodyPlant
+        Not yet finalized.
+    scene_graph : SceneGraph, optional
+        Kept for geometry registration; the parsed geometry is always available as
+        records (`geometries`), with or without a scene graph.
+    model_name_prefix : str, optional
+        Every top-level model instance is named ``<prefix>::<model name>``.
+    """
+
+    def __init__(self, plant, scene_graph=None, model_name_prefix: str | None = None):
+        if not (hasattr(plant, "add_model_instance") and hasattr(plant, "is_finalized")):
+            raise TypeError(f"Parser: plant must be a MultibodyPlant, got {type(plant).__name__}")
+        if model_name_prefix is not None and (not isinstance(model_name_prefix, str)
+                                              or not model_name_prefix):
+            raise ValueError(f"Parser: model_name_prefix must be a non-empty str or None, got "
+                             f"{model_name_prefix!r}")
+        self._plant = plant
+        self._scene_graph = scene_graph
+        self._prefix = model_name_prefix
+        self._package_map = PackageMap()
+        self._strict = False
+        self._auto_renaming = False
+        self._fluid_density = 1000.0
+        self._gravity = 9.81
+        self._reports: list[ImportReport] = []
+
+    # ------------------------------------------------------------------ accessors
+    def plant(self):
+        """The plant models are added to."""
+        return self._plant
+
+    def scene_graph(self):
+        """The scene graph given at construction (or None)."""
+        return self._scene_graph
+
+    def package_map(self) -> PackageMap:
+        """The package map used to resolve ``package://`` and ``model://`` URIs."""
+        return self._package_map
+
+    # ------------------------------------------------------------------ options
+    def set_strict_parsing(self, strict: bool = True) -> None:
+        """Make every warning (ignored, defaulted-with-warning, replaced) a ParseError."""
+        self._strict = bool(strict)
+
+    def is_strict(self) -> bool:
+        """True after `set_strict_parsing`."""
+        return self._strict
+
+    def set_auto_renaming(self, value: bool) -> None:
+        """Rename a model whose name is taken to ``<name>_1``, ``<name>_2``, ... (Drake)."""
+        self._auto_renaming = bool(value)
+
+    def get_auto_renaming(self) -> bool:
+        """Whether auto-renaming is on."""
+        return self._auto_renaming
+
+    def set_hydrodynamics_options(self, fluid_density: float = 1000.0,
+                                  gravity: float = 9.81) -> None:
+        """ρ (kg/m³) and g (m/s²) for the HydrodynamicForce elements of ``<hydro>`` blocks."""
+        for arg, value in (("fluid_density", fluid_density), ("gravity", gravity)):
+            if not (np.isfinite(value) and value > 0.0):
+                raise ValueError(f"Parser.set_hydrodynamics_options: {arg} must be finite and "
+                                 f"> 0, got {value!r}")
+        self._fluid_density, self._gravity = float(fluid_density), float(gravity)
+
+    # ------------------------------------------------------------------ reports
+    def last_report(self) -> ImportReport | None:
+        """The report of the last `add_models` / `add_models_from_string` call."""
+        return self._reports[-1] if self._reports else None
+
+    def reports(self) -> list[ImportReport]:
+        """Reports of all calls, oldest first."""
+        return list(self._reports)
+
+    def geometries(self) -> list:
+        """Every GeometryRecord parsed so far (all calls), for scene-graph registration."""
+        return [g for report in self._reports for g in report.geometries]
+
+    # ------------------------------------------------------------------ loading
+    def add_models(self, file_name) -> list[int]:
+        """Load every model of `file_name`; return the model instances created.
+
+        Raises
+        ------
+        ParseError
+            With file:line, for unreadable or malformed files and invalid models.
+        ValueError
+            For an unknown extension or a finalized plant.
+        """
+        path = os.fspath(file_name)
+        ext = os.path.splitext(path)[1].lower()
+        file_type = {v: k for k, v in FILE_TYPES.items()}.get(ext)
+        if file_type is None:
+            raise ValueError(f"Parser.add_models: file_name {path!r} has extension {ext!r}; "
+                             f"expected one of {sorted(FILE_TYPES.values())}")
+        return self._parse(file_type, path, dict(path=path))
+
+    def add_models_from_string(self, file_contents: str, file_type: str) -> list[int]:
+        """Load the models of a string; `file_type` is ``"urdf"``, ``"sdf"`` or ``"xml"``.
+
+        Relative file references resolve against the current directory.
+        """
+        if file_type not in FILE_TYPES:
+            raise ValueError(f"Parser.add_models_from_string: file_type must be one of "
+                             f"{sorted(FILE_TYPES)}, got {file_type!r}")
+        if not isinstance(file_contents, (str, bytes)):
+            raise TypeError(f"Parser.add_models_from_string: file_contents must be a str, got "
+                            f"{type(file_contents).__name__}")
+        label = f"<string{FILE_TYPES[file_type]}>"
+        return self._parse(file_type, label, dict(text=file_contents, label=label))
+
+    def _parse(self, file_type, source, load_args) -> list[int]:
+        if self._plant.is_finalized():
+            raise ValueError(f"Parser: cannot add {source!r}: the plant is already finalized; "
+                             f"add all models before calling finalize()")
+        report = ImportReport(source, file_type)
+        self._reports.append(report)
+        diagnostics = Diagnostics(report, self._strict)
+        doc = XmlDocument.load(diagnostics, **load_args)
+        ws = ParsingWorkspace(self._plant, self._package_map, diagnostics, report,
+                              self._add_model_instance, self._fluid_density, self._gravity)
+        instances = _FORMAT_PARSERS[file_type](doc, ws)
+        doc.finish()
+        report.model_instances = list(instances)
+        return list(instances)
+
+    def _add_model_instance(self, doc, el, name: str, parent_name: str | None = None) -> int:
+        """Model instance for a model called `name` (see the module docstring)."""
+        if not name:
+            doc.error(el, "the model has an empty name")
+        if parent_name:
+            full = f"{parent_name}::{name}"
+        else:
+            full = f"{self._prefix}::{name}" if self._prefix else name
+        plant = self._plant
+        if plant.has_model_instance_named(full):
+            if not self._auto_renaming:
+                doc.error(el, f"a model instance named '{full}' already exists (index "
+                              f"{plant.get_model_instance_by_name(full)}); load the model "
+                              f"under another name with parser.set_auto_renaming(True) or "
+                              f"Parser(plant, model_name_prefix=...)")
+            k = 1
+            while plant.has_model_instance_named(f"{full}_{k}"):
+                k += 1
+            doc.defaulted(el, f"model name '{full}' is taken; renamed to '{full}_{k}'")
+            full = f"{full}_{k}"
+        with doc.at(el, f"model '{full}'"):
+            return plant.add_model_instance(full)
+
+    def __repr__(self) -> str:
+        return (f"Parser(plant={self._plant!r}, strict={self._strict}, "
+                f"packages={self._package_map.get_package_names()})")
