@@ -16,7 +16,7 @@ from multibody.hydrodynamics import *  # noqa: F401,F403
 from multibody.hydrodynamics import __all__ as _hydro_all
 from multibody.inverse_kinematics import *  # noqa: F401,F403
 from multibody.inverse_kinematics import __all__ as _ik_all
-from multibody.dh_chain import DhChain, add_dh_chain, dh_transform
+from multibody.dh_chain import DhChain, add_dh_chain, dh_transform  # noqa: F401
 from multibody.planning import *  # noqa: F401,F403
 from multibody.planning import __all__ as _planning_all
 
