@@ -25,6 +25,9 @@ from .primitives import (Adder, AffineSystem, ConstantValueSource, ConstantVecto
                          RandomSource, Saturation, Sine, StateInterpolatorWithDiscreteDerivative,
                          TrajectorySource, ZeroOrderHold)
 from .trajectories import PiecewisePolynomial, Trajectory
+from .monte_carlo import (RandomSimulationResult, SampleError, monte_carlo_simulation,
+                          random_simulation, sample_seed)
+from .parameter_sweep import SweepResult, parameter_sweep
 from .vector_log import VectorLog
 from .vector_log_sink import VectorLogSink, log_vector_output
 from .analysis import (InputPortSelection, OutputPortSelection, controllability_matrix,
@@ -32,6 +35,8 @@ from .analysis import (InputPortSelection, OutputPortSelection, controllability_
                        is_observable, is_stabilizable, linearize, observability_matrix)
 
 __all__ = [
+    "RandomSimulationResult", "SampleError", "monte_carlo_simulation", "random_simulation",
+    "sample_seed", "SweepResult", "parameter_sweep",
     "INTEGRATION_SCHEMES", "IntegratorBase", "make_integrator", "SimulatorConfig",
     "apply_simulator_config", "reset_integrator_from_flags", "Adder", "AffineSystem",
     "ConstantValueSource", "ConstantVectorSource", "Demultiplexer", "DiscreteDerivative",

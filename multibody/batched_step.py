@@ -1,0 +1,251 @@
+"""The step kernel of `multibody.batched_plant.BatchedPlant`: N envs, one parallel call.
+
+`step_batch` splits the envs into contiguous chunks (one ``prange`` task each, with its
+own workspace, so the result does not depend on the number of threads) and advances
+every env by ``num_steps`` steps of size h. With ``vdot = ABA(q, v, τ)`` (gravity
+included) and per actuator a, driving velocity ``iv(a)`` of a joint with position
+``iq(a)``::
+
+    u_a = u_ff,a [+ Kp_a (q_d,a - q[iq(a)]) - Kd_a (v[iv(a)] - v_d,a)]   (PD actuators)
+    τ   = B u - D v                              (actuation, joint damping)
+
+Schemes:
+
+- semi-explicit Euler, the discrete plant's step (same formula and operation order as
+  `multibody.plant.discrete_update.SemiExplicitEulerStepper`)::
+
+      v_{n+1} = v_n + h vdot(q_n, v_n)
+      q_{n+1} = q_n + h N(q_n) v_{n+1}
+
+- explicit Runge-Kutta with tableau (A, b), combined as in
+  `framework.integrators.runge_kutta.combine_stages`::
+
+      k_i = f(x_n + h sum_{j<i} a_ij k_j),   x_{n+1} = x_n + h sum_i b_i k_i
+
+After each step every quaternion is divided by its norm.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import pathlib
+
+import numba
+import numpy as np
+from numba import prange
+
+from multibody.kernels.aba import calc_forward_dynamics
+from multibody.kernels.compilation import kernel, parallel_kernel
+from multibody.kernels.joint_velocity_maps import map_velocity_to_qdot
+from multibody.kernels.layout import NWS
+
+__all__ = ["BATCHED_INTEGRATION_SCHEMES", "runge_kutta_tableau", "step_batch"]
+
+#: Butcher tableaux (rows of A, b) of the explicit schemes; the framework's for the
+#: names it shares (framework.integrators.runge_kutta), plus the classical RK4.
+_TABLEAUX = {
+    "explicit_euler": (((),), (1.0,)),
+    "runge_kutta2": (((), (1.0,)), (0.5, 0.5)),
+    "runge_kutta3": (((), (0.5,), (-1.0, 2.0)), (1.0 / 6.0, 2.0 / 3.0, 1.0 / 6.0)),
+    "runge_kutta4": (((), (0.5,), (0.0, 0.5), (0.0, 0.0, 1.0)),
+                     (1.0 / 6.0, 1.0 / 3.0, 1.0 / 3.0, 1.0 / 6.0)),
+}
+#: Names accepted by ``BatchedPlant(..., integration_scheme=...)``.
+BATCHED_INTEGRATION_SCHEMES = ("semi_explicit_euler",) + tuple(_TABLEAUX)
+
+
+def runge_kutta_tableau(scheme):
+    """(A (s, s), b (s,)) of `scheme`; s = 0 for ``"semi_explicit_euler"``."""
+    rows, b = _TABLEAUX.get(scheme, ((), ()))
+    A = np.zeros((len(b), len(b)))
+    for i, row in enumerate(rows):
+        A[i, :len(row)] = row
+    return A, np.array(b, dtype=float)
+
+
+def _invalidate_stale_cache():
+    """Drop this module's numba cache files when a kernel source it inlines changed.
+
+    numba revalidates a cached function against its own file only, and these kernels
+    inline those of ``multibody/kernels`` (whose own cache is kept fresh the same way by
+    `multibody.kernels.compilation.invalidate_stale_cache`).
+    """
+    here = pathlib.Path(__file__).resolve()
+    sources = sorted((here.parent / "kernels").glob("*.py")) + [
+        here.parent / "tree" / "compiled_model.py", here]
+    cache_dir = here.parent / "__pycache__"
+    stamp = cache_dir / f"{here.stem}.kernel_sources.sha256"
+    try:
+        h = hashlib.sha256(numba.__version__.encode())
+        for path in sources:
+            h.update(path.name.encode())
+            h.update(path.read_bytes())
+        digest = h.hexdigest()
+        if stamp.is_file() and stamp.read_text() == digest:
+            return
+        cache_dir.mkdir(exist_ok=True)
+        for f in list(cache_dir.glob(f"{here.stem}.*.nbi")) + list(
+                cache_dir.glob(f"{here.stem}.*.nbc")):
+            f.unlink(missing_ok=True)
+        tmp = cache_dir / f"{stamp.name}.{os.getpid()}"
+        tmp.write_text(digest)
+        tmp.replace(stamp)
+    except OSError:
+        pass
+
+
+_invalidate_stale_cache()
+
+
+@kernel
+def _accelerations(model, drive, scratch, q, v):
+    """scratch's vd = ABA(q, v, τ) with τ = B u - D v (see the module docstring).
+
+    model = (ip, fp, g, I10 of the env); drive = (u, actuators (2, nu): velocity and
+    position index per actuator, damping (nv,), kp, kd, x_d = [q_d; v_d], use_pd);
+    scratch = (ws, fext, tau, vd, qdot).
+    """
+    ip, fp, g, inertia = model
+    u, actuators, damping, kp, kd, x_d, use_pd = drive
+    ws, fext, tau, vd, _ = scratch
+    nu = u.shape[0]
+    for i in range(tau.shape[0]):
+        tau[i] = 0.0
+    for a in range(nu):
+        ua = u[a]
+        if use_pd:
+            ua += (kp[a] * (x_d[a] - q[actuators[1, a]])
+                   - kd[a] * (v[actuators[0, a]] - x_d[nu + a]))
+        tau[actuators[0, a]] += ua
+    for i in range(damping.shape[0]):
+        tau[i] -= damping[i] * v[i]
+    calc_forward_dynamics(ip, fp, ws, q, v, tau, inertia, g, fext, False, vd)
+
+
+@kernel
+def _semi_explicit_euler_step(model, drive, scratch, q, v, h, qdot_is_v):
+    """v += h vdot(q, v);  q += h N(q) v (the new v)."""
+    _accelerations(model, drive, scratch, q, v)
+    vd, qdot = scratch[3], scratch[4]
+    for i in range(v.shape[0]):
+        v[i] = vd[i] * h + v[i]
+    if qdot_is_v:
+        for i in range(q.shape[0]):
+            q[i] = v[i] * h + q[i]
+    else:
+        map_velocity_to_qdot(model[0], q, v, qdot)
+        for i in range(q.shape[0]):
+            q[i] = qdot[i] * h + q[i]
+
+
+@kernel
+def _runge_kutta_step(model, drive, scratch, q, v, h, qdot_is_v, tab_a, tab_b, x0, K):
+    """One explicit Runge-Kutta step of x = [q; v] (module docstring); x0 (nx,) and
+    K (s, nx) are scratch."""
+    nq, nx = q.shape[0], x0.shape[0]
+    vd, qdot = scratch[3], scratch[4]
+    for i in range(nq):
+        x0[i] = q[i]
+    for i in range(nx - nq):
+        x0[nq + i] = v[i]
+    for st in range(tab_b.shape[0] + 1):
+        weights = tab_a[st] if st < tab_b.shape[0] else tab_b
+        if st > 0:                       # x = x0 + h sum_{j < st} w_j K_j
+            for i in range(nx):
+                acc = 0.0
+                for j in range(st):
+                    acc += weights[j] * K[j, i]
+                xi = x0[i] + h * acc
+                if i < nq:
+                    q[i] = xi
+                else:
+                    v[i - nq] = xi
+        if st == tab_b.shape[0]:
+            break
+        _accelerations(model, drive, scratch, q, v)
+        if qdot_is_v:
+            for i in range(nq):
+                K[st, i] = v[i]
+        else:
+            map_velocity_to_qdot(model[0], q, v, qdot)
+            for i in range(nq):
+                K[st, i] = qdot[i]
+        for i in range(nx - nq):
+            K[st, nq + i] = vd[i]
+
+
+@kernel
+def _normalize_quaternions(q, quat_starts):
+    for qs in quat_starts:
+        n = np.sqrt(q[qs] * q[qs] + q[qs + 1] * q[qs + 1] + q[qs + 2] * q[qs + 2]
+                    + q[qs + 3] * q[qs + 3])
+        for i in range(4):
+            q[qs + i] /= n
+
+
+@parallel_kernel
+def step_batch(ip, fp, X, U, I10, g, h, num_steps, actuators, damping, quat_starts,
+               qdot_is_v, tab_a, tab_b, KP, KD, XD, use_pd, nchunks):
+    """Advance every env of X (N, nq + nv) by `num_steps` steps of size h, in place.
+
+    Parameters
+    ----------
+    ip, fp : ndarray
+        Packed model (`multibody.kernels.layout.pack_model`).
+    X : ndarray, shape (N, nq + nv)
+        States [q; v], overwritten.
+    U : ndarray, shape (N, nu)
+        Feedforward actuation, held over the steps.
+    I10 : ndarray, shape (N, nb, 10)
+        Inertial parameters per env, node order.
+    g : ndarray, shape (3,)
+        Gravity, expressed in W.
+    h : float
+        Step size (s).
+    num_steps : int
+    actuators : ndarray of int64, shape (2, nu)
+        Velocity index (row 0) and position index (row 1) of each actuator's joint.
+    damping : ndarray, shape (nv,)
+        Joint viscous damping per velocity.
+    quat_starts : ndarray of int64
+        q index of every quaternion's w.
+    qdot_is_v : bool
+        N(q) is the identity.
+    tab_a, tab_b : ndarray, shapes (s, s) and (s,)
+        Runge-Kutta tableau; s = 0 selects semi-explicit Euler.
+    KP, KD : ndarray, shape (1, nu) or (N, nu)
+        PD gains per actuator (shared or per env), read when `use_pd`.
+    XD : ndarray, shape (1, 2 nu) or (N, 2 nu)
+        Desired state [q_d; v_d] per actuator, read when `use_pd`.
+    use_pd : bool
+        Whether the actuators are PD-controlled.
+    nchunks : int
+        Number of parallel tasks (chunks of contiguous envs).
+    """
+    nb, n_env, nx, nv = ip.shape[0], X.shape[0], X.shape[1], damping.shape[0]
+    nq = nx - nv
+    for c in prange(nchunks):
+        scratch = (np.zeros((nb, NWS)), np.zeros((nb, 6)), np.empty(nv), np.empty(nv),
+                   np.empty(nq))
+        q, v, x0 = np.empty(nq), np.empty(nv), np.empty(nx)
+        K = np.empty((max(tab_b.shape[0], 1), nx))
+        for e in range((c * n_env) // nchunks, ((c + 1) * n_env) // nchunks):
+            for i in range(nq):
+                q[i] = X[e, i]
+            for i in range(nv):
+                v[i] = X[e, nq + i]
+            model = (ip, fp, g, I10[e])
+            drive = (U[e], actuators, damping, KP[e if KP.shape[0] > 1 else 0],
+                     KD[e if KD.shape[0] > 1 else 0], XD[e if XD.shape[0] > 1 else 0], use_pd)
+            for _ in range(num_steps):
+                if tab_b.shape[0] == 0:
+                    _semi_explicit_euler_step(model, drive, scratch, q, v, h, qdot_is_v)
+                else:
+                    _runge_kutta_step(model, drive, scratch, q, v, h, qdot_is_v, tab_a,
+                                      tab_b, x0, K)
+                _normalize_quaternions(q, quat_starts)
+            for i in range(nq):
+                X[e, i] = q[i]
+            for i in range(nv):
+                X[e, nq + i] = v[i]
