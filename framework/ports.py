@@ -131,7 +131,7 @@ class LeafOutputPort(OutputPort):
             return entry.ro
         self._calc(ctx, entry.holder)
         entry.valid = True
-        if self._kind is ABSTRACT:
+        if self._kind == ABSTRACT:
             entry.ro = entry.value = entry.holder._value
         return entry.ro
 

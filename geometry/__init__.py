@@ -1,6 +1,21 @@
 """geometry package: poses (RigidTransform, RotationMatrix, RollPitchYaw), quaternion
-helpers, shapes and the scene graph."""
+helpers, shapes, SceneGraph with its roles, properties, collision filters and proximity
+queries (QueryObject)."""
 
+from .collision_filter import CollisionFilterDeclaration, CollisionFilterManager, GeometrySet
+from .geometry_instance import FrameId, GeometryFrame, GeometryId, GeometryInstance, SourceId
+from .inspector import Role, SceneGraphInspector
+from .properties import (
+    CoulombFriction,
+    IllustrationProperties,
+    PerceptionProperties,
+    ProximityProperties,
+    add_compliant_hydroelastic_properties,
+    add_compliant_hydroelastic_properties_for_half_space,
+    add_contact_material,
+    add_rigid_hydroelastic_properties,
+    calc_contact_friction_from_surface_properties,
+)
 from .quaternion import (
     normalize_quaternion,
     quaternion_conjugate,
@@ -8,17 +23,23 @@ from .quaternion import (
     quaternion_to_rotation_matrix,
     rotation_matrix_to_quaternion,
 )
+from .query_object import PenetrationAsPointPair, QueryObject, SignedDistancePair
 from .rigid_transform import RigidTransform
 from .roll_pitch_yaw import RollPitchYaw
 from .rotation_matrix import RotationMatrix
+from .scene_graph import FramePoseVector, SceneGraph
+from .shapes import Box, Capsule, Convex, Cylinder, Ellipsoid, HalfSpace, Mesh, Shape, Sphere
 
 __all__ = [
-    "RigidTransform",
-    "RollPitchYaw",
-    "RotationMatrix",
-    "normalize_quaternion",
-    "quaternion_conjugate",
-    "quaternion_multiply",
-    "quaternion_to_rotation_matrix",
-    "rotation_matrix_to_quaternion",
+    "Box", "Capsule", "CollisionFilterDeclaration", "CollisionFilterManager", "Convex",
+    "CoulombFriction", "Cylinder", "Ellipsoid", "FrameId", "FramePoseVector", "GeometryFrame",
+    "GeometryId", "GeometryInstance", "GeometrySet", "HalfSpace", "IllustrationProperties",
+    "Mesh", "PenetrationAsPointPair", "PerceptionProperties", "ProximityProperties",
+    "QueryObject", "RigidTransform", "Role", "RollPitchYaw", "RotationMatrix", "SceneGraph",
+    "SceneGraphInspector", "Shape", "SignedDistancePair", "SourceId", "Sphere",
+    "add_compliant_hydroelastic_properties",
+    "add_compliant_hydroelastic_properties_for_half_space", "add_contact_material",
+    "add_rigid_hydroelastic_properties", "calc_contact_friction_from_surface_properties",
+    "normalize_quaternion", "quaternion_conjugate", "quaternion_multiply",
+    "quaternion_to_rotation_matrix", "rotation_matrix_to_quaternion",
 ]

@@ -18,10 +18,14 @@ from multibody.inverse_kinematics import *  # noqa: F401,F403
 from multibody.inverse_kinematics import __all__ as _ik_all
 from multibody.dh_chain import DhChain, add_dh_chain, dh_transform  # noqa: F401
 from multibody.batched_plant import BATCHED_INTEGRATION_SCHEMES, BatchedPlant  # noqa: F401
+from multibody.contact import ContactSolverError  # noqa: F401
+from multibody.contact.geometry_bridge import (connect_plant_and_scene_graph,  # noqa: F401
+                                               register_geometry_records)
 from multibody.planning import *  # noqa: F401,F403
 from multibody.planning import __all__ as _planning_all
 
 __all__ = sorted(set(_math_all) | set(_plant_all) | set(_tree_all) | set(_parsing_all)
                  | set(_hydro_all) | set(_ik_all) | set(_planning_all)
                  | {"DhChain", "add_dh_chain", "dh_transform", "BatchedPlant",
-                    "BATCHED_INTEGRATION_SCHEMES"})
+                    "BATCHED_INTEGRATION_SCHEMES", "ContactSolverError",
+                    "connect_plant_and_scene_graph", "register_geometry_records"})

@@ -475,6 +475,8 @@ def _check_plant(plant):
         unsupported.append("actuators with reflected inertia")
     if plant.num_constraints():
         unsupported.append("constraints")
+    if getattr(getattr(plant, "_dyn", None), "M_extra", None) is not None:
+        unsupported.append("extra (added-mass) spatial inertias")
     if unsupported:
         raise ValueError(f"{fn}: plant '{plant.get_name()}' has {', '.join(unsupported)}; "
                          f"the batched kernel models rigid bodies, joints, joint damping, "

@@ -8,19 +8,19 @@ J_B v. With Kirchhoff's equations the fluid force on B at Bo, expressed in B, is
 
 where dV_B/dt is the time derivative of the components of V_B (in B) and
 [w; v] ×* [n; f] = [w × n + v × f; w × f] is the spatial force cross product. With
-dV_B/dt = J_B v̇ + c_B, the equations of motion of the plant become
+dV_B/dt = J_B v̇ + c_B the equations of motion become
 
-    (M + Σ_B J_Bᵀ M_A J_B) v̇ = M v̇₀ - Σ_B J_Bᵀ (M_A c_B + V_B ×* M_A V_B),
+    (M + Σ_B J_Bᵀ M_A J_B) v̇ + C v + Σ_B J_Bᵀ (M_A c_B + V_B ×* M_A V_B) = τ_g + τ + ...
 
-where v̇₀ is the plant's forward dynamics without added mass (gravity, actuation,
-damping, buoyancy, drag and all other forces included). c_B follows from the plant's
-bias spatial acceleration Ab_WB = [αb; ab] of Bo (J̇ v in W):
-c_B = [R_WBᵀ αb; R_WBᵀ (ab - w_WB × v_WBo)].
-
-This is exact, but it is evaluated here in Python with the plant's public queries
-(O(n) Jacobian calls per body); the compiled kernels would need an extra per-body 6x6
-inertia (added to the composite inertia in CRBA, to the articulated inertia in ABA and
-to I a + v ×* I v in RNEA) to include it at kernel speed.
+The plant does this itself: `HydrodynamicForce.extra_spatial_inertia` hands M_A to the
+plant at finalize and the compiled kernels add it to B's inertia (composite inertia in
+CRBA, momentum rate in RNEA, articulated inertia and bias force in ABA; see
+`multibody.kernels.extra_inertia`), so ``plant.calc_mass_matrix`` and
+``plant.calc_forward_dynamics`` (and the simulation, inverse dynamics, bias term, kinetic
+energy and momentum) include the added mass. The two ``*_with_added_mass`` functions are
+kept as thin wrappers over them. `calc_added_mass_matrix` and `calc_added_mass_bias`
+evaluate the added-mass terms on their own, from the plant's Jacobians (O(n) Jacobian
+calls per body), as a check of the kernels and for analysis.
 """
 
 from __future__ import annotations
@@ -40,11 +40,11 @@ __all__ = [
 
 
 def hydrodynamic_force_elements(plant) -> list:
-    """The plant's HydrodynamicForce elements that have a non-zero added mass."""
+    """The plant's HydrodynamicForce elements that contribute an added mass."""
     out = []
     for i in range(plant.num_force_elements()):
         element = plant.get_force_element(i)
-        if isinstance(element, HydrodynamicForce) and np.any(element.added_mass_matrix()):
+        if isinstance(element, HydrodynamicForce) and element.extra_spatial_inertia():
             out.append(element)
     return out
 
@@ -61,7 +61,8 @@ def _body_jacobian_and_velocity(plant, context, body):
 
 
 def calc_added_mass_matrix(plant, context) -> np.ndarray:
-    """Σ_B J_Bᵀ M_A J_B (nv, nv): the added mass in generalized coordinates."""
+    """Σ_B J_Bᵀ M_A J_B (nv, nv): the added mass in generalized coordinates (the part of
+    ``plant.calc_mass_matrix`` that the added mass contributes), from Jacobians."""
     nv = plant.num_velocities()
     M_added = np.zeros((nv, nv))
     for element in hydrodynamic_force_elements(plant):
@@ -71,8 +72,9 @@ def calc_added_mass_matrix(plant, context) -> np.ndarray:
 
 
 def calc_mass_matrix_with_added_mass(plant, context) -> np.ndarray:
-    """M(q) + Σ_B J_Bᵀ M_A J_B (nv, nv), the mass matrix the body "feels" in the fluid."""
-    return plant.calc_mass_matrix(context) + calc_added_mass_matrix(plant, context)
+    """M(q) (nv, nv) including Σ J_Bᵀ M_A J_B: ``plant.calc_mass_matrix(context)``, which
+    includes the added mass of every HydrodynamicForce element."""
+    return plant.calc_mass_matrix(context)
 
 
 def _spatial_force_cross(V, h) -> np.ndarray:
@@ -83,7 +85,12 @@ def _spatial_force_cross(V, h) -> np.ndarray:
 
 def calc_added_mass_bias(plant, context) -> np.ndarray:
     """Σ_B J_Bᵀ (M_A c_B + V_B ×* M_A V_B) (nv,): the velocity-dependent added-mass
-    forces, on the left-hand side of the equations of motion (see module docstring)."""
+    forces, on the left-hand side of the equations of motion (the part of
+    ``plant.calc_bias_term`` that the added mass contributes), from Jacobians.
+
+    c_B = dV_B/dt at v̇ = 0 follows from the bias spatial acceleration Ab_WB = [αb; ab]
+    of Bo (J̇ v in W): c_B = [R_WBᵀ αb; R_WBᵀ (ab - w_WB × v_WBo)].
+    """
     W = plant.world_frame()
     bias = np.zeros(plant.num_velocities())
     for element in hydrodynamic_force_elements(plant):
@@ -99,15 +106,6 @@ def calc_added_mass_bias(plant, context) -> np.ndarray:
 
 
 def calc_forward_dynamics_with_added_mass(plant, context) -> np.ndarray:
-    """v̇ (nv,) including the added mass of every HydrodynamicForce element.
-
-    Solves (M + Σ J_Bᵀ M_A J_B) v̇ = M v̇₀ - Σ J_Bᵀ (M_A c_B + V_B ×* M_A V_B), with v̇₀
-    the plant's `calc_forward_dynamics` (see the module docstring).
-    """
-    vdot0 = plant.calc_forward_dynamics(context)
-    if not hydrodynamic_force_elements(plant):
-        return vdot0
-    M = plant.calc_mass_matrix(context)
-    lhs = M + calc_added_mass_matrix(plant, context)
-    rhs = M @ vdot0 - calc_added_mass_bias(plant, context)
-    return np.linalg.solve(lhs, rhs)
+    """v̇ (nv,) including the added mass of every HydrodynamicForce element:
+    ``plant.calc_forward_dynamics(context)``, which includes it."""
+    return plant.calc_forward_dynamics(context)

@@ -17,13 +17,12 @@ For a body B with parameters `BodyHydroData` (all rotational first, in B, about 
 - Added mass M_A (6x6): the fluid's reaction to the body's acceleration. It enters the
   equations of motion like an extra (general, not rigid-body) spatial inertia fixed in
   B: the fluid force is -(M_A dV_B/dt + V_B ×* M_A V_B) (Kirchhoff's equations). It
-  depends on the acceleration, so it cannot be an explicit force of a force element;
-  the compiled kernels take only rigid-body inertias (10 parameters per body). It is
-  therefore applied by `multibody.hydrodynamics.added_mass`: the mass matrix
-  M + Σ J_Bᵀ M_A J_B (`calc_mass_matrix_with_added_mass`) and the forward dynamics
-  with added mass (`calc_forward_dynamics_with_added_mass`). The plant's own
-  ``calc_mass_matrix`` / ``calc_forward_dynamics`` do not include it (a kernel hook
-  for an extra per-body 6x6 inertia in CRBA, RNEA and ABA is needed for that).
+  depends on the acceleration, so it is not an explicit force of this element: the
+  element declares it through ``extra_spatial_inertia()`` and the plant adds it to the
+  body's inertia in its compiled kernels at finalize
+  (`multibody.plant.plant_extra_inertia`), so the plant's mass matrix, forward and
+  inverse dynamics, bias term, kinetic energy and momentum include it. It has no
+  weight (buoyancy is the separate force above).
 """
 
 from __future__ import annotations
@@ -37,7 +36,8 @@ __all__ = ["HydrodynamicForce"]
 
 
 class HydrodynamicForce(ForceElement):
-    """Buoyancy and drag on `body` (see the module docstring for the model).
+    """Buoyancy and drag on `body`, and its added mass as an extra inertia (see the module
+    docstring for the model).
 
     Parameters
     ----------
@@ -91,6 +91,21 @@ class HydrodynamicForce(ForceElement):
     def added_mass_matrix(self) -> np.ndarray:
         """M_A (6, 6), about Bo, expressed in B, rotational first (a copy)."""
         return self._data.added_mass_matrix.copy()
+
+    def extra_spatial_inertia(self) -> list:
+        """The added mass as the plant's extra inertia of B (see
+        `multibody.plant.plant_extra_inertia`).
+
+        Returns
+        -------
+        list of (int, ndarray)
+            ``[(body_index, M_A)]`` with M_A (6, 6) about Bo, in B, rotational first; empty
+            when the body has no hydrodynamics or no added mass.
+        """
+        M_A = self._data.added_mass_matrix
+        if not self._data.has_hydro or not np.any(M_A):
+            return []
+        return [(self._body.index(), M_A.copy())]
 
     def buoyancy_magnitude(self) -> float:
         """ρ g V (N)."""

@@ -2,7 +2,10 @@
 
 Composite inertias are accumulated tip to base in 10-parameter form (a sum of rigid
 inertias is a rigid inertia), then each column block of M is read off by carrying the
-composite force ``F = Ic_k S_k`` up the path to the root.
+composite force ``F = Ic_k S_k`` up the path to the root. With an extra spatial inertia
+per node (``M_extra``, see `multibody.kernels.extra_inertia`, not a rigid inertia in
+general) the composites are accumulated as 6x6 matrices ``I + M_extra + Σ children``
+instead.
 
 References
 ----------
@@ -12,27 +15,35 @@ R. Featherstone, *Rigid Body Dynamics Algorithms*, Springer 2008, table 6.2.
 from __future__ import annotations
 
 from multibody.kernels.compilation import kernel
-from multibody.kernels.inertia import rigid_to_parent_add
+from multibody.kernels.extra_inertia import add_extra_to_matrix, bad_extra
+from multibody.kernels.inertia import (
+    articulated_from_rigid, articulated_to_parent_add, mat6_times, rigid_to_parent_add,
+)
 from multibody.kernels.joints import calc_joint_pose, joint_force
 from multibody.kernels.layout import IP_NV, IP_PARENT, IP_VS, WS_IA, WS_S, bad_inertia, bad_q
 from multibody.kernels.spatial import force_to_parent, inertia_times_motion, load6
 
-__all__ = ["crba_tip_to_base", "calc_mass_matrix"]
+__all__ = ["crba_tip_to_base", "calc_mass_matrix", "calc_mass_matrix_with_extra"]
 
 
 @kernel
-def crba_tip_to_base(ip, ws, M):
-    """Fill M from the composite inertias in ``ws[:, WS_IA:WS_IA+10]`` (consumed).
+def crba_tip_to_base(ip, ws, M, M_extra=None):
+    """Fill M from the composite inertias in ``ws[:, WS_IA:]`` (consumed).
 
     For node k, column j (velocity index i = v_start[k] + j):
     ``F = Ic_k S_j``; ``M[i, i'] = S_i'^T F`` for the dofs i' of k, then
     ``F <- X^T F`` and the same for every ancestor, filling both triangles.
+    The composites are 10 inertial parameters when `M_extra` is None, row-major 6x6
+    matrices (36 entries) otherwise (only whether `M_extra` is None matters here).
     """
     for k in range(ip.shape[0] - 1, 0, -1):
         vs = ip[k, IP_VS]
         n = ip[k, IP_NV]
         for j in range(n):
-            F = inertia_times_motion(ws, k, WS_IA, load6(ws, k, WS_S + 6 * j))
+            if M_extra is None:
+                F = inertia_times_motion(ws, k, WS_IA, load6(ws, k, WS_S + 6 * j))
+            else:
+                F = mat6_times(ws, k, WS_IA, load6(ws, k, WS_S + 6 * j))
             for jj in range(n):
                 M[vs + jj, vs + j] = joint_force(ws, k, jj, F)
             a = k
@@ -48,7 +59,10 @@ def crba_tip_to_base(ip, ws, M):
                     M[vs + j, vsa + jj] = x
         p = ip[k, IP_PARENT]
         if p > 0:
-            rigid_to_parent_add(ws, k, p, WS_IA)
+            if M_extra is None:
+                rigid_to_parent_add(ws, k, p, WS_IA)
+            else:
+                articulated_to_parent_add(ws, k, p, WS_IA)
 
 
 @kernel
@@ -83,5 +97,35 @@ def calc_mass_matrix(ip, fp, ws, q, I10, M):
         calc_joint_pose(ip, fp, q, ws, k)
         for i in range(10):
             ws[k, WS_IA + i] = I10[k, i]
-    crba_tip_to_base(ip, ws, M)
+    crba_tip_to_base(ip, ws, M, None)
+    return 0
+
+
+@kernel
+def calc_mass_matrix_with_extra(ip, fp, ws, q, I10, M, M_extra):
+    """`calc_mass_matrix` with an extra spatial inertia per node.
+
+    `M_extra` (nb, 6, 6) (about each Bo, in B, symmetric; see
+    `multibody.kernels.extra_inertia`) is added to each body's rigid inertia, the
+    composites being 6x6 matrices; None gives `calc_mass_matrix` (a kernel of its own,
+    without the extra argument, so that the rigid-body call is unchanged).
+    """
+    if bad_q(ip, q) or bad_inertia(ip, I10):
+        return 1
+    if M_extra is not None:
+        if bad_extra(ip, M_extra):
+            return 1
+    nb = ip.shape[0]
+    for i in range(M.shape[0]):
+        for j in range(M.shape[1]):
+            M[i, j] = 0.0
+    for k in range(1, nb):
+        calc_joint_pose(ip, fp, q, ws, k)
+        if M_extra is None:
+            for i in range(10):
+                ws[k, WS_IA + i] = I10[k, i]
+        else:
+            articulated_from_rigid(I10, k, 0, ws, k, WS_IA)
+            add_extra_to_matrix(M_extra, k, ws, WS_IA)
+    crba_tip_to_base(ip, ws, M, M_extra)
     return 0

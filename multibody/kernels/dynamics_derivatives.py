@@ -36,12 +36,12 @@ class DerivativesMixin:
             f"{fn}: q_derivative is {q_derivative!r}, expected 'tangent' or 'coordinates'")
 
     def inverse_dynamics_derivatives(self, q, v, vdot, I10, g, F_ext_W=None,
-                                     q_derivative="tangent"):
+                                     q_derivative="tangent", M_extra=None):
         """Exact partial derivatives of inverse dynamics (complex step through RNEA).
 
         Parameters
         ----------
-        q, v, vdot, I10, g, F_ext_W
+        q, v, vdot, I10, g, F_ext_W, M_extra
             As in `inverse_dynamics`.
         q_derivative : {"tangent", "coordinates"}
             See the module docstring.
@@ -56,16 +56,17 @@ class DerivativesMixin:
         fn = "inverse_dynamics_derivatives"
         q, v, vdot, I10, g = self._coerce(fn, q=q, v=v, vdot=vdot, I10=I10, g=g)
         F, use = self._forces(fn, F_ext_W)
+        E = self._extra(fn, M_extra)
         Dq = self._q_directions(fn, q, q_derivative)
         dq = np.empty((self.nv, Dq.shape[1]))
         dv = np.empty((self.nv, self.nv))
         _der.inverse_dynamics_state_derivatives(
             self._ip, self._fp, self._wsc, q, v, vdot, I10, g, F, use, Dq, self._qc,
-            self._vc, self._vdc, self._tauc, dq, dv)
-        return dq, dv, self.mass_matrix(q, I10).copy()
+            self._vc, self._vdc, self._tauc, dq, dv, E)
+        return dq, dv, self.mass_matrix(q, I10, E).copy()
 
     def forward_dynamics_derivatives(self, q, v, tau, I10, g, F_ext_W=None,
-                                     q_derivative="tangent"):
+                                     q_derivative="tangent", M_extra=None):
         """Exact partial derivatives of forward dynamics.
 
         ``d vdot = -M^-1 d(ID)`` evaluated at ``vdot = ABA(q, v, tau)`` (Carpentier &
@@ -73,7 +74,7 @@ class DerivativesMixin:
 
         Parameters
         ----------
-        q, v, tau, I10, g, F_ext_W
+        q, v, tau, I10, g, F_ext_W, M_extra
             As in `forward_dynamics`.
         q_derivative : {"tangent", "coordinates"}
             See the module docstring; the default gives an (nv, nv) matrix.
@@ -87,9 +88,10 @@ class DerivativesMixin:
         """
         fn = "forward_dynamics_derivatives"
         q, v, tau, I10, g = self._coerce(fn, q=q, v=v, tau=tau, I10=I10, g=g)
-        vdot = self.forward_dynamics(q, v, tau, I10, g, F_ext_W).copy()
+        E = self._extra(fn, M_extra)
+        vdot = self.forward_dynamics(q, v, tau, I10, g, F_ext_W, E).copy()
         dq, dv, M = self.inverse_dynamics_derivatives(q, v, vdot, I10, g, F_ext_W,
-                                                      q_derivative)
+                                                      q_derivative, E)
         Minv = np.linalg.inv(M)
         Minv = 0.5 * (Minv + Minv.T)
         return -Minv @ dq, -Minv @ dv, Minv
@@ -114,7 +116,8 @@ class DerivativesMixin:
     def inverse_dynamics_regressor(self, q, v, vdot, g):
         """Regressor ``Y`` (nv, nb, 10): ``tau = Y.reshape(nv, -1) @ I10.ravel()``.
 
-        Includes gravity, not external forces (they do not depend on the parameters).
+        Includes gravity, not external forces nor any extra inertia ``M_extra`` (they
+        do not depend on the parameters: with one, ``tau = Y θ + tau_extra``).
         """
         fn = "inverse_dynamics_regressor"
         q, v, vdot, g = self._coerce(fn, q=q, v=v, vdot=vdot, g=g)
@@ -123,11 +126,14 @@ class DerivativesMixin:
                                         self._no_fext, np.empty(self.nv), Y)
         return Y
 
-    def forward_dynamics_parameter_derivatives(self, q, v, tau, I10, g, F_ext_W=None):
-        """``d vdot / d I10``, shape (nv, nb, 10): ``-M^-1 Y(q, v, vdot)``."""
+    def forward_dynamics_parameter_derivatives(self, q, v, tau, I10, g, F_ext_W=None,
+                                               M_extra=None):
+        """``d vdot / d I10``, shape (nv, nb, 10): ``-M^-1 Y(q, v, vdot)`` (M and vdot
+        include `M_extra`, None: the object's default)."""
         fn = "forward_dynamics_parameter_derivatives"
         q, v, tau, I10, g = self._coerce(fn, q=q, v=v, tau=tau, I10=I10, g=g)
-        vdot = self.forward_dynamics(q, v, tau, I10, g, F_ext_W).copy()
+        E = self._extra(fn, M_extra)
+        vdot = self.forward_dynamics(q, v, tau, I10, g, F_ext_W, E).copy()
         Y = self.inverse_dynamics_regressor(q, v, vdot, g)
-        M = self.mass_matrix(q, I10)
+        M = self.mass_matrix(q, I10, E)
         return -np.linalg.solve(M, Y.reshape(self.nv, -1)).reshape(self.nv, self.nb, 10)

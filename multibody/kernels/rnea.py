@@ -2,7 +2,10 @@
 
 Computes ``tau = M(q) vd + C(q, v) v - tau_g(q) - sum_k J_k^T F_ext_k`` where the
 external force F_ext_k acts on node k's body at its origin Bo and is expressed in W.
-Gravity enters as the world's spatial acceleration ``a_0 = [0; -g]``.
+Gravity enters as the world's spatial acceleration ``a_0 = [0; -g]``. With an extra
+spatial inertia per node (``M_extra``, see `multibody.kernels.extra_inertia`),
+`calc_inverse_dynamics_with_extra` adds ``M_extra (A - A_g) + V x* M_extra V`` to each
+body's net force between the two passes.
 
 References
 ----------
@@ -12,6 +15,7 @@ R. Featherstone, *Rigid Body Dynamics Algorithms*, Springer 2008, table 5.1.
 from __future__ import annotations
 
 from multibody.kernels.compilation import kernel
+from multibody.kernels.extra_inertia import add_extra_body_forces, bad_extra
 from multibody.kernels.joints import calc_joint_pose, joint_force
 from multibody.kernels.kinematics import node_motion, set_world_pose, world_pose
 from multibody.kernels.layout import (
@@ -23,7 +27,8 @@ from multibody.kernels.spatial import (
     store6, sub6,
 )
 
-__all__ = ["rnea_base_to_tip", "rnea_tip_to_base", "calc_inverse_dynamics"]
+__all__ = ["rnea_base_to_tip", "rnea_tip_to_base", "calc_inverse_dynamics",
+           "calc_inverse_dynamics_with_extra"]
 
 
 @kernel
@@ -96,5 +101,27 @@ def calc_inverse_dynamics(ip, fp, ws, q, v, vd, I10, g, F_ext_W, use_fext, tau):
             or (use_fext and bad_forces(ip, F_ext_W))):
         return 1
     rnea_base_to_tip(ip, fp, ws, q, v, vd, I10, g, F_ext_W, use_fext)
+    rnea_tip_to_base(ip, ws, tau)
+    return 0
+
+
+@kernel
+def calc_inverse_dynamics_with_extra(ip, fp, ws, q, v, vd, I10, g, F_ext_W, use_fext, tau,
+                                     M_extra):
+    """`calc_inverse_dynamics` with an extra spatial inertia per node.
+
+    `M_extra` (nb, 6, 6) (about each Bo, in B; see `multibody.kernels.extra_inertia`) is
+    included in M and C and has no weight; None gives `calc_inverse_dynamics` (a kernel of
+    its own, without the extra argument, so that the rigid-body call is unchanged).
+    """
+    if (bad_q(ip, q) or bad_v(ip, v) or bad_v(ip, vd) or bad_inertia(ip, I10) or bad_vec3(g)
+            or (use_fext and bad_forces(ip, F_ext_W))):
+        return 1
+    if M_extra is not None:
+        if bad_extra(ip, M_extra):
+            return 1
+    rnea_base_to_tip(ip, fp, ws, q, v, vd, I10, g, F_ext_W, use_fext)
+    if M_extra is not None:
+        add_extra_body_forces(ip, ws, M_extra, g, WS_F, True)
     rnea_tip_to_base(ip, ws, tau)
     return 0

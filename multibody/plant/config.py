@@ -1,13 +1,14 @@
 """MultibodyPlantConfig and the helpers that add a configured plant to a diagram
 (Drake's multibody_plant_config.h and AddMultibodyPlant / AddMultibodyPlantSceneGraph).
 
-SceneGraph does not exist yet: ``add_multibody_plant`` and
-``add_multibody_plant_scene_graph`` return ``scene_graph = None`` for now and will add a
-SceneGraph and connect its ports when it does.
+``add_multibody_plant`` and ``add_multibody_plant_scene_graph`` add a SceneGraph (or use
+the one given), register the plant as its geometry source and connect the geometry ports
+(`multibody.contact.geometry_bridge.connect_plant_and_scene_graph`).
 """
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from multibody.contact.geometry_bridge import connect_plant_and_scene_graph
 from multibody.plant.multibody_plant import MultibodyPlant
 from multibody.plant.plant_settings import CONTACT_MODELS, DISCRETE_CONTACT_APPROXIMATIONS
 
@@ -77,13 +78,13 @@ def add_multibody_plant(config, builder, scene_graph=None):
     ----------
     config : MultibodyPlantConfig
     builder : DiagramBuilder
-    scene_graph : None
-        Reserved for an existing SceneGraph (not available yet).
+    scene_graph : SceneGraph, optional
+        An existing SceneGraph (added to `builder` if needed); a new one when None.
 
     Returns
     -------
-    (MultibodyPlant, None)
-        The plant and, until SceneGraph exists, None in place of the scene graph.
+    (MultibodyPlant, SceneGraph)
+        The plant, registered as a geometry source of the scene graph, ports connected.
     """
     if not isinstance(config, MultibodyPlantConfig):
         raise TypeError(f"add_multibody_plant: config must be a MultibodyPlantConfig, got "
@@ -92,16 +93,16 @@ def add_multibody_plant(config, builder, scene_graph=None):
     plant.set_name("plant")
     apply_multibody_plant_config(config, plant)
     builder.add_system(plant)
-    return plant, None
+    return plant, connect_plant_and_scene_graph(plant, builder, scene_graph)
 
 
 def add_multibody_plant_scene_graph(builder, time_step, scene_graph=None):
     """Add a MultibodyPlant(time_step) named ``"plant"`` to `builder`.
 
-    Returns ``(plant, None)``: the SceneGraph (and its connections to the plant's geometry
-    ports) will be added when SceneGraph exists.
+    Returns ``(plant, scene_graph)``: `scene_graph` (a new SceneGraph when None) with the
+    plant registered as its geometry source and the geometry ports connected.
     """
     plant = MultibodyPlant(time_step)
     plant.set_name("plant")
     builder.add_system(plant)
-    return plant, None
+    return plant, connect_plant_and_scene_graph(plant, builder, scene_graph)

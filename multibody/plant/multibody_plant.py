@@ -24,10 +24,12 @@ periodic update. The method groups live in mixin modules:
 import math
 
 from framework import LeafSystem
+from multibody.contact.geometry_bridge import PlantGeometryMixin
 from multibody.kernels import TreeDynamics
 from multibody.plant.discrete_update import SemiExplicitEulerStepper
 from multibody.plant.plant_cache import PlantCacheMixin
 from multibody.plant.plant_construction import PlantConstructionMixin
+from multibody.plant.plant_extra_inertia import collect_extra_spatial_inertias
 from multibody.plant.plant_forces import PlantForcesMixin
 from multibody.plant.plant_linearization import PlantLinearizationMixin
 from multibody.plant.plant_mass_properties import PlantMassPropertiesMixin
@@ -51,8 +53,8 @@ class _CacheEntries:
 
 class MultibodyPlant(PlantConstructionMixin, PlantSettingsMixin, PlantStateMixin,
                      PlantParametersMixin, PlantCacheMixin, PlantForcesMixin, PlantQueriesMixin,
-                     PlantMassPropertiesMixin, PlantPortsMixin, PlantLinearizationMixin,
-                     LeafSystem):
+                     PlantMassPropertiesMixin, PlantGeometryMixin, PlantPortsMixin,
+                     PlantLinearizationMixin, LeafSystem):
     """A multibody system: rigid bodies connected by joints, with forces and actuators.
 
     ::
@@ -108,6 +110,7 @@ class MultibodyPlant(PlantConstructionMixin, PlantSettingsMixin, PlantStateMixin
         self._cache = _CacheEntries()
         self._stepper = SemiExplicitEulerStepper()
         self._declare_geometry_ports()
+        self._init_geometry()
 
     # ---- lifecycle ---------------------------------------------------------------------
     def time_step(self):
@@ -131,7 +134,7 @@ class MultibodyPlant(PlantConstructionMixin, PlantSettingsMixin, PlantStateMixin
         """
         self._model = self._tree.finalize()
         self._tables = t = make_plant_tables(self._tree, self._time_step)
-        self._dyn = TreeDynamics(self._model)
+        self._dyn = TreeDynamics(self._model, collect_extra_spatial_inertias(self._tree, self._model))
         if t.continuous:
             self.declare_continuous_state(t.nq, t.nv, 0)
             state_ticket = self.xc_ticket()
@@ -142,8 +145,10 @@ class MultibodyPlant(PlantConstructionMixin, PlantSettingsMixin, PlantStateMixin
             state_ticket = self.xd_ticket()
         self._declare_body_parameters()
         actuation_tickets, force_tickets = self._declare_input_ports()
-        self._declare_cache_entries(state_ticket, actuation_tickets + force_tickets)
+        query_ticket = [self.input_port_ticket(self._ports.geometry_query)]
+        self._declare_cache_entries(state_ticket, actuation_tickets + force_tickets + query_ticket)
         self._declare_output_ports(state_ticket, actuation_tickets)
+        self._finalize_geometry_and_contact(state_ticket, actuation_tickets + force_tickets)
 
     def _make_context_tree(self):
         if not self._tree.is_finalized():

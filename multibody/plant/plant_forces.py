@@ -127,6 +127,7 @@ class PlantForcesMixin:
         state = self._cache.state.eval(context)
         I10 = self._cache.inertia.eval(context).I10
         self._assemble_applied_forces(context, state, fd)
+        self._add_contact_forces(context, fd)
         g = self._kernel_gravity()
         F = fd.F_Bo_W if fd.has_F else None
         if self._tables.has_reflected_inertia:

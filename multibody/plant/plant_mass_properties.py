@@ -10,6 +10,7 @@ d(KE + PE)/dt = non-conservative power.
 import numpy as np
 
 from multibody.math import SpatialMomentum
+from multibody.plant.plant_extra_inertia import calc_extra_inertia_momentum
 
 __all__ = ["PlantMassPropertiesMixin"]
 
@@ -133,7 +134,11 @@ class PlantMassPropertiesMixin:
         l_W = m[:, None] * v_o + np.cross(w, mc_W)
         h_Bo = np.einsum("nij,nj->ni", I_W, w) + np.cross(mc_W, v_o)
         h_P = h_Bo + np.cross(X[:, :3, 3] - p_WoP_W, l_W)
-        return SpatialMomentum(h_P.sum(axis=0), l_W.sum(axis=0))
+        h, l = h_P.sum(axis=0), l_W.sum(axis=0)
+        if self._dyn.M_extra is not None:  # added mass and the like
+            h_extra, l_extra = calc_extra_inertia_momentum(self._dyn.M_extra[nodes], X, V, p_WoP_W)
+            h, l = h + h_extra, l + l_extra
+        return SpatialMomentum(h, l)
 
     # ---- energy and power ----------------------------------------------------------------
     def _kinematics_for_elements(self, ctx):

@@ -108,7 +108,8 @@ class PlantPortsMixin:
             "reaction_forces", _empty_list, self._calc_reaction_forces,
             [c.forward_dynamics.ticket(), c.acceleration.ticket()])
         p.contact_results = self.declare_abstract_output_port(
-            "contact_results", ContactResults, self._calc_contact_results, [state_ticket])
+            "contact_results", ContactResults, self._calc_contact_results,
+            self._contact_results_tickets(state_ticket))
 
     # ---- calcs -------------------------------------------------------------------------
     def _calc_state_output(self, context, output):

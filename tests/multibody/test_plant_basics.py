@@ -8,7 +8,7 @@ from pydantic import ValidationError
 
 from framework import DiagramBuilder
 from framework.primitives import ConstantVectorSource
-from geometry import RigidTransform, RollPitchYaw, RotationMatrix, quaternion_multiply
+from geometry import SceneGraph, RigidTransform, RollPitchYaw, RotationMatrix, quaternion_multiply
 from multibody.math import SpatialForce, SpatialInertia, SpatialVelocity
 from multibody.plant import (
     ContactResults,
@@ -490,7 +490,7 @@ def test_port_names_and_feedthrough_follow_drake():
     assert not plant.has_direct_feedthrough(u, plant.get_body_poses_output_port().get_index())
     assert plant.has_direct_feedthrough(
         u, plant.get_generalized_acceleration_output_port().get_index())
-    with pytest.raises(NotImplementedError, match="SceneGraph"):
+    with pytest.raises(RuntimeError, match="register_as_source_for_scene_graph|source"):
         plant.get_geometry_pose_output_port()
 
 
@@ -658,7 +658,7 @@ def test_contact_results_are_empty_until_contact_exists():
 def test_state_accessors_accept_a_diagram_context():
     builder = DiagramBuilder()
     plant, scene_graph = add_multibody_plant_scene_graph(builder, 0.0)
-    assert scene_graph is None and plant.get_name() == "plant"
+    assert isinstance(scene_graph, SceneGraph) and plant.get_name() == "plant"
     bob = plant.add_rigid_body("bob", SpatialInertia.point_mass(1.0, [0, 0, -1.0]))
     joint = plant.add_joint(RevoluteJoint("pivot", plant.world_frame(), bob.body_frame(),
                                           [0, 1, 0]))
@@ -727,7 +727,7 @@ def test_add_multibody_plant_applies_the_config():
                                   discrete_contact_approximation="tamsi",
                                   penetration_allowance=0.002, stiction_tolerance=1e-3)
     plant, scene_graph = add_multibody_plant(config, builder)
-    assert scene_graph is None
+    assert isinstance(scene_graph, SceneGraph)
     assert plant.time_step() == 0.01 and plant.is_discrete()
     assert plant.get_contact_model() == "point"
     assert plant.get_discrete_contact_approximation() == "tamsi"

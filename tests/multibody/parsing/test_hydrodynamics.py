@@ -1,6 +1,7 @@
 """URDF <hydro> blocks: parsed values (axis reordering), buoyancy, drag, added mass in the
-mass matrix and the forward dynamics, energy bookkeeping, and malformed blocks."""
+plant's mass matrix, dynamics and simulation, energy bookkeeping, and malformed blocks."""
 
+import re
 import warnings
 from pathlib import Path
 
@@ -8,11 +9,15 @@ import numpy as np
 import pytest
 
 from geometry import RigidTransform, RollPitchYaw
+from framework import Simulator
 from multibody.hydrodynamics import (
     BodyHydroData,
     HydrodynamicForce,
+    calc_added_mass_bias,
+    calc_added_mass_matrix,
     calc_forward_dynamics_with_added_mass,
     calc_mass_matrix_with_added_mass,
+    hydrodynamic_force_elements,
 )
 from multibody.math import SpatialInertia, SpatialVelocity
 from multibody.parsing import ParseError, Parser, ParseWarning, parse_hydrodynamics_parameters
@@ -142,27 +147,85 @@ def test_positive_drag_coefficients_warn():
 
 
 # ------------------------------------------------------------------ added mass
-def test_mass_matrix_grows_by_the_added_mass():
+def rov(text):
+    """The ROV loaded from URDF `text`, and a context with a tilted, moving hull."""
     plant = MultibodyPlant(0.0)
-    [mi] = Parser(plant).add_models(ROV)
+    [mi] = Parser(plant).add_models_from_string(text, "urdf")
     plant.finalize()
     hull = plant.get_body_by_name("hull", mi)
-    data = parse_hydrodynamics_parameters(ROV.read_text())["hull"]
-    ctx, R = set_state(plant, hull, [0.3, 0.2, -0.4], [0, 1, 2], np.zeros(6))
+    ctx, R = set_state(plant, hull, [0.3, 0.2, -0.4], [0, 1, 2],
+                       np.array([0.4, -0.3, 0.8, 0.5, -1.0, 0.3]))
     plant.get_joint_by_name("arm_joint", mi).set_angle(ctx, 0.4)
-    M = plant.calc_mass_matrix(ctx)
-    M_total = calc_mass_matrix_with_added_mass(plant, ctx)
+    plant.get_joint_by_name("arm_joint", mi).set_angular_rate(ctx, -0.7)
+    return plant, mi, ctx, R
+
+
+def wet_and_dry_rov():
+    """The ROV, and the same file without its <added_mass> block, in the same state."""
+    text = ROV.read_text()
+    dry_text = re.sub(r"<added_mass>.*?</added_mass>", "", text, flags=re.S)
+    assert dry_text != text
+    return rov(text), rov(dry_text)
+
+
+def test_mass_matrix_grows_by_the_added_mass():
+    (wet, mi, ctx, R), (dry, _, dry_ctx, _) = wet_and_dry_rov()
+    M_A = parse_hydrodynamics_parameters(ROV.read_text())["hull"].added_mass_matrix
+    M = wet.calc_mass_matrix(ctx)
+    M_dry = dry.calc_mass_matrix(dry_ctx)
     # The hull is the free base: its velocities are [w_W; v_W] at its origin, so the
     # added mass enters the base block as R M_A Rᵀ and nothing else.
-    expected = M.copy()
-    expected[:6, :6] += blkdiag(R) @ data.added_mass_matrix @ blkdiag(R).T
-    np.testing.assert_allclose(M_total, expected, atol=1e-13)
-    assert np.all(np.linalg.eigvalsh(M_total - M)[:-6] > -1e-13)
+    expected = M_dry.copy()
+    expected[:6, :6] += blkdiag(R) @ M_A @ blkdiag(R).T
+    np.testing.assert_allclose(M, expected, rtol=0, atol=1e-13)
+    assert np.all(np.linalg.eigvalsh(M - M_dry)[:-6] > -1e-13)
+    np.testing.assert_allclose(wet.calc_mass_matrix_via_inverse_dynamics(ctx), M, atol=1e-13)
+    # The helpers: a wrapper, and the Jacobian-based Σ J_Bᵀ M_A J_B.
+    np.testing.assert_array_equal(calc_mass_matrix_with_added_mass(wet, ctx), M)
+    np.testing.assert_allclose(calc_added_mass_matrix(wet, ctx), M - M_dry, atol=1e-13)
+    # Kinetic energy ½ vᵀ M v and momentum (whole plant and by model instance) include it.
+    v = wet.get_velocities(ctx)
+    assert wet.calc_kinetic_energy(ctx) == pytest.approx(0.5 * v @ M @ v, rel=1e-14)
+    L = wet.calc_spatial_momentum_in_world_about_point(ctx, [0.1, 0.2, 0.3]).get_coeffs()
+    L_mi = wet.calc_spatial_momentum_in_world_about_point(ctx, [mi], [0.1, 0.2, 0.3])
+    np.testing.assert_allclose(L_mi.get_coeffs(), L, rtol=1e-13, atol=1e-13)
+    L_dry = dry.calc_spatial_momentum_in_world_about_point(dry_ctx, [0.1, 0.2, 0.3])
+    V_B = blkdiag(R).T @ v[:6]     # the hull's spatial velocity in B
+    l_A = R @ (M_A @ V_B)[3:]
+    np.testing.assert_allclose(L[3:] - L_dry.get_coeffs()[3:], l_A, rtol=1e-12, atol=1e-13)
+
+
+def test_dynamics_include_the_added_mass_forces():
+    """Inverse and forward dynamics and the bias term equal the rigid ROV's plus the
+    added-mass terms Σ J_Bᵀ M_A J_B v̇ + Σ J_Bᵀ (M_A c_B + V_B ×* M_A V_B) evaluated from
+    Jacobians, with gravity, buoyancy and drag acting (the added mass has no weight)."""
+    (wet, _, ctx, _), (dry, _, dry_ctx, _) = wet_and_dry_rov()
+    M_added, bias_added = calc_added_mass_matrix(wet, ctx), calc_added_mass_bias(wet, ctx)
+    assert np.abs(bias_added).max() > 0.1
+    np.testing.assert_allclose(wet.calc_bias_term(ctx), dry.calc_bias_term(dry_ctx) + bias_added,
+                               rtol=0, atol=1e-12)
+    vdot = np.array([0.3, -0.5, 0.2, 1.0, -0.4, 0.6, 2.0])
+    np.testing.assert_allclose(
+        wet.calc_inverse_dynamics(ctx, vdot, MultibodyForces(wet)),
+        dry.calc_inverse_dynamics(dry_ctx, vdot, MultibodyForces(dry)) + M_added @ vdot
+        + bias_added, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(wet.calc_gravity_generalized_forces(ctx),
+                               dry.calc_gravity_generalized_forces(dry_ctx), atol=1e-13)
+    vdot_wet = wet.calc_forward_dynamics(ctx)
+    M_dry = dry.calc_mass_matrix(dry_ctx)
+    np.testing.assert_allclose((M_dry + M_added) @ vdot_wet,
+                               M_dry @ dry.calc_forward_dynamics(dry_ctx) - bias_added,
+                               rtol=0, atol=1e-11)
+    np.testing.assert_array_equal(calc_forward_dynamics_with_added_mass(wet, ctx), vdot_wet)
+    # The free base's joint has nothing to transmit: its reaction force is zero.
+    [free] = [j for j in range(wet.num_joints()) if wet.get_joint(j).name() == "$world_hull"]
+    reaction = wet.get_reaction_forces_output_port().eval(ctx)[free].get_coeffs()
+    np.testing.assert_allclose(reaction, np.zeros(6), atol=1e-12)
 
 
 def test_added_mass_dynamics_equal_a_heavier_rigid_body():
-    """A rigid-body-shaped added mass (a point mass) must act exactly like extra inertia
-    of the body (Kirchhoff's equations reduce to Newton-Euler), Coriolis terms included."""
+    """A rigid-body-shaped added mass must act exactly like extra inertia of the body
+    (Kirchhoff's equations reduce to Newton-Euler), Coriolis terms included."""
     M_body = SpatialInertia.make_from_central_inertia(2.0, [0.1, 0.2, -0.1],
                                                       np.diag([0.3, 0.2, 0.25]))
     M_add = SpatialInertia.make_from_central_inertia(0.7, [-0.2, 0.05, 0.3],
@@ -193,10 +256,43 @@ def test_added_mass_dynamics_equal_a_heavier_rigid_body():
         plant.set_positions(ctx, q)
         plant.set_velocities(ctx, v)
         contexts.append(ctx)
-    np.testing.assert_allclose(calc_mass_matrix_with_added_mass(fluid, contexts[0]),
-                               rigid.calc_mass_matrix(contexts[1]), atol=1e-13)
-    np.testing.assert_allclose(calc_forward_dynamics_with_added_mass(fluid, contexts[0]),
-                               rigid.calc_forward_dynamics(contexts[1]), rtol=1e-11, atol=1e-12)
+    fc, rc = contexts
+    np.testing.assert_allclose(fluid.calc_mass_matrix(fc), rigid.calc_mass_matrix(rc),
+                               atol=1e-13)
+    np.testing.assert_allclose(fluid.calc_bias_term(fc), rigid.calc_bias_term(rc), atol=1e-12)
+    np.testing.assert_allclose(fluid.calc_forward_dynamics(fc), rigid.calc_forward_dynamics(rc),
+                               rtol=1e-11, atol=1e-12)
+    assert fluid.calc_kinetic_energy(fc) == pytest.approx(rigid.calc_kinetic_energy(rc),
+                                                          rel=1e-14)
+
+
+def test_simulation_conserves_energy_and_momentum_with_the_added_mass():
+    """Without gravity, buoyancy or drag, the kinetic energy ½ vᵀ (M + M_added) v and the
+    spatial momentum (the fluid's impulse included) are constants of the motion
+    (Kirchhoff): the simulation must keep them, with the ROV's coupled added mass."""
+    M_A = parse_hydrodynamics_parameters(ROV.read_text())["hull"].added_mass_matrix
+    plant = MultibodyPlant(0.0)
+    [mi] = Parser(plant).add_models_from_string(
+        re.sub(r"\n\s*<hydro>.*?</hydro>", "", ROV.read_text(), flags=re.S), "urdf")
+    hull = plant.get_body_by_name("hull", mi)
+    plant.add_force_element(HydrodynamicForce(hull, BodyHydroData(True, added_mass_matrix=M_A)))
+    plant.gravity_field().set_gravity_vector([0, 0, 0])
+    plant.finalize()
+    ctx, _ = set_state(plant, hull, [0.3, 0.2, -0.4], [0, 1, 2],
+                       np.array([0.4, -1.3, 0.8, 0.5, -1.0, 0.3]))
+    plant.get_joint_by_name("arm_joint", mi).set_angular_rate(ctx, 2.0)
+    p = np.array([0.5, -0.2, 1.0])
+    ke0 = plant.calc_kinetic_energy(ctx)
+    L0 = plant.calc_spatial_momentum_in_world_about_point(ctx, p).get_coeffs()
+    v0 = plant.get_velocities(ctx).copy()
+    simulator = Simulator(plant, ctx)
+    simulator.get_mutable_integrator().set_target_accuracy(1e-10)
+    simulator.advance_to(1.0)
+    assert plant.calc_kinetic_energy(ctx) == pytest.approx(ke0, rel=1e-7)
+    np.testing.assert_allclose(
+        plant.calc_spatial_momentum_in_world_about_point(ctx, p).get_coeffs(), L0,
+        rtol=0, atol=1e-7 * np.abs(L0).max())
+    assert np.abs(plant.get_velocities(ctx) - v0).max() > 0.1   # the motion is not trivial
 
 
 def test_empty_hydro_block_has_no_effect():
@@ -204,8 +300,14 @@ def test_empty_hydro_block_has_no_effect():
     ctx, _ = set_state(plant, body, [0.1, 0.2, 0.3], [0, 0, 0], np.zeros(6))
     np.testing.assert_allclose(plant.calc_forward_dynamics(ctx), [0, 0, 0, 0, 0, -9.81],
                                atol=1e-14)
-    np.testing.assert_allclose(calc_mass_matrix_with_added_mass(plant, ctx),
-                               plant.calc_mass_matrix(ctx), atol=0.0)
+    # No added mass: the mass matrix is the rigid body's (diag(I_Bo, m) at this pose,
+    # I_Bo rotated to W), and there is no element contributing one.
+    R = plant.eval_body_pose_in_world(ctx, body).rotation().matrix()
+    expected = np.zeros((6, 6))
+    expected[:3, :3] = R @ np.diag([0.1, 0.2, 0.3]) @ R.T
+    expected[3:, 3:] = np.eye(3)
+    np.testing.assert_allclose(plant.calc_mass_matrix(ctx), expected, atol=1e-15)
+    assert not hydrodynamic_force_elements(plant)
     assert plant.calc_non_conservative_power(ctx) == 0.0
 
 

@@ -1,0 +1,350 @@
+"""SceneGraph: the system that stores geometry and answers proximity queries.
+
+::
+
+                        ┌────────────┐
+    <source>_pose ─────>│ SceneGraph │──> query (QueryObject)
+                        └────────────┘
+
+Sources (a MultibodyPlant, or any system) register themselves (`register_source`), their
+moving frames (`register_frame`) and geometries affixed to those frames
+(`register_geometry`) or to the world (`register_anchored_geometry`), and assign roles
+with properties (`assign_role`). Each source gets an input port ``<source name>_pose``
+that takes a `FramePoseVector` with the pose of each of its frames in its parent frame
+(the world for frames registered directly on it). The ``query`` output gives a
+`QueryObject` bound to the evaluating Context.
+
+Registration changes the model shared by every Context created afterwards; collision
+filters can be changed for the model (``collision_filter_manager()``) or for one Context
+(``collision_filter_manager(context)``).
+"""
+
+import numpy as np
+
+from framework import LeafSystem
+
+from .collision_filter import CollisionFilterManager
+from .geometry_instance import FrameId, GeometryFrame, GeometryInstance, SourceId
+from .inspector import (
+    WORLD_FRAME_ID, FrameRecord, GeometryRecord, SceneGraphInspector, SceneGraphModel,
+    role_of,
+)
+from .proximity.tables import ProximityEngine, ProximityTables
+from .query_object import QueryObject
+from .rigid_transform import RigidTransform
+
+__all__ = ["SceneGraph", "FramePoseVector"]
+
+_EYE4 = np.eye(4)
+
+
+class FramePoseVector:
+    """Poses X_PF of a source's frames in their parent frames, keyed by FrameId.
+
+    Parameters
+    ----------
+    frame_ids : iterable of FrameId, optional
+        Frames to hold (identity poses), in a fixed order.
+    """
+
+    def __init__(self, frame_ids=()):
+        self._ids = list(frame_ids)
+        self._index = {f: i for i, f in enumerate(self._ids)}
+        self._X = np.tile(_EYE4, (len(self._ids), 1, 1))
+        self._slots = None
+
+    def set_value(self, frame_id, X_PF):
+        """Set the pose (RigidTransform or (4, 4)) of `frame_id`."""
+        M = X_PF.get_as_matrix4() if isinstance(X_PF, RigidTransform) else np.asarray(
+            X_PF, dtype=float)
+        if M.shape != (4, 4):
+            raise ValueError(f"FramePoseVector.set_value: X_PF must be a RigidTransform or a "
+                             f"(4, 4) matrix, got shape {M.shape}")
+        i = self._index.get(frame_id)
+        if i is None:
+            if not isinstance(frame_id, FrameId):
+                raise TypeError(f"FramePoseVector.set_value: frame_id must be a FrameId, got "
+                                f"{type(frame_id).__name__}")
+            self._index[frame_id] = i = len(self._ids)
+            self._ids.append(frame_id)
+            self._X = np.concatenate([self._X, M[None]], axis=0)
+            self._slots = None
+        else:
+            self._X[i] = M
+
+    def value(self, frame_id):
+        """X_PF (RigidTransform) of `frame_id`."""
+        i = self._index.get(frame_id)
+        if i is None:
+            raise KeyError(f"FramePoseVector.value: no pose for {frame_id!r}")
+        return RigidTransform(self._X[i])
+
+    def has_id(self, frame_id):
+        return frame_id in self._index
+
+    def ids(self):
+        return list(self._ids)
+
+    def size(self):
+        return len(self._ids)
+
+    def clear(self):
+        self._ids, self._index, self._X, self._slots = [], {}, np.zeros((0, 4, 4)), None
+
+    def matrices(self):
+        """The poses as an array (size(), 4, 4) in `ids()` order (writable)."""
+        return self._X
+
+
+def _no_query():
+    """Model value of the query output (the QueryObject is made by the calc)."""
+    return None
+
+
+class _ContextFilter:
+    """Abstract state of SceneGraph: a Context's own collision filter (None: the model's)."""
+
+    def __init__(self, collision_filter=None):
+        self.filter = collision_filter
+
+
+class _PoseCache:
+    """Per-Context frame poses X_WF (slots, 4, 4) and geometry poses X_WG."""
+
+    def __init__(self):
+        self.X_WF = np.zeros((1, 4, 4))
+        self.engine = None
+
+
+class SceneGraph(LeafSystem):
+    """The geometry world: sources, frames, geometries, roles and proximity queries (see
+    the module docstring)."""
+
+    def __init__(self):
+        super().__init__()
+        self.set_name("scene_graph")
+        self._model = SceneGraphModel()
+        self._source_ports = {}
+        self._frame_slot = {WORLD_FRAME_ID: 0}
+        self._nested_frames = []
+        self._tables = {}
+        self._xa_filter = self.declare_abstract_state(_ContextFilter())
+        self._pose_cache = self.declare_cache_entry(
+            "geometry poses", _PoseCache, self._calc_poses, [self.all_input_ports_ticket()])
+        self._query_port = self.declare_abstract_output_port(
+            "query", _no_query, self._calc_query,
+            [self.all_input_ports_ticket(), self.xa_ticket()])
+
+    # ---- registration ------------------------------------------------------------------------
+    def register_source(self, name="source"):
+        """Register a geometry source; declares its ``<name>_pose`` input port."""
+        if not isinstance(name, str) or not name:
+            raise ValueError(f"SceneGraph.register_source: name must be a non-empty str, got "
+                             f"{name!r}")
+        if name in self._model.sources.values():
+            raise ValueError(f"SceneGraph.register_source: a source named {name!r} already "
+                             f"exists")
+        source_id = SourceId.get_new_id()
+        self._model.sources[source_id] = name
+        self._model.source_frames[source_id] = []
+        self._model.source_anchored[source_id] = []
+        self._source_ports[source_id] = self.declare_abstract_input_port(
+            f"{name}_pose", FramePoseVector(), required=False)
+        self._model.bump()
+        return source_id
+
+    def source_is_registered(self, source_id):
+        return source_id in self._model.sources
+
+    def register_frame(self, source_id, frame_or_parent, frame=None):
+        """Register a frame: ``register_frame(source_id, GeometryFrame)`` (parent: world) or
+        ``register_frame(source_id, parent_frame_id, GeometryFrame)``; returns its FrameId."""
+        fn = "SceneGraph.register_frame"
+        self._model.check_source(source_id, fn)
+        if frame is None:
+            parent, frame = WORLD_FRAME_ID, frame_or_parent
+        else:
+            parent = frame_or_parent
+            self._model.check_frame(parent, fn)
+            if parent != WORLD_FRAME_ID and self._model.frames[parent].source_id != source_id:
+                raise ValueError(f"{fn}: parent frame {parent!r} belongs to another source")
+        if not isinstance(frame, GeometryFrame):
+            raise TypeError(f"{fn}: frame must be a GeometryFrame, got {type(frame).__name__}")
+        if frame.id() in self._model.frames:
+            raise ValueError(f"{fn}: frame {frame.name()!r} ({frame.id()}) is already registered")
+        self._model.frames[frame.id()] = FrameRecord(frame.id(), frame.name(), source_id, parent,
+                                                     frame.frame_group())
+        self._model.source_frames[source_id].append(frame.id())
+        self._frame_slot[frame.id()] = len(self._frame_slot)
+        if parent != WORLD_FRAME_ID:
+            self._nested_frames.append(frame.id())
+        self._model.bump()
+        return frame.id()
+
+    def register_geometry(self, source_id, frame_id, geometry):
+        """Affix `geometry` (GeometryInstance) to frame `frame_id` of `source_id` (the world
+        frame id registers an anchored geometry); returns its GeometryId."""
+        fn = "SceneGraph.register_geometry"
+        self._model.check_source(source_id, fn)
+        self._model.check_frame(frame_id, fn)
+        if frame_id != WORLD_FRAME_ID and self._model.frames[frame_id].source_id != source_id:
+            raise ValueError(f"{fn}: frame {frame_id!r} does not belong to source "
+                             f"{self._model.sources[source_id]!r}")
+        return self._add_geometry(source_id, frame_id, geometry, fn)
+
+    def register_anchored_geometry(self, source_id, geometry):
+        """Affix `geometry` to the world; returns its GeometryId."""
+        fn = "SceneGraph.register_anchored_geometry"
+        self._model.check_source(source_id, fn)
+        return self._add_geometry(source_id, WORLD_FRAME_ID, geometry, fn)
+
+    def _add_geometry(self, source_id, frame_id, geometry, fn):
+        if not isinstance(geometry, GeometryInstance):
+            raise TypeError(f"{fn}: geometry must be a GeometryInstance, got "
+                            f"{type(geometry).__name__}")
+        gid = geometry.id()
+        if gid in self._model.geometries:
+            raise ValueError(f"{fn}: geometry {geometry.name()!r} ({gid}) is already registered")
+        for other in self._model.frame_geometries(frame_id):
+            if self._model.geometries[other].name == geometry.name():
+                raise ValueError(f"{fn}: frame already has a geometry named "
+                                 f"{geometry.name()!r}")
+        rec = GeometryRecord(gid, geometry.name(), source_id, frame_id,
+                             geometry.pose().get_as_matrix4(), geometry.shape())
+        self._model.geometries[gid] = rec
+        if frame_id == WORLD_FRAME_ID:
+            self._model.source_anchored[source_id].append(gid)
+        else:
+            self._model.frames[frame_id].geometries.append(gid)
+        for props in (geometry.proximity_properties(), geometry.illustration_properties(),
+                      geometry.perception_properties()):
+            if props is not None:
+                rec.roles[role_of(props, fn)] = props
+        self._model.bump()
+        return gid
+
+    def assign_role(self, source_id, geometry_id, properties, assign="new"):
+        """Give a geometry the role of `properties` (Proximity/Illustration/Perception).
+
+        ``assign="new"`` raises if the role is already assigned; ``"replace"`` replaces it.
+        """
+        fn = "SceneGraph.assign_role"
+        self._model.check_source(source_id, fn)
+        self._model.check_geometry(geometry_id, fn)
+        rec = self._model.geometries[geometry_id]
+        if rec.source_id != source_id:
+            raise ValueError(f"{fn}: geometry {rec.name!r} does not belong to source "
+                             f"{self._model.sources[source_id]!r}")
+        role = role_of(properties, fn)
+        if assign not in ("new", "replace"):
+            raise ValueError(f"{fn}: assign must be 'new' or 'replace', got {assign!r}")
+        if assign == "new" and role in rec.roles:
+            raise ValueError(f"{fn}: geometry {rec.name!r} already has the {role} role; use "
+                             f"assign='replace'")
+        rec.roles[role] = properties
+        self._model.bump()
+
+    def remove_role(self, source_id, geometry_id, role):
+        """Remove `role` from a geometry; returns 1 if it had it, else 0."""
+        self._model.check_source(source_id, "SceneGraph.remove_role")
+        self._model.check_geometry(geometry_id, "SceneGraph.remove_role")
+        had = self._model.geometries[geometry_id].roles.pop(role, None) is not None
+        self._model.bump()
+        return int(had)
+
+    # ---- accessors ---------------------------------------------------------------------------
+    def model_inspector(self):
+        """SceneGraphInspector of the model."""
+        return SceneGraphInspector(self._model)
+
+    def get_query_output_port(self):
+        """The ``query`` output port (QueryObject)."""
+        return self._query_port
+
+    def get_source_pose_port(self, source_id):
+        """The ``<source>_pose`` input port of a registered source."""
+        self._model.check_source(source_id, "SceneGraph.get_source_pose_port")
+        return self._source_ports[source_id]
+
+    def world_frame_id(self):
+        return WORLD_FRAME_ID
+
+    def collision_filter_manager(self, context=None):
+        """CollisionFilterManager of the model (context None) or of `context` only."""
+        if context is None:
+            return CollisionFilterManager(self._model, self._model.filter)
+        ctx = self._context_from(context, "SceneGraph.collision_filter_manager")
+        state = ctx.get_abstract_state(self._xa_filter)
+        if state.filter is None:
+            state = _ContextFilter(self._model.filter.copy())
+            ctx.set_abstract_state(self._xa_filter, state)
+        return CollisionFilterManager(
+            self._model, state.filter,
+            on_change=lambda: ctx.set_abstract_state(self._xa_filter, state))
+
+    # ---- evaluation --------------------------------------------------------------------------
+    def _filter_for(self, ctx):
+        state = ctx.get_abstract_state(self._xa_filter)
+        return self._model.filter if state is None or state.filter is None else state.filter
+
+    def _inspector_for(self, ctx):
+        return SceneGraphInspector(self._model, self._filter_for(ctx))
+
+    def _calc_query(self, context, value):
+        value.set_value(QueryObject(self, context))
+
+    def _tables_for(self, collision_filter):
+        key = (self._model.version, id(collision_filter), collision_filter.version)
+        engine = self._tables.get(key)
+        if engine is None:
+            if len(self._tables) > 8:
+                self._tables.clear()
+            engine = ProximityEngine(ProximityTables(self._model, collision_filter,
+                                                     self._frame_slot))
+            self._tables[key] = engine
+        return engine
+
+    def _calc_poses(self, context, cache):
+        n = len(self._frame_slot)
+        if cache.X_WF.shape[0] != n:
+            cache.X_WF = np.tile(_EYE4, (n, 1, 1))
+        X_WF = cache.X_WF
+        for port in self._source_ports.values():
+            if not port.has_value(context):
+                continue
+            fpv = port.eval(context)
+            if fpv is None or not fpv._ids:
+                continue
+            slots = fpv._slots
+            if slots is None or slots[0] != self._model.version:
+                try:
+                    idx = np.array([self._frame_slot[f] for f in fpv._ids], dtype=np.int64)
+                except KeyError as e:
+                    raise ValueError(f"SceneGraph: input port "
+                                     f"'{port.get_name()}' has a pose for unregistered frame "
+                                     f"{e.args[0]!r}") from None
+                slots = fpv._slots = (self._model.version, idx)
+            X_WF[slots[1]] = fpv._X
+        for f in self._nested_frames:
+            parent = self._model.frames[f].parent_id
+            k = self._frame_slot[f]
+            X_WF[k] = X_WF[self._frame_slot[parent]] @ X_WF[k]
+        cache.engine = None
+
+    def _eval_proximity(self, context):
+        """The ProximityEngine with geometry poses updated for `context`."""
+        cache = self._pose_cache.eval(context)
+        engine = self._tables_for(self._filter_for(context))
+        engine.update_poses(cache.X_WF)
+        return engine
+
+    def _geometry_pose_in_world(self, context, geometry_id):
+        self._model.check_geometry(geometry_id, "QueryObject.get_pose_in_world")
+        cache = self._pose_cache.eval(context)
+        rec = self._model.geometries[geometry_id]
+        return RigidTransform(cache.X_WF[self._frame_slot[rec.frame_id]] @ rec.X_FG)
+
+    def __repr__(self):
+        return (f"<SceneGraph '{self.get_name()}' ({len(self._model.sources)} sources, "
+                f"{len(self._model.geometries)} geometries)>")
+

@@ -1,0 +1,25 @@
+"""multibody.contact: the plant's contact and constraint pipeline.
+
+- ``geometry_bridge``: `PlantGeometryMixin` (geometry registration, the geometry_pose
+  output, collision filtering at finalize, contact entry points of MultibodyPlant);
+- ``contact_manager``: the contact cache entries and outputs of a finalized plant;
+- ``contact_parameters``: per-geometry parameters, defaults and combination rules;
+- ``contact_kernels``: contact pairs, contact Jacobians and penalty forces (numba);
+- ``discrete_stepper``: the discrete step and its solver interface, with the solvers
+  ``sap`` (also "similar" and "lagged"), ``tamsi`` and ``lcp`` (Lemke and
+  Fischer-Burmeister), ``constraints`` (coupler, distance, ball, weld rows) and
+  ``linalg`` (dense kernels);
+- ``contact_results_builder``: ContactResults from the pipeline's arrays.
+"""
+
+import pathlib
+
+from geometry.proximity.compilation import guard_cache
+
+_HERE = pathlib.Path(__file__).resolve().parent
+guard_cache(_HERE, sorted((_HERE.parent / "kernels").glob("*.py"))
+            + sorted((_HERE.parent.parent / "geometry" / "proximity").glob("*.py")))
+
+from multibody.contact.errors import ContactSolverError  # noqa: E402
+
+__all__ = ["ContactSolverError"]
