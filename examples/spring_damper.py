@@ -9,10 +9,17 @@ The mass-spring-damper (m = 1, k = 4, c = 0.4) released from x = 1 with no force
 follows x(t) = exp(-0.2 t) (cos(wd t) + 0.2/wd sin(wd t)), wd = sqrt(4 - 0.04); the run
 checks the simulated x(t) against it within 1e-6.
 
-Run: ``python examples/spring_damper.py``
+``--quick`` simulates 5 s instead of 10 s; ``--plots DIR`` saves x(t) with the exact
+solution and the error; there is no geometry, so ``--html`` is not available.
+
+Run: ``python examples/spring_damper.py [--quick] [--plots DIR]``
 """
 
+import sys
+
 import numpy as np
+
+import _support
 
 from framework import ConstantVectorSource, DiagramBuilder, LeafSystem, SimulatorConfig
 
@@ -55,7 +62,11 @@ def analytic_position(t):
     return np.exp(-0.2 * t) * (np.cos(wd * t) + 0.2 / wd * np.sin(wd * t))
 
 
-def main():
+def main(argv=None):
+    args = _support.parse_args(argv, __doc__)
+    if args.html:
+        raise SystemExit("spring_damper: --html is not available (the example has no geometry)")
+    t_final = 5.0 if args.quick else 10.0
     builder = DiagramBuilder()
     plant = builder.add_named_system("spring", SpringDamper())
     force = builder.add_system(ConstantVectorSource([0.0]))
@@ -65,7 +76,7 @@ def main():
     context = diagram.create_default_context()
     plant.get_my_context_from_root(context).set_continuous_state([1.0, 0.0])
     result = diagram.simulate(
-        10.0, context=context,
+        t_final, context=context,
         config=SimulatorConfig(integration_scheme="runge_kutta5", accuracy=1e-10),
         record={"y": plant.get_output_port("y")})
 
@@ -74,8 +85,17 @@ def main():
     print(f"spring_damper: {t.size} samples over {t[-1]:.1f} s, "
           f"max |x - x_exact| = {error:.2e}")
     assert error < 1e-6, f"spring_damper: max error {error:.3e} exceeds 1e-6"
+    if args.plots:
+        from framework.plotting import plot_signals
+
+        fig = plot_signals(t, {"x simulated": x, "x exact": analytic_position(t),
+                               "x - x exact": x - analytic_position(t)},
+                           groups={"position (m)": ["x simulated", "x exact"],
+                                   "error (m)": ["x - x exact"]},
+                           title="mass-spring-damper: free response")
+        _support.save_plots(args.plots, "spring_damper", {"response": fig})
     return error
 
 
 if __name__ == "__main__":
-    main()
+    main(sys.argv[1:])

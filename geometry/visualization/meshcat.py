@@ -1,0 +1,306 @@
+"""Meshcat: a three.js scene addressed by paths, with recording and a self-contained HTML
+replay (Drake's Meshcat, built on the ``meshcat`` package's viewer).
+
+The scene is kept here as the list of meshcat commands that produce it (``set_object``,
+``set_transform``, ``set_property``, ``delete``, ``set_animation``), so it can be
+
+- exported as one HTML file (`static_html`, `save_static_html`) that embeds the meshcat
+  viewer bundle (three.js included) read from the installed ``meshcat`` package, the
+  commands, and a time slider for the recording; it replays offline, with no server;
+- shown live (`start_server` / `web_url`): the commands are forwarded to a
+  ``meshcat.Visualizer`` server (a local web server; open its URL in a browser).
+
+Recording (`start_recording`, `stop_recording`, `publish_recording`) keyframes every
+`set_transform` / `set_property` given a ``time_in_recording`` (the visualizers pass the
+simulation time) into a `MeshcatAnimation`.
+
+Paths are "/"-separated; a path not starting with "/" is relative to "/merganser".
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import warnings
+from pathlib import Path
+
+import numpy as np
+
+from geometry.visualization.meshcat_animation import MeshcatAnimation
+from geometry.visualization.meshcat_shapes import shape_to_object
+
+__all__ = ["Meshcat", "MeshcatUnavailableError", "meshcat_viewer_bundle"]
+
+ROOT = "/merganser"
+
+
+class MeshcatUnavailableError(ImportError):
+    """The ``meshcat`` package (which ships the viewer bundle) is not installed."""
+
+
+def meshcat_viewer_bundle():
+    """(JavaScript source, version) of the meshcat viewer bundled with the installed
+    ``meshcat`` package (three.js included)."""
+    from importlib.metadata import PackageNotFoundError, version
+    from importlib.util import find_spec
+
+    spec = find_spec("meshcat")            # located, not imported (it would start zmq)
+    if spec is None or not spec.submodule_search_locations:
+        raise MeshcatUnavailableError(
+            "Meshcat HTML export needs the 'meshcat' package for its viewer (three.js) "
+            "bundle; install it with `pip install meshcat` (or the project's `viz` extra)")
+    path = Path(list(spec.submodule_search_locations)[0]) / "viewer" / "dist" / "main.min.js"
+    if not path.is_file():
+        raise MeshcatUnavailableError(f"the meshcat package at {path.parent} has no viewer "
+                                      f"bundle main.min.js")
+    try:
+        ver = version("meshcat")
+    except PackageNotFoundError:
+        ver = "unknown"
+    return path.read_text(encoding="utf-8"), ver
+
+
+def _full_path(path):
+    if not isinstance(path, str):
+        raise TypeError(f"Meshcat: path must be a str, got {type(path).__name__}")
+    if path.startswith("/"):
+        full = path
+    else:
+        full = f"{ROOT}/{path}" if path else ROOT
+    return "/" + "/".join(p for p in full.split("/") if p)
+
+
+def _matrix4(fn, X):
+    if hasattr(X, "get_as_matrix4"):
+        X = X.get_as_matrix4()
+    X = np.asarray(X, dtype=float)
+    if X.shape != (4, 4) or not np.all(np.isfinite(X)):
+        raise ValueError(f"{fn}: X must be a RigidTransform or a finite (4, 4) matrix, got "
+                         f"shape {X.shape}")
+    return X
+
+
+class _Command:
+    """Adapter giving a command dict the ``lower()`` the meshcat package sends."""
+
+    def __init__(self, data):
+        self._data = data
+
+    def lower(self):
+        return self._data
+
+
+class Meshcat:
+    """A meshcat scene (see the module docstring).
+
+    Parameters
+    ----------
+    start_server : bool
+        Start the live meshcat server now (see `start_server`).
+    """
+
+    def __init__(self, start_server=False):
+        self._objects = {}        # path -> set_object command
+        self._transforms = {}     # path -> set_transform command
+        self._properties = {}     # (path, property) -> set_property command
+        self._animation = None
+        self._recording = None
+        self._set_while_recording = True
+        self._published = None    # set_animation command
+        self._server = None
+        if start_server:
+            self.start_server()
+
+    # ---- live server ---------------------------------------------------------------------
+    def start_server(self):
+        """Start a ``meshcat.Visualizer`` server (a local web server) and replay the scene
+        to it; returns its URL."""
+        if self._server is None:
+            try:
+                with warnings.catch_warnings():      # the package imports a deprecated zmq API
+                    warnings.simplefilter("ignore", DeprecationWarning)
+                    import meshcat
+            except ImportError:
+                raise MeshcatUnavailableError(
+                    "Meshcat.start_server needs the 'meshcat' package; install it with "
+                    "`pip install meshcat`") from None
+            self._server = meshcat.Visualizer()
+            for cmd in self._scene_commands():
+                self._send(cmd)
+        return self._server.url()
+
+    def stop_server(self):
+        """Stop the live server started by `start_server` (the scene is kept)."""
+        if self._server is not None:
+            process = getattr(self._server.window, "server_proc", None)
+            if process is not None:
+                process.kill()
+                process.wait()
+            self._server = None
+
+    def web_url(self):
+        """URL of the live viewer (starts the server if needed)."""
+        return self.start_server()
+
+    def _send(self, cmd):
+        if self._server is not None:
+            self._server.window.send(_Command(cmd))
+
+    # ---- scene ---------------------------------------------------------------------------
+    def set_object(self, path, shape_or_object, rgba=None):
+        """Set the object at `path`: a geometry Shape (drawn with `rgba`) or a three.js
+        object JSON dict."""
+        full = _full_path(path)
+        obj = shape_or_object if isinstance(shape_or_object, dict) else shape_to_object(
+            shape_or_object, rgba)
+        cmd = {"type": "set_object", "path": full, "object": obj}
+        self._objects[full] = cmd
+        self._send(cmd)
+
+    def set_transform(self, path, X_ParentPath, time_in_recording=None):
+        """Set the transform of `path` relative to its parent path (RigidTransform or (4, 4),
+        which may include a positive scale); keyframed too while recording."""
+        full = _full_path(path)
+        X = _matrix4("Meshcat.set_transform", X_ParentPath)
+        if self._recording is not None and time_in_recording is not None:
+            self._recording.set_transform(self._recording.frame(time_in_recording), full, X)
+            if not self._set_while_recording:
+                return
+        cmd = {"type": "set_transform", "path": full, "matrix": list(X.T.ravel())}
+        self._transforms[full] = cmd
+        self._send(cmd)
+
+    def set_property(self, path, prop, value, time_in_recording=None):
+        """Set a property of `path` ("visible", "color", "position", ...)."""
+        full = _full_path(path)
+        if isinstance(value, np.ndarray):
+            value = [float(v) for v in value]
+        if self._recording is not None and time_in_recording is not None:
+            self._recording.set_property(self._recording.frame(time_in_recording), full, prop,
+                                         value)
+            if not self._set_while_recording:
+                return
+        cmd = {"type": "set_property", "path": full, "property": prop, "value": value}
+        self._properties[(full, prop)] = cmd
+        self._send(cmd)
+
+    def delete(self, path=""):
+        """Delete `path` and everything below it (default: everything under /merganser)."""
+        full = _full_path(path)
+        below = full.rstrip("/") + "/"
+        for table in (self._objects, self._transforms):
+            for p in [p for p in table if p == full or p.startswith(below)]:
+                del table[p]
+        for key in [k for k in self._properties if k[0] == full or k[0].startswith(below)]:
+            del self._properties[key]
+        self._send({"type": "delete", "path": full})
+
+    def set_camera_pose(self, camera_in_world, target_in_world):
+        """Place the default camera at `camera_in_world` (3,) looking at `target_in_world`
+        (3,), both in m in the world frame (z up)."""
+        camera = np.asarray(camera_in_world, dtype=float).reshape(3)
+        target = np.asarray(target_in_world, dtype=float).reshape(3)
+        X = np.eye(4)
+        X[:3, 3] = target
+        self.set_transform("/Cameras/default", X)
+        d = camera - target                       # the viewer's camera node is y-up
+        self.set_property("/Cameras/default/rotated/<object>", "position",
+                          [float(d[0]), float(d[2]), float(-d[1])])
+
+    def has_path(self, path):
+        """True when an object or a transform is set at `path` or below."""
+        full = _full_path(path)
+        below = full.rstrip("/") + "/"
+        return any(p == full or p.startswith(below)
+                   for p in list(self._objects) + list(self._transforms))
+
+    def object_paths(self):
+        """Paths of every object set, sorted."""
+        return sorted(self._objects)
+
+    def get_transform(self, path):
+        """The last (4, 4) transform set at `path` (KeyError if none)."""
+        m = self._transforms[_full_path(path)]["matrix"]
+        return np.array(m, dtype=float).reshape(4, 4).T
+
+    # ---- recording -----------------------------------------------------------------------
+    def start_recording(self, frames_per_second=64.0, set_transforms_while_recording=True):
+        """Start keyframing; an existing recording is replaced."""
+        self._recording = MeshcatAnimation(frames_per_second)
+        self._animation = self._recording
+        self._set_while_recording = bool(set_transforms_while_recording)
+
+    def stop_recording(self):
+        """Stop keyframing (the recording is kept)."""
+        self._recording = None
+
+    def is_recording(self):
+        return self._recording is not None
+
+    def get_recording(self):
+        """The current MeshcatAnimation (None before `start_recording`)."""
+        return self._animation
+
+    def delete_recording(self):
+        self._animation = self._recording = self._published = None
+
+    def publish_recording(self, play=True, repetitions=1):
+        """Send the recording as the scene's animation (it plays in the viewer and is part
+        of the HTML export)."""
+        if self._animation is None:
+            raise RuntimeError("Meshcat.publish_recording: nothing was recorded; call "
+                               "start_recording() before simulating")
+        self._published = {"type": "set_animation", "path": "",
+                           "animations": self._animation.lower(),
+                           "options": {"play": bool(play), "repetitions": int(repetitions)}}
+        self._send(self._published)
+
+    # ---- export --------------------------------------------------------------------------
+    def _scene_commands(self):
+        cmds = list(self._objects.values()) + list(self._transforms.values()) + \
+            list(self._properties.values())
+        if self._published is not None:
+            cmds.append(self._published)
+        return cmds
+
+    def static_html(self, title="merganser replay"):
+        """One self-contained HTML page replaying the scene and the published recording
+        offline (meshcat viewer and three.js embedded, time slider)."""
+        from geometry.visualization.html_export import render_static_html
+
+        bundle, version = meshcat_viewer_bundle()
+        duration = 0.0 if self._published is None else self._animation.duration()
+        return render_static_html(bundle, version, _json_commands(self._scene_commands()),
+                                  duration, title)
+
+    def save_static_html(self, filename, title="merganser replay"):
+        """Write `static_html` to `filename` (folders created); returns its Path."""
+        path = Path(filename)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(self.static_html(title), encoding="utf-8")
+        return path
+
+    def __repr__(self):
+        state = "recording" if self._recording is not None else "idle"
+        return f"<Meshcat {len(self._objects)} objects, {state}>"
+
+
+def _jsonable(value):
+    if isinstance(value, bytes):
+        return {"__base64__": base64.b64encode(value).decode("ascii")}
+    if isinstance(value, dict):
+        return {k: _jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_jsonable(v) for v in value]
+    if isinstance(value, np.generic):
+        return value.item()
+    if isinstance(value, float) and not np.isfinite(value):
+        return None
+    return value
+
+
+def _json_commands(commands):
+    """Commands as JSON safe to embed in a <script> element."""
+    text = json.dumps(_jsonable(commands), separators=(",", ":"))
+    return text.replace("</", "<\\/")
+

@@ -1,0 +1,172 @@
+"""Shapes as meshcat scene objects: the three.js JSON object format (version 4.5) that the
+meshcat viewer's ``set_object`` command loads.
+
+Conventions: three.js boxes are (width, height, depth) along (x, y, z), so a
+``Box(width, depth, height)`` maps directly to x, y, z; three.js cylinders run along y,
+so a ``Cylinder`` (along z) gets the rotation Rx(π/2) in its object matrix; an
+``Ellipsoid`` is a unit sphere scaled by (a, b, c); a ``Capsule`` is a group of a cylinder
+and two spheres; a ``HalfSpace`` is drawn as a 10 m square slab below z = 0; ``Mesh`` and
+``Convex`` files (.obj, .dae, .stl) are embedded as ``_meshfile_object`` (.obj, .dae, which
+keep their own materials unless a color is given) or ``_meshfile_geometry`` (.stl) with the
+file's contents. Matrices are column-major 16-lists as three.js stores them.
+"""
+
+from __future__ import annotations
+
+import uuid
+from pathlib import Path
+
+import numpy as np
+
+__all__ = ["MESH_FORMATS", "arrow_object", "shape_to_object"]
+
+MESH_FORMATS = ("obj", "dae", "stl")
+_HALF_SPACE_SIZE = 10.0
+_HALF_SPACE_THICKNESS = 0.02
+
+
+def _uid():
+    return str(uuid.uuid4())
+
+
+def _matrix(X=None):
+    """Column-major list of a (4, 4) matrix (identity when None)."""
+    return list(np.asarray(np.eye(4) if X is None else X, dtype=float).T.ravel())
+
+
+def _color_int(rgba):
+    r, g, b = (int(round(255 * float(np.clip(c, 0.0, 1.0)))) for c in rgba[:3])
+    return (r << 16) + (g << 8) + b
+
+
+def _material(rgba):
+    rgba = np.asarray(rgba, dtype=float)
+    material = {"uuid": _uid(), "type": "MeshPhongMaterial", "color": _color_int(rgba),
+                "reflectivity": 0.5, "side": 2, "transparent": bool(rgba[3] < 1.0),
+                "opacity": float(rgba[3])}
+    return material
+
+
+def _mesh(geometry, rgba, X=None, name="<object>"):
+    """A three.js object JSON of one Mesh with one geometry and one material."""
+    material = _material(rgba)
+    return {"metadata": {"version": 4.5, "type": "Object"},
+            "geometries": [geometry], "materials": [material],
+            "object": {"uuid": _uid(), "type": "Mesh", "name": name,
+                       "geometry": geometry["uuid"], "material": material["uuid"],
+                       "matrix": _matrix(X)}}
+
+
+def _group(children, X=None):
+    """Merge object JSONs `children` into one Group object JSON."""
+    out = {"metadata": {"version": 4.5, "type": "Object"}, "geometries": [], "materials": [],
+           "object": {"uuid": _uid(), "type": "Group", "name": "<object>",
+                      "matrix": _matrix(X), "children": []}}
+    for child in children:
+        out["geometries"] += child["geometries"]
+        out["materials"] += child["materials"]
+        out["object"]["children"].append(child["object"])
+    return out
+
+
+def _rot_x_half_pi(scale=(1.0, 1.0, 1.0), p=(0.0, 0.0, 0.0)):
+    X = np.eye(4)
+    X[:3, :3] = np.array([[1.0, 0.0, 0.0], [0.0, 0.0, -1.0], [0.0, 1.0, 0.0]]) @ np.diag(scale)
+    X[:3, 3] = p
+    return X
+
+
+def _box(x, y, z):
+    return {"uuid": _uid(), "type": "BoxGeometry", "width": float(x), "height": float(y),
+            "depth": float(z)}
+
+
+def _sphere(r):
+    return {"uuid": _uid(), "type": "SphereGeometry", "radius": float(r),
+            "widthSegments": 24, "heightSegments": 16}
+
+
+def _cylinder(r, length, r_top=None):
+    return {"uuid": _uid(), "type": "CylinderGeometry",
+            "radiusTop": float(r if r_top is None else r_top), "radiusBottom": float(r),
+            "height": float(length), "radialSegments": 24}
+
+
+def _mesh_file(filename, scale, rgba):
+    path = Path(filename)
+    fmt = path.suffix.lower().lstrip(".")
+    if fmt not in MESH_FORMATS:
+        raise ValueError(f"shape_to_object: mesh file {str(path)!r} has format {fmt!r}; "
+                         f"the visualizer reads {MESH_FORMATS}")
+    if not path.is_file():
+        raise FileNotFoundError(f"shape_to_object: mesh file {str(path)!r} does not exist")
+    X = np.diag([*np.broadcast_to(np.asarray(scale, dtype=float), (3,)), 1.0])
+    if fmt == "stl" or rgba is not None:
+        color = np.array([0.9, 0.9, 0.9, 1.0]) if rgba is None else rgba
+        data = path.read_bytes() if fmt == "stl" else path.read_text(errors="replace")
+        geometry = {"uuid": _uid(), "type": "_meshfile_geometry", "format": fmt, "data": data}
+        return _mesh(geometry, color, X)
+    return {"metadata": {"version": 4.5, "type": "Object"}, "geometries": [], "materials": [],
+            "object": {"uuid": _uid(), "type": "_meshfile_object", "format": fmt,
+                       "data": path.read_text(errors="replace"), "resources": {},
+                       "matrix": _matrix(X)}}
+
+
+def shape_to_object(shape, rgba=None):
+    """The meshcat object (three.js JSON dict) drawing `shape` in its geometry frame.
+
+    Parameters
+    ----------
+    shape : geometry.Shape
+        Box, Sphere, Cylinder, Capsule, Ellipsoid, HalfSpace, Mesh or Convex.
+    rgba : array_like, shape (4,), optional
+        Color in [0, 1]; default light grey (meshes keep their own materials when None).
+
+    Raises
+    ------
+    TypeError
+        For an unknown shape.
+    """
+    kind = type(shape).__name__
+    color = np.array([0.9, 0.9, 0.9, 1.0]) if rgba is None else np.asarray(rgba, float)
+    if kind == "Box":
+        return _mesh(_box(shape.width(), shape.depth(), shape.height()), color)
+    if kind == "Sphere":
+        return _mesh(_sphere(shape.radius()), color)
+    if kind == "Cylinder":
+        return _mesh(_cylinder(shape.radius(), shape.length()), color, _rot_x_half_pi())
+    if kind == "Ellipsoid":
+        return _mesh(_sphere(1.0), color, np.diag([shape.a(), shape.b(), shape.c(), 1.0]))
+    if kind == "Capsule":
+        r, length = shape.radius(), shape.length()
+        return _group([_mesh(_cylinder(r, length), color, _rot_x_half_pi()),
+                       _mesh(_sphere(r), color, _translation(0.0, 0.0, length / 2)),
+                       _mesh(_sphere(r), color, _translation(0.0, 0.0, -length / 2))])
+    if kind == "HalfSpace":
+        return _mesh(_box(_HALF_SPACE_SIZE, _HALF_SPACE_SIZE, _HALF_SPACE_THICKNESS), color,
+                     _translation(0.0, 0.0, -_HALF_SPACE_THICKNESS / 2))
+    if kind in ("Mesh", "Convex"):
+        return _mesh_file(shape.filename(), shape.scale(), rgba)
+    raise TypeError(f"shape_to_object: cannot draw a {kind}; expected one of Box, Sphere, "
+                    f"Cylinder, Capsule, Ellipsoid, HalfSpace, Mesh, Convex")
+
+
+def _translation(x, y, z):
+    X = np.eye(4)
+    X[:3, 3] = [x, y, z]
+    return X
+
+
+def arrow_object(rgba, shaft_radius=0.01, head_radius=0.025, head_length=0.05):
+    """A unit arrow along +z from the origin: a shaft of length 1 (to be scaled along z)
+    whose head is a separate child object (see `ContactVisualizer`).
+
+    Returns
+    -------
+    (dict, dict)
+        The shaft and the head object JSONs.
+    """
+    shaft = _mesh(_cylinder(shaft_radius, 1.0), rgba, _rot_x_half_pi(p=(0.0, 0.0, 0.5)))
+    head = _mesh(_cylinder(head_radius, head_length, r_top=0.0), rgba,
+                 _rot_x_half_pi(p=(0.0, 0.0, head_length / 2)))
+    return shaft, head

@@ -1,0 +1,8 @@
+"""merganser_cli: the ``merganser`` console script (inspect a model, simulate it, run the
+examples). Entry point: `merganser_cli.main.main`."""
+
+__all__ = ["CommandError"]
+
+
+class CommandError(RuntimeError):
+    """A command failed (exit code 1); its message is printed without a traceback."""

@@ -1,0 +1,199 @@
+"""Meshcat scene, recording and HTML export; the MeshcatVisualizer's recorded poses; contact
+force arrows; add_default_visualization (no browser needed)."""
+
+import json
+import re
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+
+import viz_scene
+from framework import DiagramBuilder
+from geometry import (Box, Capsule, Cylinder, Ellipsoid, HalfSpace, Mesh, RigidTransform,
+                      RollPitchYaw, RotationMatrix, Sphere)
+from geometry.visualization import (ContactVisualizer, ContactVisualizerParams, Meshcat,
+                                    MeshcatVisualizer, MeshcatVisualizerParams,
+                                    add_default_visualization)
+from geometry.visualization.contact_visualizer import arrow_frame
+from geometry.visualization.meshcat_animation import MeshcatAnimation, decompose_transform
+from geometry.visualization.meshcat_shapes import shape_to_object
+
+
+def test_decompose_transform_recovers_quaternion_translation_and_scale():
+    R = RotationMatrix(RollPitchYaw(0.3, -1.2, 2.5))
+    X = RigidTransform(R, [1.0, -2.0, 0.5]).get_as_matrix4()
+    X[:3, :3] = X[:3, :3] @ np.diag([1.0, 1.0, 3.0])
+    p, q_xyzw, scale = decompose_transform(X)
+    np.testing.assert_allclose(p, [1.0, -2.0, 0.5])
+    np.testing.assert_allclose(scale, [1.0, 1.0, 3.0])
+    w, x, y, z = R.to_quaternion()
+    sign = np.sign(q_xyzw[3] * w)
+    np.testing.assert_allclose(sign * q_xyzw, [x, y, z, w], atol=1e-12)
+
+
+def test_visualizer_records_the_frame_pose_at_each_publish():
+    diagram, meshcat, visualizer = viz_scene.build(publish_period=0.1)
+    visualizer.start_recording()
+    diagram.simulate(1.0)
+    visualizer.stop_recording()
+    recording = visualizer.get_mutable_recording()
+    assert recording.frames_per_second() == pytest.approx(10.0)
+    assert recording.num_frames() == 11
+    path = "/merganser/illustration/toy/mover"
+    for k in (0, 4, 10):
+        X = recording.get_transform(path, k)
+        np.testing.assert_allclose(X[:3, 3], [0.1 * k, 0.0, 0.1], atol=1e-12)
+    # Anchored geometry is drawn once, not animated.
+    assert "/merganser/illustration/toy/world" not in recording.paths()
+    assert meshcat.object_paths() == ["/merganser/illustration/toy/mover/red_box",
+                                      "/merganser/illustration/toy/world/green_ball"]
+
+
+def test_published_recording_is_a_set_animation_command_in_the_html():
+    diagram, meshcat, visualizer = viz_scene.build(publish_period=0.25)
+    with pytest.raises(RuntimeError, match="nothing was recorded"):
+        meshcat.publish_recording()
+    visualizer.start_recording()
+    diagram.simulate(1.0)
+    visualizer.stop_recording()
+    visualizer.publish_recording()
+    page = meshcat.static_html()
+    commands = json.loads(re.search(r'id="merganser-commands">(.*?)</script>', page,
+                                    re.S).group(1))
+    [animation] = [c for c in commands if c["type"] == "set_animation"]
+    [clip] = [a["clip"] for a in animation["animations"]
+              if a["path"] == "/merganser/illustration/toy/mover"]
+    position = [t for t in clip["tracks"] if t["name"] == ".position"][0]
+    assert [k["time"] for k in position["keys"]] == [0, 1, 2, 3, 4]
+    np.testing.assert_allclose([k["value"][0] for k in position["keys"]],
+                               [0.0, 0.25, 0.5, 0.75, 1.0])
+    assert "var duration = 1.0;" in page
+
+
+def test_shapes_lower_to_three_js_objects(tmp_path):
+    box = shape_to_object(Box(1.0, 2.0, 3.0), [1, 0, 0, 1])
+    geometry = box["geometries"][0]
+    assert (geometry["width"], geometry["height"], geometry["depth"]) == (1.0, 2.0, 3.0)
+    assert box["materials"][0]["color"] == 0xFF0000
+    cylinder = shape_to_object(Cylinder(0.1, 2.0))
+    M = np.array(cylinder["object"]["matrix"]).reshape(4, 4).T
+    np.testing.assert_allclose(M[:3, :3] @ [0.0, 1.0, 0.0], [0.0, 0.0, 1.0], atol=1e-15)
+    ellipsoid = shape_to_object(Ellipsoid(1.0, 2.0, 3.0))
+    np.testing.assert_allclose(np.diag(np.array(ellipsoid["object"]["matrix"]).reshape(4, 4)),
+                               [1.0, 2.0, 3.0, 1.0])
+    assert len(shape_to_object(Capsule(0.1, 1.0))["object"]["children"]) == 3
+    assert shape_to_object(HalfSpace())["geometries"][0]["width"] == 10.0
+    assert shape_to_object(Sphere(0.5))["geometries"][0]["radius"] == 0.5
+    stl = tmp_path / "tri.stl"
+    stl.write_bytes(b"\0" * 84)
+    mesh = shape_to_object(Mesh(str(stl), 2.0))
+    assert mesh["geometries"][0]["format"] == "stl"
+    assert isinstance(mesh["geometries"][0]["data"], bytes)
+    with pytest.raises(TypeError, match="cannot draw a str"):
+        shape_to_object("box")
+
+
+def test_binary_mesh_data_is_base64_in_the_page(tmp_path):
+    stl = tmp_path / "tri.stl"
+    stl.write_bytes(bytes(range(84)))
+    meshcat = Meshcat()
+    meshcat.set_object("part", Mesh(str(stl), 1.0))
+    page = meshcat.static_html()
+    assert '"__base64__":"AAECAwQF' in page
+
+
+def test_delete_removes_a_subtree():
+    meshcat = Meshcat()
+    meshcat.set_object("a/b", Sphere(1.0))
+    meshcat.set_object("a/c", Sphere(1.0))
+    meshcat.set_object("d", Sphere(1.0))
+    meshcat.delete("a")
+    assert meshcat.object_paths() == ["/merganser/d"]
+
+
+def test_visualizer_params_are_checked():
+    with pytest.raises(ValueError, match="params.role must be one of"):
+        MeshcatVisualizer(Meshcat(), MeshcatVisualizerParams(role="collision"))
+    with pytest.raises(ValueError, match="publish_period must be > 0"):
+        MeshcatVisualizer(Meshcat(), MeshcatVisualizerParams(publish_period=0.0))
+
+
+def test_arrow_frame_points_z_along_the_force():
+    f = np.array([1.0, -2.0, 0.5])
+    X = arrow_frame([0.1, 0.2, 0.3], f)
+    np.testing.assert_allclose(X[:3, 2], f / np.linalg.norm(f))
+    np.testing.assert_allclose(X[:3, :3].T @ X[:3, :3], np.eye(3), atol=1e-12)
+    np.testing.assert_allclose(X[:3, 3], [0.1, 0.2, 0.3])
+
+
+class _FakeContactResults:
+    def __init__(self, forces):
+        self._infos = [SimpleNamespace(contact_point=np.asarray(p), contact_force=np.asarray(f))
+                       for p, f in forces]
+
+    def num_point_pair_contacts(self):
+        return len(self._infos)
+
+    def point_pair_contact_info(self, i):
+        return self._infos[i]
+
+
+def test_contact_arrows_scale_with_force_and_hide_when_unused():
+    meshcat = Meshcat()
+    arrows = ContactVisualizer(meshcat, ContactVisualizerParams(newtons_per_meter=20.0))
+    ctx = arrows.create_default_context()
+    port = arrows.get_contact_results_input_port()
+    port.fix_value(ctx, _FakeContactResults([([0, 0, 0], [0, 0, 10.0]), ([1, 0, 0], [0, 0, 40.0])]))
+    arrows.force_publish(ctx)
+    np.testing.assert_allclose(meshcat.get_transform("/merganser/contact_forces/1/shaft"),
+                               np.diag([1.0, 1.0, 2.0, 1.0]))
+    np.testing.assert_allclose(meshcat.get_transform("/merganser/contact_forces/0")[:3, 3],
+                               [0.0, 0.0, 0.0])
+    port.fix_value(ctx, _FakeContactResults([([0, 0, 0], [0, 0, 1e-4])]))   # below threshold
+    arrows.force_publish(ctx)
+    visible = {path: cmd["value"] for (path, prop), cmd in meshcat._properties.items()
+               if prop == "visible"}
+    assert visible == {"/merganser/contact_forces/0": False, "/merganser/contact_forces/1": False}
+
+
+def test_add_default_visualization_needs_a_scene_graph():
+    with pytest.raises(ValueError, match="builder has no SceneGraph"):
+        add_default_visualization(DiagramBuilder())
+
+
+def test_add_default_visualization_draws_illustration_and_hidden_proximity():
+    from geometry import SceneGraph
+
+    builder = DiagramBuilder()
+    scene_graph = builder.add_system(SceneGraph())
+    meshcat = add_default_visualization(builder)
+    visualizers = [s for s in builder.get_systems() if isinstance(s, MeshcatVisualizer)]
+    assert sorted(v.prefix() for v in visualizers) == ["/merganser/illustration",
+                                                       "/merganser/proximity"]
+    diagram = builder.build()
+    diagram.force_publish(diagram.create_default_context())
+    assert meshcat._properties[("/merganser/proximity", "visible")]["value"] is False
+    assert scene_graph is not None
+
+
+def test_animation_rejects_a_bad_frame_rate():
+    with pytest.raises(ValueError, match="frames_per_second must be > 0"):
+        MeshcatAnimation(0.0)
+
+
+def test_live_server_serves_the_viewer_and_stops():
+    import urllib.request
+
+    meshcat = Meshcat()
+    meshcat.set_object("box", Box(1.0, 1.0, 1.0), [1.0, 0.0, 0.0, 1.0])
+    try:
+        url = meshcat.web_url()
+        assert url.startswith("http://127.0.0.1:")
+        page = urllib.request.urlopen(url, timeout=10).read().decode()
+        assert "MeshCat" in page
+        process = meshcat._server.window.server_proc
+    finally:
+        meshcat.stop_server()
+    assert process.poll() is not None
+    assert meshcat.object_paths() == ["/merganser/box"]      # the scene outlives the server
