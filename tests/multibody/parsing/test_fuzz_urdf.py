@@ -6,7 +6,6 @@ import copy
 import warnings
 
 import numpy as np
-import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from lxml import etree
