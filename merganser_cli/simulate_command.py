@@ -7,8 +7,8 @@ Free base bodies start ``--height`` above their default pose (or are welded with
 ``--weld-base``). Without ``--hold`` the model moves passively (it falls, swings or lands
 on the ground plane of ``--contact``); with ``--hold`` an InverseDynamics controller in
 gravity-compensation mode, whose model is a second copy of the robot, applies
-τ = −τ_g(q) through the applied-generalized-force input, so the model stays where it starts. ``--html OUT`` records the run and writes a
-self-contained HTML replay.
+τ = −τ_g(q) through the applied-generalized-force input, so the model stays where it
+starts. ``--html OUT`` records the run and writes a self-contained HTML replay.
 """
 
 from __future__ import annotations
