@@ -112,7 +112,10 @@ def make_panda(time_step):
     else:
         parser = Parser(plant)
         parser.package_map().add("example-robot-data", str(URDF.parents[3]))
-        parser.add_models(str(URDF))
+        [panda] = parser.add_models(str(URDF))
+        # The URDF has no joint to the world: weld its base as Drake users do.
+        plant.weld_frames(plant.world_frame(),
+                          plant.get_body_by_name("panda_link0", panda).body_frame())
     for j in plant.get_joint_indices():
         joint = plant.get_joint(j)
         if joint.num_velocities() == 1:

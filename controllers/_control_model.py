@@ -21,10 +21,12 @@ Two paths give the same values (a test checks it):
   ``calc_force_elements_contribution`` into MultibodyForces, ``calc_inverse_dynamics``;
 - for the common model whose only force element is gravity (applied in the kernels) and
   whose actuators have no reflected inertia: one call of the plant's compiled RNEA
-  kernel with gravity, τ = RNEA(q, v, v̇, g) + D v, with the inertial parameters read once
-  from the model's context. This reaches into the plant's private kernel facade
-  (``plant._dyn``, ``plant._eval_I10``, ``plant._tables``) — see `_KernelPath`; it cuts the
-  cost of a controller evaluation about threefold (the plant API re-checks arguments and
+  kernel with gravity, τ = RNEA(q, v, v̇, g) + D v, straight from the state input without
+  writing a plant context. Inverse dynamics goes through the public
+  ``MultibodyPlant.calc_generalized_forces_for_acceleration`` (the model's context
+  supplies the inertial parameters); the gravity and passive compensations still read the
+  plant's private kernel facade (``plant._dyn``, ``plant._tables``) — see `_KernelPath`.
+  This cuts the cost of a controller evaluation about threefold (the plant API path
   writes a context on every call).
 """
 
@@ -79,14 +81,6 @@ class _KernelPath:
 
     def _q_v(self, x):
         return np.ascontiguousarray(x[:self._nq]), np.ascontiguousarray(x[self._nq:])
-
-    def inverse_dynamics(self, x, vdot):
-        q, v = self._q_v(x)
-        tau = self._dyn.inverse_dynamics(q, v, np.ascontiguousarray(vdot), self._I10,
-                                         self._g).copy()
-        if self._has_damping:
-            tau += self._damping * v
-        return tau
 
     def gravity_compensation(self, x):
         q, _ = self._q_v(x)
@@ -184,9 +178,19 @@ class ControlModel:
     def inverse_dynamics(self, context, vdot):
         """M v̇ + C v − τ_g − τ_app (nv,) at the state input of ``context``."""
         if self._kernel is not None:
-            return self._kernel.inverse_dynamics(self._state.eval(context), vdot)
+            return self.plant.calc_generalized_forces_for_acceleration(
+                self._template, self._state.eval(context), vdot)
         return self.plant.calc_inverse_dynamics(self.eval_plant_context(context), vdot,
                                                 self._forces.eval(context))
+
+    def inverse_dynamics_into(self, context, vdot, out):
+        """`inverse_dynamics` written into ``out`` (nv,); ``vdot`` must be a C-contiguous
+        float64 ndarray (nv,)."""
+        if self._kernel is not None:
+            self.plant.calc_generalized_forces_for_acceleration(
+                self._template, self._state.eval(context), vdot, out)
+        else:
+            out[:] = self.inverse_dynamics(context, vdot)
 
     def gravity_compensation(self, context):
         """−τ_g(q) (nv,) at the state input of ``context``."""

@@ -66,11 +66,15 @@ class InverseDynamicsController(LeafSystem):
         fn = "InverseDynamicsController"
         check_finalized_plant(fn, robot)
         self._v_of_actuator = check_fully_actuated(fn, robot)
+        self._actuation_is_identity = bool(
+            np.array_equal(self._v_of_actuator, np.arange(self._v_of_actuator.size)))
         n = self._n = robot.num_positions()
         self._kp, self._ki, self._kd = (as_gains(fn, name, k, n) for name, k in
                                         (("kp", kp), ("ki", ki), ("kd", kd)))
         self._has_reference_acceleration = bool(has_reference_acceleration)
         self._has_integral = bool(np.any(self._ki))
+        self._kp_kd = np.concatenate([self._kp, self._kd])
+        self._weighted_error = np.zeros(2 * n)
         self._vdot = np.zeros(n)
 
         if self._has_integral:
@@ -143,17 +147,23 @@ class InverseDynamicsController(LeafSystem):
         x_d = self._desired.eval(context)
         reference = self._reference.eval(context) if self._reference is not None else None
         vdot = self._vdot
-        np.subtract(x_d[:n], x[:n], out=vdot)
-        vdot *= self._kp
-        vdot += self._kd * (x_d[n:] - x[n:])
+        # [kp ⊙ (q_d − q); kd ⊙ (v_d − v)] in three vectorized operations.
+        error = self._weighted_error
+        np.subtract(x_d, x, out=error)
+        error *= self._kp_kd
+        np.add(error[:n], error[n:], out=vdot)
         if self._has_integral:
             vdot += self._ki * context.get_continuous_state_vector()
         if reference is not None:
             vdot += reference
-        tau[:] = self._model.inverse_dynamics(context, vdot)
+        self._model.inverse_dynamics_into(context, vdot, tau)
 
     def _calc_actuation(self, context, output):
-        np.take(self._tau.eval(context), self._v_of_actuator, out=output.get_mutable_value())
+        tau = self._tau.eval(context)
+        if self._actuation_is_identity:
+            output.get_mutable_value()[:] = tau
+        else:
+            tau.take(self._v_of_actuator, out=output.get_mutable_value())
 
     def _calc_generalized_force(self, context, output):
         output.set_value(self._tau.eval(context))

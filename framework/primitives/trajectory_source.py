@@ -53,6 +53,8 @@ class TrajectorySource(LeafSystem):
         self._rows = rows
         self._trajectories = [trajectory] + [trajectory.make_derivative(i)
                                              for i in range(1, self._k + 1)]
+        # A PiecewisePolynomial evaluates the value and its derivatives in one pass.
+        self._stacked = getattr(trajectory, "_eval_value_and_derivatives_into", None)
 
     def update_trajectory(self, trajectory):
         """Replace the trajectory (same number of rows); affects every context."""
@@ -62,6 +64,14 @@ class TrajectorySource(LeafSystem):
         t = context.get_time()
         y = output.get_mutable_value()
         r = self._rows
+        if self._stacked is not None:
+            # y is this output's cache storage, written only here: when the last evaluation
+            # wrote it at the same time (e.g. an integrator step ending where the next one
+            # starts), it already holds the value.
+            inside = self._stacked(t, self._k, y, True)
+            if self._k and self._zero_beyond and not inside:
+                y[r:] = 0.0
+            return
         y[:r] = np.asarray(self._trajectories[0].value(t)).reshape(-1)
         first = self._trajectories[0]
         outside = t < first.start_time() or t > first.end_time()

@@ -182,7 +182,9 @@ class PiecewisePolynomial(Trajectory):
         self._breaks_list = self._breaks.tolist()
         self._coefficients = np.array(coefficients, dtype=np.float64, order="C")
         self._num_segments = self._coefficients.shape[0]
-        # derivative order -> (coefficients flattened to (S, D + 1, rows * cols), powers)
+        # derivative order -> (coefficients flattened to (S, D + 1, rows * cols), powers);
+        # ("orders", max order, output size) -> per-order blocks, and "last" -> (out, t,
+        # max order, inside) of the last call, for _eval_value_and_derivatives_into
         self._evaluation_cache = {}
 
     # ---- constructors ----------------------------------------------------------------
@@ -403,6 +405,64 @@ class PiecewisePolynomial(Trajectory):
             segment = bisect_right(breaks, t) - 1
         shape = self._coefficients.shape
         return (np.power(t - breaks[segment], powers) @ flat[segment]).reshape(shape[2], shape[3])
+
+    def _eval_value_and_derivatives_into(self, t: float, max_order: int, out: np.ndarray,
+                                         reuse: bool = False) -> bool:
+        """Write [value; d/dt value; ...; d^max_order/dt^max_order value] at ``t`` into ``out``.
+
+        For TrajectorySource: one segment search for all the orders and no argument
+        checks; bit for bit the numbers of ``value(t)`` and ``eval_derivative(t, k)``
+        (t clamped to the time range).
+
+        Parameters
+        ----------
+        t : float
+            Time in seconds.
+        max_order : int
+            Highest derivative order, >= 0.
+        out : ndarray, shape (rows * cols * (max_order + 1),)
+            C-contiguous float64 output; each block is a value flattened in row-major order.
+        reuse : bool
+            When True and the previous call (since the trajectory last changed) wrote this
+            same ``out`` at the same ``t`` and ``max_order``, nothing is written: the caller
+            guarantees that ``out`` was not modified since (e.g. a cache entry's storage).
+
+        Returns
+        -------
+        bool
+            True when ``t`` lies within [start_time(), end_time()].
+        """
+        self._require_segments("TrajectorySource")
+        cache = self._evaluation_cache
+        last = cache.get("last")
+        if reuse and last is not None and last[0] is out and last[1] == t \
+                and last[2] == max_order:
+            return last[3]
+        breaks = self._breaks_list
+        t_in = t
+        inside = True
+        if t <= breaks[0]:
+            inside = t == breaks[0]
+            t, segment = breaks[0], 0
+        elif t >= breaks[-1]:
+            inside = t == breaks[-1]
+            t, segment = breaks[-1], self._num_segments - 1
+        else:
+            segment = bisect_right(breaks, t) - 1
+        tau = t - breaks[segment]
+        key = ("orders", max_order, out.shape[0])
+        blocks = self._evaluation_cache.get(key)
+        if blocks is None:
+            size = out.shape[0] // (max_order + 1)
+            blocks = self._evaluation_cache[key] = [
+                (flat, powers, np.empty(powers.shape[0]), slice(k * size, (k + 1) * size))
+                for k, (flat, powers) in enumerate(
+                    self._evaluation_data(k) for k in range(max_order + 1))]
+        for flat, powers, scratch, block in blocks:
+            np.power(tau, powers, out=scratch)
+            np.matmul(scratch, flat[segment], out=out[block])
+        cache["last"] = (out, t_in, max_order, inside)
+        return inside
 
     def do_value(self, t: float) -> np.ndarray:
         return self._evaluate("value", t, 0)

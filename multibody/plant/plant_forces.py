@@ -25,18 +25,27 @@ from multibody.plant.plant_cache import ForwardDynamicsCache
 __all__ = ["PlantForcesMixin"]
 
 _ZERO3 = np.zeros(3)
+_ND = np.ndarray
+_F64 = np.dtype(np.float64)
 
 
 class PlantForcesMixin:
     """Force assembly and dynamics (see the module docstring)."""
 
+    # (tables, g) of the last _kernel_gravity() call: g is fixed once the tables exist.
+    _kernel_gravity_cache = (None, None)
+
     # ---- gravity ---------------------------------------------------------------------------
     def _kernel_gravity(self):
         """g (3,) for the kernels: the gravity vector, or zero when gravity is applied as
         body forces (disabled for some model instance)."""
-        if self._tables.gravity_in_kernel:
-            return self._tree.gravity_field().gravity_vector()
-        return _ZERO3
+        tables = self._tables
+        cached = self._kernel_gravity_cache
+        if cached[0] is tables:
+            return cached[1]
+        g = self._tree.gravity_field().gravity_vector() if tables.gravity_in_kernel else _ZERO3
+        self._kernel_gravity_cache = (tables, g)
+        return g
 
     # ---- applied forces --------------------------------------------------------------------
     def _net_actuation(self, context, u):
@@ -87,11 +96,20 @@ class PlantForcesMixin:
         """
         t = self._tables
         tau = fd.tau
+        port = self._ports.applied_generalized_force
+        has_tau_input = port.has_value(context)
+        damped = False
         if t.nu:
             u = fd.u
             self._net_actuation(context, u)
             if t.actuation_is_identity:
-                tau[:] = u
+                if t.has_damping and not has_tau_input:
+                    # τ = u − D v in one pass: the numbers of τ = u, then τ -= D v below.
+                    np.multiply(t.damping, state.v, out=fd.scratch)
+                    np.subtract(u, fd.scratch, out=tau)
+                    damped = True
+                else:
+                    tau[:] = u
             elif t.actuator_v_unique:
                 tau[:] = 0.0
                 tau[t.actuator_v] = u
@@ -99,10 +117,9 @@ class PlantForcesMixin:
                 np.dot(t.actuation_matrix, u, out=tau)
         else:
             tau[:] = 0.0
-        port = self._ports.applied_generalized_force
-        if port.has_value(context):
+        if has_tau_input:
             tau += port.eval(context)
-        if t.has_damping:
+        if t.has_damping and not damped:
             np.multiply(t.damping, state.v, out=fd.scratch)
             tau -= fd.scratch
         F = fd.F_Bo_W
@@ -210,6 +227,79 @@ class PlantForcesMixin:
         if t.has_reflected_inertia:
             tau += t.reflected_inertia * vdot
         return tau
+
+    def calc_generalized_forces_for_acceleration(self, context, x, known_vdot, out=None):
+        """Computed torque: τ (nv,) that gives v̇ = known_vdot at the state x = [q; v].
+
+        τ = M(q) v̇ + C(q, v) v − τ_g(q) − τ_app(q, v), with τ_app the force elements other
+        than gravity and the joint damping −D v: the same value as
+        ``calc_inverse_dynamics(c, known_vdot, f)`` after
+        ``calc_force_elements_contribution(c, f)`` on a context c at x, without writing a
+        context. For controllers evaluated many times per step: when gravity is the only
+        force element and no actuator has reflected inertia it is one compiled RNEA call.
+
+        Parameters
+        ----------
+        context : Context
+            Supplies the inertial parameters only (its state is not used).
+        x : ndarray, shape (nq + nv,)
+            The state [q; v] (float64).
+        known_vdot : ndarray, shape (nv,)
+            Generalized accelerations v̇ (float64).
+        out : ndarray, shape (nv,), optional
+            Written with τ and returned (a new array when None).
+
+        Returns
+        -------
+        ndarray, shape (nv,)
+
+        Raises
+        ------
+        TypeError
+            If context is not a Context, or x or known_vdot is not an array of numbers.
+        ValueError
+            If x, known_vdot or out have the wrong size.
+        """
+        fn = "calc_generalized_forces_for_acceleration"
+        ctx = self._ctx(context, fn)
+        t = self._tables
+        nq, nv = t.nq, t.nv
+        # Cheap checks first: float64 ndarrays of the right size pass without a copy.
+        if x.__class__ is not _ND or x.ndim != 1 or x.shape[0] != nq + nv \
+                or x.dtype is not _F64:
+            x = self._vector_arg(fn, "x", x, nq + nv, "nq + nv")
+        if known_vdot.__class__ is not _ND or known_vdot.ndim != 1 or known_vdot.shape[0] != nv \
+                or known_vdot.dtype is not _F64 or not known_vdot.flags.c_contiguous:
+            known_vdot = self._vector_arg(fn, "known_vdot", known_vdot, nv, "nv")
+        if out is None:
+            out = np.empty(nv)
+        elif out.__class__ is not _ND or out.shape != (nv,):
+            raise ValueError(f"{fn}: out must be an ndarray of shape ({nv},), got "
+                             f"{getattr(out, 'shape', type(out).__name__)}")
+        q, v = x[:nq], x[nq:]
+        I10 = self._eval_I10(ctx)
+        if t.gravity_in_kernel and not t.has_force_elements:
+            tau = self._dyn.inverse_dynamics(q, v, known_vdot, I10, self._kernel_gravity())
+            if t.has_damping:
+                np.multiply(t.damping, v, out=out)
+                np.add(tau, out, out=out)
+            else:
+                out[:] = tau
+        else:
+            q, v = np.ascontiguousarray(q), np.ascontiguousarray(v)
+            tau_app = np.zeros(nv)
+            F_node = np.zeros((t.nb, 6))
+            self._tree.calc_force_elements_contribution(
+                self._dyn.forward_kinematics(q).copy(),
+                self._dyn.body_spatial_velocities(q, v).copy(), q, v, tau_app, F_node,
+                include_gravity=True, inertia_params=I10)
+            if t.has_damping:
+                tau_app -= t.damping * v
+            np.subtract(self._dyn.inverse_dynamics(q, v, known_vdot, I10, _ZERO3, F_node),
+                        tau_app, out=out)
+        if t.has_reflected_inertia:
+            out += t.reflected_inertia * known_vdot
+        return out
 
     def calc_generalized_forces(self, context, forces):
         """The generalized forces τ_app + Σ J_Bᵀ F_Bo_W (nv,) equivalent to `forces`."""
