@@ -329,9 +329,15 @@ class Simulator:
     def _run_events(self, events):
         """Dispatch unrestricted updates, then discrete updates, then publishes."""
         status = None
-        unrestricted = [e for e in events if e[2].kind == "unrestricted"]
-        discrete = [e for e in events if e[2].kind == "discrete"]
-        publish = [e for e in events if e[2].kind == "publish"]
+        unrestricted, discrete, publish = [], [], []
+        for e in events:
+            kind = e[2].kind
+            if kind == "discrete":
+                discrete.append(e)
+            elif kind == "publish":
+                publish.append(e)
+            elif kind == "unrestricted":
+                unrestricted.append(e)
         if unrestricted:
             status = self._merge(status, self._apply_unrestricted(unrestricted))
         if discrete:
@@ -359,6 +365,9 @@ class Simulator:
         return None
 
     def _group_by_leaf(self, events):
+        if len(events) == 1:
+            s, leaf, event = events[0]
+            return [(s, leaf, [event])]
         groups = {}
         order = []
         for s, leaf, event in events:

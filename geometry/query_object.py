@@ -144,11 +144,23 @@ class QueryObject:
         return rows.shape[0] > 0
 
     def compute_contact_surfaces(self):
-        """Hydroelastic contact surfaces: not available yet (issue 6, "Hydroelastic
-        contact"); raises NotImplementedError."""
-        raise NotImplementedError(
-            "QueryObject.compute_contact_surfaces: hydroelastic contact surfaces are not "
-            "implemented yet (issue 6, 'Hydroelastic contact'); use contact_model='point'")
+        """Hydroelastic contact surfaces of every unfiltered candidate pair (strict: a
+        pair without hydroelastic support raises, naming both geometries; see
+        `geometry.hydroelastic.contact_surfaces`).
+
+        Returns
+        -------
+        list of geometry.hydroelastic.ContactSurface
+            Sorted by (id_M, id_N), id_M < id_N.
+        """
+        return self._hydroelastic(strict=True).surfaces
+
+    def _hydroelastic(self, strict):
+        """The HydroelasticQueryResult of the current poses (`strict` as in
+        `geometry.hydroelastic.compute_hydroelastic`)."""
+        from .hydroelastic import compute_hydroelastic
+        engine = self._prepare()
+        return compute_hydroelastic(engine, self.inspector(), strict)
 
     def get_pose_in_world(self, geometry_id):
         """X_WG (RigidTransform) of a proximity geometry, or of any geometry's frame pose

@@ -323,6 +323,8 @@ class SceneGraph(LeafSystem):
                     raise ValueError(f"SceneGraph: input port "
                                      f"'{port.get_name()}' has a pose for unregistered frame "
                                      f"{e.args[0]!r}") from None
+                if idx.size and np.array_equal(idx, np.arange(idx[0], idx[0] + idx.size)):
+                    idx = slice(int(idx[0]), int(idx[0]) + idx.size)   # contiguous: a view
                 slots = fpv._slots = (self._model.version, idx)
             X_WF[slots[1]] = fpv._X
         for f in self._nested_frames:

@@ -4,6 +4,7 @@ Rows are the signed-distance rows of `geometry.proximity.primitives` (Ca, Cb, nh
 φ) with the geometry indices (i, j), i < j, in a separate (n, 2) array.
 """
 
+from .broad_phase import candidate_pairs, compute_aabbs
 from .compilation import jit
 from .narrow_phase import box_box_contact_points, halfspace_contact_points, signed_distance_pair
 from .support import BOX, HALFSPACE
@@ -82,6 +83,26 @@ def contact_point_rows(gtype, pstart, params, X_WG, pairs, npairs, rows, out_pai
         out_pairs[k, 1] = j
         k += 1
     return k
+
+
+@jit
+def contact_point_query(gtype, pstart, params, X_WG, aabb, allowed, order, pairs, rows,
+                        out_pairs):
+    """Broad phase (zero margin), pair sort and `contact_point_rows` in one call.
+
+    Returns
+    -------
+    (int, int)
+        (candidate pair count, row count); the row count is -1 if the candidate pairs
+        exceed ``pairs`` or the rows exceed ``rows`` (grow the short one, call again).
+    """
+    compute_aabbs(gtype, pstart, params, X_WG, 0.0, aabb)
+    count = candidate_pairs(gtype, aabb, X_WG, allowed, order, pairs)
+    if count > pairs.shape[0]:
+        return count, -1
+    sort_pairs(pairs, count)
+    return count, contact_point_rows(gtype, pstart, params, X_WG, pairs, count, rows,
+                                     out_pairs)
 
 
 @jit

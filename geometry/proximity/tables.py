@@ -14,7 +14,7 @@ engine's next query.
 import numpy as np
 
 from .broad_phase import candidate_pairs, compute_aabbs, geometry_poses
-from .scene import contact_point_rows, distance_rows, penetration_rows, sort_pairs
+from .scene import contact_point_query, distance_rows, penetration_rows, sort_pairs
 
 __all__ = ["ProximityTables", "ProximityEngine"]
 
@@ -101,14 +101,17 @@ class ProximityEngine:
         """(rows, pairs) of point contacts, several per resting polyhedron (see
         `geometry.proximity.scene.contact_point_rows`)."""
         t = self.t
-        count = self._broad_phase(0.0)
-        self._ensure_rows(16 * count + 16)
         while True:
-            k = contact_point_rows(t.gtype, t.pstart, t.params, self.X_WG, self.pairs, count,
-                                   self.rows, self.out_pairs)
+            count, k = contact_point_query(t.gtype, t.pstart, t.params, self.X_WG, self.aabb,
+                                           t.allowed, self.order, self.pairs, self.rows,
+                                           self.out_pairs)
+            self.npairs = count
             if k >= 0:
                 return self.rows[:k], self.out_pairs[:k]
-            self._ensure_rows(2 * self.rows.shape[0])
+            if count > self.pairs.shape[0]:
+                self.pairs = np.zeros((2 * count, 2), np.int64)
+            else:
+                self._ensure_rows(max(2 * self.rows.shape[0], 16 * count + 16))
 
     def signed_distance(self, max_distance):
         """(rows, pairs) of pairs with signed distance <= max_distance."""

@@ -115,6 +115,10 @@ class ContactManager:
         self._contacts = plant.declare_cache_entry(
             "point contacts", PointContactSet, self._calc_point_contacts,
             [state_ticket, query_ticket])
+        self._hydro = None
+        if self.has_geometry and plant.get_contact_model() != "point":
+            from multibody.contact.hydroelastic_forces import HydroelasticContacts
+            self._hydro = HydroelasticContacts(self, [state_ticket, query_ticket])
         self.step = None
         if not t.continuous:
             from multibody.contact.discrete_stepper import ContactStepper
@@ -164,12 +168,15 @@ class ContactManager:
         if query is None:
             return
         model = self.plant.get_contact_model()
-        if model == "hydroelastic":
+        if model == "hydroelastic" and self._hydro is None:
             raise NotImplementedError(
-                "MultibodyPlant: contact_model 'hydroelastic' needs hydroelastic contact "
-                "surfaces, not implemented yet (issue 6); use 'point' or "
-                "'hydroelastic_with_fallback' (which then uses point contact)")
+                "MultibodyPlant: contact_model was changed to 'hydroelastic' after finalize "
+                "with 'point'; set the contact model before finalize")
+        if self._hydro is not None and model != "point":
+            self._hydro.eval(context)  # before the point query (shared work arrays)
         ids, rows, pairs = query._contact_point_arrays()
+        if self._hydro is not None and model != "point":
+            rows, pairs = self._hydro.filter_point_rows(context, rows, pairs)
         gt = self._tables_for(ids)
         n = rows.shape[0]
         if pcs.capacity() < n:
@@ -178,6 +185,9 @@ class ContactManager:
         pcs.nc = build_contacts(rows, pairs, gt.node, gt.k, gt.d, gt.tau, gt.mu, pcs.node_a,
                                 pcs.node_b, pcs.p_WC, pcs.R_WC, pcs.phi0, pcs.k, pcs.d, pcs.tau,
                                 pcs.mu, pcs.geom_a, pcs.geom_b, pcs.rows)
+        if self._hydro is not None and model != "point" and not self.plant._tables.continuous:
+            from multibody.contact.hydroelastic_forces import append_point_contacts
+            append_point_contacts(self._hydro, context, pcs, gt)
 
     def eval_point_contacts(self, context):
         return self._contacts.eval(context)
@@ -193,12 +203,15 @@ class ContactManager:
             penalty_forces(nc, pcs.node_a, pcs.node_b, pcs.p_WC, pcs.R_WC, pcs.phi0, pcs.k,
                            pcs.d, pcs.mu, plant.get_stiction_tolerance(),
                            plant._eval_X_WB(context), plant._eval_V_WB(context), F, f, vc)
+        if self._hydro is not None and plant.get_contact_model() != "point":
+            self._hydro.add_forces(context, F)
         return pcs, f, vc
 
     def add_penalty_forces(self, context, fd):
         """Add the penalty contact forces at the body origins to fd.F_Bo_W (node order)."""
         pcs = self._contacts.eval(context)
-        if pcs.nc == 0:
+        if pcs.nc == 0 and (self._hydro is None or self.plant.get_contact_model() == "point"
+                            or not self._hydro.has_surfaces(context)):
             return
         if not fd.has_F:
             fd.F_Bo_W[:] = 0.0
@@ -213,9 +226,17 @@ class ContactManager:
         if self.step is None:
             F = np.zeros((self.plant._tables.nb, 6))
             pcs, f, vc = self._penalty(context, F)
-            return continuous_contact_results(self.plant, pcs, f, vc)
-        return discrete_contact_results(self.plant, self._contacts.eval(context),
-                                        self.step.eval(context))
+            results = continuous_contact_results(self.plant, pcs, f, vc)
+            if self._hydro is not None and self.plant.get_contact_model() != "point":
+                self._hydro.add_results(context, results)
+            return results
+        results = discrete_contact_results(self.plant, self._contacts.eval(context),
+                                           self.step.eval(context))
+        if self._hydro is not None and self.plant.get_contact_model() != "point":
+            from multibody.contact.hydroelastic_forces import discrete_hydroelastic_results
+            results = discrete_hydroelastic_results(self._hydro, context,
+                                                    self._contacts.eval(context), results)
+        return results
 
     def calc_generalized_contact_forces(self, context):
         """Generalized contact (and constraint) forces τ_c (nv,)."""

@@ -31,11 +31,12 @@ from multibody.contact.constraints import ConstraintRows
 from multibody.contact.contact_kernels import contact_jacobian, pose_pass
 from multibody.contact.errors import ContactSolverError
 from multibody.contact.lcp import lcp_solve
+from multibody.contact.position_update import next_state
 from multibody.contact.problem_kernels import (
     delassus_estimate, generalized_impulse, sap_parameters,
 )
 from multibody.contact.sap import LAGGED, SAP, SIMILAR, sap_solve
-from multibody.contact.tamsi import tamsi_solve
+from multibody.contact.tamsi import tamsi_solve, tamsi_step
 from multibody.kernels.layout import make_workspace, pack_model
 from multibody.plant.discrete_update import DiscreteStepper
 
@@ -100,6 +101,8 @@ class ContactStepper(DiscreteStepper):
         self.max_iterations = 100
         self.rel_tolerance = 1e-6
         self.abs_tolerance = 1e-14
+        self._quat_starts = np.asarray(t.quaternion_q_starts, dtype=np.int64).reshape(-1)
+        self._qdot = np.zeros(t.nq)
 
     def set_cache_entry(self, entry):
         self._entry = entry
@@ -152,6 +155,15 @@ class ContactStepper(DiscreteStepper):
 
     # ---- solve ---------------------------------------------------------------------------
     def calc_results(self, context, res):
+        if self.constraints.m == 0:
+            if self.approximation == "tamsi":
+                self._calc_tamsi(context, res)
+                return
+            if self.plant._contact_manager.eval_point_contacts(context).nc == 0:
+                cache = self.plant._cache
+                self._free_motion(cache.state.eval(context).v,
+                                  cache.forward_dynamics.eval(context).vdot, res)
+                return
         p, pcs = self._problem(context)
         nc, m = p.nc, p.m
         res.nc, res.m = nc, m
@@ -181,14 +193,58 @@ class ContactStepper(DiscreteStepper):
             it, residual = self._sap(p, v, res)
         res.iterations, res.residual = it, residual
         if it < 0 or not math.isfinite(v.sum()):
-            raise ContactSolverError(
-                f"discrete contact step at t = {p.time:.6g} s: the '{self.approximation}' "
-                f"solver did not converge (iteration limit {self.max_iterations}, relative residual "
-                f"{residual:.3g}, {nc} contacts, {m} constraint rows); remedy: reduce the "
-                f"time step (now {p.h} s), soften the contacts (a larger penetration "
-                f"allowance or point_contact_stiffness) or use discrete_contact_approximation "
-                f"'sap'")
+            self._raise_not_converged(p.time, p.h, nc, m, residual)
         generalized_impulse(p.J, res.gamma, rows, p.h, res.tau_contact)
+
+    def _calc_tamsi(self, context, res):
+        """`calc_results` of TAMSI without constraints: one compiled call
+        (`multibody.contact.tamsi.tamsi_step`) on the point contact arrays."""
+        plant = self.plant
+        cache = plant._cache
+        state = cache.state.eval(context)
+        vdot = cache.forward_dynamics.eval(context).vdot
+        pcs = plant._contact_manager.eval_point_contacts(context)
+        h = plant._tables.time_step
+        nc = pcs.nc
+        res.nc, res.m = nc, 0
+        if nc == 0:
+            self._free_motion(state.v, vdot, res)
+            return
+        rows = 3 * nc
+        if self._J.shape[0] < rows:
+            self._J = np.zeros((2 * rows, self.nv))
+        if res.gamma.shape[0] != rows:
+            res.gamma = np.zeros(rows)
+            res.vc = np.zeros(rows)
+        v = res.v_next
+        it, residual = tamsi_step(
+            self.ip, self.fp, self.ws, state.q, state.v, vdot, cache.mass_matrix.eval(context).M,
+            h, nc, pcs.node_a, pcs.node_b, pcs.p_WC, pcs.R_WC, pcs.phi0, pcs.mu, pcs.k, pcs.d,
+            plant.get_stiction_tolerance(), self.rel_tolerance, self.abs_tolerance,
+            self.max_iterations, self._J, v, res.gamma, res.vc, res.tau_contact)
+        res.iterations, res.residual = it, residual
+        if it < 0 or not math.isfinite(v.sum()):
+            self._raise_not_converged(context.get_time(), h, nc, 0, residual)
+
+    def _free_motion(self, v0, vdot, res):
+        """Results without contacts or constraints: v_next = v* = v₀ + h v̇."""
+        np.multiply(vdot, self.plant._tables.time_step, out=res.v_next)
+        res.v_next += v0
+        res.tau_contact[:] = 0.0
+        res.nc, res.m = 0, 0
+        if res.gamma.shape[0]:
+            res.gamma = np.zeros(0)
+            res.vc = np.zeros(0)
+        res.iterations, res.residual = 0, 0.0
+
+    def _raise_not_converged(self, time, h, nc, m, residual):
+        raise ContactSolverError(
+            f"discrete contact step at t = {time:.6g} s: the '{self.approximation}' "
+            f"solver did not converge (iteration limit {self.max_iterations}, relative residual "
+            f"{residual:.3g}, {nc} contacts, {m} constraint rows); remedy: reduce the "
+            f"time step (now {h} s), soften the contacts (a larger penetration "
+            f"allowance or point_contact_stiffness) or use discrete_contact_approximation "
+            f"'sap'")
 
     def _sap(self, p, v, res):
         nc, m, h = p.nc, p.m, p.h
@@ -222,18 +278,22 @@ class ContactStepper(DiscreteStepper):
     def calc_next_state(self, plant, context, x_next):
         res = self._entry.eval(context)
         t = plant._tables
-        h = t.time_step
         state = plant._cache.state.eval(context)
-        nq = t.nq
-        v_next = res.v_next
-        if t.velocity_equals_qdot:
-            qdot = v_next
-        else:
-            qdot = plant._dyn.map_velocity_to_qdot(state.q, v_next)
-        x_next[nq:] = v_next
-        q_next = x_next[:nq]
-        np.multiply(qdot, h, out=q_next)
-        q_next += state.q
-        for qs in t.quaternion_q_starts:
-            quat = q_next[qs:qs + 4]
-            quat /= np.sqrt(quat @ quat)
+        dyn = plant._dyn
+        if not t.velocity_equals_qdot and dyn._rpy_nodes.size:
+            # roll-pitch-yaw joints: the checked mapping (gimbal lock raises)
+            nq = t.nq
+            qdot = dyn.map_velocity_to_qdot(state.q, res.v_next)
+            x_next[nq:] = res.v_next
+            q_next = x_next[:nq]
+            np.multiply(qdot, t.time_step, out=q_next)
+            q_next += state.q
+            for qs in t.quaternion_q_starts:
+                quat = q_next[qs:qs + 4]
+                quat /= np.sqrt(quat @ quat)
+            return
+        if next_state(dyn._ip, state.q, res.v_next, t.time_step, t.velocity_equals_qdot,
+                      self._quat_starts, self._qdot, x_next):
+            raise ValueError(f"ContactStepper.calc_next_state: q has size {state.q.size} and "
+                             f"v_next size {res.v_next.size}, expected nq = {t.nq} and "
+                             f"nv = {t.nv}")

@@ -250,6 +250,11 @@ class PlantGeometryMixin:
             bodies = sorted(self._body_frame_id)
             self._pose_frame_ids = [self._body_frame_id[b] for b in bodies]
             self._pose_nodes = np.asarray(self._tables.node_of_body[bodies], dtype=np.int64)
+            nodes = self._pose_nodes
+            if nodes.size and np.array_equal(nodes, np.arange(nodes[0], nodes[0] + nodes.size)):
+                self._pose_rows = slice(int(nodes[0]), int(nodes[0]) + nodes.size)
+            else:
+                self._pose_rows = nodes
         self._contact_manager = ContactManager(self, state_ticket, input_tickets)
 
     def _contact_results_tickets(self, state_ticket):
@@ -265,7 +270,7 @@ class PlantGeometryMixin:
     def _calc_geometry_pose(self, context, value):
         fpv = value.get_value()
         if self._pose_nodes.size:
-            fpv.matrices()[:] = self._eval_X_WB(context)[self._pose_nodes]
+            fpv.matrices()[:] = self._eval_X_WB(context)[self._pose_rows]
 
     def get_geometry_pose_output_port(self):
         """``geometry_pose``: FramePoseVector of the body frames, X_WB (connect to

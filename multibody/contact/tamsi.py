@@ -26,7 +26,9 @@ import math
 import numpy as np
 
 from geometry.proximity.compilation import jit
+from multibody.contact.contact_kernels import contact_jacobian
 from multibody.contact.linalg import block_columns, sparse_matvec, sparse_matvec_transpose
+from multibody.contact.problem_kernels import generalized_impulse
 
 _COS_MAX = 0.5  # cos 60°
 
@@ -95,7 +97,8 @@ def _solve_in_place(A, n, b):
     """Gaussian elimination with partial pivoting on A[:n,:n] x = b (both overwritten).
 
     Each row remembers its last nonzero column (``end``), so that row updates skip the
-    zero tail of the pivot row (block-sparse Jacobians of bodies coupled by contacts).
+    zero tail of the pivot row (block-sparse Jacobians of bodies coupled by contacts);
+    rows with a zero in the pivot column are skipped.
     """
     end = np.empty(n, np.int64)
     for r in range(n):
@@ -119,6 +122,8 @@ def _solve_in_place(A, n, b):
             end[c], end[p] = end[p], end[c]
         ec = end[c]
         for r in range(c + 1, n):
+            if A[r, c] == 0.0:
+                continue
             f = A[r, c] / A[c, c]
             if f != 0.0:
                 for k in range(c, ec + 1):
@@ -163,6 +168,15 @@ def tamsi_solve(M, vstar, v, J, nc, mu, h, k, d, x0, vs, rel_tol, abs_tol, max_i
     Gt = np.zeros((max(nc, 1), 3, 3))
     Mr2 = np.empty(nv)
     jg2 = np.empty(nv)
+    dv = np.empty(nv)
+    # nonzero columns of every row of M (block diagonal for free bodies)
+    mcols = np.empty((nv, nv), np.int64)
+    mn = np.zeros(nv, np.int64)
+    for a in range(nv):
+        for b in range(nv):
+            if M[a, b] != 0.0:
+                mcols[a, mn[a]] = b
+                mn[a] += 1
     residual = 0.0
     for it in range(max_iter + 1):
         sparse_matvec(J, nc, 0, cols, ncols, v, vc)
@@ -170,11 +184,7 @@ def tamsi_solve(M, vstar, v, J, nc, mu, h, k, d, x0, vs, rel_tol, abs_tol, max_i
             _tamsi_contact(vc[3 * i], vc[3 * i + 1], vc[3 * i + 2], mu[i], h, k[i], d[i],
                            x0[i], vs, g, Gc[i])
             gamma[3 * i], gamma[3 * i + 1], gamma[3 * i + 2] = g[0], g[1], g[2]
-        for a in range(nv):
-            s = 0.0
-            for b in range(nv):
-                s += M[a, b] * (v[b] - vstar[b])
-            Mr[a] = s
+        _sparse_m_times(M, mcols, mn, v, vstar, dv, Mr)
         sparse_matvec_transpose(J, nc, 0, cols, ncols, gamma, jg)
         e2, m2, j2 = 0.0, 0.0, 0.0
         for a in range(nv):
@@ -216,8 +226,8 @@ def tamsi_solve(M, vstar, v, J, nc, mu, h, k, d, x0, vs, rel_tol, abs_tol, max_i
         for bt in range(8):
             for a in range(nv):
                 vt[a] = v[a] + alpha * res[a]
-            e_trial = _residual_norm(M, vstar, vt, J, nc, cols, ncols, mu, h, k, d, x0, vs,
-                                     D, vct, gt, g, Gt, Mr2, jg2)
+            e_trial = _residual_norm(M, mcols, mn, vstar, vt, J, nc, cols, ncols, mu, h, k, d,
+                                     x0, vs, D, vct, gt, g, Gt, dv, Mr2, jg2)
             if e_trial <= (1.0 - 1e-4 * alpha) * e0 or bt == 7:
                 break
             alpha *= 0.5
@@ -227,9 +237,23 @@ def tamsi_solve(M, vstar, v, J, nc, mu, h, k, d, x0, vs, rel_tol, abs_tol, max_i
 
 
 @jit
-def _residual_norm(M, vstar, v, J, nc, cols, ncols, mu, h, k, d, x0, vs, D, vc, gamma, g, Gc,
-                   Mr, jg):
-    """‖D R(v)‖ (scratch: vc, gamma, g, Gc, Mr, jg)."""
+def _sparse_m_times(M, mcols, mn, v, vstar, dv, out):
+    """out = M (v - v*) over the nonzero columns ``mcols[a, :mn[a]]`` of each row a."""
+    nv = M.shape[0]
+    for b in range(nv):
+        dv[b] = v[b] - vstar[b]
+    for a in range(nv):
+        s = 0.0
+        for p in range(mn[a]):
+            b = mcols[a, p]
+            s += M[a, b] * dv[b]
+        out[a] = s
+
+
+@jit
+def _residual_norm(M, mcols, mn, vstar, v, J, nc, cols, ncols, mu, h, k, d, x0, vs, D, vc,
+                   gamma, g, Gc, dv, Mr, jg):
+    """‖D R(v)‖ (scratch: vc, gamma, g, Gc, dv, Mr, jg)."""
     nv = M.shape[0]
     sparse_matvec(J, nc, 0, cols, ncols, v, vc)
     for i in range(nc):
@@ -237,10 +261,33 @@ def _residual_norm(M, vstar, v, J, nc, cols, ncols, mu, h, k, d, x0, vs, D, vc, 
                        g, Gc[i])
         gamma[3 * i], gamma[3 * i + 1], gamma[3 * i + 2] = g[0], g[1], g[2]
     sparse_matvec_transpose(J, nc, 0, cols, ncols, gamma, jg)
+    _sparse_m_times(M, mcols, mn, v, vstar, dv, Mr)
     e2 = 0.0
     for a in range(nv):
-        s = 0.0
-        for b in range(nv):
-            s += M[a, b] * (v[b] - vstar[b])
-        e2 += (D[a] * (s - jg[a])) ** 2
+        e2 += (D[a] * (Mr[a] - jg[a])) ** 2
     return math.sqrt(e2)
+
+
+@jit
+def tamsi_step(ip, fp, ws, q, v0, vdot, M, h, nc, node_a, node_b, p_WC, R_WC, phi0, mu, k,
+               d, vs, rel_tol, abs_tol, max_iter, J, v, gamma, vc, tau):
+    """One TAMSI step in a single call: the contact Jacobian J (3 nc, nv) in the contact
+    frames, v* = v₀ + h v̇, the solve from the guess v = v₀, and τ = Jᵀγ/h (nv,).
+
+    `node_a` ... `mu`, `k`, `d` are the per-contact arrays of
+    `multibody.contact.contact_manager.PointContactSet` (first nc valid); J, v, gamma,
+    vc and tau are outputs. Returns (iterations, residual) as `tamsi_solve`.
+    """
+    contact_jacobian(ip, fp, ws, q, nc, node_a, node_b, p_WC, R_WC, J)
+    nv = v.shape[0]
+    vstar = np.empty(nv)
+    for c in range(nv):
+        vstar[c] = v0[c] + h * vdot[c]
+        v[c] = v0[c]
+    x0 = np.empty(nc)
+    for i in range(nc):
+        x0[i] = -phi0[i]
+    it, residual = tamsi_solve(M, vstar, v, J, nc, mu, h, k, d, x0, vs, rel_tol, abs_tol,
+                               max_iter, gamma, vc)
+    generalized_impulse(J, gamma, 3 * nc, h, tau)
+    return it, residual

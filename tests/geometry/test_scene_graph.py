@@ -169,9 +169,9 @@ def test_property_helpers_write_drake_names():
         CoulombFriction(0.2, 0.5)
 
 
-def test_compute_contact_surfaces_names_the_hydroelastic_issue():
+def test_compute_contact_surfaces_refuses_geometry_without_hydroelastic_properties():
     sg, _, _, _, _, ctx = make_scene([[0, 0, 0.05]])
-    with pytest.raises(NotImplementedError, match="issue 6"):
+    with pytest.raises(ValueError, match="'s0'.*'ground'|'ground'.*'s0'"):
         sg.get_query_output_port().eval(ctx).compute_contact_surfaces()
 
 

@@ -1,0 +1,67 @@
+"""ContactSurface: the hydroelastic contact surface of two geometries M and N."""
+
+import numpy as np
+
+__all__ = ["ContactSurface"]
+
+
+class ContactSurface:
+    """Polygons where two hydroelastic geometries meet, with the pressure field on them.
+
+    Attributes
+    ----------
+    id_M, id_N : GeometryId
+        The geometries (id_M < id_N).
+    vertices_W : ndarray (nv, 3)
+        Polygon vertices in W (m).
+    polygons : list of ndarray (int64)
+        Vertex indices of each polygon, counter-clockwise about its normal.
+    pressure : ndarray (nv,)
+        Pressure at the vertices (Pa), linear over each polygon.
+    face_normals_W : ndarray (nf, 3)
+        Unit normal of each polygon, pointing out of N into M (the pressure pushes M
+        along it), in W.
+    face_areas : ndarray (nf,)
+        Polygon areas (m²).
+    face_centroids_W : ndarray (nf, 3)
+        Polygon area centroids in W (m); the quadrature points.
+    face_pressures : ndarray (nf,)
+        Pressure at the face centroids (Pa): area * pressure is the exact integral of
+        the linear field over the polygon.
+    face_pressure_gradients : ndarray (nf,)
+        |∂p/∂n| of the compliant field on each face (Pa/m): the stiffness per area with
+        which the pressure grows with penetration along the normal.
+    area : float
+        Total area (m²).
+    centroid : ndarray (3,)
+        Area centroid of the surface in W (m).
+    """
+
+    def __init__(self, id_M, id_N, vertices_W, start, pressure, normals, areas, centroids,
+                 face_pressures, face_pressure_gradients=None):
+        self.id_M = id_M
+        self.id_N = id_N
+        self.vertices_W = vertices_W
+        self.polygons = [np.arange(start[f], start[f + 1]) for f in range(len(areas))]
+        self.pressure = pressure
+        self.face_normals_W = normals
+        self.face_areas = areas
+        self.face_centroids_W = centroids
+        self.face_pressures = face_pressures
+        self.face_pressure_gradients = (np.zeros(len(areas)) if face_pressure_gradients is None
+                                        else face_pressure_gradients)
+        self.area = float(areas.sum())
+        self.centroid = (areas @ centroids / self.area) if self.area > 0.0 else (
+            centroids.mean(axis=0) if len(areas) else np.zeros(3))
+
+    def num_faces(self):
+        """Number of polygons."""
+        return len(self.face_areas)
+
+    def total_normal_force(self):
+        """∫ p n dA over the surface (N, in W): the elastic force on M."""
+        return (self.face_areas * self.face_pressures) @ self.face_normals_W
+
+    def __repr__(self):
+        return (f"ContactSurface(id_M={self.id_M!r}, id_N={self.id_N!r}, "
+                f"{self.num_faces()} polygons, area={self.area:.3g})")

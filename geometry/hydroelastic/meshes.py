@@ -1,0 +1,355 @@
+"""Tetrahedral volume meshes with pressure fields (compliant geometries) and triangle
+surface meshes (rigid geometries) of the primitive shapes.
+
+The volume meshes are structured: a grid of cells, each split into the six Kuhn
+tetrahedra (the tets of the permutation paths from corner 000 to corner 111, so that
+neighbouring cells share faces). The sphere mesh is the cube [-1, 1]^3 mapped radially
+onto the ball (p -> R p |p|_inf / |p|_2), which keeps every boundary vertex on the sphere.
+The extent field ε is 0 on the boundary and 1 at the deepest points (Elandt et al. 2019);
+the pressure field is E ε, linear inside each tetrahedron.
+"""
+
+from dataclasses import dataclass
+
+import numpy as np
+
+__all__ = ["VolumeMesh", "SurfaceMesh", "make_sphere_volume_mesh", "make_box_volume_mesh",
+           "make_box_surface_mesh", "make_sphere_surface_mesh", "make_ellipsoid_volume_mesh",
+           "make_ellipsoid_surface_mesh", "make_cylinder_volume_mesh",
+           "make_cylinder_surface_mesh", "make_capsule_volume_mesh",
+           "make_capsule_surface_mesh", "make_convex_volume_mesh",
+           "make_convex_surface_mesh", "cells_for"]
+
+# Kuhn tetrahedra of the unit cube: corners as bit masks x=1, y=2, z=4.
+_PATHS = [(0, 1, 2), (0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0)]
+
+
+@dataclass(frozen=True, eq=False)
+class VolumeMesh:
+    """A tetrahedral mesh with a piecewise-linear pressure field.
+
+    Attributes
+    ----------
+    vertices_G : ndarray (nv, 3)
+        Vertex positions in the geometry frame G (m).
+    tetrahedra : ndarray (nt, 4) int64
+        Vertex indices of each tetrahedron.
+    pressure : ndarray (nv,)
+        Pressure E ε at the vertices (Pa).
+    """
+
+    vertices_G: np.ndarray
+    tetrahedra: np.ndarray
+    pressure: np.ndarray
+
+
+@dataclass(frozen=True, eq=False)
+class SurfaceMesh:
+    """A triangle mesh with outward face normals.
+
+    Attributes
+    ----------
+    vertices_G : ndarray (nv, 3)
+        Vertex positions in the geometry frame G (m).
+    triangles : ndarray (nf, 3) int64
+        Vertex indices, counter-clockwise seen from outside.
+    normals_G : ndarray (nf, 3)
+        Outward unit normals, in G.
+    """
+
+    vertices_G: np.ndarray
+    triangles: np.ndarray
+    normals_G: np.ndarray
+
+
+def cells_for(length, resolution_hint, minimum=2):
+    """Even number of grid cells (>= minimum) so that cells are at most ~resolution_hint."""
+    n = max(minimum, int(np.ceil(length / resolution_hint - 1e-9)))
+    return n + (n % 2)
+
+
+def _grid_tets(nx, ny, nz):
+    """Kuhn tetrahedra of an nx x ny x nz grid of (nx+1)(ny+1)(nz+1) vertices (x fastest)."""
+    def vid(i, j, k):
+        return i + (nx + 1) * (j + (ny + 1) * k)
+    i, j, k = np.meshgrid(np.arange(nx), np.arange(ny), np.arange(nz), indexing="ij")
+    i, j, k = i.ravel(), j.ravel(), k.ravel()
+    corner = [vid(i + (c & 1), j + ((c >> 1) & 1), k + ((c >> 2) & 1)) for c in range(8)]
+    tets = []
+    for a, b, _ in _PATHS:
+        c1 = 1 << a
+        c2 = c1 | (1 << b)
+        tets.append(np.stack([corner[0], corner[c1], corner[c2], corner[7]], axis=1))
+    return np.concatenate(tets).astype(np.int64)
+
+
+def _grid_vertices(nx, ny, nz):
+    x, y, z = (np.linspace(-1.0, 1.0, n + 1) for n in (nx, ny, nz))
+    Z, Y, X = np.meshgrid(z, y, x, indexing="ij")
+    return np.stack([X.ravel(), Y.ravel(), Z.ravel()], axis=1)
+
+
+def _radial_to_sphere(p, radius):
+    inf = np.abs(p).max(axis=1)
+    two = np.linalg.norm(p, axis=1)
+    scale = np.where(two > 0.0, inf / np.where(two > 0.0, two, 1.0), 0.0)
+    return radius * p * scale[:, None], inf
+
+
+def make_sphere_volume_mesh(radius, resolution_hint, hydroelastic_modulus):
+    """Volume mesh of a sphere with pressure E (1 - r/R).
+
+    Parameters
+    ----------
+    radius : float
+        R (m).
+    resolution_hint : float
+        Target edge length (m); the grid has ~2R/hint cells per axis.
+    hydroelastic_modulus : float
+        E (Pa).
+
+    Returns
+    -------
+    VolumeMesh
+    """
+    n = cells_for(2.0 * radius, resolution_hint)
+    p = _grid_vertices(n, n, n)
+    verts, inf = _radial_to_sphere(p, radius)
+    return VolumeMesh(verts, _grid_tets(n, n, n), hydroelastic_modulus * (1.0 - inf))
+
+
+def make_box_volume_mesh(size, resolution_hint, hydroelastic_modulus):
+    """Volume mesh of a box with pressure E d / m (d: distance to the boundary, m: half
+    the smallest dimension), represented exactly.
+
+    The box is split into six frusta, the region closest to each face: the face and the
+    matching face of the inner box of half sizes h - m. On the frustum of face (a, ±) the
+    field is the affine d = h_a - |x_a|, so every tet inside it interpolates it exactly.
+    Each frustum is a grid of cells of about `resolution_hint` (trilinear map of the unit
+    cube, Kuhn tetrahedra); degenerate (zero-volume) tets may occur where the inner box is
+    flat and are harmless.
+
+    Parameters
+    ----------
+    size : array-like (3,)
+        Width, depth, height (m).
+    resolution_hint : float
+        Target edge length (m).
+    hydroelastic_modulus : float
+        E (Pa).
+
+    Returns
+    -------
+    VolumeMesh
+    """
+    half = 0.5 * np.asarray(size, float)
+    m = half.min()
+    verts, tets, pres = [], [], []
+    offset = 0
+    nw = cells_for(m, resolution_hint, 1)
+    for a in range(3):
+        b, c = (a + 1) % 3, (a + 2) % 3
+        nb = cells_for(2.0 * half[b], resolution_hint, 1)
+        nc = cells_for(2.0 * half[c], resolution_hint, 1)
+        g = (_grid_vertices(nb, nc, nw) + 1.0) * 0.5  # (u, v, w) in [0, 1]^3
+        u, v, w = g[:, 0], g[:, 1], g[:, 2]
+        for sgn in (-1.0, 1.0):
+            P = np.zeros((g.shape[0], 3))
+            P[:, b] = (2.0 * u - 1.0) * (half[b] - w * m)
+            P[:, c] = (2.0 * v - 1.0) * (half[c] - w * m)
+            P[:, a] = sgn * (half[a] - w * m)
+            verts.append(P)
+            pres.append(hydroelastic_modulus * w)
+            tets.append(_grid_tets(nb, nc, nw) + offset)
+            offset += P.shape[0]
+    return VolumeMesh(np.concatenate(verts), np.concatenate(tets),
+                      np.concatenate(pres))
+
+
+def _cube_surface(counts):
+    """Triangulated surface of [-1, 1]^3 with `counts` (3,) cells per axis."""
+    verts, tris = [], []
+    offset = 0
+    for a in range(3):
+        b, c = (a + 1) % 3, (a + 2) % 3
+        for s in (-1.0, 1.0):
+            u = np.linspace(-1.0, 1.0, counts[b] + 1)
+            w = np.linspace(-1.0, 1.0, counts[c] + 1)
+            U, W = np.meshgrid(u, w, indexing="ij")
+            P = np.zeros((U.size, 3))
+            P[:, a], P[:, b], P[:, c] = s, U.ravel(), W.ravel()
+            nw = counts[c] + 1
+            i, j = np.meshgrid(np.arange(counts[b]), np.arange(counts[c]), indexing="ij")
+            v00 = (i * nw + j).ravel() + offset
+            v10, v01, v11 = v00 + nw, v00 + 1, v00 + nw + 1
+            tris.append(np.stack([v00, v10, v11], axis=1))
+            tris.append(np.stack([v00, v11, v01], axis=1))
+            verts.append(P)
+            offset += P.shape[0]
+    return np.concatenate(verts), np.concatenate(tris).astype(np.int64)
+
+
+def _oriented(verts, tris, center=None):
+    """Triangles flipped to face away from `center` (the origin if None; the shape must be
+    star-shaped about it), with their unit normals."""
+    a, b, c = verts[tris[:, 0]], verts[tris[:, 1]], verts[tris[:, 2]]
+    n = np.cross(b - a, c - a)
+    o = np.zeros(3) if center is None else center
+    flip = np.einsum("ij,ij->i", n, a + b + c - 3.0 * o) < 0.0
+    tris = tris.copy()
+    tris[flip, 1], tris[flip, 2] = tris[flip, 2], tris[flip, 1].copy()
+    n[flip] *= -1.0
+    n /= np.linalg.norm(n, axis=1)[:, None]
+    return SurfaceMesh(verts, tris, n)
+
+
+def make_box_surface_mesh(size, resolution_hint=None):
+    """Surface mesh of a box, each face a grid of cells of about `resolution_hint` (m)
+    (one cell per face if None)."""
+    half = 0.5 * np.asarray(size, float)
+    counts = [1, 1, 1] if resolution_hint is None else [
+        cells_for(2.0 * h, resolution_hint, 1) for h in half]
+    verts, tris = _cube_surface(counts)
+    return _oriented(verts * half, tris)
+
+
+def make_sphere_surface_mesh(radius, resolution_hint=None):
+    """Surface mesh of a sphere (the cube surface mapped radially), edges ~hint (m)."""
+    hint = radius / 2.0 if resolution_hint is None else resolution_hint
+    n = cells_for(2.0 * radius, hint)
+    verts, tris = _cube_surface([n, n, n])
+    verts, _ = _radial_to_sphere(verts, radius)
+    return _oriented(verts, tris)
+
+
+def make_ellipsoid_volume_mesh(a, b, c, resolution_hint, hydroelastic_modulus):
+    """Volume mesh of the ellipsoid with semi-axes (a, b, c) (m): the unit-sphere mesh
+    scaled, with the scaled field E (1 - ρ) (ρ: the ellipsoidal radius, 1 on the
+    surface, 0 at the centre).
+
+    Returns
+    -------
+    VolumeMesh
+    """
+    unit = make_sphere_volume_mesh(1.0, resolution_hint / min(a, b, c), hydroelastic_modulus)
+    return VolumeMesh(unit.vertices_G * np.array([a, b, c]), unit.tetrahedra, unit.pressure)
+
+
+def make_ellipsoid_surface_mesh(a, b, c, resolution_hint=None):
+    """Surface mesh of the ellipsoid (the unit-sphere surface mesh scaled)."""
+    hint = None if resolution_hint is None else resolution_hint / min(a, b, c)
+    unit = make_sphere_surface_mesh(1.0, hint)
+    return _oriented(unit.vertices_G * np.array([a, b, c]), unit.triangles)
+
+
+def _square_to_disk(p):
+    """Map the xy square [-1, 1]² radially onto the unit disk (in place on columns 0, 1)."""
+    inf = np.abs(p[:, :2]).max(axis=1)
+    two = np.linalg.norm(p[:, :2], axis=1)
+    scale = np.where(two > 0.0, inf / np.where(two > 0.0, two, 1.0), 0.0)
+    p[:, :2] *= scale[:, None]
+    return p
+
+
+def make_cylinder_volume_mesh(radius, length, resolution_hint, hydroelastic_modulus):
+    """Volume mesh of a cylinder (axis z, centred) with pressure E d / m, d the distance
+    to the boundary at the vertices (min(R - r, L/2 - |z|)) and m = min(R, L/2);
+    piecewise-linear in between (exact away from the rim and the medial surface).
+
+    Returns
+    -------
+    VolumeMesh
+    """
+    n = cells_for(2.0 * radius, resolution_hint)
+    nz = cells_for(length, resolution_hint)
+    p = _square_to_disk(_grid_vertices(n, n, nz))
+    verts = p * np.array([radius, radius, 0.5 * length])
+    r = np.linalg.norm(verts[:, :2], axis=1)
+    d = np.minimum(radius - r, 0.5 * length - np.abs(verts[:, 2]))
+    m = min(radius, 0.5 * length)
+    return VolumeMesh(verts, _grid_tets(n, n, nz),
+                      hydroelastic_modulus * np.clip(d / m, 0.0, 1.0))
+
+
+def make_cylinder_surface_mesh(radius, length, resolution_hint=None):
+    """Surface mesh of a cylinder (axis z, centred)."""
+    hint = radius / 2.0 if resolution_hint is None else resolution_hint
+    n = cells_for(2.0 * radius, hint)
+    verts, tris = _cube_surface([n, n, cells_for(length, hint)])
+    verts = _square_to_disk(verts) * np.array([radius, radius, 0.5 * length])
+    return _oriented(verts, tris)
+
+
+def _capsule_map(p, radius, length):
+    """Map the box [-1, 1]² x [-(1 + l), 1 + l] (l = L / 2R) onto the capsule: the middle
+    slab to the cylinder (square -> disk), each end cube half to a hemisphere (cube ->
+    ball); the two maps agree on the planes |z| = l."""
+    lz = 0.5 * length / radius
+    q = p.copy()
+    zc = np.clip(q[:, 2], -lz, lz)
+    q[:, 2] -= zc  # offset from the nearest point of the axis segment
+    inf = np.abs(q).max(axis=1)
+    two = np.linalg.norm(q, axis=1)
+    scale = np.where(two > 0.0, inf / np.where(two > 0.0, two, 1.0), 0.0)
+    q *= scale[:, None]
+    q[:, 2] += zc
+    return radius * q
+
+
+def make_capsule_volume_mesh(radius, length, resolution_hint, hydroelastic_modulus):
+    """Volume mesh of a capsule (axis z, cylinder length L between the hemisphere
+    centres) with pressure E (R - dist(x, axis segment)) / R at the vertices.
+
+    Returns
+    -------
+    VolumeMesh
+    """
+    n = cells_for(2.0 * radius, resolution_hint)
+    nz = cells_for(length + 2.0 * radius, resolution_hint)
+    lz = 0.5 * length / radius
+    p = _grid_vertices(n, n, nz) * np.array([1.0, 1.0, 1.0 + lz])
+    verts = _capsule_map(p, radius, length)
+    zc = np.clip(verts[:, 2], -0.5 * length, 0.5 * length)
+    dist = np.linalg.norm(verts - np.stack([0 * zc, 0 * zc, zc], axis=1), axis=1)
+    return VolumeMesh(verts, _grid_tets(n, n, nz),
+                      hydroelastic_modulus * np.clip(1.0 - dist / radius, 0.0, 1.0))
+
+
+def make_capsule_surface_mesh(radius, length, resolution_hint=None):
+    """Surface mesh of a capsule (axis z, centred)."""
+    hint = radius / 2.0 if resolution_hint is None else resolution_hint
+    n = cells_for(2.0 * radius, hint)
+    lz = 0.5 * length / radius
+    verts, tris = _cube_surface([n, n, cells_for(length + 2.0 * radius, hint)])
+    return _oriented(_capsule_map(verts * np.array([1.0, 1.0, 1.0 + lz]), radius, length),
+                     tris)
+
+
+def _hull(vertices):
+    from scipy.spatial import ConvexHull
+    v = np.ascontiguousarray(vertices, dtype=float)
+    hull = ConvexHull(v)
+    return v, np.asarray(hull.simplices, np.int64), v[hull.vertices].mean(axis=0)
+
+
+def make_convex_volume_mesh(vertices, hydroelastic_modulus):
+    """Volume mesh of the convex hull of `vertices` (n, 3) (m): one tet per hull triangle
+    and the centroid c of the hull vertices, pressure 0 on the hull and E at c (the
+    resolution hint does not refine it, as in Drake).
+
+    Returns
+    -------
+    VolumeMesh
+    """
+    v, tris, c = _hull(vertices)
+    verts = np.vstack([v, c])
+    tets = np.column_stack([np.full(len(tris), len(v), np.int64), tris])
+    pressure = np.zeros(len(verts))
+    pressure[-1] = hydroelastic_modulus
+    return VolumeMesh(verts, tets, pressure)
+
+
+def make_convex_surface_mesh(vertices):
+    """Surface mesh of the convex hull of `vertices` (n, 3) (m)."""
+    v, tris, c = _hull(vertices)
+    return _oriented(v, tris, c)

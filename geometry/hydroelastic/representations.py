@@ -1,0 +1,124 @@
+"""Hydroelastic representations of geometries, built from shape and proximity properties.
+
+A geometry with ``("hydroelastic", "compliance_type")`` gets:
+
+- compliant Sphere / Box / Ellipsoid / Cylinder / Capsule: a `VolumeMesh` (resolution_hint,
+  hydroelastic_modulus required);
+- compliant HalfSpace: a slab (slab_thickness, hydroelastic_modulus required);
+- rigid HalfSpace: its plane; rigid Box / Sphere / Ellipsoid / Cylinder / Capsule: a
+  `SurfaceMesh` (resolution_hint optional);
+- Convex and Mesh (both through the convex hull of the file's vertices): compliant, the
+  centroid-fan `VolumeMesh`; rigid, the hull's `SurfaceMesh` (a non-convex rigid Mesh is
+  therefore approximated by its hull).
+"""
+
+from dataclasses import dataclass
+
+from ..properties import HYDROELASTIC
+from ..shapes import Box, Capsule, Convex, Cylinder, Ellipsoid, HalfSpace, Mesh, Sphere
+from .meshes import (
+    make_box_surface_mesh, make_capsule_surface_mesh, make_capsule_volume_mesh,
+    make_convex_surface_mesh, make_convex_volume_mesh, make_box_volume_mesh, make_cylinder_surface_mesh,
+    make_cylinder_volume_mesh, make_ellipsoid_surface_mesh, make_ellipsoid_volume_mesh,
+    make_sphere_surface_mesh, make_sphere_volume_mesh,
+)
+
+__all__ = ["HydroelasticRepresentation", "make_representation"]
+
+
+@dataclass(frozen=True, eq=False)
+class HydroelasticRepresentation:
+    """A geometry's hydroelastic data (expressed in its frame G).
+
+    Attributes
+    ----------
+    compliant : bool
+    kind : str
+        ``"volume"``, ``"slab"`` (compliant), ``"plane"``, ``"surface"`` (rigid).
+    mesh : VolumeMesh or SurfaceMesh or None
+    modulus : float
+        E (Pa); inf for rigid.
+    thickness : float
+        Slab thickness (m), slabs only.
+    """
+
+    compliant: bool
+    kind: str
+    mesh: object = None
+    modulus: float = float("inf")
+    thickness: float = 0.0
+
+
+def _need(props, name, fn, gid):
+    if not props.has_property(HYDROELASTIC, name):
+        raise ValueError(f"{fn}: compliant hydroelastic geometry {gid!r} has no "
+                         f"('hydroelastic', {name!r}) property")
+    return float(props.get_property(HYDROELASTIC, name))
+
+
+def _hull_vertices(shape):
+    from ..proximity.mesh_loading import load_convex_hull_vertices
+    return load_convex_hull_vertices(shape.filename(), shape.scale())
+
+
+def make_representation(shape, props, gid=None):
+    """The HydroelasticRepresentation of `shape` with ProximityProperties `props`, or None
+    when it has no hydroelastic properties or its shape is not supported yet."""
+    fn = "make_representation"
+    if props is None or not props.has_property(HYDROELASTIC, "compliance_type"):
+        return None
+    kind = props.get_property(HYDROELASTIC, "compliance_type")
+    hint = props.get_property_or_default(HYDROELASTIC, "resolution_hint", None)
+    if kind == "compliant":
+        E = _need(props, "hydroelastic_modulus", fn, gid)
+        if isinstance(shape, HalfSpace):
+            return HydroelasticRepresentation(True, "slab", None, E,
+                                              _need(props, "slab_thickness", fn, gid))
+        if isinstance(shape, Sphere):
+            h = _need(props, "resolution_hint", fn, gid)
+            return HydroelasticRepresentation(True, "volume", make_sphere_volume_mesh(
+                shape.radius(), h, E), E)
+        if isinstance(shape, Box):
+            h = _need(props, "resolution_hint", fn, gid)
+            return HydroelasticRepresentation(True, "volume", make_box_volume_mesh(
+                shape.size(), h, E), E)
+        if isinstance(shape, Ellipsoid):
+            h = _need(props, "resolution_hint", fn, gid)
+            return HydroelasticRepresentation(True, "volume", make_ellipsoid_volume_mesh(
+                shape.a(), shape.b(), shape.c(), h, E), E)
+        if isinstance(shape, Cylinder):
+            h = _need(props, "resolution_hint", fn, gid)
+            return HydroelasticRepresentation(True, "volume", make_cylinder_volume_mesh(
+                shape.radius(), shape.length(), h, E), E)
+        if isinstance(shape, Capsule):
+            h = _need(props, "resolution_hint", fn, gid)
+            return HydroelasticRepresentation(True, "volume", make_capsule_volume_mesh(
+                shape.radius(), shape.length(), h, E), E)
+        if isinstance(shape, (Convex, Mesh)):
+            return HydroelasticRepresentation(True, "volume", make_convex_volume_mesh(
+                _hull_vertices(shape), E), E)
+        return None
+    if kind == "rigid":
+        if isinstance(shape, HalfSpace):
+            return HydroelasticRepresentation(False, "plane")
+        if isinstance(shape, Box):
+            return HydroelasticRepresentation(False, "surface", make_box_surface_mesh(
+                shape.size(), hint))
+        if isinstance(shape, Sphere):
+            return HydroelasticRepresentation(False, "surface", make_sphere_surface_mesh(
+                shape.radius(), hint))
+        if isinstance(shape, Ellipsoid):
+            return HydroelasticRepresentation(False, "surface", make_ellipsoid_surface_mesh(
+                shape.a(), shape.b(), shape.c(), hint))
+        if isinstance(shape, Cylinder):
+            return HydroelasticRepresentation(False, "surface", make_cylinder_surface_mesh(
+                shape.radius(), shape.length(), hint))
+        if isinstance(shape, Capsule):
+            return HydroelasticRepresentation(False, "surface", make_capsule_surface_mesh(
+                shape.radius(), shape.length(), hint))
+        if isinstance(shape, (Convex, Mesh)):
+            return HydroelasticRepresentation(False, "surface", make_convex_surface_mesh(
+                _hull_vertices(shape)))
+        return None
+    raise ValueError(f"{fn}: geometry {gid!r} has compliance_type {kind!r}, expected "
+                     f"'rigid' or 'compliant'")

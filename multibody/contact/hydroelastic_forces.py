@@ -1,0 +1,302 @@
+"""Hydroelastic contact forces of a continuous plant (compliant-rigid surfaces).
+
+Each polygon f of a contact surface between geometries M and N is integrated with one
+quadrature point at its area centroid c_f, exact for the linear pressure field:
+
+    f_n = A_f p0(c_f) (1 - d v_n)₊,   f_t = -μ(s) f_n v_t / s,
+
+with v_n = (v_M(c_f) - v_N(c_f)) · n_f the separation speed (n_f out of N into M), v_t the
+tangential slip velocity (s = |v_t|), μ(s) the regularized Coulomb friction of the
+point-contact model (stiction tolerance v_s), d the Hunt & Crossley dissipation of the
+pair, d = Eᴺ/(Eᴹ+Eᴺ) dᴹ + Eᴹ/(Eᴹ+Eᴺ) dᴺ (compliant-rigid: the compliant
+geometry's d, its limit) and μ = 2 μᴹ μᴺ / (μᴹ + μᴺ). The force on M is
+f_n n_f + f_t at c_f, its negative acts on N.
+
+`HydroelasticContacts` declares the plant's ``hydroelastic contact surfaces`` cache entry
+and is used by `multibody.contact.contact_manager.ContactManager` when contact_model is
+``hydroelastic`` or ``hydroelastic_with_fallback``. Continuous plants add the forces
+above; discrete plants get each quadrature point as a point contact
+(`append_point_contacts`) solved by the discrete contact solver.
+"""
+
+import math
+
+import numpy as np
+from numba import njit
+
+from multibody.plant.contact_results import HydroelasticContactInfo
+
+__all__ = ["HydroelasticContacts", "hydroelastic_face_forces", "append_point_contacts",
+           "discrete_hydroelastic_results"]
+
+
+@njit(cache=True)
+def hydroelastic_face_forces(nf, node_m, node_n, centroid, normal, area, p0, d, mu,
+                             v_stiction, X_WB, V_WB, F_Bo_W, f_M):
+    """Add each face's force to F_Bo_W (nb, 6) ([torque; force] at body origins, in W).
+
+    Parameters
+    ----------
+    nf : int
+    node_m, node_n : ndarray (nf,) int64
+        Body nodes of M and N per face.
+    centroid, normal : ndarray (nf, 3)
+        Quadrature points and unit normals (out of N into M), in W.
+    area, p0, d, mu : ndarray (nf,)
+        Face area (m²), pressure at the centroid (Pa), dissipation (s/m), friction.
+    v_stiction : float
+    X_WB : ndarray (nb, 4, 4); V_WB : ndarray (nb, 6) ([w; v] of the body origins, in W)
+    F_Bo_W : ndarray (nb, 6), accumulated
+    f_M : ndarray (nf, 3)
+        Output: force on M at each centroid, in W.
+    """
+    for f in range(nf):
+        px, py, pz = centroid[f, 0], centroid[f, 1], centroid[f, 2]
+        um = node_m[f]
+        un = node_n[f]
+        rx, ry, rz = px - X_WB[um, 0, 3], py - X_WB[um, 1, 3], pz - X_WB[um, 2, 3]
+        vmx = V_WB[um, 3] + V_WB[um, 1] * rz - V_WB[um, 2] * ry
+        vmy = V_WB[um, 4] + V_WB[um, 2] * rx - V_WB[um, 0] * rz
+        vmz = V_WB[um, 5] + V_WB[um, 0] * ry - V_WB[um, 1] * rx
+        sx, sy, sz = px - X_WB[un, 0, 3], py - X_WB[un, 1, 3], pz - X_WB[un, 2, 3]
+        vnx = V_WB[un, 3] + V_WB[un, 1] * sz - V_WB[un, 2] * sy
+        vny = V_WB[un, 4] + V_WB[un, 2] * sx - V_WB[un, 0] * sz
+        vnz = V_WB[un, 5] + V_WB[un, 0] * sy - V_WB[un, 1] * sx
+        ux, uy, uz = vmx - vnx, vmy - vny, vmz - vnz
+        nx, ny, nz = normal[f, 0], normal[f, 1], normal[f, 2]
+        vn = ux * nx + uy * ny + uz * nz
+        fn = area[f] * p0[f] * max(0.0, 1.0 - d[f] * vn)
+        tx, ty, tz = ux - vn * nx, uy - vn * ny, uz - vn * nz
+        s = math.sqrt(tx * tx + ty * ty + tz * tz)
+        fx, fy, fz = fn * nx, fn * ny, fn * nz
+        if s > 0.0:
+            ratio = s / v_stiction
+            m = mu[f] * ratio * (2.0 - ratio) if ratio < 1.0 else mu[f]
+            fx -= m * fn * tx / s
+            fy -= m * fn * ty / s
+            fz -= m * fn * tz / s
+        f_M[f, 0], f_M[f, 1], f_M[f, 2] = fx, fy, fz
+        F_Bo_W[um, 0] += ry * fz - rz * fy
+        F_Bo_W[um, 1] += rz * fx - rx * fz
+        F_Bo_W[um, 2] += rx * fy - ry * fx
+        F_Bo_W[um, 3] += fx
+        F_Bo_W[um, 4] += fy
+        F_Bo_W[um, 5] += fz
+        F_Bo_W[un, 0] -= sy * fz - sz * fy
+        F_Bo_W[un, 1] -= sz * fx - sx * fz
+        F_Bo_W[un, 2] -= sx * fy - sy * fx
+        F_Bo_W[un, 3] -= fx
+        F_Bo_W[un, 4] -= fy
+        F_Bo_W[un, 5] -= fz
+
+
+def _combined_dissipation(res, gt, i, j):
+    """d = Eʲ/(Eⁱ+Eʲ) dⁱ + Eⁱ/(Eⁱ+Eʲ) dʲ (the compliant one's d against a rigid one)."""
+    if not res.compliant[j]:
+        return gt.d[i]
+    if not res.compliant[i]:
+        return gt.d[j]
+    ei, ej = res.modulus[i], res.modulus[j]
+    return (ej * gt.d[i] + ei * gt.d[j]) / (ei + ej)
+
+
+class _HydroelasticState:
+    """Cache value: the query result and the faces of all surfaces as flat arrays."""
+
+    def __init__(self):
+        self.result = None
+        self.nf = 0
+        self.surfaces = []
+        self.pairs = []
+        self.face_start = np.zeros(1, np.int64)
+
+
+class HydroelasticContacts:
+    """The hydroelastic part of a plant's contact (see the module docstring).
+
+    Parameters
+    ----------
+    manager : ContactManager
+    tickets : list
+        Prerequisites of the surfaces (state and geometry query).
+    """
+
+    def __init__(self, manager, tickets):
+        self.manager = manager
+        self.plant = manager.plant
+        self.entry = self.plant.declare_cache_entry(
+            "hydroelastic contact surfaces", _HydroelasticState, self._calc, tickets)
+
+    def _calc(self, context, st):
+        plant = self.plant
+        st.result, st.nf = None, 0
+        port = plant._ports.geometry_query
+        if not port.has_value(context):
+            return
+        query = port.eval(context)
+        if query is None:
+            return
+        strict = plant.get_contact_model() == "hydroelastic"
+        res = query._hydroelastic(strict)
+        st.result = res
+        gt = self.manager._tables_for(res.ids)
+        keep = [k for k, (i, j) in enumerate(res.surface_pairs) if gt.node[i] != gt.node[j]]
+        st.surfaces = [res.surfaces[k] for k in keep]
+        st.pairs = pairs = [res.surface_pairs[k] for k in keep]
+        counts = [s.num_faces() for s in st.surfaces]
+        st.face_start = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
+        st.nf = nf = int(st.face_start[-1])
+        if nf == 0:
+            return
+        rep = np.repeat
+        I = np.array([p[0] for p in pairs], np.int64)
+        J = np.array([p[1] for p in pairs], np.int64)
+        st.node_m = rep(gt.node[I], counts)
+        st.node_n = rep(gt.node[J], counts)
+        # combined Hunt & Crossley dissipation of each pair
+        d = [_combined_dissipation(res, gt, i, j) for i, j in pairs]
+        st.d = rep(np.array(d, float), counts)
+        ma, mb = gt.mu[I], gt.mu[J]
+        mu = np.where(ma + mb > 0.0, 2.0 * ma * mb / np.where(ma + mb > 0, ma + mb, 1.0), 0.0)
+        st.mu = rep(mu, counts)
+        st.centroid = np.concatenate([s.face_centroids_W for s in st.surfaces])
+        st.normal = np.concatenate([s.face_normals_W for s in st.surfaces])
+        st.area = np.concatenate([s.face_areas for s in st.surfaces])
+        st.p0 = np.concatenate([s.face_pressures for s in st.surfaces])
+
+    def eval(self, context):
+        return self.entry.eval(context)
+
+    def handled_pairs(self, context):
+        """Proximity-table index pairs (i, j) handled hydroelastically."""
+        st = self.entry.eval(context)
+        return set() if st.result is None else st.result.hydroelastic_pairs
+
+    def filter_point_rows(self, context, rows, pairs):
+        """(rows, pairs) without the pairs handled hydroelastically."""
+        handled = self.handled_pairs(context)
+        if not handled or rows.shape[0] == 0:
+            return rows, pairs
+        keep = np.array([(int(a), int(b)) not in handled and (int(b), int(a)) not in handled
+                         for a, b in pairs], bool)
+        return rows[keep], pairs[keep]
+
+    def add_forces(self, context, F):
+        """Add the hydroelastic forces to F (nb, 6); returns (state, f_M (nf, 3))."""
+        st = self.entry.eval(context)
+        f_M = np.zeros((st.nf, 3))
+        if st.nf:
+            plant = self.plant
+            hydroelastic_face_forces(st.nf, st.node_m, st.node_n, st.centroid, st.normal,
+                                     st.area, st.p0, st.d, st.mu, plant.get_stiction_tolerance(),
+                                     plant._eval_X_WB(context), plant._eval_V_WB(context), F,
+                                     f_M)
+        return st, f_M
+
+    def has_surfaces(self, context):
+        return self.entry.eval(context).nf > 0
+
+    def add_results(self, context, results):
+        """Append a HydroelasticContactInfo per surface to `results` (F_Ac_W on M's body
+        at the surface centroid, in W)."""
+        from multibody import SpatialForce
+        F = np.zeros((self.plant._tables.nb, 6))
+        st, f_M = self.add_forces(context, F)
+        if st.nf == 0:
+            return results
+        for k, s in enumerate(st.surfaces):
+            a, b = st.face_start[k], st.face_start[k + 1]
+            f = f_M[a:b]
+            r = s.face_centroids_W - s.centroid
+            results.add_contact_info(HydroelasticContactInfo(
+                s, SpatialForce(np.cross(r, f).sum(axis=0), f.sum(axis=0))))
+        return results
+
+
+
+def _tangent_frames(n):
+    """Rotation matrices (k, 3, 3) whose third columns are the unit normals n (k, 3)."""
+    k = n.shape[0]
+    t = np.zeros((k, 3))
+    use_x = np.abs(n[:, 0]) < 0.6
+    t[use_x, 0] = 1.0
+    t[~use_x, 1] = 1.0
+    t -= np.einsum("ij,ij->i", t, n)[:, None] * n
+    t /= np.linalg.norm(t, axis=1)[:, None]
+    R = np.empty((k, 3, 3))
+    R[:, :, 0] = t
+    R[:, :, 1] = np.cross(n, t)
+    R[:, :, 2] = n
+    return R
+
+
+def append_point_contacts(hydro, context, pcs, gt):
+    """Discrete plants: append each hydroelastic quadrature point to the PointContactSet
+    `pcs` as a point contact (A = N, B = M, z = the face normal) with the stiffness the
+    pressure field implies: k = A_f |∂p/∂n|, penetration p0 / |∂p/∂n| (so k x = A_f p0).
+    Faces with a zero pressure gradient are skipped. Returns the new contact count."""
+    st = hydro.entry.eval(context)
+    nc = pcs.nc
+    pcs.hydro_start = nc
+    pcs.hydro_surface = np.zeros(0, np.int64)
+    if st.nf == 0:
+        return nc
+    g = np.concatenate([s.face_pressure_gradients for s in st.surfaces])
+    keep = np.flatnonzero((g > 0.0) & (st.p0 > 0.0))
+    m = keep.size
+    if pcs.capacity() < nc + m:
+        old = {name: getattr(pcs, name)[:nc].copy() for name in (
+            "node_a", "node_b", "geom_a", "geom_b", "p_WC", "R_WC", "phi0", "k", "d", "tau",
+            "mu", "rows")}
+        pcs._alloc(2 * (nc + m))
+        for name, value in old.items():
+            getattr(pcs, name)[:nc] = value
+    sl = slice(nc, nc + m)
+    counts = np.diff(st.face_start)
+    gi = np.repeat(np.array([p[0] for p in st.pairs], np.int64), counts)[keep]
+    gj = np.repeat(np.array([p[1] for p in st.pairs], np.int64), counts)[keep]
+    n = st.normal[keep]
+    pcs.node_a[sl], pcs.node_b[sl] = st.node_n[keep], st.node_m[keep]
+    pcs.geom_a[sl], pcs.geom_b[sl] = gj, gi
+    pcs.p_WC[sl] = st.centroid[keep]
+    pcs.R_WC[sl] = _tangent_frames(n)
+    pcs.phi0[sl] = -st.p0[keep] / g[keep]
+    pcs.k[sl] = st.area[keep] * g[keep]
+    pcs.d[sl] = st.d[keep]
+    pcs.tau[sl] = gt.tau[gi] + gt.tau[gj]
+    pcs.mu[sl] = st.mu[keep]
+    rows = pcs.rows[sl]
+    rows[:, 0:3] = st.centroid[keep]
+    rows[:, 3:6] = st.centroid[keep]
+    rows[:, 6:9] = -n
+    rows[:, 9] = pcs.phi0[sl]
+    pcs.hydro_surface = np.repeat(np.arange(len(st.surfaces)), counts)[keep]
+    pcs.nc = nc + m
+    return pcs.nc
+
+
+def discrete_hydroelastic_results(hydro, context, pcs, results):
+    """ContactResults of a discrete step with the quadrature-point contacts (appended by
+    `append_point_contacts`) regrouped into one HydroelasticContactInfo per surface
+    (F_Ac_W: the sum of the points' forces on M, moved to the surface centroid)."""
+    from multibody import SpatialForce
+    from multibody.plant.contact_results import ContactResults
+    start = getattr(pcs, "hydro_start", None)
+    if start is None or results.num_point_pair_contacts() < pcs.nc:
+        return results
+    st = hydro.entry.eval(context)
+    out = ContactResults()
+    for i in range(start):
+        out.add_contact_info(results.point_pair_contact_info(i))
+    nsurf = len(st.surfaces) if st.nf else 0
+    f_sum = np.zeros((nsurf, 3))
+    tau = np.zeros((nsurf, 3))
+    for k in range(pcs.nc - start):
+        info = results.point_pair_contact_info(start + k)
+        s = pcs.hydro_surface[k]
+        f_sum[s] += info.contact_force  # force on B = M
+        tau[s] += np.cross(info.contact_point - st.surfaces[s].centroid, info.contact_force)
+    for s in range(nsurf):
+        out.add_contact_info(HydroelasticContactInfo(st.surfaces[s],
+                                                     SpatialForce(tau[s], f_sum[s])))
+    return out
