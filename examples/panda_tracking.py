@@ -51,7 +51,7 @@ TIME_STEP_PUSH = 1e-3
 
 def add_panda(plant, scene_graph=None):
     """Parse the Panda into `plant`, weld panda_link0 to the world, actuate every joint."""
-    parser = Parser(plant, scene_graph)
+    parser = Parser(plant, scene_graph, geometry_roles=("visual",))
     _support.add_package_paths(parser)
     with warnings.catch_warnings():            # mu_viscous etc.: listed in the import report
         warnings.simplefilter("ignore", ParseWarning)

@@ -113,7 +113,7 @@ def build(in_water, thrust, html=None):
     """(diagram, plant, hull, replay) of the vehicle (with or without its <hydro> block)."""
     builder = DiagramBuilder()
     plant, scene_graph = add_multibody_plant_scene_graph(builder, 0.0)
-    parser = Parser(plant, scene_graph)
+    parser = Parser(plant, scene_graph, geometry_roles=("visual",))
     parser.add_models_from_string(URDF.replace("{hydro}", HYDRO if in_water else ""), "urdf")
     _support.register_parsed_geometry(plant, parser, roles=("visual",))
     plant.finalize()

@@ -11,7 +11,6 @@ from __future__ import annotations
 import warnings
 from pathlib import Path
 
-import numpy as np
 
 __all__ = ["load_model", "register_parsed_geometry"]
 
@@ -46,7 +45,7 @@ def load_model(path, plant, scene_graph=None, packages=(), strict=False,
     """
     from multibody.parsing import ParseWarning, Parser
 
-    parser = Parser(plant)     # geometry registered below, only for the roles asked for
+    parser = Parser(plant, geometry_roles=())   # registered below, only for the roles asked for
     if strict:
         parser.set_strict_parsing()
     for name, folder in packages:
@@ -62,58 +61,9 @@ def load_model(path, plant, scene_graph=None, packages=(), strict=False,
 
 
 def register_parsed_geometry(plant, parser, roles=("visual", "collision")):
-    """Register the parser's geometry records with the plant's SceneGraph.
+    """Register the parser's geometry records of ``roles`` with the plant's SceneGraph
+    (bodies that already have geometry of a role are skipped); returns how many were added.
+    See ``multibody.contact.geometry_bridge.register_parsed_geometry``."""
+    from multibody.contact.geometry_bridge import register_parsed_geometry as register
 
-    Only does something while the Parser does not register geometry itself: bodies that
-    already have geometry of a role are skipped, and nothing happens when the plant is not
-    registered with a SceneGraph.
-
-    Returns
-    -------
-    int
-        Number of geometries registered.
-    """
-    from geometry import (Box, Capsule, Convex, CoulombFriction, Cylinder, Ellipsoid,
-                          HalfSpace, Mesh, ProximityProperties, RigidTransform, Sphere)
-    from multibody.parsing import SHAPE_TYPES
-
-    if not plant.geometry_source_is_registered():
-        return 0
-    shapes = dict(Box=Box, Sphere=Sphere, Cylinder=Cylinder, Capsule=Capsule,
-                  Ellipsoid=Ellipsoid, HalfSpace=HalfSpace, Mesh=Mesh, Convex=Convex)
-    had = {}
-    count = 0
-    for record in parser.geometries():
-        if record.role not in roles:
-            continue
-        body = (plant.world_body() if record.body_name == "world" else
-                plant.get_body_by_name(record.body_name, record.model_instance))
-        key = (body.index(), record.role)
-        if key not in had:
-            had[key] = bool(plant.get_visual_geometries(body) if record.role == "visual"
-                            else plant.get_collision_geometries(body))
-        if had[key]:
-            continue
-        params = record.params
-        if record.shape in ("Mesh", "Convex"):
-            scale = np.atleast_1d(params.get("scale", 1.0))
-            shape = shapes[record.shape](params["filename"], float(scale[0]))
-        else:
-            shape = shapes[record.shape](*[params[k] for k in SHAPE_TYPES[record.shape]])
-        X_BG = RigidTransform(np.asarray(record.X_BG))
-        # SceneGraph names are unique per frame across roles: collision names get a prefix.
-        name = record.name or f"{record.role}{count}"
-        if record.role == "collision":
-            name = f"collision_{name}"
-        if record.role == "visual":
-            rgba = None if record.diffuse_rgba is None else np.asarray(record.diffuse_rgba)
-            plant.register_visual_geometry(body, X_BG, shape, name, rgba)
-        else:
-            props = ProximityProperties()
-            for (group, prop), value in record.proximity.items():
-                if (group, prop) == ("material", "coulomb_friction"):
-                    value = CoulombFriction(*value)
-                props.add_property(group, prop, value)
-            plant.register_collision_geometry(body, X_BG, shape, name, props)
-        count += 1
-    return count
+    return register(plant, parser.geometries(), roles)

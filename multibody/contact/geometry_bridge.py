@@ -401,3 +401,51 @@ def register_geometry_records(plant, records):
             rgba = None if record.diffuse_rgba is None else record.diffuse_rgba
             ids.append(plant.register_visual_geometry(body, X_BG, shape, record.name, rgba))
     return ids
+
+
+def register_parsed_geometry(plant, records, roles=("visual", "collision")):
+    """Register parsed geometry records of the given roles, once per body and role.
+
+    Bodies that already have geometry of a role are skipped (so calling this again, or after
+    the Parser registered the geometry itself, adds nothing twice). Collision geometry is
+    named ``collision_<name>`` because SceneGraph names are unique per frame across roles.
+
+    Parameters
+    ----------
+    plant : MultibodyPlant
+        Registered with a SceneGraph, not finalized; nothing happens otherwise.
+    records : iterable of GeometryRecord
+        As produced by the parsers.
+    roles : tuple of str
+        ``"visual"`` and/or ``"collision"``.
+
+    Returns
+    -------
+    int
+        Number of geometries registered.
+    """
+    if not plant.geometry_source_is_registered():
+        return 0
+    had = {}
+    count = 0
+    for record in records:
+        if record.role not in roles:
+            continue
+        body = (plant.world_body() if record.body_name == "world" else
+                plant.get_body_by_name(record.body_name, record.model_instance))
+        key = (body.index(), record.role)
+        if key not in had:
+            had[key] = bool(plant.get_visual_geometries(body) if record.role == "visual"
+                            else plant.get_collision_geometries(body))
+        if had[key]:
+            continue
+        X_BG = RigidTransform(record.X_BG)
+        shape = shape_from_record(record)
+        name = record.name or f"{record.role}{count}"
+        if record.role == "collision":
+            plant.register_collision_geometry(body, X_BG, shape, f"collision_{name}",
+                                              _proximity_from_record(record))
+        else:
+            plant.register_visual_geometry(body, X_BG, shape, name, record.diffuse_rgba)
+        count += 1
+    return count

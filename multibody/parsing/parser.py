@@ -58,15 +58,25 @@ class Parser:
         Every top-level model instance is named ``<prefix>::<model name>``.
     """
 
-    def __init__(self, plant, scene_graph=None, model_name_prefix: str | None = None):
+    def __init__(self, plant, scene_graph=None, model_name_prefix: str | None = None, *,
+                 geometry_roles=("visual", "collision")):
         if not (hasattr(plant, "add_model_instance") and hasattr(plant, "is_finalized")):
             raise TypeError(f"Parser: plant must be a MultibodyPlant, got {type(plant).__name__}")
         if model_name_prefix is not None and (not isinstance(model_name_prefix, str)
                                               or not model_name_prefix):
             raise ValueError(f"Parser: model_name_prefix must be a non-empty str or None, got "
                              f"{model_name_prefix!r}")
+        roles = tuple(geometry_roles)
+        unknown = [r for r in roles if r not in ("visual", "collision")]
+        if unknown:
+            raise ValueError(f"Parser: geometry_roles may contain 'visual' and 'collision', got "
+                             f"{unknown!r}")
+        self._geometry_roles = roles
         self._plant = plant
         self._scene_graph = scene_graph
+        if (scene_graph is not None and hasattr(plant, "geometry_source_is_registered")
+                and not plant.geometry_source_is_registered() and not plant.is_finalized()):
+            plant.register_as_source_for_scene_graph(scene_graph)
         self._prefix = model_name_prefix
         self._package_map = PackageMap()
         self._strict = False
@@ -173,7 +183,19 @@ class Parser:
         instances = _FORMAT_PARSERS[file_type](doc, ws)
         doc.finish()
         report.model_instances = list(instances)
+        self._register_geometry(report)
         return list(instances)
+
+    def _register_geometry(self, report):
+        """As Drake: a plant registered with a SceneGraph gets the parsed visual and
+        collision geometry (the roles given to the constructor)."""
+        plant = self._plant
+        if not self._geometry_roles or not getattr(plant, "geometry_source_is_registered",
+                                                   lambda: False)():
+            return
+        from multibody.contact.geometry_bridge import register_parsed_geometry
+
+        register_parsed_geometry(plant, report.geometries, self._geometry_roles)
 
     def _add_model_instance(self, doc, el, name: str, parent_name: str | None = None) -> int:
         """Model instance for a model called `name` (see the module docstring)."""

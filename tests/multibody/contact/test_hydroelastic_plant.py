@@ -265,7 +265,6 @@ def test_discrete_solvers_hold_the_box_at_the_static_depth_of_the_pressure_field
 
 def test_urdf_drake_hydroelastic_tags_reach_the_contact_surface():
     from multibody import Parser
-    from multibody.contact.geometry_bridge import register_geometry_records
     R, E = 0.1, 1e5
     urdf = f"""<robot name="ball" xmlns:drake="http://drake.mit.edu">
       <link name="ball">
@@ -283,8 +282,7 @@ def test_urdf_drake_hydroelastic_tags_reach_the_contact_surface():
     plant, _ = add_multibody_plant(MultibodyPlantConfig(time_step=0.0,
                                                         contact_model="hydroelastic"), builder)
     parser = Parser(plant)
-    parser.add_models_from_string(urdf, "urdf")
-    register_geometry_records(plant, parser.geometries())
+    parser.add_models_from_string(urdf, "urdf")        # registers its geometry, as Drake does
     plant.register_collision_geometry(plant.world_body(), RigidTransform(), HalfSpace(),
                                       "ground", add_rigid_hydroelastic_properties(
                                           properties=material()))
