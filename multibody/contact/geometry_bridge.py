@@ -386,21 +386,25 @@ def register_geometry_records(plant, records):
     list of GeometryId
         In the order of `records`.
     """
-    ids = []
-    for record in records:
-        if record.body_name == "world":
-            body = plant.world_body()
-        else:
-            body = plant.get_body_by_name(record.body_name, record.model_instance)
-        X_BG = RigidTransform(record.X_BG)
-        shape = shape_from_record(record)
-        if record.role == "collision":
-            ids.append(plant.register_collision_geometry(body, X_BG, shape, record.name,
-                                                         _proximity_from_record(record)))
-        else:
-            rgba = None if record.diffuse_rgba is None else record.diffuse_rgba
-            ids.append(plant.register_visual_geometry(body, X_BG, shape, record.name, rgba))
-    return ids
+    return [_register_record(plant, record, record.name) for record in records]
+
+
+def _record_body(plant, record):
+    """The plant body a geometry record is attached to (``"world"``: the world body)."""
+    if record.body_name == "world":
+        return plant.world_body()
+    return plant.get_body_by_name(record.body_name, record.model_instance)
+
+
+def _register_record(plant, record, name):
+    """Register one record under `name`; returns its GeometryId."""
+    body = _record_body(plant, record)
+    X_BG = RigidTransform(record.X_BG)
+    shape = shape_from_record(record)
+    if record.role == "collision":
+        return plant.register_collision_geometry(body, X_BG, shape, name,
+                                                 _proximity_from_record(record))
+    return plant.register_visual_geometry(body, X_BG, shape, name, record.diffuse_rgba)
 
 
 def register_parsed_geometry(plant, records, roles=("visual", "collision")):
@@ -431,21 +435,14 @@ def register_parsed_geometry(plant, records, roles=("visual", "collision")):
     for record in records:
         if record.role not in roles:
             continue
-        body = (plant.world_body() if record.body_name == "world" else
-                plant.get_body_by_name(record.body_name, record.model_instance))
+        body = _record_body(plant, record)
         key = (body.index(), record.role)
         if key not in had:
             had[key] = bool(plant.get_visual_geometries(body) if record.role == "visual"
                             else plant.get_collision_geometries(body))
         if had[key]:
             continue
-        X_BG = RigidTransform(record.X_BG)
-        shape = shape_from_record(record)
         name = record.name or f"{record.role}{count}"
-        if record.role == "collision":
-            plant.register_collision_geometry(body, X_BG, shape, f"collision_{name}",
-                                              _proximity_from_record(record))
-        else:
-            plant.register_visual_geometry(body, X_BG, shape, name, record.diffuse_rgba)
+        _register_record(plant, record, f"collision_{name}" if record.role == "collision" else name)
         count += 1
     return count

@@ -124,3 +124,35 @@ def delassus_diagonal_estimate(J, Minv_diag, nc, nh, cols, ncols, w):
                 c = cols[b, k]
                 s += J[r0 + r, c] * J[r0 + r, c] * Minv_diag[c]
             w[r0 + r] = s
+
+
+@jit
+def momentum_residual(Mr, jg, D, res, nv):
+    """res = Mr − jg and its scaled norms (the convergence test of the Newton solvers).
+
+    Parameters
+    ----------
+    Mr : ndarray, shape (nv,)
+        M (v − v*).
+    jg : ndarray, shape (nv,)
+        Jᵀ γ, the generalized contact impulse.
+    D : ndarray, shape (nv,)
+        Diagonal scaling (e.g. 1/sqrt(diag M)).
+    res : ndarray, shape (>= nv,)
+        Output residual (also the gradient of the SAP cost).
+    nv : int
+        Number of generalized velocities.
+
+    Returns
+    -------
+    (float, float)
+        ‖D res‖ and the scale max(‖D Mr‖, ‖D jg‖).
+    """
+    e2, m2, j2 = 0.0, 0.0, 0.0
+    for a in range(nv):
+        res[a] = Mr[a] - jg[a]
+        e2 += (D[a] * res[a]) ** 2
+        m2 += (D[a] * Mr[a]) ** 2
+        j2 += (D[a] * jg[a]) ** 2
+    return math.sqrt(e2), math.sqrt(max(m2, j2))
+

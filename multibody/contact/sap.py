@@ -35,7 +35,8 @@ import numpy as np
 
 from geometry.proximity.compilation import jit
 from multibody.contact.linalg import (
-    block_columns, cholesky_inplace, cholesky_solve, sparse_matvec, sparse_matvec_transpose,
+    block_columns, cholesky_inplace, cholesky_solve, momentum_residual, sparse_matvec,
+    sparse_matvec_transpose,
 )
 
 SAP, SIMILAR, LAGGED = 0, 1, 2
@@ -195,15 +196,9 @@ def sap_solve(model, M, vstar, v, J, nc, nh, mu, Rt, Rn, vhat, h, k, d, fe0, n0,
                 s += M[a, b] * r[b]
             Mr[a] = s
         sparse_matvec_transpose(J, nc, nh, cols, ncols, gamma, jg)
-        e2, m2, j2 = 0.0, 0.0, 0.0
-        for a in range(nv):
-            grad[a] = Mr[a] - jg[a]
-            e2 += (D[a] * grad[a]) ** 2
-            m2 += (D[a] * Mr[a]) ** 2
-            j2 += (D[a] * jg[a]) ** 2
-        scale = math.sqrt(max(m2, j2))
-        residual = math.sqrt(e2) / scale if scale > 0.0 else 0.0
-        if math.sqrt(e2) <= abs_tol + rel_tol * scale:
+        err, scale = momentum_residual(Mr, jg, D, grad, nv)
+        residual = err / scale if scale > 0.0 else 0.0
+        if err <= abs_tol + rel_tol * scale:
             return it, residual
         if it == max_iter:
             break

@@ -27,7 +27,8 @@ import numpy as np
 
 from geometry.proximity.compilation import jit
 from multibody.contact.contact_kernels import contact_jacobian
-from multibody.contact.linalg import block_columns, sparse_matvec, sparse_matvec_transpose
+from multibody.contact.linalg import (block_columns, momentum_residual, sparse_matvec,
+                                      sparse_matvec_transpose)
 from multibody.contact.problem_kernels import generalized_impulse
 
 _COS_MAX = 0.5  # cos 60°
@@ -186,15 +187,9 @@ def tamsi_solve(M, vstar, v, J, nc, mu, h, k, d, x0, vs, rel_tol, abs_tol, max_i
             gamma[3 * i], gamma[3 * i + 1], gamma[3 * i + 2] = g[0], g[1], g[2]
         _sparse_m_times(M, mcols, mn, v, vstar, dv, Mr)
         sparse_matvec_transpose(J, nc, 0, cols, ncols, gamma, jg)
-        e2, m2, j2 = 0.0, 0.0, 0.0
-        for a in range(nv):
-            res[a] = Mr[a] - jg[a]
-            e2 += (D[a] * res[a]) ** 2
-            m2 += (D[a] * Mr[a]) ** 2
-            j2 += (D[a] * jg[a]) ** 2
-        scale = math.sqrt(max(m2, j2))
-        residual = math.sqrt(e2) / scale if scale > 0.0 else 0.0
-        if math.sqrt(e2) <= abs_tol + rel_tol * scale:
+        err, scale = momentum_residual(Mr, jg, D, res, nv)
+        residual = err / scale if scale > 0.0 else 0.0
+        if err <= abs_tol + rel_tol * scale:
             return it, residual
         if it == max_iter:
             break
@@ -222,7 +217,7 @@ def tamsi_solve(M, vstar, v, J, nc, mu, h, k, d, x0, vs, rel_tol, abs_tol, max_i
             if a < alpha:
                 alpha = a
         # damped Newton: backtrack while the scaled residual does not decrease
-        e0 = math.sqrt(e2)
+        e0 = err
         for bt in range(8):
             for a in range(nv):
                 vt[a] = v[a] + alpha * res[a]
