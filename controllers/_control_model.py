@@ -27,12 +27,16 @@ Two paths give the same values (a test checks it):
   supplies the inertial parameters); the gravity and passive compensations still read the
   plant's private kernel facade (``plant._dyn``, ``plant._tables``) — see `_KernelPath`.
   This cuts the cost of a controller evaluation about threefold (the plant API path
-  writes a context on every call).
+  writes a context on every call). A computed-torque controller (PID acceleration law then
+  inverse dynamics) goes one step further with `ControlModel.computed_torque_into`: the
+  gains, the RNEA passes and the damping term in one compiled call
+  (`multibody.kernels.computed_torque`), same arithmetic in the same order.
 """
 
 import numpy as np
 
 from multibody import MultibodyForces, UniformGravityFieldElement
+from multibody.kernels.computed_torque import calc_computed_torque
 
 
 class PlantContextHolder:
@@ -65,12 +69,26 @@ class _KernelPath:
     """
 
     def __init__(self, plant, template, damping):
-        self._dyn = plant._dyn
+        dyn = self._dyn = plant._dyn
         self._I10 = np.array(plant._eval_I10(template))
         self._g = np.array(plant.gravity_field().gravity_vector(), dtype=float)
         self._damping = damping
         self._has_damping = bool(np.any(damping))
         self._nq = plant.num_positions()
+        # The fused computed-torque kernel has no added-mass (extra inertia) variant.
+        self._fused = dyn.M_extra is None and self._nq == plant.num_velocities()
+        self._F = np.zeros((plant.num_bodies(), 6))
+
+    def computed_torque_into(self, x, x_d, kp, kd, ki, z, vd_ref, vd, tau):
+        """`multibody.kernels.computed_torque` into ``vd`` and ``tau`` (n,); False when
+        the model needs the general path (added mass, nq != nv) or an input has the wrong
+        size (nothing is written then)."""
+        if not self._fused:
+            return False
+        dyn = self._dyn
+        return not calc_computed_torque(dyn._ip, dyn._fp, dyn._ws, x, x_d, kp, kd, ki, z,
+                                        vd_ref, self._damping, self._I10, self._g, self._F,
+                                        vd, tau)
 
     @staticmethod
     def applies(plant, gravity_only):
@@ -145,6 +163,19 @@ class ControlModel:
             "applied_forces", self._allocate_forces, self._calc_applied_forces,
             [self._plant_context.ticket()])
 
+    def computed_torque_into(self, x, x_d, kp, kd, ki, z, vd_ref, vd, tau):
+        """τ of a PID acceleration law and inverse dynamics in one compiled call (see
+        `multibody.kernels.computed_torque`): writes ``vd`` and ``tau`` (n,) and returns
+        True, or returns False (nothing written) when the model needs the general path.
+
+        ``x``, ``x_d`` (2n,) are the estimated and desired states, ``ki`` and ``z`` the
+        integral gains and state (both empty without an integral), ``vd_ref`` the
+        reference acceleration (empty without one).
+        """
+        if self._kernel is None:
+            return False
+        return self._kernel.computed_torque_into(x, x_d, kp, kd, ki, z, vd_ref, vd, tau)
+
     def uses_kernel_path(self):
         """True when τ comes straight from the plant's kernels (see module docstring)."""
         return self._kernel is not None
@@ -183,12 +214,12 @@ class ControlModel:
         return self.plant.calc_inverse_dynamics(self.eval_plant_context(context), vdot,
                                                 self._forces.eval(context))
 
-    def inverse_dynamics_into(self, context, vdot, out):
+    def inverse_dynamics_into(self, context, vdot, out, x=None):
         """`inverse_dynamics` written into ``out`` (nv,); ``vdot`` must be a C-contiguous
-        float64 ndarray (nv,)."""
+        float64 ndarray (nv,); ``x`` the state input's value when the caller has it."""
         if self._kernel is not None:
             self.plant.calc_generalized_forces_for_acceleration(
-                self._template, self._state.eval(context), vdot, out)
+                self._template, self._state.eval(context) if x is None else x, vdot, out)
         else:
             out[:] = self.inverse_dynamics(context, vdot)
 

@@ -10,6 +10,8 @@ from framework import LeafSystem
 from ._control_model import ControlModel
 from ._validation import as_gains, as_vector, check_finalized_plant, check_fully_actuated
 
+_EMPTY = np.zeros(0)
+
 
 class InverseDynamicsController(LeafSystem):
     """Computed-torque control of a fully actuated robot (Drake's InverseDynamicsController).
@@ -74,6 +76,7 @@ class InverseDynamicsController(LeafSystem):
         self._has_reference_acceleration = bool(has_reference_acceleration)
         self._has_integral = bool(np.any(self._ki))
         self._kp_kd = np.concatenate([self._kp, self._kd])
+        self._ki_fused = self._ki if self._has_integral else _EMPTY
         self._weighted_error = np.zeros(2 * n)
         self._vdot = np.zeros(n)
 
@@ -87,8 +90,14 @@ class InverseDynamicsController(LeafSystem):
         self._tau = self.declare_cache_entry(
             "generalized_force", functools.partial(np.zeros, n), self._calc_tau,
             [self.xc_ticket(), self.all_input_ports_ticket()])
-        self._actuation = self.declare_vector_output_port(
-            "actuation", n, self._calc_actuation, [self._tau.ticket()])
+        if self._actuation_is_identity:
+            # u = τ: computed straight into the port's value (no cache entry in between).
+            self._actuation = self.declare_vector_output_port(
+                "actuation", n, self._calc_actuation_identity,
+                [self.xc_ticket(), self.all_input_ports_ticket()])
+        else:
+            self._actuation = self.declare_vector_output_port(
+                "actuation", n, self._calc_actuation, [self._tau.ticket()])
         self._generalized_force = self.declare_vector_output_port(
             "generalized_force", n, self._calc_generalized_force, [self._tau.ticket()])
 
@@ -147,6 +156,11 @@ class InverseDynamicsController(LeafSystem):
         x_d = self._desired.eval(context)
         reference = self._reference.eval(context) if self._reference is not None else None
         vdot = self._vdot
+        if self._model.computed_torque_into(
+                x, x_d, self._kp, self._kd, self._ki_fused,
+                context.get_continuous_state_vector() if self._has_integral else _EMPTY,
+                _EMPTY if reference is None else reference, vdot, tau):
+            return
         # [kp ⊙ (q_d − q); kd ⊙ (v_d − v)] in three vectorized operations.
         error = self._weighted_error
         np.subtract(x_d, x, out=error)
@@ -156,14 +170,13 @@ class InverseDynamicsController(LeafSystem):
             vdot += self._ki * context.get_continuous_state_vector()
         if reference is not None:
             vdot += reference
-        self._model.inverse_dynamics_into(context, vdot, tau)
+        self._model.inverse_dynamics_into(context, vdot, tau, x)
+
+    def _calc_actuation_identity(self, context, output):
+        self._calc_tau(context, output.get_mutable_value())
 
     def _calc_actuation(self, context, output):
-        tau = self._tau.eval(context)
-        if self._actuation_is_identity:
-            output.get_mutable_value()[:] = tau
-        else:
-            tau.take(self._v_of_actuator, out=output.get_mutable_value())
+        self._tau.eval(context).take(self._v_of_actuator, out=output.get_mutable_value())
 
     def _calc_generalized_force(self, context, output):
         output.set_value(self._tau.eval(context))

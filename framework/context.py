@@ -235,11 +235,16 @@ class Context:
 
     def set_time_and_continuous_state(self, t, x):
         """Set time and continuous state in one call (root only; used by integrators)."""
-        root = self._root
         if self._parent is not None:
             raise ContextError("Context.set_time_and_continuous_state: only allowed on the root context")
+        self._root.xc[:] = x
+        self._set_time_after_writing_xc(t)
+
+    def _set_time_after_writing_xc(self, t):
+        """Set the time and mark everything depending on time or the continuous state out
+        of date, after the caller wrote ``_root.xc`` in place (root only; integrators)."""
+        root = self._root
         root.time = t
-        root.xc[:] = x
         cached = root.xc_root_closure
         if cached is None or cached[0] != root.version:
             trackers = [root.time_tracker] + [c.trk_xc for c in self._leaf_contexts()]

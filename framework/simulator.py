@@ -298,6 +298,7 @@ class Simulator:
         ctx = self._context
         leaves = list(ctx._leaf_contexts())
         self._leaves = leaves
+        self._discrete_scratch = {}
         self._periodic = []
         self._per_step = []
         self._init_events = []
@@ -402,11 +403,23 @@ class Simulator:
         self._check_finite("an unrestricted update")
         return status
 
+    def _discrete_values(self, leaf):
+        """DiscreteValues holding a copy of `leaf`'s discrete state, in storage reused
+        from step to step (as Drake's simulator reuses its discrete-update scratch)."""
+        scratch = self._discrete_scratch.get(id(leaf))
+        if scratch is None or scratch[0] is not leaf or len(scratch[1]) != len(leaf._xd) or any(
+                a.shape != g.shape for a, g in zip(scratch[1], leaf._xd)):
+            scratch = self._discrete_scratch[id(leaf)] = (leaf, [g.copy() for g in leaf._xd])
+        else:
+            for a, g in zip(scratch[1], leaf._xd):
+                np.copyto(a, g)
+        return DiscreteValues(list(scratch[1]))
+
     def _apply_discrete(self, events):
         status = None
         results = []
         for s, leaf, evs in self._group_by_leaf(events):
-            values = DiscreteValues([g.copy() for g in leaf._xd])
+            values = self._discrete_values(leaf)
             for event in evs:
                 if event.callback is not None:
                     status = self._merge(status, self._handle(event.callback(leaf, values), s, "discrete update"))
@@ -416,7 +429,9 @@ class Simulator:
                 leaf._xd[i][:] = g
             notify(leaf.trk_xd, leaf._root.version)
         self._num_discrete_updates += 1
-        self._check_finite("a discrete update")
+        # Only the updated discrete states changed.
+        for leaf, _ in results:
+            self._check_finite_xd(leaf, "a discrete update")
         return status
 
     def _apply_publish(self, events):
@@ -446,8 +461,35 @@ class Simulator:
             return status
         return None
 
+    def _is_plain_integration(self):
+        """True when a step of `advance_to` is one integration step and nothing else."""
+        return (self._nxc > 0 and not self._pending and not self._periodic
+                and not self._per_step and not self._witness_leaves and self._monitor is None
+                and not self._publish_every_time_step and not self._target_realtime_rate > 0.0)
+
     # ---- finiteness -------------------------------------------------------------------------
     def _check_finite(self, where):
+        self._check_finite_xc(where)
+        for leaf in self._leaves:
+            self._check_finite_xd(leaf, where)
+
+    def _check_finite_xd(self, leaf, where):
+        """Raise NonFiniteStateError naming the subsystem, group and index of a non-finite
+        discrete state of ``leaf`` (a leaf context)."""
+        for k, group in enumerate(leaf._xd):
+            if group.size and not math.isfinite(float(np.add.reduce(group))):
+                bad = np.flatnonzero(~np.isfinite(group))
+                if not bad.size:        # finite values whose sum overflows
+                    continue
+                i = int(bad[0])
+                raise NonFiniteStateError(
+                    f"Simulator: discrete state group {k} index {i} of subsystem "
+                    f"'{leaf._system.get_name()}' ({type(leaf._system).__name__}) became "
+                    f"{group[i]} at time {self._context.get_time()} after {where}")
+
+    def _check_finite_xc(self, where):
+        """Raise NonFiniteStateError naming the subsystem and index of a non-finite
+        continuous state."""
         ctx = self._context
         xc = ctx._root.xc
         if xc.size and not math.isfinite(float(np.add.reduce(xc))):
@@ -461,14 +503,6 @@ class Simulator:
                             f"Simulator: continuous state index {int(local[0])} of subsystem "
                             f"'{leaf._system.get_name()}' ({type(leaf._system).__name__}) became "
                             f"{xc[g]} at time {ctx.get_time()} after {where}")
-        for leaf in self._leaves:
-            for k, group in enumerate(leaf._xd):
-                if group.size and not np.all(np.isfinite(group)):
-                    i = int(np.flatnonzero(~np.isfinite(group))[0])
-                    raise NonFiniteStateError(
-                        f"Simulator: discrete state group {k} index {i} of subsystem "
-                        f"'{leaf._system.get_name()}' ({type(leaf._system).__name__}) became "
-                        f"{group[i]} at time {ctx.get_time()} after {where}")
 
     # ---- main loop --------------------------------------------------------------------------
     def initialize(self):
@@ -514,6 +548,17 @@ class Simulator:
                                        SimulatorStatus.REACHED_TERMINATION_CONDITION,
                                        init_status.system(), init_status.message())
         root = ctx._root
+        if self._is_plain_integration():
+            # Nothing but integration steps (no events, witnesses, monitor or pacing): the
+            # loop below reduced to what it does in that case.
+            integrate = self._integrator.integrate_no_further_than_time
+            inf = math.inf
+            while True:
+                integrate(inf, inf, boundary_time)
+                self._check_finite_xc("an integration step")
+                self._num_steps += 1
+                if root.time >= boundary_time:
+                    return SimulatorStatus(boundary_time, root.time)
         while True:
             status = None
             if self._pending:
@@ -521,23 +566,27 @@ class Simulator:
                 self._pending = []
                 if status is not None and status.is_reached_termination():
                     return self._terminated(boundary_time, status)
-            t = root.time
-            tn, timed = self._next_timed_events(t, inclusive=False) if self._periodic else (math.inf, [])
-            has_update = any(e[2].kind != "publish" for e in timed)
-            has_publish = any(e[2].kind == "publish" for e in timed)
-            next_update = tn if has_update else math.inf
-            next_publish = tn if has_publish else math.inf
+            next_update = next_publish = tn = math.inf
+            timed = ()
+            if self._periodic:
+                tn, timed = self._next_timed_events(root.time, inclusive=False)
+                for e in timed:
+                    if e[2].kind == "publish":
+                        next_publish = tn
+                    else:
+                        next_update = tn
             witnessed = self._integrate(next_publish, next_update, boundary_time)
             self._num_steps += 1
-            pending = list(self._per_step)
-            if timed and root.time == tn:
-                pending += timed
-            if witnessed:
-                pending += witnessed
-            publishes = [e for e in pending if e[2].kind == "publish"]
-            self._pending = [e for e in pending if e[2].kind != "publish"]
-            if publishes:
-                status = self._merge(status, self._apply_publish(publishes))
+            if self._per_step or timed or witnessed:
+                pending = list(self._per_step)
+                if timed and root.time == tn:
+                    pending += timed
+                if witnessed:
+                    pending += witnessed
+                publishes = [e for e in pending if e[2].kind == "publish"]
+                self._pending = [e for e in pending if e[2].kind != "publish"]
+                if publishes:
+                    status = self._merge(status, self._apply_publish(publishes))
             if self._publish_every_time_step:
                 self._forced_publish()
             status = self._merge(status, self._call_monitor())

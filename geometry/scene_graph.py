@@ -309,8 +309,9 @@ class SceneGraph(LeafSystem):
         if cache.X_WF.shape[0] != n:
             cache.X_WF = np.tile(_EYE4, (n, 1, 1))
         X_WF = cache.X_WF
+        inputs = context._inputs
         for port in self._source_ports.values():
-            if not port.has_value(context):
+            if inputs[port._index] is None:        # neither connected nor fixed
                 continue
             fpv = port.eval(context)
             if fpv is None or not fpv._ids:

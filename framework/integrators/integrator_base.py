@@ -166,6 +166,13 @@ class IntegratorBase:
         if accuracy is None:
             accuracy = DEFAULT_ACCURACY
         self._accuracy_in_use = min(float(accuracy), LOOSEST_ACCURACY)
+        self._supports_error = self.supports_error_estimation()
+        # A framework root Context lets the schemes write stage states in place; other
+        # context objects get set_time_and_continuous_state.
+        ctx = self._context
+        root = getattr(ctx, "_root", None)
+        self._xc_in_place = (root.xc if root is ctx and hasattr(ctx, "_set_time_after_writing_xc")
+                             else None)
         state = self._context.get_continuous_state()
         self._nq, self._nv, self._nz = state.num_q(), state.num_v(), state.num_z()
         self._n = n = self._nq + self._nv + self._nz
@@ -368,7 +375,7 @@ class IntegratorBase:
             target = t0 + dt
             result = StepResult.TIME_HAS_ADVANCED
         np.copyto(self._x0, ctx.get_continuous_state_vector())
-        if self.get_fixed_step_mode():
+        if self._fixed_step_mode or not self._supports_error:
             if not self._do_step(t0, dt, target, False, False):
                 self._restore(t0)
                 raise SimulationError(
@@ -447,9 +454,10 @@ class IntegratorBase:
         if not ideal > 0.0:
             ideal = self._initial_step_target or max_step
         ideal = min(ideal, max_step)
-        working_min = self.get_working_minimum_step_size()
-        atol = self.get_absolute_tolerance()
+        # get_working_minimum_step_size() and get_absolute_tolerance(), inlined
+        working_min = max(self._requested_min_step, SMALLEST_RELATIVE_STEP * max(1.0, abs(t0)))
         rtol = self._accuracy_in_use
+        atol = rtol if self._atol is None else self._atol
         order = self.error_estimate_order
         retry = nonfinite = False
         while True:

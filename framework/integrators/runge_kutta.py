@@ -88,18 +88,22 @@ class RungeKuttaIntegrator(IntegratorBase):
         self._c = [float(c) for c in self.tableau_c]
         self._s = s
         self._K = np.zeros((s, n))
-        self._xs = np.zeros(n)
         self._zero = np.zeros(n)
 
     def _do_step(self, t0, h, t1, want_error, retry):
         ctx = self._context
-        K, A, c, x0, xs = self._K, self._A, self._c, self._x0, self._xs
+        K, A, c, x0 = self._K, self._A, self._c, self._x0
         if not retry:
             K[0] = self._eval_derivatives_at_step_start()
         last = self._s - 1 if self.fsal else self._s
+        xc = self._xc_in_place
         for i in range(1, last):
-            combine_stages(xs, x0, h, A[i], K, i)
-            ctx.set_time_and_continuous_state(t0 + c[i] * h, xs)
+            if xc is not None:
+                combine_stages(xc, x0, h, A[i], K, i)     # the stage state, in the context
+                ctx._set_time_after_writing_xc(t0 + c[i] * h)
+            else:
+                combine_stages(self._x1, x0, h, A[i], K, i)
+                ctx.set_time_and_continuous_state(t0 + c[i] * h, self._x1)
             K[i] = self._eval_derivatives()
         x1 = self._x1
         combine_stages(x1, x0, h, self._b, K, last)

@@ -3,8 +3,9 @@
 The trajectory is defined by strictly increasing ``breaks`` t_0 < ... < t_{N-1} (seconds)
 and one polynomial per segment [t_i, t_{i+1}], expressed in local time tau = t - t_i. All
 segments are stored in one array ``coefficients`` of shape (N - 1, D + 1, rows, cols), so
-evaluation is a segment search (bisection) and one small matrix product. Layout and
-kernels are in :mod:`framework.trajectories.polynomial`.
+evaluation is a segment search (bisection) and a sum over powers (compiled, in
+:mod:`framework.trajectories.polynomial_eval`). Layout and kernels are in
+:mod:`framework.trajectories.polynomial`.
 
 Evaluation follows Drake: t is clamped to [start_time(), end_time()], and at an interior
 break the segment that starts there is used (so a zero-order hold returns the sample at
@@ -26,6 +27,7 @@ from bisect import bisect_right
 import numpy as np
 
 from framework.trajectories import polynomial
+from framework.trajectories.polynomial_eval import eval_orders, stack_derivatives
 from framework.trajectories.trajectory import Trajectory, as_time
 
 # Minimum separation of consecutive breaks (Drake's PiecewiseTrajectory::kEpsilonTime).
@@ -182,9 +184,9 @@ class PiecewisePolynomial(Trajectory):
         self._breaks_list = self._breaks.tolist()
         self._coefficients = np.array(coefficients, dtype=np.float64, order="C")
         self._num_segments = self._coefficients.shape[0]
-        # derivative order -> (coefficients flattened to (S, D + 1, rows * cols), powers);
-        # ("orders", max order, output size) -> per-order blocks, and "last" -> (out, t,
-        # max order, inside) of the last call, for _eval_value_and_derivatives_into
+        # "stack" -> (breaks, stacked derivative coefficients, counts) of the compiled
+        # evaluation, and "last" -> (out, t, max order, inside) of the last call of
+        # _eval_value_and_derivatives_into
         self._evaluation_cache = {}
 
     # ---- constructors ----------------------------------------------------------------
@@ -382,37 +384,31 @@ class PiecewisePolynomial(Trajectory):
                 f"{function}: PiecewisePolynomial is empty (it has no segments)"
             )
 
-    def _evaluation_data(self, derivative_order: int):
-        data = self._evaluation_cache.get(derivative_order)
-        if data is None:
-            coefficients = polynomial.differentiate(self._coefficients, derivative_order)
-            num_segments, num_coefficients, rows, cols = coefficients.shape
-            flat = np.ascontiguousarray(
-                coefficients.reshape(num_segments, num_coefficients, rows * cols))
-            data = (flat, np.arange(num_coefficients, dtype=np.float64))
-            self._evaluation_cache[derivative_order] = data
+    def _evaluation_stack(self, max_order: int):
+        """(breaks, stack, counts) of `polynomial_eval.eval_orders` for orders 0 ..
+        max_order (built once per trajectory data and highest order asked for)."""
+        data = self._evaluation_cache.get("stack")
+        if data is None or data[2].shape[0] <= max_order:
+            stack, counts = stack_derivatives(self._coefficients, polynomial.differentiate,
+                                              max(max_order, 1))
+            data = self._evaluation_cache["stack"] = (self._breaks, stack, counts)
         return data
 
     def _evaluate(self, function: str, t: float, derivative_order: int) -> np.ndarray:
         self._require_segments(function)
-        flat, powers = self._evaluation_data(derivative_order)
-        breaks = self._breaks_list
-        if t <= breaks[0]:
-            t, segment = breaks[0], 0
-        elif t >= breaks[-1]:
-            t, segment = breaks[-1], self._num_segments - 1
-        else:
-            segment = bisect_right(breaks, t) - 1
+        breaks, stack, counts = self._evaluation_stack(derivative_order)
         shape = self._coefficients.shape
-        return (np.power(t - breaks[segment], powers) @ flat[segment]).reshape(shape[2], shape[3])
+        out = np.empty(shape[2] * shape[3])
+        eval_orders(breaks, stack, counts, float(t), derivative_order, derivative_order, out)
+        return out.reshape(shape[2], shape[3])
 
     def _eval_value_and_derivatives_into(self, t: float, max_order: int, out: np.ndarray,
                                          reuse: bool = False) -> bool:
         """Write [value; d/dt value; ...; d^max_order/dt^max_order value] at ``t`` into ``out``.
 
-        For TrajectorySource: one segment search for all the orders and no argument
+        For TrajectorySource: one compiled call for all the orders and no argument
         checks; bit for bit the numbers of ``value(t)`` and ``eval_derivative(t, k)``
-        (t clamped to the time range).
+        (t clamped to the time range; the same kernel evaluates both).
 
         Parameters
         ----------
@@ -432,36 +428,17 @@ class PiecewisePolynomial(Trajectory):
         bool
             True when ``t`` lies within [start_time(), end_time()].
         """
-        self._require_segments("TrajectorySource")
         cache = self._evaluation_cache
         last = cache.get("last")
         if reuse and last is not None and last[0] is out and last[1] == t \
                 and last[2] == max_order:
             return last[3]
-        breaks = self._breaks_list
-        t_in = t
-        inside = True
-        if t <= breaks[0]:
-            inside = t == breaks[0]
-            t, segment = breaks[0], 0
-        elif t >= breaks[-1]:
-            inside = t == breaks[-1]
-            t, segment = breaks[-1], self._num_segments - 1
-        else:
-            segment = bisect_right(breaks, t) - 1
-        tau = t - breaks[segment]
-        key = ("orders", max_order, out.shape[0])
-        blocks = self._evaluation_cache.get(key)
-        if blocks is None:
-            size = out.shape[0] // (max_order + 1)
-            blocks = self._evaluation_cache[key] = [
-                (flat, powers, np.empty(powers.shape[0]), slice(k * size, (k + 1) * size))
-                for k, (flat, powers) in enumerate(
-                    self._evaluation_data(k) for k in range(max_order + 1))]
-        for flat, powers, scratch, block in blocks:
-            np.power(tau, powers, out=scratch)
-            np.matmul(scratch, flat[segment], out=out[block])
-        cache["last"] = (out, t_in, max_order, inside)
+        data = cache.get("stack")
+        if data is None or data[2].shape[0] <= max_order:
+            self._require_segments("TrajectorySource")
+            data = self._evaluation_stack(max_order)
+        inside = eval_orders(data[0], data[1], data[2], t, 0, max_order, out)
+        cache["last"] = (out, t, max_order, inside)
         return inside
 
     def do_value(self, t: float) -> np.ndarray:

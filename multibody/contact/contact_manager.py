@@ -162,12 +162,12 @@ class ContactManager:
         if not self.has_geometry:
             return
         port = self.plant._ports.geometry_query
-        if not port.has_value(context):
+        if context._inputs[port._index] is None:       # not connected nor fixed
             return
         query = port.eval(context)
         if query is None:
             return
-        model = self.plant.get_contact_model()
+        model = self.plant._contact_model
         if model == "hydroelastic" and self._hydro is None:
             raise NotImplementedError(
                 "MultibodyPlant: contact_model was changed to 'hydroelastic' after finalize "

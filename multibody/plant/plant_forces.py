@@ -49,12 +49,22 @@ class PlantForcesMixin:
 
     # ---- applied forces --------------------------------------------------------------------
     def _net_actuation(self, context, u):
-        """Write the net actuation (nu,) into `u`: full input plus per-instance inputs."""
+        """The net actuation (nu,): the full input plus the per-instance inputs.
+
+        Returns the ``actuation`` input's (read-only) value itself when no per-instance
+        input is connected or fixed; otherwise the sum, written into `u`.
+        """
         ports = self._ports
-        u[:] = ports.actuation.eval(context)
+        value = ports.actuation.eval(context)
+        inputs = context._inputs
+        summed = False
         for indices, port in ports.instance_actuation_active:
-            if port.has_value(context):
+            if inputs[port._index] is not None:
+                if not summed:
+                    u[:] = value
+                    value, summed = u, True
                 u[indices] += port.eval(context)
+        return value
 
     def _add_applied_spatial_forces(self, context, F_Bo_W, zero_first=False):
         """Add the ``applied_spatial_force`` input (if any) to F_Bo_W (nb, 6), node order.
@@ -63,7 +73,7 @@ class PlantForcesMixin:
         if some force was added.
         """
         port = self._ports.applied_spatial_force
-        if not port.has_value(context):
+        if context._inputs[port._index] is None:
             return False
         forces = port.eval(context)
         if not forces:
@@ -97,11 +107,10 @@ class PlantForcesMixin:
         t = self._tables
         tau = fd.tau
         port = self._ports.applied_generalized_force
-        has_tau_input = port.has_value(context)
+        has_tau_input = context._inputs[port._index] is not None
         damped = False
         if t.nu:
-            u = fd.u
-            self._net_actuation(context, u)
+            u = self._net_actuation(context, fd.u)
             if t.actuation_is_identity:
                 if t.has_damping and not has_tau_input:
                     # τ = u − D v in one pass: the numbers of τ = u, then τ -= D v below.

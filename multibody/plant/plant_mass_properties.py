@@ -179,8 +179,7 @@ class PlantMassPropertiesMixin:
         if t.has_damping:
             power -= float(t.damping @ (v * v))
         if t.nu:
-            u = np.zeros(t.nu)
-            self._net_actuation(ctx, u)
+            u = self._net_actuation(ctx, np.zeros(t.nu))
             power += float(v[t.actuator_v] @ u)
         port = self._ports.applied_generalized_force
         if port.has_value(ctx):

@@ -140,7 +140,10 @@ class PlantPortsMixin:
 
     def _calc_net_actuation(self, context, output):
         if self._tables.nu:
-            self._net_actuation(context, output.get_mutable_value())
+            out = output.get_mutable_value()
+            u = self._net_actuation(context, out)
+            if u is not out:
+                out[:] = u
 
     def _calc_reaction_forces(self, context, value):
         value.set_value(calc_reaction_forces(self, context))
