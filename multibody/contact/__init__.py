@@ -7,8 +7,9 @@
 - ``contact_kernels``: contact pairs, contact Jacobians and penalty forces (numba);
 - ``discrete_stepper``: the discrete step and its solver interface, with the solvers
   ``sap`` (also "similar" and "lagged"), ``tamsi`` and ``lcp`` (Lemke and
-  Fischer-Burmeister), ``constraints`` (coupler, distance, ball, weld rows) and
-  ``linalg`` (dense kernels);
+  Fischer-Burmeister), ``sap_step`` (the SAP-family step in one compiled call),
+  ``constraints`` and ``constraint_kernels`` (coupler, distance, ball, weld rows and
+  their regularization) and ``linalg`` (dense kernels);
 - ``contact_results_builder``: ContactResults from the pipeline's arrays.
 """
 

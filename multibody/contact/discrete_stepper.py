@@ -1,12 +1,14 @@
 """The discrete step of a plant with contact and constraints: one solver interface, four
 solvers.
 
-Every solver gets the same problem (`DiscreteProblem`): the mass matrix M, the
-free-motion velocity v* = v + h v̇(q, v, u) (all non-contact forces), the current
-velocity v₀ (initial guess), the contact Jacobian J (3 nc rows in the contact frames) with
-the bilateral constraint rows below it, the signed distances φ₀ and the combined contact
-parameters (k, d, τ, μ) and the constraint values g. The solvers differ only in how
-they find the impulses γ and v_{n+1} = v* + M⁻¹ Jᵀ γ:
+Every solver gets the same problem: the mass matrix M, the free-motion velocity
+v* = v + h v̇(q, v, u) (all non-contact forces), the current velocity v₀ (initial guess),
+the contact Jacobian J (3 nc rows in the contact frames) with the bilateral constraint
+rows below it, the signed distances φ₀ and the combined contact parameters (k, d, τ, μ)
+and the constraint values g. The SAP family and TAMSI assemble and solve it in one
+compiled call (`multibody.contact.sap_step.sap_step`, `multibody.contact.tamsi.tamsi_step`)
+on work arrays kept by the stepper; ``lcp`` takes it as a `DiscreteProblem`. The solvers
+differ only in how they find the impulses γ and v_{n+1} = v* + M⁻¹ Jᵀ γ:
 
 ==============  ===========================================================================
 ``sap``         convex SAP (`multibody.contact.sap`), Kelvin-Voigt dissipation (τ)
@@ -32,18 +34,16 @@ from multibody.contact.contact_kernels import contact_jacobian, pose_pass
 from multibody.contact.errors import ContactSolverError
 from multibody.contact.lcp import lcp_solve
 from multibody.contact.position_update import next_state
-from multibody.contact.problem_kernels import (
-    delassus_estimate, generalized_impulse, sap_parameters,
-)
-from multibody.contact.sap import LAGGED, SAP, SIMILAR, sap_solve
-from multibody.contact.tamsi import tamsi_solve, tamsi_step
+from multibody.contact.problem_kernels import generalized_impulse
+from multibody.contact.sap import LAGGED, SAP, SIMILAR
+from multibody.contact.sap_step import CONSTRAINT_WORK_ROWS, CONTACT_WORK_ROWS, sap_step
+from multibody.contact.tamsi import tamsi_step
 from multibody.kernels.layout import make_workspace, pack_model
 from multibody.plant.discrete_update import DiscreteStepper
 
 __all__ = ["ContactStepper", "StepResults", "DiscreteProblem"]
 
 _SAP_MODELS = {"sap": SAP, "similar": SIMILAR, "lagged": LAGGED}
-SIGMA_BILATERAL = 1.0e-6            # regularization of rigid bilateral rows (× w)
 
 
 class StepResults:
@@ -76,14 +76,34 @@ class StepResults:
 
 
 class DiscreteProblem:
-    """The solver-independent data of one step (see the module docstring)."""
+    """The data of one step as the ``lcp`` solver takes it (see the module docstring).
+
+    Attributes
+    ----------
+    h, time : float
+    M : ndarray (nv, nv)
+    v0, v_star : ndarray (nv,)
+    J : ndarray (3 nc + m, nv)
+        Contact rows (contact frames), then the constraint rows (W).
+    nc, m : int
+    phi0, k, d, tau, mu : ndarray (nc,)
+    vs : float
+        Stiction tolerance.
+    g, stiffness, damping : ndarray (m,)
+        Constraint values and compliance (inf stiffness: rigid).
+    """
 
     __slots__ = ("h", "M", "v0", "v_star", "J", "nc", "m", "phi0", "k", "d", "tau", "mu",
-                 "vs", "g", "stiffness", "damping", "w", "time")
+                 "vs", "g", "stiffness", "damping", "time")
 
 
 class ContactStepper(DiscreteStepper):
-    """Computes the contact/constraint step with the plant's chosen approximation."""
+    """Computes the contact/constraint step with the plant's chosen approximation.
+
+    The SAP family and TAMSI run as one compiled call on preallocated work arrays
+    (`multibody.contact.sap_step.sap_step`, `multibody.contact.tamsi.tamsi_step`); ``lcp``
+    gets a `DiscreteProblem`.
+    """
 
     def __init__(self, plant, approximation, constraint_specs):
         self.plant = plant
@@ -93,16 +113,23 @@ class ContactStepper(DiscreteStepper):
         self.ws = make_workspace(t.nb)
         self.constraints = ConstraintRows(plant, constraint_specs, self.ip, self.fp, self.ws)
         self.nv = t.nv
+        self.h = t.time_step
         self._J = np.zeros((8, t.nv))
+        self._w = np.zeros(8)
+        self._contact_work = np.zeros((CONTACT_WORK_ROWS, 4))
+        self._constraint_work = np.zeros((CONSTRAINT_WORK_ROWS, max(self.constraints.m, 1)))
+        self._vstar = np.zeros(t.nv)
+        self._sap_model = _SAP_MODELS.get(approximation, SAP)
+        self._bind_work()
         self._entry = None
         self._lcp_warm = {}
-        self._w = np.zeros(8)
-        self._sap_work = np.zeros((7, 4))
         self.max_iterations = 100
         self.rel_tolerance = 1e-6
         self.abs_tolerance = 1e-14
         self._quat_starts = np.asarray(t.quaternion_q_starts, dtype=np.int64).reshape(-1)
         self._qdot = np.zeros(t.nq)
+        self._velocity_equals_qdot = bool(t.velocity_equals_qdot)
+        self._checked_mapping = not t.velocity_equals_qdot and plant._dyn._rpy_nodes.size > 0
 
     def set_cache_entry(self, entry):
         self._entry = entry
@@ -110,28 +137,125 @@ class ContactStepper(DiscreteStepper):
     def make_results(self):
         return StepResults(self.nv)
 
-    # ---- problem -------------------------------------------------------------------------
-    def _problem(self, context):
+    def _reserve(self, nc, rows, res):
+        """Grow the work arrays to nc contacts and `rows` rows; size res.gamma, res.vc."""
+        if self._J.shape[0] < rows or self._contact_work.shape[1] < nc:
+            self._J = np.zeros((max(2 * rows, self._J.shape[0]), self.nv))
+            self._w = np.zeros(self._J.shape[0])
+            self._contact_work = np.zeros((CONTACT_WORK_ROWS,
+                                           max(2 * nc, self._contact_work.shape[1])))
+            self._bind_work()
+        if res.gamma.shape[0] != rows:
+            res.gamma = np.zeros(rows)
+            res.vc = np.zeros(rows)
+
+    def _bind_work(self):
+        """The trailing arguments of `sap_step`: packed model, constraint tables, work arrays."""
+        cr = self.constraints
+        self._sap_work_args = (self.ip, self.fp, self.ws, cr.kinds, cr.int_params,
+                               cr.float_params, self._J, self._w, self._contact_work,
+                               self._constraint_work, self._vstar)
+
+    # ---- solve ---------------------------------------------------------------------------
+    def calc_results(self, context, res):
+        approximation = self.approximation
+        if approximation == "tamsi":
+            self._calc_tamsi(context, res)
+        elif approximation == "lcp":
+            self._calc_lcp(context, res)
+        else:
+            self._calc_sap(context, res)
+
+    def _calc_sap(self, context, res):
+        """`calc_results` of "sap", "similar" and "lagged": one compiled call
+        (`multibody.contact.sap_step.sap_step`) on the point contact arrays and the
+        constraint tables."""
         plant = self.plant
-        t = plant._tables
         cache = plant._cache
         state = cache.state.eval(context)
         vdot = cache.forward_dynamics.eval(context).vdot
         pcs = plant._contact_manager.eval_point_contacts(context)
+        nc = pcs.nc
+        m = self.constraints.m
+        rows = 3 * nc + m
+        if rows == 0:
+            self._free_motion(state.v, vdot, res)
+            return
+        self._reserve(nc, rows, res)
+        res.nc, res.m = nc, m
+        h = self.h
+        it, residual = sap_step(
+            self._sap_model, state.q, state.v, vdot, cache.mass_matrix.eval(context).M, h,
+            plant.get_stiction_tolerance(), self.rel_tolerance, self.abs_tolerance,
+            self.max_iterations, nc, m, pcs.node_a, pcs.node_b, pcs.p_WC, pcs.R_WC, pcs.phi0,
+            pcs.k, pcs.d, pcs.tau, pcs.mu, res.v_next, res.gamma, res.vc, res.tau_contact,
+            *self._sap_work_args)
+        res.iterations, res.residual = it, residual
+        if it < 0:
+            self._raise_not_converged(context.get_time(), h, nc, m, residual)
+
+    def _calc_tamsi(self, context, res):
+        """`calc_results` of TAMSI (no constraints): one compiled call
+        (`multibody.contact.tamsi.tamsi_step`) on the point contact arrays."""
+        plant = self.plant
+        cache = plant._cache
+        state = cache.state.eval(context)
+        vdot = cache.forward_dynamics.eval(context).vdot
+        pcs = plant._contact_manager.eval_point_contacts(context)
+        nc = pcs.nc
+        if nc == 0:
+            self._free_motion(state.v, vdot, res)
+            return
+        self._reserve(nc, 3 * nc, res)
+        res.nc, res.m = nc, 0
+        h = self.h
+        v = res.v_next
+        it, residual = tamsi_step(
+            self.ip, self.fp, self.ws, state.q, state.v, vdot, cache.mass_matrix.eval(context).M,
+            h, nc, pcs.node_a, pcs.node_b, pcs.p_WC, pcs.R_WC, pcs.phi0, pcs.mu, pcs.k, pcs.d,
+            plant.get_stiction_tolerance(), self.rel_tolerance, self.abs_tolerance,
+            self.max_iterations, self._J, v, res.gamma, res.vc, res.tau_contact)
+        res.iterations, res.residual = it, residual
+        if it < 0 or not math.isfinite(v.sum()):
+            self._raise_not_converged(context.get_time(), h, nc, 0, residual)
+
+    def _calc_lcp(self, context, res):
+        """`calc_results` of the complementarity solver on a `DiscreteProblem`."""
+        plant = self.plant
+        cache = plant._cache
+        state = cache.state.eval(context)
+        vdot = cache.forward_dynamics.eval(context).vdot
+        pcs = plant._contact_manager.eval_point_contacts(context)
+        nc, m = pcs.nc, self.constraints.m
+        rows = 3 * nc + m
+        if rows == 0:
+            self._free_motion(state.v, vdot, res)
+            return
+        self._reserve(nc, rows, res)
+        res.nc, res.m = nc, m
+        p = self._problem(context, state, vdot, pcs)
+        v = res.v_next
+        v[:] = p.v0
+        self._lcp_warm["new_key"] = (pcs.geom_a[:nc].tobytes(), pcs.geom_b[:nc].tobytes(), m)
+        it, residual = lcp_solve(p, v, res.gamma, res.vc, plant.get_lcp_solver(),
+                                 self._lcp_warm)
+        res.iterations, res.residual = it, residual
+        if it < 0 or not math.isfinite(v.sum()):
+            self._raise_not_converged(p.time, p.h, nc, m, residual)
+        generalized_impulse(p.J, res.gamma, rows, p.h, res.tau_contact)
+
+    def _problem(self, context, state, vdot, pcs):
+        """The `DiscreteProblem` of the state (work arrays reserved by the caller)."""
+        plant = self.plant
         p = DiscreteProblem()
-        p.h = h = t.time_step
+        p.h = h = self.h
         p.time = context.get_time()
         p.v0 = state.v
         p.v_star = state.v + h * vdot
         p.nc = nc = pcs.nc
         p.m = m = self.constraints.m
-        if nc + m == 0:
-            return p, pcs
-        p.M = cache.mass_matrix.eval(context).M
-        rows = 3 * nc + m
-        if self._J.shape[0] < rows:
-            self._J = np.zeros((2 * rows, t.nv))
-        J = self._J[:rows]
+        p.M = plant._cache.mass_matrix.eval(context).M
+        J = self._J[:3 * nc + m]
         q = state.q
         if nc:
             contact_jacobian(self.ip, self.fp, self.ws, q, nc, pcs.node_a, pcs.node_b,
@@ -147,88 +271,11 @@ class ContactStepper(DiscreteStepper):
         p.damping = np.zeros(m)
         if m:
             self.constraints.fill(q, J[3 * nc:], p.g, p.stiffness, p.damping)
-        if self._w.shape[0] < rows:
-            self._w = np.zeros(2 * rows)
-        p.w = self._w[:rows]
-        delassus_estimate(J, p.M, rows, p.w)
-        return p, pcs
-
-    # ---- solve ---------------------------------------------------------------------------
-    def calc_results(self, context, res):
-        if self.constraints.m == 0:
-            if self.approximation == "tamsi":
-                self._calc_tamsi(context, res)
-                return
-            if self.plant._contact_manager.eval_point_contacts(context).nc == 0:
-                cache = self.plant._cache
-                self._free_motion(cache.state.eval(context).v,
-                                  cache.forward_dynamics.eval(context).vdot, res)
-                return
-        p, pcs = self._problem(context)
-        nc, m = p.nc, p.m
-        res.nc, res.m = nc, m
-        if nc + m == 0:
-            res.v_next[:] = p.v_star
-            res.tau_contact[:] = 0.0
-            res.gamma = np.zeros(0)
-            res.vc = np.zeros(0)
-            res.iterations, res.residual = 0, 0.0
-            return
-        rows = 3 * nc + m
-        if res.gamma.shape[0] != rows:
-            res.gamma = np.zeros(rows)
-            res.vc = np.zeros(rows)
-        v = res.v_next
-        v[:] = p.v0
-        if self.approximation == "tamsi":
-            it, residual = tamsi_solve(p.M, p.v_star, v, p.J, nc, p.mu, p.h, p.k, p.d,
-                                       -p.phi0, p.vs, self.rel_tolerance, self.abs_tolerance,
-                                       self.max_iterations, res.gamma, res.vc)
-        elif self.approximation == "lcp":
-            self._lcp_warm["new_key"] = (pcs.geom_a[:nc].tobytes(), pcs.geom_b[:nc].tobytes(),
-                                         m)
-            it, residual = lcp_solve(p, v, res.gamma, res.vc, self.plant.get_lcp_solver(),
-                                     self._lcp_warm)
-        else:
-            it, residual = self._sap(p, v, res)
-        res.iterations, res.residual = it, residual
-        if it < 0 or not math.isfinite(v.sum()):
-            self._raise_not_converged(p.time, p.h, nc, m, residual)
-        generalized_impulse(p.J, res.gamma, rows, p.h, res.tau_contact)
-
-    def _calc_tamsi(self, context, res):
-        """`calc_results` of TAMSI without constraints: one compiled call
-        (`multibody.contact.tamsi.tamsi_step`) on the point contact arrays."""
-        plant = self.plant
-        cache = plant._cache
-        state = cache.state.eval(context)
-        vdot = cache.forward_dynamics.eval(context).vdot
-        pcs = plant._contact_manager.eval_point_contacts(context)
-        h = plant._tables.time_step
-        nc = pcs.nc
-        res.nc, res.m = nc, 0
-        if nc == 0:
-            self._free_motion(state.v, vdot, res)
-            return
-        rows = 3 * nc
-        if self._J.shape[0] < rows:
-            self._J = np.zeros((2 * rows, self.nv))
-        if res.gamma.shape[0] != rows:
-            res.gamma = np.zeros(rows)
-            res.vc = np.zeros(rows)
-        v = res.v_next
-        it, residual = tamsi_step(
-            self.ip, self.fp, self.ws, state.q, state.v, vdot, cache.mass_matrix.eval(context).M,
-            h, nc, pcs.node_a, pcs.node_b, pcs.p_WC, pcs.R_WC, pcs.phi0, pcs.mu, pcs.k, pcs.d,
-            plant.get_stiction_tolerance(), self.rel_tolerance, self.abs_tolerance,
-            self.max_iterations, self._J, v, res.gamma, res.vc, res.tau_contact)
-        res.iterations, res.residual = it, residual
-        if it < 0 or not math.isfinite(v.sum()):
-            self._raise_not_converged(context.get_time(), h, nc, 0, residual)
+        return p
 
     def _free_motion(self, v0, vdot, res):
         """Results without contacts or constraints: v_next = v* = v₀ + h v̇."""
-        np.multiply(vdot, self.plant._tables.time_step, out=res.v_next)
+        np.multiply(vdot, self.h, out=res.v_next)
         res.v_next += v0
         res.tau_contact[:] = 0.0
         res.nc, res.m = 0, 0
@@ -246,54 +293,26 @@ class ContactStepper(DiscreteStepper):
             f"allowance or point_contact_stiffness) or use discrete_contact_approximation "
             f"'sap'")
 
-    def _sap(self, p, v, res):
-        nc, m, h = p.nc, p.m, p.h
-        if self._sap_work.shape[1] < nc:
-            self._sap_work = np.zeros((7, 2 * nc))
-        Rt, Rn, vhat, fe0, n0, eps, _ = self._sap_work[:, :nc]
-        sap_parameters(nc, p.w, p.phi0, p.k, p.d, p.tau, p.mu, p.J, p.v0, h, p.vs, Rt, Rn, vhat,
-                       fe0, n0, eps)
-        Rh, vhath = self._bilateral(p)
-        model = _SAP_MODELS[self.approximation]
-        return sap_solve(model, p.M, p.v_star, v, p.J, nc, m, p.mu, Rt, Rn, vhat, h, p.k, p.d,
-                         fe0, n0, eps, Rh, vhath, self.rel_tolerance, self.abs_tolerance,
-                         self.max_iterations, res.gamma, res.vc)
-
-    @staticmethod
-    def _bilateral(p):
-        """Regularization R and bias v̂ of the bilateral rows: compliant rows (finite k)
-        R = 1/(h k (h + τ)), τ = c/k, v̂ = -g/(h + τ); rigid rows a tiny R and v̂ = -g/h."""
-        m, h, nc = p.m, p.h, p.nc
-        if m == 0:
-            return np.ones(1), np.zeros(1)
-        w = np.maximum(p.w[3 * nc:], 1e-12)
-        k = p.stiffness
-        rigid = ~np.isfinite(k)
-        tau = np.where(rigid, 0.0, p.damping / np.where(rigid, 1.0, k))
-        R = np.where(rigid, SIGMA_BILATERAL * w,
-                     1.0 / (h * np.where(rigid, 1.0, k) * (h + tau)))
-        return R, -p.g / (h + tau)
-
     # ---- the discrete update -----------------------------------------------------------------
     def calc_next_state(self, plant, context, x_next):
         res = self._entry.eval(context)
-        t = plant._tables
         state = plant._cache.state.eval(context)
-        dyn = plant._dyn
-        if not t.velocity_equals_qdot and dyn._rpy_nodes.size:
+        h = self.h
+        if self._checked_mapping:
             # roll-pitch-yaw joints: the checked mapping (gimbal lock raises)
-            nq = t.nq
-            qdot = dyn.map_velocity_to_qdot(state.q, res.v_next)
+            nq = self._qdot.shape[0]
+            qdot = plant._dyn.map_velocity_to_qdot(state.q, res.v_next)
             x_next[nq:] = res.v_next
             q_next = x_next[:nq]
-            np.multiply(qdot, t.time_step, out=q_next)
+            np.multiply(qdot, h, out=q_next)
             q_next += state.q
-            for qs in t.quaternion_q_starts:
+            for qs in self._quat_starts:
                 quat = q_next[qs:qs + 4]
                 quat /= np.sqrt(quat @ quat)
             return
-        if next_state(dyn._ip, state.q, res.v_next, t.time_step, t.velocity_equals_qdot,
+        if next_state(self.ip, state.q, res.v_next, h, self._velocity_equals_qdot,
                       self._quat_starts, self._qdot, x_next):
+            t = plant._tables
             raise ValueError(f"ContactStepper.calc_next_state: q has size {state.q.size} and "
                              f"v_next size {res.v_next.size}, expected nq = {t.nq} and "
                              f"nv = {t.nv}")

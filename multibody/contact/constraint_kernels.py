@@ -1,0 +1,227 @@
+"""Compiled kernels of the bilateral constraint rows: the rows J (m, nv), values g (m,),
+stiffness and damping of coupler, distance, ball and weld constraints from flat tables,
+and the regularization of the bilateral rows for SAP.
+
+Tables (built once by `multibody.contact.constraints.ConstraintRows`), one entry per
+constraint i:
+
+- ``kinds[i]``: COUPLER, DISTANCE, BALL or WELD;
+- ``int_params[i]`` (INT_PARAMS,): coupler [qs0, qs1, vs0, vs1] (position and velocity
+  starts of joints 0 and 1); others [node of A, node of B];
+- ``float_params[i]`` (FLOAT_PARAMS,): coupler [ρ, Δq]; distance [p_AP (3), p_BQ (3),
+  d, k, c]; ball [p_AP (3), p_BQ (3)]; weld [R_AP (9, row-major), p_AP (3), R_BQ (9),
+  p_BQ (3)].
+
+Rows (constraint velocity ġ = J v, J expressed in W for the point rows):
+
+- coupler (1 row): g = q₀ - ρ q₁ - Δq, J = e_{vs0} - ρ e_{vs1};
+- distance (1 row): g = |p_WQ - p_WP| - d, J = ûᵀ (J_Q - J_P), û = (p_WQ - p_WP)/|·|
+  (û = ẑ when P and Q coincide);
+- ball (3 rows): g = p_WQ - p_WP, J = J_Q - J_P;
+- weld (6 rows): the ball rows of the frame origins Po, Qo, then g = R_WP θ(R_PQ)
+  (θ the rotation vector) with J = J_ω,B - J_ω,A (ω_WB - ω_WA in W).
+"""
+
+import math
+
+import numpy as np
+
+from geometry.proximity.compilation import jit
+from multibody.contact.contact_kernels import add_angular_jacobian, add_point_jacobian
+from multibody.kernels.layout import IP_NV, IP_PARENT, IP_VS, WS_PW, WS_RW, WS_S
+from multibody.kernels.spatial import load6, rotate6
+
+__all__ = ["COUPLER", "DISTANCE", "BALL", "WELD", "ROWS_OF_KIND", "INT_PARAMS", "FLOAT_PARAMS",
+           "SIGMA_BILATERAL", "constraint_rows", "bilateral_regularization", "rotation_vector"]
+
+COUPLER, DISTANCE, BALL, WELD = 0, 1, 2, 3
+ROWS_OF_KIND = (1, 1, 3, 6)
+INT_PARAMS = 4
+FLOAT_PARAMS = 24
+SIGMA_BILATERAL = 1.0e-6            # regularization of rigid bilateral rows (× w)
+
+_I3 = np.eye(3)
+
+
+@jit
+def _mul(a, b):
+    """a b of row-major 3×3 9-tuples."""
+    return (a[0] * b[0] + a[1] * b[3] + a[2] * b[6], a[0] * b[1] + a[1] * b[4] + a[2] * b[7],
+            a[0] * b[2] + a[1] * b[5] + a[2] * b[8],
+            a[3] * b[0] + a[4] * b[3] + a[5] * b[6], a[3] * b[1] + a[4] * b[4] + a[5] * b[7],
+            a[3] * b[2] + a[4] * b[5] + a[5] * b[8],
+            a[6] * b[0] + a[7] * b[3] + a[8] * b[6], a[6] * b[1] + a[7] * b[4] + a[8] * b[7],
+            a[6] * b[2] + a[7] * b[5] + a[8] * b[8])
+
+
+@jit
+def _mul_transpose(a, b):
+    """aᵀ b of row-major 3×3 9-tuples."""
+    return (a[0] * b[0] + a[3] * b[3] + a[6] * b[6], a[0] * b[1] + a[3] * b[4] + a[6] * b[7],
+            a[0] * b[2] + a[3] * b[5] + a[6] * b[8],
+            a[1] * b[0] + a[4] * b[3] + a[7] * b[6], a[1] * b[1] + a[4] * b[4] + a[7] * b[7],
+            a[1] * b[2] + a[4] * b[5] + a[7] * b[8],
+            a[2] * b[0] + a[5] * b[3] + a[8] * b[6], a[2] * b[1] + a[5] * b[4] + a[8] * b[7],
+            a[2] * b[2] + a[5] * b[5] + a[8] * b[8])
+
+
+@jit
+def _load9(a, row, off):
+    """a[row, off:off+9] as a 9-tuple."""
+    return (a[row, off], a[row, off + 1], a[row, off + 2], a[row, off + 3], a[row, off + 4],
+            a[row, off + 5], a[row, off + 6], a[row, off + 7], a[row, off + 8])
+
+
+@jit
+def _point_in_world(ws, node, f, row, off):
+    """p_WP = p_WBo + R_WB p_BP of the point f[row, off:off+3] fixed on `node`'s body B."""
+    x, y, z = f[row, off], f[row, off + 1], f[row, off + 2]
+    return (ws[node, WS_PW] + ws[node, WS_RW] * x + ws[node, WS_RW + 1] * y
+            + ws[node, WS_RW + 2] * z,
+            ws[node, WS_PW + 1] + ws[node, WS_RW + 3] * x + ws[node, WS_RW + 4] * y
+            + ws[node, WS_RW + 5] * z,
+            ws[node, WS_PW + 2] + ws[node, WS_RW + 6] * x + ws[node, WS_RW + 7] * y
+            + ws[node, WS_RW + 8] * z)
+
+
+@jit
+def rotation_vector(R):
+    """Rotation vector θ k (3-tuple) of the row-major rotation 9-tuple R.
+
+    With R = c I + (1 - c) k kᵀ + s [k]× (c = cos θ, s = sin θ): c = (tr R - 1)/2,
+    2 s k = w the axial vector of R - Rᵀ and θ = atan2(|w|/2, c) (accurate over [0, π],
+    unlike acos(c) near π). Where s < 10⁻⁹ the axis is not taken from w/|w|: near θ = 0
+    the vector is w/2; near θ = π, k comes from the diagonal (k_i² = (R_ii - c)/(1 - c),
+    the largest taken positive, the others signed by R_ij) and is turned towards w (at
+    θ = π exactly, θ k and -θ k are the same rotation).
+    """
+    c = min(max(0.5 * (R[0] + R[4] + R[8] - 1.0), -1.0), 1.0)
+    w0, w1, w2 = R[7] - R[5], R[2] - R[6], R[3] - R[1]
+    s = 0.5 * math.sqrt(w0 * w0 + w1 * w1 + w2 * w2)
+    angle = math.atan2(s, c)
+    if s >= 1e-9:
+        f = angle / (2.0 * s)
+        return f * w0, f * w1, f * w2
+    if c > 0.0:
+        return 0.5 * w0, 0.5 * w1, 0.5 * w2
+    k = (math.sqrt(max((R[0] - c) / (1.0 - c), 0.0)), math.sqrt(max((R[4] - c) / (1.0 - c), 0.0)),
+         math.sqrt(max((R[8] - c) / (1.0 - c), 0.0)))
+    i = 0
+    if k[1] > k[i]:
+        i = 1
+    if k[2] > k[i]:
+        i = 2
+    j, l = (i + 1) % 3, (i + 2) % 3
+    kj = math.copysign(k[j], R[3 * i + j])
+    kl = math.copysign(k[l], R[3 * i + l])
+    x0 = k[0] if i == 0 else (kj if j == 0 else kl)
+    x1 = k[1] if i == 1 else (kj if j == 1 else kl)
+    x2 = k[2] if i == 2 else (kj if j == 2 else kl)
+    f = angle / math.sqrt(x0 * x0 + x1 * x1 + x2 * x2)
+    if x0 * w0 + x1 * w1 + x2 * w2 < 0.0:
+        f = -f
+    return f * x0, f * x1, f * x2
+
+
+@jit
+def _add_projected_point_jacobian(ws, ip, node, px, py, pz, sign, ux, uy, uz, J, row):
+    """J[row] += sign * ûᵀ J_p, J_p the translational Jacobian in W of the point p fixed
+    on `node` (û in W)."""
+    a = node
+    while a > 0:
+        dx = px - ws[a, WS_PW]
+        dy = py - ws[a, WS_PW + 1]
+        dz = pz - ws[a, WS_PW + 2]
+        vs = ip[a, IP_VS]
+        for j in range(ip[a, IP_NV]):
+            s = rotate6(ws, a, WS_RW, load6(ws, a, WS_S + 6 * j))
+            vx = s[3] + s[1] * dz - s[2] * dy
+            vy = s[4] + s[2] * dx - s[0] * dz
+            vz = s[5] + s[0] * dy - s[1] * dx
+            J[row, vs + j] += sign * (ux * vx + uy * vy + uz * vz)
+        a = ip[a, IP_PARENT]
+
+
+@jit
+def _weld_rows(ip, ws, na, nb, f, i, J, r, g):
+    """The six weld rows r..r+5 of constraint i (rows zeroed by the caller)."""
+    px, py, pz = _point_in_world(ws, na, f, i, 9)
+    qx, qy, qz = _point_in_world(ws, nb, f, i, 21)
+    add_point_jacobian(ws, ip, nb, qx, qy, qz, 1.0, _I3, J, r)
+    add_point_jacobian(ws, ip, na, px, py, pz, -1.0, _I3, J, r)
+    g[r], g[r + 1], g[r + 2] = qx - px, qy - py, qz - pz
+    add_angular_jacobian(ws, ip, nb, 1.0, J, r + 3)
+    add_angular_jacobian(ws, ip, na, -1.0, J, r + 3)
+    R_WP = _mul(_load9(ws, na, WS_RW), _load9(f, i, 0))
+    R_WQ = _mul(_load9(ws, nb, WS_RW), _load9(f, i, 12))
+    t0, t1, t2 = rotation_vector(_mul_transpose(R_WP, R_WQ))
+    g[r + 3] = R_WP[0] * t0 + R_WP[1] * t1 + R_WP[2] * t2
+    g[r + 4] = R_WP[3] * t0 + R_WP[4] * t1 + R_WP[5] * t2
+    g[r + 5] = R_WP[6] * t0 + R_WP[7] * t1 + R_WP[8] * t2
+
+
+@jit
+def constraint_rows(ip, ws, kinds, int_params, float_params, q, J, g, stiffness, damping):
+    """Write the constraint rows (see the module docstring) into J[:m] (nv columns),
+    g[:m], stiffness[:m] (inf for rigid rows) and damping[:m]; m = Σ rows of each kind.
+
+    `ws` must hold the world poses and motion subspaces of `q` (`pose_pass`). Returns m.
+    """
+    nv = J.shape[1]
+    r = 0
+    for i in range(kinds.shape[0]):
+        kind = kinds[i]
+        nr = ROWS_OF_KIND[kind]
+        for a in range(r, r + nr):
+            for c in range(nv):
+                J[a, c] = 0.0
+            stiffness[a] = np.inf
+            damping[a] = 0.0
+        if kind == COUPLER:
+            rho = float_params[i, 0]
+            J[r, int_params[i, 2]] += 1.0
+            J[r, int_params[i, 3]] -= rho
+            g[r] = q[int_params[i, 0]] - rho * q[int_params[i, 1]] - float_params[i, 1]
+        elif kind == WELD:
+            _weld_rows(ip, ws, int_params[i, 0], int_params[i, 1], float_params, i, J, r, g)
+        else:
+            na, nb = int_params[i, 0], int_params[i, 1]
+            px, py, pz = _point_in_world(ws, na, float_params, i, 0)
+            qx, qy, qz = _point_in_world(ws, nb, float_params, i, 3)
+            ux, uy, uz = qx - px, qy - py, qz - pz
+            if kind == BALL:
+                add_point_jacobian(ws, ip, nb, qx, qy, qz, 1.0, _I3, J, r)
+                add_point_jacobian(ws, ip, na, px, py, pz, -1.0, _I3, J, r)
+                g[r], g[r + 1], g[r + 2] = ux, uy, uz
+            else:
+                length = math.sqrt(ux * ux + uy * uy + uz * uz)
+                if length > 1e-12:
+                    ux, uy, uz = ux / length, uy / length, uz / length
+                else:
+                    ux, uy, uz = 0.0, 0.0, 1.0
+                _add_projected_point_jacobian(ws, ip, nb, qx, qy, qz, 1.0, ux, uy, uz, J, r)
+                _add_projected_point_jacobian(ws, ip, na, px, py, pz, -1.0, ux, uy, uz, J, r)
+                g[r] = length - float_params[i, 6]
+                stiffness[r] = float_params[i, 7]
+                damping[r] = float_params[i, 8]
+        r += nr
+    return r
+
+
+@jit
+def bilateral_regularization(m, h, w, g, stiffness, damping, R, vhat):
+    """Regularization R[:m] and bias v̂[:m] of the bilateral rows for SAP.
+
+    Rigid rows (non-finite stiffness): R = σ max(w, 10⁻¹²) (σ = SIGMA_BILATERAL, w the
+    rows' Delassus diagonal estimate) and v̂ = -g/h; compliant rows (stiffness k,
+    damping c): τ = c/k, R = 1/(h k (h + τ)) and v̂ = -g/(h + τ).
+    """
+    for j in range(m):
+        k = stiffness[j]
+        if math.isfinite(k):
+            tau = damping[j] / k
+            R[j] = 1.0 / (h * k * (h + tau))
+            vhat[j] = -g[j] / (h + tau)
+        else:
+            R[j] = SIGMA_BILATERAL * max(w[j], 1e-12)
+            vhat[j] = -g[j] / h

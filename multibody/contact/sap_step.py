@@ -1,0 +1,109 @@
+"""One SAP-family discrete step ("sap", "similar", "lagged") in a single compiled call.
+
+`sap_step` chains the compiled stages of the step (module docstring of
+`multibody.contact.discrete_stepper`):
+
+1. the contact Jacobian J[:3nc] in the contact frames (`contact_jacobian`), or only the
+   pose pass when there is no contact;
+2. the bilateral constraint rows J[3nc:3nc+m], g, stiffness, damping (`constraint_rows`);
+3. v* = v₀ + h v̇ and the initial guess v = v₀;
+4. the Delassus diagonal estimate w (`delassus_estimate`), the contact parameters
+   (`sap_parameters`) and the bilateral regularization (`bilateral_regularization`);
+5. the solve (`sap_solve`) and τ = Jᵀγ/h (`generalized_impulse`).
+"""
+
+import math
+
+from geometry.proximity.compilation import jit
+from multibody.contact.constraint_kernels import bilateral_regularization, constraint_rows
+from multibody.contact.contact_kernels import contact_jacobian, pose_pass
+from multibody.contact.problem_kernels import (
+    delassus_estimate, generalized_impulse, sap_parameters,
+)
+from multibody.contact.sap import sap_solve
+
+__all__ = ["sap_step", "CONTACT_WORK_ROWS", "CONSTRAINT_WORK_ROWS"]
+
+CONTACT_WORK_ROWS = 6        # Rt, Rn, v̂, f₀, n₀, ε per contact
+CONSTRAINT_WORK_ROWS = 5     # g, stiffness, damping, R, v̂ per bilateral row
+
+
+@jit
+def sap_step(model, q, v0, vdot, M, h, vs, rel_tol, abs_tol, max_iter, nc, m, node_a, node_b,
+             p_WC, R_WC, phi0, k, d, tau, mu, v, gamma, vc, tau_out, ip, fp, ws, kinds, int_params,
+             float_params, J, w, contact_work, constraint_work, vstar):
+    """One discrete step of the SAP family (see the module docstring).
+
+    Parameters
+    ----------
+    model : int
+        `multibody.contact.sap.SAP`, ``SIMILAR`` or ``LAGGED``.
+    q, v0, vdot : ndarray, shapes (nq,), (nv,), (nv,)
+        State and free-motion acceleration v̇(q, v, u).
+    M : ndarray, shape (nv, nv)
+        Mass matrix.
+    h : float
+        Time step (s).
+    vs : float
+        Stiction tolerance (m/s).
+    rel_tol, abs_tol, max_iter
+        Convergence criteria of `sap_solve`.
+    nc : int
+        Number of contacts; ``node_a`` ... ``mu`` are the per-contact arrays of
+        `multibody.contact.contact_manager.PointContactSet` (first nc used).
+    m : int
+        Number of constraint rows (``ConstraintRows.m``).
+    v : ndarray, shape (nv,)
+        Output: v_{n+1}.
+    gamma, vc : ndarray, shape (>= 3nc + m,)
+        Output: impulses (contact frames, then constraint rows) and velocities J v.
+    tau_out : ndarray, shape (nv,)
+        Output: Jᵀγ/h.
+    ip, fp, ws : ndarray
+        Packed model and workspace (`multibody.kernels.layout`).
+    kinds, int_params, float_params : ndarray
+        Constraint tables of `multibody.contact.constraints.ConstraintRows` (m rows).
+    J : ndarray, shape (>= 3nc + m, nv)
+        Work: the contact (contact frames) and constraint (W) rows.
+    w : ndarray, shape (>= 3nc + m,)
+        Work: Delassus diagonal estimate.
+    contact_work : ndarray, shape (CONTACT_WORK_ROWS, >= nc)
+    constraint_work : ndarray, shape (CONSTRAINT_WORK_ROWS, >= max(m, 1))
+        Work arrays.
+    vstar : ndarray, shape (nv,)
+        Output: v*.
+
+    The arguments after ``tau_out`` change only when the work arrays grow (the caller
+    keeps them in one tuple).
+
+    Returns
+    -------
+    (iterations, residual)
+        As `sap_solve`; iterations < 0 means no convergence or a non-finite v_{n+1}.
+    """
+    if nc > 0:
+        contact_jacobian(ip, fp, ws, q, nc, node_a, node_b, p_WC, R_WC, J)
+    else:
+        pose_pass(ip, fp, q, ws)
+    c3 = 3 * nc
+    g, kh, ch = constraint_work[0], constraint_work[1], constraint_work[2]
+    Rh, vhath = constraint_work[3], constraint_work[4]
+    if m > 0:
+        constraint_rows(ip, ws, kinds, int_params, float_params, q, J[c3:], g, kh, ch)
+    for c in range(v.shape[0]):
+        vstar[c] = v0[c] + h * vdot[c]
+        v[c] = v0[c]
+    delassus_estimate(J, M, c3 + m, w)
+    Rt, Rn, vhat = contact_work[0], contact_work[1], contact_work[2]
+    fe0, n0, eps = contact_work[3], contact_work[4], contact_work[5]
+    sap_parameters(nc, w, phi0, k, d, tau, mu, J, v0, h, vs, Rt, Rn, vhat, fe0, n0, eps)
+    bilateral_regularization(m, h, w[c3:], g, kh, ch, Rh, vhath)
+    it, residual = sap_solve(model, M, vstar, v, J, nc, m, mu, Rt, Rn, vhat, h, k, d, fe0, n0,
+                             eps, Rh, vhath, rel_tol, abs_tol, max_iter, gamma, vc)
+    generalized_impulse(J, gamma, c3 + m, h, tau_out)
+    total = 0.0
+    for c in range(v.shape[0]):
+        total += v[c]
+    if it >= 0 and not math.isfinite(total):
+        it = -max(max_iter, 1)
+    return it, residual
