@@ -44,7 +44,8 @@ from multibody.kernels.spatial import (
 )
 
 __all__ = ["aba_base_to_tip_velocities", "aba_tip_to_base", "aba_base_to_tip_accelerations",
-           "calc_forward_dynamics", "calc_forward_dynamics_with_extra"]
+           "calc_forward_dynamics", "calc_forward_dynamics_damped",
+           "calc_forward_dynamics_with_extra"]
 
 
 @kernel
@@ -171,6 +172,32 @@ def calc_forward_dynamics(ip, fp, ws, q, v, tau, I10, g, F_ext_W, use_fext, vd):
     if (bad_q(ip, q) or bad_v(ip, v) or bad_v(ip, tau) or bad_inertia(ip, I10) or bad_vec3(g)
             or (use_fext and bad_forces(ip, F_ext_W))):
         return 1
+    aba_base_to_tip_velocities(ip, fp, ws, q, v, I10, g, F_ext_W, use_fext)
+    aba_tip_to_base(ip, ws, tau)
+    aba_base_to_tip_accelerations(ip, ws, vd)
+    return 0
+
+
+@kernel
+def calc_forward_dynamics_damped(ip, fp, ws, q, v, u, damping, I10, g, F_ext_W, use_fext,
+                                 tau, vd):
+    """`calc_forward_dynamics` with the applied forces tau = u − D v formed in the call.
+
+    Parameters
+    ----------
+    u : ndarray, shape (nv,)
+        Generalized forces other than joint damping (e.g. the actuation).
+    damping : ndarray, shape (nv,)
+        Joint damping coefficients D (diagonal).
+    tau : ndarray, shape (nv,)
+        Output: u − D v, the applied generalized forces used.
+    (the other parameters and the return value as `calc_forward_dynamics`)
+    """
+    if (bad_q(ip, q) or bad_v(ip, v) or bad_v(ip, u) or bad_v(ip, damping) or bad_v(ip, tau)
+            or bad_inertia(ip, I10) or bad_vec3(g) or (use_fext and bad_forces(ip, F_ext_W))):
+        return 1
+    for i in range(tau.shape[0]):
+        tau[i] = u[i] - damping[i] * v[i]
     aba_base_to_tip_velocities(ip, fp, ws, q, v, I10, g, F_ext_W, use_fext)
     aba_tip_to_base(ip, ws, tau)
     aba_base_to_tip_accelerations(ip, ws, vd)

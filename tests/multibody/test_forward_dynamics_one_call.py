@@ -1,0 +1,74 @@
+"""The plant's one-call forward dynamics (actuation and joint damping folded into the ABA
+kernel, multibody.kernels.aba.calc_forward_dynamics_damped) against the mass matrix and
+bias term: v̇ = M⁻¹ (u − D v − C v + τ_g), on the Panda; and the general path, taken when
+an applied-force input is connected, giving the same numbers plus that force."""
+
+import warnings
+from pathlib import Path
+
+import numpy as np
+
+from multibody import MultibodyPlant, Parser
+from multibody.kernels.aba import calc_forward_dynamics, calc_forward_dynamics_damped
+
+PANDA = (Path(__file__).resolve().parents[1] / "data" / "models" / "example-robot-data"
+         / "robots" / "panda_description" / "urdf" / "panda.urdf")
+
+
+def _panda():
+    plant = MultibodyPlant(0.0)
+    parser = Parser(plant)
+    parser.package_map().add("example-robot-data", str(PANDA.parents[3]))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")          # unsupported <dynamics> attributes, mimic
+        [panda] = parser.add_models(str(PANDA))
+    plant.weld_frames(plant.world_frame(), plant.get_body_by_name("panda_link0", panda).body_frame())
+    for j in plant.get_joint_indices():
+        joint = plant.get_joint(j)
+        if joint.num_velocities() == 1:
+            plant.add_joint_actuator(joint.name(), joint)
+    plant.finalize()
+    return plant
+
+
+def test_one_call_forward_dynamics_matches_mass_matrix_and_bias():
+    plant = _panda()
+    assert plant._one_call_forward_dynamics()
+    damping = np.array(plant._tables.damping)
+    assert np.all(damping > 0.0)
+    context = plant.create_default_context()
+    rng = np.random.default_rng(11)
+    for _ in range(4):
+        x, u = rng.normal(size=18), rng.normal(size=9) * 5.0
+        plant.set_positions_and_velocities(context, x)
+        plant.get_actuation_input_port().fix_value(context, u)
+        vdot = plant.get_generalized_acceleration_output_port().eval(context)
+        M = plant.calc_mass_matrix(context)
+        rhs = (u - damping * x[9:] - plant.calc_bias_term(context)
+               + plant.calc_gravity_generalized_forces(context))
+        np.testing.assert_allclose(M @ vdot, rhs, rtol=1e-10, atol=1e-10)
+        # An applied generalized force input takes the general path: + M⁻¹ τ_applied.
+        tau_applied = rng.normal(size=9)
+        plant.get_applied_generalized_force_input_port().fix_value(context, tau_applied)
+        vdot_general = plant.get_generalized_acceleration_output_port().eval(context)
+        np.testing.assert_allclose(M @ vdot_general, rhs + tau_applied, rtol=1e-10, atol=1e-10)
+        context = plant.create_default_context()
+
+
+def test_damped_kernel_equals_the_plain_kernel_on_u_minus_damping():
+    plant = _panda()
+    dyn = plant._dyn
+    I10 = np.array(plant._eval_I10(plant.create_default_context()))
+    g = np.array([0.0, 0.0, -9.81])
+    F = np.zeros((plant.num_bodies(), 6))
+    rng = np.random.default_rng(2)
+    q, v, u, D = rng.normal(size=9), rng.normal(size=9), rng.normal(size=9), rng.uniform(0, 1, 9)
+    tau, vd, vd_ref = np.empty(9), np.empty(9), np.empty(9)
+    assert calc_forward_dynamics_damped(dyn._ip, dyn._fp, dyn._ws, q, v, u, D, I10, g, F, False,
+                                        tau, vd) == 0
+    np.testing.assert_array_equal(tau, u - D * v)
+    assert calc_forward_dynamics(dyn._ip, dyn._fp, dyn._ws, q, v, u - D * v, I10, g, F, False,
+                                 vd_ref) == 0
+    np.testing.assert_array_equal(vd, vd_ref)
+    assert calc_forward_dynamics_damped(dyn._ip, dyn._fp, dyn._ws, q, v, u, D[:8], I10, g, F,
+                                        False, tau, vd) == 1
