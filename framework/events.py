@@ -1,8 +1,8 @@
 """Events, event status and witness functions (Drake's Event, EventStatus, WitnessFunction)."""
 
 import enum
+import math
 
-import numpy as np
 
 
 class EventStatus:
@@ -130,7 +130,7 @@ class PeriodicEventData:
         period, offset = self.period_sec, self.offset_sec
         if t < offset or (inclusive and t == offset):
             return offset
-        k = np.floor((t - offset) / period)
+        k = float(math.floor((t - offset) / period))
         candidate = offset + k * period
         if inclusive and candidate == t:
             return candidate

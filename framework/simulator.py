@@ -329,6 +329,8 @@ class Simulator:
 
     def _run_events(self, events):
         """Dispatch unrestricted updates, then discrete updates, then publishes."""
+        if len(events) == 1 and events[0][2].kind == "discrete":
+            return self._apply_discrete(events)
         status = None
         unrestricted, discrete, publish = [], [], []
         for e in events:
@@ -407,8 +409,7 @@ class Simulator:
         """DiscreteValues holding a copy of `leaf`'s discrete state, in storage reused
         from step to step (as Drake's simulator reuses its discrete-update scratch)."""
         scratch = self._discrete_scratch.get(id(leaf))
-        if scratch is None or scratch[0] is not leaf or len(scratch[1]) != len(leaf._xd) or any(
-                a.shape != g.shape for a, g in zip(scratch[1], leaf._xd)):
+        if scratch is None or scratch[0] is not leaf:   # (a leaf's group sizes are fixed)
             scratch = self._discrete_scratch[id(leaf)] = (leaf, [g.copy() for g in leaf._xd])
         else:
             for a, g in zip(scratch[1], leaf._xd):
@@ -416,6 +417,21 @@ class Simulator:
         return DiscreteValues(list(scratch[1]))
 
     def _apply_discrete(self, events):
+        if len(events) == 1:                # one event of one leaf (e.g. a plant's step)
+            s, leaf, event = events[0]
+            values = self._discrete_values(leaf)
+            status = None
+            if event.callback is not None:
+                result = event.callback(leaf, values)
+                if result is not None:
+                    status = self._handle(result, s, "discrete update")
+            xd = leaf._xd
+            for i, g in enumerate(values._groups):
+                xd[i][:] = g
+            notify(leaf.trk_xd, leaf._root.version)
+            self._num_discrete_updates += 1
+            self._check_finite_xd(leaf, "a discrete update")
+            return status
         status = None
         results = []
         for s, leaf, evs in self._group_by_leaf(events):
@@ -577,7 +593,12 @@ class Simulator:
                         next_update = tn
             witnessed = self._integrate(next_publish, next_update, boundary_time)
             self._num_steps += 1
-            if self._per_step or timed or witnessed:
+            if (len(timed) == 1 and not self._per_step and not witnessed
+                    and timed[0][2].kind != "publish"):
+                # one update event (e.g. a discrete plant's step): due when time reached it
+                if root.time == tn:
+                    self._pending = timed
+            elif self._per_step or timed or witnessed:
                 pending = list(self._per_step)
                 if timed and root.time == tn:
                     pending += timed

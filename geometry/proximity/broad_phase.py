@@ -9,7 +9,7 @@ box reaches below their plane.
 import math
 
 from .compilation import jit
-from .support import HALFSPACE, support
+from .support import BOX, CAPSULE, CONVEX, CYLINDER, HALFSPACE, SPHERE
 
 
 @jit
@@ -33,7 +33,14 @@ def geometry_poses(frame_slot, X_FG, X_WF, X_WG):
 
 @jit
 def compute_aabbs(gtype, pstart, params, X_WG, margin, aabb):
-    """aabb[i] = [min x, min y, min z, max x, max y, max z] of geometry i, grown by margin."""
+    """aabb[i] = [min x, min y, min z, max x, max y, max z] of geometry i, grown by margin.
+
+    Closed forms per shape (R = R_WG, c the world axis): the half width along c is
+    Σₖ |R[c, k]| hₖ for a box (half sizes h), r for a sphere, |R[c, 2]| l + r for a
+    capsule (half length l), |R[c, 2]| l + r √(1 − R[c, 2]²) for a cylinder and
+    √(Σₖ (R[c, k] aₖ)²) for an ellipsoid (semi-axes a); a hull's box is the box of its
+    vertices in W.
+    """
     for i in range(gtype.shape[0]):
         t = gtype[i]
         if t == HALFSPACE:
@@ -41,16 +48,42 @@ def compute_aabbs(gtype, pstart, params, X_WG, margin, aabb):
                 aabb[i, c] = -math.inf
                 aabb[i, 3 + c] = math.inf
             continue
-        prm = params[pstart[i]:pstart[i + 1]]
+        p0 = pstart[i]
         X = X_WG[i]
+        if t == CONVEX:
+            for c in range(3):
+                aabb[i, c] = math.inf
+                aabb[i, 3 + c] = -math.inf
+            for v in range((pstart[i + 1] - p0) // 3):
+                x, y, z = params[p0 + 3 * v], params[p0 + 3 * v + 1], params[p0 + 3 * v + 2]
+                for c in range(3):
+                    w = X[c, 0] * x + X[c, 1] * y + X[c, 2] * z + X[c, 3]
+                    if w < aabb[i, c]:
+                        aabb[i, c] = w
+                    if w > aabb[i, 3 + c]:
+                        aabb[i, 3 + c] = w
+            for c in range(3):
+                aabb[i, c] -= margin
+                aabb[i, 3 + c] += margin
+            continue
         for c in range(3):
-            dx = 1.0 if c == 0 else 0.0
-            dy = 1.0 if c == 1 else 0.0
-            dz = 1.0 if c == 2 else 0.0
-            hi = support(t, prm, X, dx, dy, dz, True)
-            lo = support(t, prm, X, -dx, -dy, -dz, True)
-            aabb[i, c] = lo[c] - margin
-            aabb[i, 3 + c] = hi[c] + margin
+            if t == SPHERE:
+                half = params[p0]
+            elif t == BOX:
+                half = (abs(X[c, 0]) * params[p0] + abs(X[c, 1]) * params[p0 + 1]
+                        + abs(X[c, 2]) * params[p0 + 2])
+            elif t == CAPSULE:
+                half = abs(X[c, 2]) * params[p0 + 1] + params[p0]
+            elif t == CYLINDER:
+                half = (abs(X[c, 2]) * params[p0 + 1]
+                        + params[p0] * math.sqrt(max(0.0, 1.0 - X[c, 2] * X[c, 2])))
+            else:                                   # ELLIPSOID
+                ax = X[c, 0] * params[p0]
+                ay = X[c, 1] * params[p0 + 1]
+                az = X[c, 2] * params[p0 + 2]
+                half = math.sqrt(ax * ax + ay * ay + az * az)
+            aabb[i, c] = X[c, 3] - half - margin
+            aabb[i, 3 + c] = X[c, 3] + half + margin
 
 
 @jit

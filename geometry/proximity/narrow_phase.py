@@ -137,6 +137,11 @@ def halfspace_contact_points(ts, ps, Xs, Xh, flip, rows, k):
                 px, py, pz = to_world(Xs, ps[0] * math.cos(a), ps[0] * math.sin(a), z)
                 k = _push_point(px, py, pz, Xh, rows, k, flip)
         return k
+    if ts == SPHERE:
+        # the deepest point, center − r n (the signed-distance row of the pair)
+        nx, ny, nz = Xh[0, 2], Xh[1, 2], Xh[2, 2]
+        return _push_point(Xs[0, 3] - ps[0] * nx, Xs[1, 3] - ps[0] * ny,
+                           Xs[2, 3] - ps[0] * nz, Xh, rows, k, flip)
     if ts == CAPSULE:
         nx, ny, nz = Xh[0, 2], Xh[1, 2], Xh[2, 2]
         for s in range(2):

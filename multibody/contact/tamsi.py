@@ -271,7 +271,8 @@ def tamsi_step(ip, fp, ws, q, v0, vdot, M, h, nc, node_a, node_b, p_WC, R_WC, ph
 
     `node_a` ... `mu`, `k`, `d` are the per-contact arrays of
     `multibody.contact.contact_manager.PointContactSet` (first nc valid); J, v, gamma,
-    vc and tau are outputs. Returns (iterations, residual) as `tamsi_solve`.
+    vc and tau are outputs. Returns (iterations, residual) as `tamsi_solve`, with
+    iterations < 0 also when the solution v is not finite.
     """
     contact_jacobian(ip, fp, ws, q, nc, node_a, node_b, p_WC, R_WC, J)
     nv = v.shape[0]
@@ -285,4 +286,7 @@ def tamsi_step(ip, fp, ws, q, v0, vdot, M, h, nc, node_a, node_b, p_WC, R_WC, ph
     it, residual = tamsi_solve(M, vstar, v, J, nc, mu, h, k, d, x0, vs, rel_tol, abs_tol,
                                max_iter, gamma, vc)
     generalized_impulse(J, gamma, 3 * nc, h, tau)
+    for c in range(nv):
+        if not math.isfinite(v[c]):
+            return -max(max_iter, 1), residual
     return it, residual

@@ -11,9 +11,11 @@ the kernels always get writable, C-contiguous float64 arrays. Dependencies::
                                   └──> acceleration kinematics A_WB
 
 The framework tracks the continuous state as one group, so a change of v alone marks
-the position kinematics out of date; the kinematics and mass-matrix entries therefore
-remember the bytes of the q (and v) they were computed for and skip the kernel call when
-those did not change. All arrays are in node order (see ``docs/compiled_model.md``).
+the position kinematics out of date; for a continuous plant the kinematics and
+mass-matrix entries therefore remember the bytes of the q (and v) they were computed for
+and skip the kernel call when those did not change (a discrete step changes q and v
+together, so a discrete plant recomputes without comparing). All arrays are in node
+order (see ``docs/compiled_model.md``).
 """
 
 import numpy as np
@@ -172,10 +174,14 @@ class PlantCacheMixin:
 
     def _calc_position_kinematics(self, context, kin):
         s = self._cache.state.eval(context)
-        q_bytes = s.q.tobytes()
-        if q_bytes != kin.q_bytes:
-            kin.X_WB[:] = self._dyn.forward_kinematics(s.q)
-            kin.q_bytes = q_bytes
+        if self._tables.continuous:
+            q_bytes = s.q.tobytes()             # see _calc_mass_matrix_cache
+            if q_bytes == kin.q_bytes:
+                return
+        else:
+            q_bytes = None
+        kin.X_WB[:] = self._dyn.forward_kinematics(s.q)
+        kin.q_bytes = q_bytes
 
     def _calc_velocity_kinematics(self, context, kin):
         s = self._cache.state.eval(context)
@@ -187,12 +193,18 @@ class PlantCacheMixin:
     def _calc_mass_matrix_cache(self, context, mm):
         s = self._cache.state.eval(context)
         inertia = self._cache.inertia.eval(context)
-        q_bytes = s.q.tobytes()
-        if q_bytes != mm.q_bytes or mm.inertia_version != inertia.version:
-            mm.M[:] = self._dyn.mass_matrix(s.q, inertia.I10)
-            if self._tables.has_reflected_inertia:
-                mm.M[self._tables.diag_nv] += self._tables.reflected_inertia
-            mm.q_bytes, mm.inertia_version = q_bytes, inertia.version
+        t = self._tables
+        if t.continuous:
+            # v-only changes (integrator stages) keep M: compare the q it was made for
+            q_bytes = s.q.tobytes()
+            if q_bytes == mm.q_bytes and mm.inertia_version == inertia.version:
+                return
+        else:
+            q_bytes = None              # a discrete step changes q and v together
+        mm.M[:] = self._dyn.mass_matrix(s.q, inertia.I10)
+        if t.has_reflected_inertia:
+            mm.M[t.diag_nv] += t.reflected_inertia
+        mm.q_bytes, mm.inertia_version = q_bytes, inertia.version
 
     def _calc_acceleration_kinematics(self, context, acc):
         s = self._cache.state.eval(context)
