@@ -171,6 +171,6 @@ class QueryObject:
     def _contact_point_arrays(self):
         """(ids, rows (k, 10), pairs (k, 2)) of the plant's point contacts; views valid
         until the next query (see `geometry.proximity.scene.contact_point_rows`)."""
-        engine = self._prepare()
+        engine = self._sg._eval_proximity(self._ctx)
         rows, pairs = engine.contact_points()
         return engine.t.ids, rows, pairs

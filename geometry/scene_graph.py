@@ -284,7 +284,7 @@ class SceneGraph(LeafSystem):
 
     # ---- evaluation --------------------------------------------------------------------------
     def _filter_for(self, ctx):
-        state = ctx.get_abstract_state(self._xa_filter)
+        state = ctx._xa[self._xa_filter].get_value()     # (ctx: this system's own context)
         return self._model.filter if state is None or state.filter is None else state.filter
 
     def _inspector_for(self, ctx):

@@ -167,25 +167,23 @@ class ContactManager:
         query = port.eval(context)
         if query is None:
             return
-        model = self.plant._contact_model
-        if model == "hydroelastic" and self._hydro is None:
-            raise NotImplementedError(
-                "MultibodyPlant: contact_model was changed to 'hydroelastic' after finalize "
-                "with 'point'; set the contact model before finalize")
-        if self._hydro is not None and model != "point":
+        hydro = self._hydro is not None and self.plant._contact_model != "point"
+        if hydro:
             self._hydro.eval(context)  # before the point query (shared work arrays)
         ids, rows, pairs = query._contact_point_arrays()
-        if self._hydro is not None and model != "point":
+        if hydro:
             rows, pairs = self._hydro.filter_point_rows(context, rows, pairs)
-        gt = self._tables_for(ids)
+        gt = self._geometry_tables
+        if gt is None or gt.ids is not ids:
+            gt = self._tables_for(ids)
         n = rows.shape[0]
-        if pcs.capacity() < n:
+        if pcs.node_a.shape[0] < n:
             pcs._alloc(2 * n)
         pcs.ids = ids
         pcs.nc = build_contacts(rows, pairs, gt.node, gt.k, gt.d, gt.tau, gt.mu, pcs.node_a,
                                 pcs.node_b, pcs.p_WC, pcs.R_WC, pcs.phi0, pcs.k, pcs.d, pcs.tau,
                                 pcs.mu, pcs.geom_a, pcs.geom_b, pcs.rows)
-        if self._hydro is not None and model != "point" and not self.plant._tables.continuous:
+        if hydro and not self.plant._tables.continuous:
             from multibody.contact.hydroelastic_forces import append_point_contacts
             append_point_contacts(self._hydro, context, pcs, gt)
 
