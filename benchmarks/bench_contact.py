@@ -1,4 +1,4 @@
-"""Benchmark of the discrete contact solvers: µs per simulator step.
+"""Benchmark of the discrete contact solvers: µs per simulator step, against Drake.
 
 Scenes (time step 1 ms, point contact):
 
@@ -9,10 +9,12 @@ Scenes (time step 1 ms, point contact):
 For each scene and solver (tamsi, sap, similar, lagged, lcp) it prints the median over
 repeats of the wall time per step of ``Simulator.advance_to``, the outcome (the box's
 resting height and normal force, the pile's largest penetration) and the ratio to
-Drake's per-step cost measured on this machine kind (box: SAP 74 µs, TAMSI 18 µs; ten
-spheres: SAP 146 µs, TAMSI 106 µs). A contact-free plant (the same box in free fall)
-gives the framework's own per-step cost in the same run, as a baseline for the noise of
-this shared machine.
+Drake's per-step cost quoted by the issue for this machine kind (box: SAP 74 µs, TAMSI
+18 µs; ten spheres: SAP 146 µs, TAMSI 106 µs). When pydrake is installed (the ``bench``
+extra), the same scenes also run in Drake in the same process (every solver but lcp, which
+Drake does not have) and the ratio to that measurement is printed with Drake's outcome.
+A contact-free plant (the same box in free fall) gives the framework's own per-step cost in
+the same run, as a baseline for the noise of this shared machine.
 
 Run: ``.venv/bin/python benchmarks/bench_contact.py [--quick] [--solvers sap tamsi]``.
 """
@@ -20,6 +22,7 @@ Run: ``.venv/bin/python benchmarks/bench_contact.py [--quick] [--solvers sap tam
 from __future__ import annotations
 
 import argparse
+import logging
 import pathlib
 import statistics
 import sys
@@ -35,8 +38,10 @@ from geometry import Box, CoulombFriction, HalfSpace, RigidTransform, Sphere  # 
 from multibody import MultibodyPlantConfig, SpatialInertia, add_multibody_plant  # noqa: E402
 
 SOLVERS = ["tamsi", "sap", "similar", "lagged", "lcp"]
-DRAKE_US = {("box", "sap"): 74.0, ("box", "tamsi"): 18.0,
-            ("spheres", "sap"): 146.0, ("spheres", "tamsi"): 106.0}
+ISSUE_DRAKE_US = {("box", "sap"): 74.0, ("box", "tamsi"): 18.0,
+                  ("spheres", "sap"): 146.0, ("spheres", "tamsi"): 106.0}
+BIN_WALLS = [([0.175, 0, 0.25], (0.1, 0.45, 0.5)), ([-0.175, 0, 0.25], (0.1, 0.45, 0.5)),
+             ([0, 0.175, 0.25], (0.45, 0.1, 0.5)), ([0, -0.175, 0.25], (0.45, 0.1, 0.5))]
 FRICTION = CoulombFriction(0.5, 0.5)
 
 
@@ -90,10 +95,7 @@ def ten_spheres(solver):
         balls.append(ball)
     world = plant.world_body()
     plant.register_collision_geometry(world, RigidTransform(), HalfSpace(), "ground", FRICTION)
-    for k, (p, size) in enumerate([([0.175, 0, 0.25], (0.1, 0.45, 0.5)),
-                                   ([-0.175, 0, 0.25], (0.1, 0.45, 0.5)),
-                                   ([0, 0.175, 0.25], (0.45, 0.1, 0.5)),
-                                   ([0, -0.175, 0.25], (0.45, 0.1, 0.5))]):
+    for k, (p, size) in enumerate(BIN_WALLS):
         plant.register_collision_geometry(world, RigidTransform(p), Box(*size), f"wall{k}",
                                           FRICTION)
     plant.finalize()
@@ -110,6 +112,103 @@ def ten_spheres(solver):
                      for i in range(results.num_point_pair_contacts())] + [0.0])
         return f"max depth = {1e3 * depth:.3f} mm, {results.num_point_pair_contacts()} contacts"
     return simulator, report
+
+
+# ---- Drake (pydrake), the same scenes -------------------------------------------------------
+class _DrakeRun:
+    """A pydrake Simulator behind the ``advance_to`` used by `time_per_step`."""
+
+    def __init__(self, simulator):
+        self.simulator = simulator
+
+    def advance_to(self, t):
+        self.simulator.AdvanceTo(t)
+
+
+def _drake_plant(solver, builder):
+    from pydrake.all import AddMultibodyPlant, MultibodyPlantConfig as DrakeConfig
+    config = DrakeConfig(time_step=1e-3, contact_model="point",
+                         discrete_contact_approximation=solver)
+    return AddMultibodyPlant(config, builder)[0]
+
+
+def drake_box_drop(solver, corner_spheres=False, with_ground=True):
+    """`box_drop` in Drake."""
+    from pydrake.all import (Box as DBox, CoulombFriction as DFriction, DiagramBuilder as DBuilder,
+                             HalfSpace as DHalfSpace, RigidTransform as DTransform,
+                             Simulator as DSimulator, SpatialInertia as DInertia,
+                             Sphere as DSphere)
+    friction = DFriction(0.5, 0.5)
+    builder = DBuilder()
+    plant = _drake_plant(solver, builder)
+    box = plant.AddRigidBody("box", DInertia.SolidBoxWithMass(1.0, 0.1, 0.1, 0.1))
+    if corner_spheres:
+        for i in range(8):
+            corner = 0.05 * np.array([1 if i & 1 else -1, 1 if i & 2 else -1,
+                                      1 if i & 4 else -1]) * (1 - 0.02)
+            plant.RegisterCollisionGeometry(box, DTransform(corner), DSphere(1e-3),
+                                            f"corner{i}", friction)
+    else:
+        plant.RegisterCollisionGeometry(box, DTransform(), DBox(0.1, 0.1, 0.1), "box", friction)
+    if with_ground:
+        plant.RegisterCollisionGeometry(plant.world_body(), DTransform(), DHalfSpace(),
+                                        "ground", friction)
+    plant.Finalize()
+    simulator = DSimulator(builder.Build())
+    context = plant.GetMyContextFromRoot(simulator.get_mutable_context())
+    plant.SetFreeBodyPose(context, box, DTransform([0.0, 0.0, 0.3]))
+
+    def report():
+        z = plant.EvalBodyPoseInWorld(context, box).translation()[2]
+        results = plant.get_contact_results_output_port().Eval(context)
+        fz = sum((1.0 if results.point_pair_contact_info(i).bodyB_index() == box.index()
+                  else -1.0) * results.point_pair_contact_info(i).contact_force()[2]
+                 for i in range(results.num_point_pair_contacts()))
+        return f"z = {z:.5f} m, f_n = {fz:.3f} N"
+    return _DrakeRun(simulator), report
+
+
+def drake_ten_spheres(solver):
+    """`ten_spheres` in Drake."""
+    from pydrake.all import (Box as DBox, CoulombFriction as DFriction, DiagramBuilder as DBuilder,
+                             HalfSpace as DHalfSpace, RigidTransform as DTransform,
+                             Simulator as DSimulator, SpatialInertia as DInertia,
+                             Sphere as DSphere)
+    friction = DFriction(0.5, 0.5)
+    builder = DBuilder()
+    plant = _drake_plant(solver, builder)
+    balls = []
+    for i in range(10):
+        ball = plant.AddRigidBody(f"ball{i}", DInertia.SolidSphereWithMass(0.1, 0.05))
+        plant.RegisterCollisionGeometry(ball, DTransform(), DSphere(0.05), "sphere", friction)
+        balls.append(ball)
+    world = plant.world_body()
+    plant.RegisterCollisionGeometry(world, DTransform(), DHalfSpace(), "ground", friction)
+    for k, (p, size) in enumerate(BIN_WALLS):
+        plant.RegisterCollisionGeometry(world, DTransform(p), DBox(*size), f"wall{k}", friction)
+    plant.Finalize()
+    simulator = DSimulator(builder.Build())
+    context = plant.GetMyContextFromRoot(simulator.get_mutable_context())
+    rng = np.random.default_rng(0)
+    for i, ball in enumerate(balls):
+        plant.SetFreeBodyPose(context, ball, DTransform(
+            [rng.uniform(-0.05, 0.05), rng.uniform(-0.05, 0.05), 0.1 + 0.12 * i]))
+
+    def report():
+        results = plant.get_contact_results_output_port().Eval(context)
+        depth = max([results.point_pair_contact_info(i).point_pair().depth
+                     for i in range(results.num_point_pair_contacts())] + [0.0])
+        return f"max depth = {1e3 * depth:.3f} mm, {results.num_point_pair_contacts()} contacts"
+    return _DrakeRun(simulator), report
+
+
+def _drake_available():
+    try:
+        import pydrake.all  # noqa: F401
+    except ImportError:
+        return False
+    logging.getLogger("drake").setLevel(logging.ERROR)   # TAMSI deprecation, deformables
+    return True
 
 
 def time_per_step(make, duration, repeats):
@@ -134,18 +233,34 @@ def main(argv=None):
         time_per_step(lambda s=solver: box_drop(s), 0.3, 1)
         time_per_step(lambda s=solver: box_drop(s, corner_spheres=True), 0.3, 1)
         time_per_step(lambda s=solver: ten_spheres(s), 0.3, 1)
+    with_drake = _drake_available()
+    if not with_drake:
+        print("pydrake is not installed (pip install -e '.[bench]'): Drake is not run here")
     base, _ = time_per_step(lambda: box_drop("sap", with_ground=False), duration, repeats)
-    print(f"baseline: contact-free free fall, {base:.1f} µs/step (framework and dynamics)\n")
-    print(f"{'scene':22s} {'solver':8s} {'µs/step':>9s} {'Drake':>7s} {'ratio':>6s}  outcome")
-    scenes = [("box", "box (Box geometry)", lambda s: box_drop(s)),
-              ("box", "box (8 corner spheres)", lambda s: box_drop(s, corner_spheres=True)),
-              ("spheres", "ten spheres", ten_spheres)]
-    for key, label, make in scenes:
+    print(f"baseline: contact-free free fall, {base:.1f} µs/step (framework and dynamics)")
+    if with_drake:
+        drake_base, _ = time_per_step(lambda: drake_box_drop("sap", with_ground=False),
+                                      duration, repeats)
+        print(f"          Drake in this run: {drake_base:.1f} µs/step")
+    print(f"\n{'scene':22s} {'solver':8s} {'µs/step':>8s} {'Drake':>7s} {'ratio':>6s} "
+          f"{'issue':>6s} {'ratio':>6s}  outcome (Drake's outcome)")
+    scenes = [("box", "box (Box geometry)", lambda s: box_drop(s),
+               lambda s: drake_box_drop(s)),
+              ("box", "box (8 corner spheres)", lambda s: box_drop(s, corner_spheres=True),
+               lambda s: drake_box_drop(s, corner_spheres=True)),
+              ("spheres", "ten spheres", ten_spheres, drake_ten_spheres)]
+    for key, label, make, make_drake in scenes:
         for solver in args.solvers:
             us, outcome = time_per_step(lambda s=solver, f=make: f(s), duration, repeats)
-            drake = DRAKE_US.get((key, solver))
-            ref = f"{drake:7.0f} {us / drake:6.2f}" if drake else f"{'-':>7s} {'-':>6s}"
-            print(f"{label:22s} {solver:8s} {us:9.1f} {ref}  {outcome}")
+            measured = f"{'-':>7s} {'-':>6s}"
+            if with_drake and solver != "lcp":
+                drake_us, drake_outcome = time_per_step(
+                    lambda s=solver, f=make_drake: f(s), duration, repeats)
+                measured = f"{drake_us:7.1f} {us / drake_us:6.2f}"
+                outcome = f"{outcome} ({drake_outcome})"
+            quoted = ISSUE_DRAKE_US.get((key, solver))
+            issue = f"{quoted:6.0f} {us / quoted:6.2f}" if quoted else f"{'-':>6s} {'-':>6s}"
+            print(f"{label:22s} {solver:8s} {us:8.1f} {measured} {issue}  {outcome}")
 
 
 if __name__ == "__main__":
