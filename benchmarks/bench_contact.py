@@ -40,6 +40,9 @@ from multibody import MultibodyPlantConfig, SpatialInertia, add_multibody_plant 
 SOLVERS = ["tamsi", "sap", "similar", "lagged", "lcp"]
 ISSUE_DRAKE_US = {("box", "sap"): 74.0, ("box", "tamsi"): 18.0,
                   ("spheres", "sap"): 146.0, ("spheres", "tamsi"): 106.0}
+# the 8 corner spheres' centers in the box frame, 2% inside the corners
+CORNERS = [0.05 * (1 - 0.02) * np.array([1 if i & 1 else -1, 1 if i & 2 else -1,
+                                          1 if i & 4 else -1]) for i in range(8)]
 BIN_WALLS = [([0.175, 0, 0.25], (0.1, 0.45, 0.5)), ([-0.175, 0, 0.25], (0.1, 0.45, 0.5)),
              ([0, 0.175, 0.25], (0.45, 0.1, 0.5)), ([0, -0.175, 0.25], (0.45, 0.1, 0.5))]
 FRICTION = CoulombFriction(0.5, 0.5)
@@ -57,9 +60,7 @@ def box_drop(solver, corner_spheres=False, with_ground=True):
     plant = _plant(solver, builder)
     box = plant.add_rigid_body("box", SpatialInertia.solid_box_with_mass(1.0, 0.1, 0.1, 0.1))
     if corner_spheres:
-        for i in range(8):
-            corner = 0.05 * np.array([1 if i & 1 else -1, 1 if i & 2 else -1,
-                                      1 if i & 4 else -1]) * (1 - 0.02)
+        for i, corner in enumerate(CORNERS):
             plant.register_collision_geometry(box, RigidTransform(corner), Sphere(1e-3),
                                               f"corner{i}", FRICTION)
     else:
@@ -143,9 +144,7 @@ def drake_box_drop(solver, corner_spheres=False, with_ground=True):
     plant = _drake_plant(solver, builder)
     box = plant.AddRigidBody("box", DInertia.SolidBoxWithMass(1.0, 0.1, 0.1, 0.1))
     if corner_spheres:
-        for i in range(8):
-            corner = 0.05 * np.array([1 if i & 1 else -1, 1 if i & 2 else -1,
-                                      1 if i & 4 else -1]) * (1 - 0.02)
+        for i, corner in enumerate(CORNERS):
             plant.RegisterCollisionGeometry(box, DTransform(corner), DSphere(1e-3),
                                             f"corner{i}", friction)
     else:

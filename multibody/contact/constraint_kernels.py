@@ -27,9 +27,10 @@ import math
 import numpy as np
 
 from geometry.proximity.compilation import jit
-from multibody.contact.contact_kernels import add_angular_jacobian, add_point_jacobian
-from multibody.kernels.layout import IP_NV, IP_PARENT, IP_VS, WS_PW, WS_RW, WS_S
-from multibody.kernels.spatial import load6, rotate6
+from multibody.contact.contact_kernels import (
+    add_angular_jacobian, add_point_jacobian, point_motion,
+)
+from multibody.kernels.layout import IP_NV, IP_PARENT, IP_VS, WS_PW, WS_RW
 
 __all__ = ["COUPLER", "DISTANCE", "BALL", "WELD", "ROWS_OF_KIND", "INT_PARAMS", "FLOAT_PARAMS",
            "SIGMA_BILATERAL", "constraint_rows", "bilateral_regularization", "rotation_vector"]
@@ -129,15 +130,9 @@ def _add_projected_point_jacobian(ws, ip, node, px, py, pz, sign, ux, uy, uz, J,
     on `node` (û in W)."""
     a = node
     while a > 0:
-        dx = px - ws[a, WS_PW]
-        dy = py - ws[a, WS_PW + 1]
-        dz = pz - ws[a, WS_PW + 2]
         vs = ip[a, IP_VS]
         for j in range(ip[a, IP_NV]):
-            s = rotate6(ws, a, WS_RW, load6(ws, a, WS_S + 6 * j))
-            vx = s[3] + s[1] * dz - s[2] * dy
-            vy = s[4] + s[2] * dx - s[0] * dz
-            vz = s[5] + s[0] * dy - s[1] * dx
+            vx, vy, vz = point_motion(ws, a, j, px, py, pz)
             J[row, vs + j] += sign * (ux * vx + uy * vy + uz * vz)
         a = ip[a, IP_PARENT]
 

@@ -70,20 +70,26 @@ def build_contacts(rows, pairs, geom_node, k_g, d_g, tau_g, mu_g, node_a, node_b
 
 
 @jit
+def point_motion(ws, a, j, px, py, pz):
+    """World velocity (vx, vy, vz) of the point p (in W) rigidly attached to node a's body
+    per unit rate of a's j-th joint velocity (the column of the point's Jacobian)."""
+    dx = px - ws[a, WS_PW]
+    dy = py - ws[a, WS_PW + 1]
+    dz = pz - ws[a, WS_PW + 2]
+    s = rotate6(ws, a, WS_RW, load6(ws, a, WS_S + 6 * j))
+    return (s[3] + s[1] * dz - s[2] * dy, s[4] + s[2] * dx - s[0] * dz,
+            s[5] + s[0] * dy - s[1] * dx)
+
+
+@jit
 def add_point_jacobian(ws, ip, node, px, py, pz, sign, R, J, row0):
     """J[row0:row0+3] += sign * Rᵀ J_p, with J_p the translational Jacobian in W of the
     point p fixed on `node` (R (3, 3) row frame in W; identity for world rows)."""
     a = node
     while a > 0:
-        dx = px - ws[a, WS_PW]
-        dy = py - ws[a, WS_PW + 1]
-        dz = pz - ws[a, WS_PW + 2]
         vs = ip[a, IP_VS]
         for j in range(ip[a, IP_NV]):
-            s = rotate6(ws, a, WS_RW, load6(ws, a, WS_S + 6 * j))
-            vx = s[3] + s[1] * dz - s[2] * dy
-            vy = s[4] + s[2] * dx - s[0] * dz
-            vz = s[5] + s[0] * dy - s[1] * dx
+            vx, vy, vz = point_motion(ws, a, j, px, py, pz)
             for r in range(3):
                 J[row0 + r, vs + j] += sign * (R[0, r] * vx + R[1, r] * vy + R[2, r] * vz)
         a = ip[a, IP_PARENT]

@@ -166,23 +166,31 @@ class ContactStepper(DiscreteStepper):
         else:
             self._calc_sap(context, res)
 
+    def _inputs(self, context, res):
+        """(state, v̇, point contacts, nc, m) of the step with the work arrays reserved,
+        or None after writing the free motion (no contact and no constraint)."""
+        cache = self.plant._cache
+        state = cache.state.eval(context)
+        vdot = cache.forward_dynamics.eval(context).vdot
+        pcs = self.plant._contact_manager.eval_point_contacts(context)
+        nc, m = pcs.nc, self.constraints.m
+        if nc + m == 0:
+            self._free_motion(state.v, vdot, res)
+            return None
+        self._reserve(nc, 3 * nc + m, res)
+        res.nc, res.m = nc, m
+        return state, vdot, pcs, nc, m
+
     def _calc_sap(self, context, res):
         """`calc_results` of "sap", "similar" and "lagged": one compiled call
         (`multibody.contact.sap_step.sap_step`) on the point contact arrays and the
         constraint tables."""
         plant = self.plant
         cache = plant._cache
-        state = cache.state.eval(context)
-        vdot = cache.forward_dynamics.eval(context).vdot
-        pcs = plant._contact_manager.eval_point_contacts(context)
-        nc = pcs.nc
-        m = self.constraints.m
-        rows = 3 * nc + m
-        if rows == 0:
-            self._free_motion(state.v, vdot, res)
+        inputs = self._inputs(context, res)
+        if inputs is None:
             return
-        self._reserve(nc, rows, res)
-        res.nc, res.m = nc, m
+        state, vdot, pcs, nc, m = inputs
         h = self.h
         it, residual = sap_step(
             self._sap_model, state.q, state.v, vdot, cache.mass_matrix.eval(context).M, h,
@@ -222,17 +230,11 @@ class ContactStepper(DiscreteStepper):
     def _calc_lcp(self, context, res):
         """`calc_results` of the complementarity solver on a `DiscreteProblem`."""
         plant = self.plant
-        cache = plant._cache
-        state = cache.state.eval(context)
-        vdot = cache.forward_dynamics.eval(context).vdot
-        pcs = plant._contact_manager.eval_point_contacts(context)
-        nc, m = pcs.nc, self.constraints.m
-        rows = 3 * nc + m
-        if rows == 0:
-            self._free_motion(state.v, vdot, res)
+        inputs = self._inputs(context, res)
+        if inputs is None:
             return
-        self._reserve(nc, rows, res)
-        res.nc, res.m = nc, m
+        state, vdot, pcs, nc, m = inputs
+        rows = 3 * nc + m
         p = self._problem(context, state, vdot, pcs)
         v = res.v_next
         v[:] = p.v0

@@ -3,34 +3,12 @@ InverseDynamicsController uses for gravity-only models: the same τ as the publi
 API path (Drake's way: a plant context, force elements, inverse dynamics), with and
 without integral and reference acceleration, on the Panda; and its size checks."""
 
-import warnings
-from pathlib import Path
-
 import numpy as np
 import pytest
+from robot_models import actuated_panda
 
 from controllers import InverseDynamicsController
-from multibody import MultibodyPlant, Parser
 from multibody.kernels.computed_torque import calc_computed_torque
-
-PANDA = (Path(__file__).resolve().parents[1] / "data" / "models" / "example-robot-data"
-         / "robots" / "panda_description" / "urdf" / "panda.urdf")
-
-
-def _panda():
-    plant = MultibodyPlant(0.0)
-    parser = Parser(plant)
-    parser.package_map().add("example-robot-data", str(PANDA.parents[3]))
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")          # unsupported <dynamics> attributes, mimic
-        [panda] = parser.add_models(str(PANDA))
-    plant.weld_frames(plant.world_frame(), plant.get_body_by_name("panda_link0", panda).body_frame())
-    for j in plant.get_joint_indices():
-        joint = plant.get_joint(j)
-        if joint.num_velocities() == 1:
-            plant.add_joint_actuator(joint.name(), joint)
-    plant.finalize()
-    return plant
 
 
 def _controller_pair(plant, ki, reference):
@@ -45,7 +23,7 @@ def _controller_pair(plant, ki, reference):
 
 @pytest.mark.parametrize("ki, reference", [(0.0, False), (2.5, True)])
 def test_fused_kernel_equals_the_plant_api_path_on_the_panda(ki, reference):
-    plant = _panda()
+    plant = actuated_panda()
     n = plant.num_positions()
     fast, slow = _controller_pair(plant, ki, reference)
     assert fast._model.uses_kernel_path() and not slow._model.uses_kernel_path()
@@ -73,7 +51,7 @@ def test_fused_kernel_equals_the_plant_api_path_on_the_panda(ki, reference):
 
 
 def test_kernel_refuses_wrong_sizes_without_writing():
-    plant = _panda()
+    plant = actuated_panda()
     dyn = plant._dyn
     n = plant.num_positions()
     I10 = np.array(plant._eval_I10(plant.create_default_context()))

@@ -3,36 +3,14 @@ kernel, multibody.kernels.aba.calc_forward_dynamics_damped) against the mass mat
 bias term: v̇ = M⁻¹ (u − D v − C v + τ_g), on the Panda; and the general path, taken when
 an applied-force input is connected, giving the same numbers plus that force."""
 
-import warnings
-from pathlib import Path
-
 import numpy as np
+from robot_models import actuated_panda
 
-from multibody import MultibodyPlant, Parser
 from multibody.kernels.aba import calc_forward_dynamics, calc_forward_dynamics_damped
-
-PANDA = (Path(__file__).resolve().parents[1] / "data" / "models" / "example-robot-data"
-         / "robots" / "panda_description" / "urdf" / "panda.urdf")
-
-
-def _panda():
-    plant = MultibodyPlant(0.0)
-    parser = Parser(plant)
-    parser.package_map().add("example-robot-data", str(PANDA.parents[3]))
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")          # unsupported <dynamics> attributes, mimic
-        [panda] = parser.add_models(str(PANDA))
-    plant.weld_frames(plant.world_frame(), plant.get_body_by_name("panda_link0", panda).body_frame())
-    for j in plant.get_joint_indices():
-        joint = plant.get_joint(j)
-        if joint.num_velocities() == 1:
-            plant.add_joint_actuator(joint.name(), joint)
-    plant.finalize()
-    return plant
 
 
 def test_one_call_forward_dynamics_matches_mass_matrix_and_bias():
-    plant = _panda()
+    plant = actuated_panda()
     assert plant._one_call_forward_dynamics()
     damping = np.array(plant._tables.damping)
     assert np.all(damping > 0.0)
@@ -56,7 +34,7 @@ def test_one_call_forward_dynamics_matches_mass_matrix_and_bias():
 
 
 def test_damped_kernel_equals_the_plain_kernel_on_u_minus_damping():
-    plant = _panda()
+    plant = actuated_panda()
     dyn = plant._dyn
     I10 = np.array(plant._eval_I10(plant.create_default_context()))
     g = np.array([0.0, 0.0, -9.81])
