@@ -12,7 +12,9 @@
 - ``<mimic joint multiplier offset>`` becomes a coupler constraint
   q_joint = multiplier q_mimicked + offset when the plant can enforce constraints (a
   discrete plant with the sap, similar, lagged or lcp approximation); otherwise it is
-  ignored with a warning, as Drake does.
+  ignored with a warning, so that the model still simulates, without the coupling.
+  (Drake 1.51 adds the constraint to any plant; a continuous plant then refuses to
+  simulate. Older Drake releases ignored the tag with a warning, as here.)
 - Actuators come only from ``<transmission>`` (SimpleTransmission), named after the
   ``<actuator>``, with the joint's effort limit; a zero effort limit skips the
   transmission (warning), a negative one is an error.
@@ -48,9 +50,10 @@ _CONSTRAINT_APPROXIMATIONS = ("sap", "similar", "lagged", "lcp")
 def constraints_unsupported_reason(plant):
     """Why `plant` cannot take a coupler constraint (None if it can).
 
-    As in Drake, mimic elements are honored only by plants that enforce constraints; here,
-    discrete plants with the sap, similar, lagged or lcp contact approximation (the plant
-    rejects constraints on continuous plants at finalize()).
+    Mimic elements are honored only by plants that enforce constraints: discrete plants
+    with the sap, similar, lagged or lcp contact approximation (the plant rejects
+    constraints on continuous plants at finalize()). See the module docstring for how this
+    differs from Drake 1.51.
     """
     if not plant.is_discrete():
         return "the plant is continuous (time_step = 0)"
