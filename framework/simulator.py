@@ -477,6 +477,15 @@ class Simulator:
             return status
         return None
 
+    def _is_plain_discrete(self):
+        """True when a step of `advance_to` is one periodic discrete update and nothing else
+        (no continuous state, no other event, no witness, monitor or pacing)."""
+        return (self._nxc == 0 and len(self._periodic) == 1
+                and self._periodic[0][3].kind == "discrete" and not self._per_step
+                and not self._witness_leaves and self._monitor is None
+                and not self._publish_every_time_step and not self._target_realtime_rate > 0.0
+                and all(e[2].kind == "discrete" for e in self._pending))
+
     def _is_plain_integration(self):
         """True when a step of `advance_to` is one integration step and nothing else."""
         return (self._nxc > 0 and not self._pending and not self._periodic
@@ -573,6 +582,24 @@ class Simulator:
                 integrate(inf, inf, boundary_time)
                 self._check_finite_xc("an integration step")
                 self._num_steps += 1
+                if root.time >= boundary_time:
+                    return SimulatorStatus(boundary_time, root.time)
+        if self._is_plain_discrete():
+            # One periodic discrete update (e.g. a discrete plant) and nothing else: the
+            # loop below reduced to what it does in that case.
+            data, system, leaf, event = self._periodic[0]
+            timed = [(system, leaf, event)]
+            while True:
+                if self._pending:
+                    status = self._apply_discrete(self._pending)
+                    self._pending = []
+                    if status is not None and status.is_reached_termination():
+                        return self._terminated(boundary_time, status)
+                tn = data.next_time(root.time, False)
+                ctx.set_time(tn if tn < boundary_time else boundary_time)
+                self._num_steps += 1
+                if root.time == tn:
+                    self._pending = timed
                 if root.time >= boundary_time:
                     return SimulatorStatus(boundary_time, root.time)
         while True:

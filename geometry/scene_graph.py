@@ -128,6 +128,7 @@ class SceneGraph(LeafSystem):
         self._frame_slot = {WORLD_FRAME_ID: 0}
         self._nested_frames = []
         self._tables = {}
+        self._last_tables = None
         self._xa_filter = self.declare_abstract_state(_ContextFilter())
         self._pose_cache = self.declare_cache_entry(
             "geometry poses", _PoseCache, self._calc_poses, [self.all_input_ports_ticket()])
@@ -291,18 +292,28 @@ class SceneGraph(LeafSystem):
         return SceneGraphInspector(self._model, self._filter_for(ctx))
 
     def _calc_query(self, context, value):
-        value.set_value(QueryObject(self, context))
+        # A QueryObject reads the context when asked, so the one already held for this
+        # context stays valid.
+        held = value._value
+        if held.__class__ is not QueryObject or held._ctx is not context or held._sg is not self:
+            value.set_value(QueryObject(self, context))
 
     def _tables_for(self, collision_filter):
+        """The ProximityEngine of the model and `collision_filter` as they are now (one per
+        model version, filter object and filter version; the last one is looked up first)."""
         key = (self._model.version, id(collision_filter), collision_filter.version)
-        engine = self._tables.get(key)
-        if engine is None:
+        last = self._last_tables
+        if last is not None and last[0] == key and last[1] is collision_filter:
+            return last[2]
+        held = self._tables.get(key)
+        if held is None or held[0] is not collision_filter:     # (an id may be reused)
             if len(self._tables) > 8:
                 self._tables.clear()
-            engine = ProximityEngine(ProximityTables(self._model, collision_filter,
-                                                     self._frame_slot))
-            self._tables[key] = engine
-        return engine
+            held = (collision_filter, ProximityEngine(
+                ProximityTables(self._model, collision_filter, self._frame_slot)))
+            self._tables[key] = held
+        self._last_tables = (key, collision_filter, held[1])
+        return held[1]
 
     def _calc_poses(self, context, cache):
         n = len(self._frame_slot)
