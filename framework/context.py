@@ -503,6 +503,8 @@ class DiagramContext(Context):
         super().__init__(system)
         self._subcontexts = list(subcontexts)
         self.deriv_entry = None
+        self._single_deriv_part = None
+        self._deriv_from_leaf = False      # the last derivatives came from that leaf
         self._xc_closure = None
         self._affine_plan = None
         self._leaves = []

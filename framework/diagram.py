@@ -120,8 +120,16 @@ class Diagram(System):
         ctx = context if context._system is self else self._context_from(
             context, "eval_time_derivatives")
         entry = ctx.deriv_entry
-        if entry.valid:
+        single = ctx._single_deriv_part
+        if single is not None and (ctx._affine_plan is False or not self.affine_fusion):
+            # The leaf's own (cached) derivatives are the diagram's; the diagram's entry
+            # only records that they are current (integrators count evaluations by it).
+            entry.valid = True
+            ctx._deriv_from_leaf = True
+            return single[0].eval_time_derivatives(single[1])
+        if entry.valid and not ctx._deriv_from_leaf:
             return entry.ro
+        ctx._deriv_from_leaf = False
         out = entry.value
         if self.affine_fusion:
             plan = ctx._affine_plan

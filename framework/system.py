@@ -387,6 +387,10 @@ def _setup_diagram_context(ctx):
         parts.append((leaf._system, leaf, _as_index([position[int(g)] for g in leaf._global_xc])))
     ctx.deriv_entry = entry
     ctx._deriv_parts = parts
+    # one leaf holding the whole continuous state in order: its derivatives are the
+    # diagram's (no copy)
+    ctx._single_deriv_part = (parts[0][:2] if len(parts) == 1 and parts[0][2] == slice(0, n)
+                              else None)
 
 
 def _resolve_output(diagram_ctx, subsystem_index, port_index):
