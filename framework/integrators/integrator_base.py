@@ -170,9 +170,9 @@ class IntegratorBase:
         # A framework root Context lets the schemes write stage states in place; other
         # context objects get set_time_and_continuous_state.
         ctx = self._context
-        root = getattr(ctx, "_root", None)
-        self._xc_in_place = (root.xc if root is ctx and hasattr(ctx, "_set_time_after_writing_xc")
-                             else None)
+        in_place = getattr(ctx, "_parent", True) is None and hasattr(
+            ctx, "_set_time_after_writing_xc")
+        self._xc_in_place = ctx._root.xc if in_place else None
         state = self._context.get_continuous_state()
         self._nq, self._nv, self._nz = state.num_q(), state.num_v(), state.num_z()
         self._n = n = self._nq + self._nv + self._nz

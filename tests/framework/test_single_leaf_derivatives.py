@@ -73,3 +73,25 @@ def test_integrator_counts_each_state_once():
     integrator = simulator.get_integrator()
     assert integrator.get_num_derivative_evaluations() == pendulum.calls
     assert pendulum.calls > 0
+
+
+def test_runge_kutta_stages_written_in_place_match_the_tableau():
+    # Fixed-step Kutta RK3 through the simulator (stage states written straight into the
+    # context) against the tableau applied by hand.
+    from framework import SimulatorConfig, apply_simulator_config
+
+    diagram, _ = _diagram()
+    simulator = Simulator(diagram)
+    apply_simulator_config(SimulatorConfig(integration_scheme="runge_kutta3",
+                                           use_error_control=False, max_step_size=0.01),
+                           simulator)
+    simulator.get_mutable_context().set_continuous_state([0.3, 0.0])
+    simulator.advance_to(0.1)
+    x, h = np.array([0.3, 0.0]), 0.01
+    for _ in range(10):
+        k1 = _expected(x)
+        k2 = _expected(x + 0.5 * h * k1)
+        k3 = _expected(x + h * (-k1 + 2.0 * k2))
+        x = x + h * (k1 + 4.0 * k2 + k3) / 6.0
+    np.testing.assert_allclose(simulator.get_context().get_continuous_state_vector(), x,
+                               rtol=1e-13, atol=1e-15)
