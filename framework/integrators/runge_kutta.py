@@ -53,6 +53,37 @@ def combine_stages(out, x0, h, weights, K, num_stages):
         out[i] = x0[i] + h * acc
 
 
+@njit(cache=True)
+def finish_step(x1, xc, err, x0, h, b, e, K, num_b, num_e, want_error):
+    """x1 = x0 + h Σ_{j < num_b} b[j] K[j], copied into xc, and, when `want_error`,
+    err = h Σ_{j < num_e} e[j] K[j] (the last two stage combinations of a step in one pass).
+
+    Parameters
+    ----------
+    x1, xc, err : ndarray, shape (n,)
+        Outputs (xc may be x1 itself).
+    x0 : ndarray, shape (n,)
+    h : float
+    b, e : ndarray, shape (s,)
+        Propagation weights and error weights (b − b̂).
+    K : ndarray, shape (s, n)
+    num_b, num_e : int
+        Stages combined for x1 and for err.
+    want_error : bool
+    """
+    for i in range(x0.shape[0]):
+        acc = 0.0
+        for j in range(num_b):
+            acc += b[j] * K[j, i]
+        x1[i] = x0[i] + h * acc
+        xc[i] = x1[i]
+        if want_error:
+            acc = 0.0
+            for j in range(num_e):
+                acc += e[j] * K[j, i]
+            err[i] = h * acc
+
+
 class RungeKuttaIntegrator(IntegratorBase):
     """An explicit Runge-Kutta integrator defined by the class attributes below.
 
@@ -106,6 +137,12 @@ class RungeKuttaIntegrator(IntegratorBase):
                 ctx.set_time_and_continuous_state(t0 + c[i] * h, self._x1)
             K[i] = self._eval_derivatives()
         x1 = self._x1
+        if xc is not None and not self.fsal:
+            # x1 into the context and the error estimate in one pass
+            finish_step(x1, xc, self._err, x0, h, self._b, self._e, K, last, self._s,
+                        want_error)
+            ctx._set_time_after_writing_xc(t1)
+            return True
         combine_stages(x1, x0, h, self._b, K, last)
         ctx.set_time_and_continuous_state(t1, x1)
         if want_error:
