@@ -110,48 +110,38 @@ class Box(Shape):
         return f"Box(width={self.width()}, depth={self.depth()}, height={self.height()})"
 
 
-class Cylinder(Shape):
+class _RadiusLength(Shape):
+    """A shape given by `radius` and `length` (m) along the z axis of its frame, centred;
+    kernel parameters [radius, length / 2]."""
+
+    def __init__(self, radius, length):
+        name = type(self).__name__
+        self._r = _positive(name, "radius", radius)
+        self._l = _positive(name, "length", length)
+
+    def radius(self):
+        return self._r
+
+    def length(self):
+        return self._l
+
+    def kernel_params(self):
+        return np.array([self._r, 0.5 * self._l])
+
+    def __repr__(self):
+        return f"{type(self).__name__}(radius={self._r}, length={self._l})"
+
+
+class Cylinder(_RadiusLength):
     """A cylinder of `radius` and `length` (m) along the z axis of its frame, centred."""
 
     type_code = CYLINDER
 
-    def __init__(self, radius, length):
-        self._r = _positive("Cylinder", "radius", radius)
-        self._l = _positive("Cylinder", "length", length)
 
-    def radius(self):
-        return self._r
-
-    def length(self):
-        return self._l
-
-    def kernel_params(self):
-        return np.array([self._r, 0.5 * self._l])
-
-    def __repr__(self):
-        return f"Cylinder(radius={self._r}, length={self._l})"
-
-
-class Capsule(Shape):
+class Capsule(_RadiusLength):
     """A capsule: the points within `radius` of a segment of `length` along z (centred)."""
 
     type_code = CAPSULE
-
-    def __init__(self, radius, length):
-        self._r = _positive("Capsule", "radius", radius)
-        self._l = _positive("Capsule", "length", length)
-
-    def radius(self):
-        return self._r
-
-    def length(self):
-        return self._l
-
-    def kernel_params(self):
-        return np.array([self._r, 0.5 * self._l])
-
-    def __repr__(self):
-        return f"Capsule(radius={self._r}, length={self._l})"
 
 
 class Ellipsoid(Shape):
