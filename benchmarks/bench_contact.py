@@ -33,9 +33,9 @@ import numpy as np
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from framework import DiagramBuilder, Simulator  # noqa: E402
-from geometry import Box, CoulombFriction, HalfSpace, RigidTransform, Sphere  # noqa: E402
-from multibody import MultibodyPlantConfig, SpatialInertia, add_multibody_plant  # noqa: E402
+from merganser.framework import DiagramBuilder, Simulator  # noqa: E402
+from merganser.geometry import Box, CoulombFriction, HalfSpace, RigidTransform, Sphere  # noqa: E402
+from merganser.multibody import MultibodyPlantConfig, SpatialInertia, add_multibody_plant  # noqa: E402
 
 SOLVERS = ["tamsi", "sap", "similar", "lagged", "lcp"]
 ISSUE_DRAKE_US = {("box", "sap"): 74.0, ("box", "tamsi"): 18.0,

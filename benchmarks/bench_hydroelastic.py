@@ -15,11 +15,11 @@ import time
 
 import numpy as np
 
-from framework import DiagramBuilder, Simulator
-from geometry import (Box, CoulombFriction, HalfSpace, ProximityProperties, RigidTransform,
+from merganser.framework import DiagramBuilder, Simulator
+from merganser.geometry import (Box, CoulombFriction, HalfSpace, ProximityProperties, RigidTransform,
                       Sphere, add_compliant_hydroelastic_properties, add_contact_material,
                       add_rigid_hydroelastic_properties)
-from multibody import MultibodyPlantConfig, SpatialInertia, add_multibody_plant
+from merganser.multibody import MultibodyPlantConfig, SpatialInertia, add_multibody_plant
 
 STEPS = 1000
 REPEATS = 5
@@ -57,7 +57,7 @@ def build(shape_name, model):
     z0 = 0.05 if shape_name == "box" else 0.05
     plant.set_free_body_pose(ctx, body, RigidTransform([0.0, 0.0, z0 - 1e-4]))
     if shape_name == "sphere":
-        from multibody import SpatialVelocity
+        from merganser.multibody import SpatialVelocity
         plant.set_free_body_spatial_velocity(ctx, body, SpatialVelocity([0, 0.5 / 0.05, 0],
                                                                         [0.5, 0, 0]))
     return simulator, plant, body, ctx

@@ -31,8 +31,8 @@ import numpy as np
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from multibody.kernels import TreeDynamics  # noqa: E402
-from multibody.tree.compiled_model import JointType, make_compiled_model  # noqa: E402
+from merganser.multibody.kernels import TreeDynamics  # noqa: E402
+from merganser.multibody.tree.compiled_model import JointType, make_compiled_model  # noqa: E402
 
 PANDA_URDF = (ROOT / "tests/data/models/example-robot-data/robots/panda_description/urdf/"
               "panda.urdf")
@@ -156,7 +156,7 @@ def fresh_process_seconds():
         "import time; t0 = time.perf_counter()\n"
         "import sys; sys.path.insert(0, %r)\n"
         "from benchmarks.bench_kernels import panda_model\n"
-        "from multibody.kernels import TreeDynamics\n"
+        "from merganser.multibody.kernels import TreeDynamics\n"
         "import numpy as np\n"
         "m, _ = panda_model(); td = TreeDynamics(m); I = m.default_inertia\n"
         "q = np.zeros(m.nq); g = np.array([0, 0, -9.81])\n"

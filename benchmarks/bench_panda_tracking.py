@@ -38,10 +38,10 @@ from pathlib import Path
 
 import numpy as np
 
-from controllers import InverseDynamicsController
-from framework import (DiagramBuilder, PiecewisePolynomial, Simulator, SimulatorConfig,
+from merganser.controllers import InverseDynamicsController
+from merganser.framework import (DiagramBuilder, PiecewisePolynomial, Simulator, SimulatorConfig,
                        TrajectorySource, apply_simulator_config)
-from multibody import MultibodyPlant, Parser
+from merganser.multibody import MultibodyPlant, Parser
 
 URDF = (Path(__file__).resolve().parents[1] / "tests" / "data" / "models" / "example-robot-data"
         / "robots" / "panda_description" / "urdf" / "panda.urdf")

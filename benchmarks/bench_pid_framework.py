@@ -24,7 +24,7 @@ import time
 import numpy as np
 from scipy.integrate import solve_ivp
 
-from framework import (Adder, ConstantVectorSource, DiagramBuilder, Integrator, LinearSystem,
+from merganser.framework import (Adder, ConstantVectorSource, DiagramBuilder, Integrator, LinearSystem,
                        MatrixGain, Simulator, SimulatorConfig, apply_simulator_config)
 
 KP, KI, KD = 10.0, 5.0, 3.0

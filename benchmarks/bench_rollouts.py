@@ -41,13 +41,13 @@ import xml.etree.ElementTree as ET
 import numba
 import numpy as np
 
-from framework import DiagramBuilder, LeafSystem, Simulator
-from framework.monte_carlo import monte_carlo_simulation, sample_seed
-from geometry import RigidTransform, RollPitchYaw
-from multibody.batched_plant import BatchedPlant
-from multibody.math import SpatialInertia
-from multibody.plant import MultibodyPlant
-from multibody.tree import FixedOffsetFrame, PrismaticJoint, RevoluteJoint, WeldJoint
+from merganser.framework import DiagramBuilder, LeafSystem, Simulator
+from merganser.framework.monte_carlo import monte_carlo_simulation, sample_seed
+from merganser.geometry import RigidTransform, RollPitchYaw
+from merganser.multibody.batched_plant import BatchedPlant
+from merganser.multibody.math import SpatialInertia
+from merganser.multibody.plant import MultibodyPlant
+from merganser.multibody.tree import FixedOffsetFrame, PrismaticJoint, RevoluteJoint, WeldJoint
 
 URDF = (pathlib.Path(__file__).resolve().parents[1] / "tests" / "data" / "models" /
         "example-robot-data" / "robots" / "panda_description" / "urdf" / "panda.urdf")
@@ -114,7 +114,7 @@ def make_panda(time_step=TIME_STEP):
     plant = MultibodyPlant(time_step)
     urdf_text = URDF.read_text()
     try:
-        from multibody import Parser
+        from merganser.multibody import Parser
     except ImportError:
         Parser = None
     if Parser is not None:

@@ -35,8 +35,8 @@ Two paths give the same values (a test checks it):
 
 import numpy as np
 
-from multibody import MultibodyForces, UniformGravityFieldElement
-from multibody.kernels.computed_torque import calc_computed_torque
+from merganser.multibody import MultibodyForces, UniformGravityFieldElement
+from merganser.multibody.kernels.computed_torque import calc_computed_torque
 
 
 class PlantContextHolder:

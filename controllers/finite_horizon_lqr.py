@@ -40,7 +40,7 @@ from typing import Any
 import numpy as np
 from scipy.integrate import solve_ivp
 
-from framework import (Context, OutputPortSelection, PiecewisePolynomial,
+from merganser.framework import (Context, OutputPortSelection, PiecewisePolynomial,
                        first_order_taylor_approximation)
 
 from ._riccati_checks import (check_positive_definite, check_positive_semidefinite,

@@ -3,7 +3,7 @@ LQR (the System returned by Drake's MakeFiniteHorizonLinearQuadraticRegulator)."
 
 import numpy as np
 
-from framework import LeafSystem
+from merganser.framework import LeafSystem
 
 
 class FiniteHorizonLqrController(LeafSystem):

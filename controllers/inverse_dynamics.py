@@ -1,7 +1,7 @@
 """InverseDynamics: generalized forces for desired accelerations, or gravity compensation
 (Drake's InverseDynamics)."""
 
-from framework import LeafSystem
+from merganser.framework import LeafSystem
 
 from ._control_model import ControlModel
 from ._validation import check_finalized_plant

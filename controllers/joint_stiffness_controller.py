@@ -5,7 +5,7 @@ import functools
 
 import numpy as np
 
-from framework import LeafSystem
+from merganser.framework import LeafSystem
 
 from ._control_model import ControlModel
 from ._validation import as_gains, check_finalized_plant, check_fully_actuated

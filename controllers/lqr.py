@@ -25,7 +25,7 @@ Prentice Hall, 1990, chapters 2-3.
 import numpy as np
 import scipy.linalg
 
-from framework import (AffineSystem, Context, LinearSystem, OutputPortSelection, System,
+from merganser.framework import (AffineSystem, Context, LinearSystem, OutputPortSelection, System,
                        linearize)
 
 from ._riccati_checks import (check_detectable, check_positive_semidefinite,

@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from framework import LeafSystem
+from merganser.framework import LeafSystem
 
 from ._validation import as_matrix, as_vector
 

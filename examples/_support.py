@@ -52,12 +52,12 @@ def add_package_paths(parser):
 
 def register_parsed_geometry(plant, parser, roles=("visual", "collision")):
     """Register the parser's geometry records with the plant's SceneGraph (see
-    `merganser_cli.models.register_parsed_geometry`); returns how many were added."""
+    `merganser.cli.models.register_parsed_geometry`); returns how many were added."""
     try:
-        from merganser_cli.models import register_parsed_geometry as register
-    except ImportError:          # merganser_cli not installed: use the repository's copy
+        from merganser.cli.models import register_parsed_geometry as register
+    except ImportError:          # merganser.cli not installed: use the repository's copy
         sys.path.insert(0, str(REPO_ROOT))
-        from merganser_cli.models import register_parsed_geometry as register
+        from merganser.cli.models import register_parsed_geometry as register
     return register(plant, parser, roles)
 
 
@@ -77,7 +77,7 @@ class Replay:
         self.meshcat = self.visualizer = None
         if out is None:
             return
-        from geometry.visualization import (ContactVisualizer, ContactVisualizerParams, Meshcat,
+        from merganser.geometry.visualization import (ContactVisualizer, ContactVisualizerParams, Meshcat,
                                             MeshcatVisualizer, MeshcatVisualizerParams)
 
         self.meshcat = Meshcat()
@@ -116,7 +116,7 @@ def save_plots(plots_dir, name, figures):
     """Save each matplotlib figure of `figures` (dict stem -> Figure) as DIR/name_stem.png."""
     if plots_dir is None:
         return []
-    from framework.plotting import save_figure
+    from merganser.framework.plotting import save_figure
 
     os.makedirs(plots_dir, exist_ok=True)
     paths = [save_figure(fig, Path(plots_dir) / f"{name}_{stem}.png")

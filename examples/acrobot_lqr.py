@@ -24,10 +24,10 @@ import sys
 import numpy as np
 
 import _support
-from controllers import linear_quadratic_regulator
-from framework import DiagramBuilder, LeafSystem, SimulatorConfig, linearize
-from multibody import add_multibody_plant_scene_graph
-from multibody.parsing import Parser
+from merganser.controllers import linear_quadratic_regulator
+from merganser.framework import DiagramBuilder, LeafSystem, SimulatorConfig, linearize
+from merganser.multibody import add_multibody_plant_scene_graph
+from merganser.multibody.parsing import Parser
 
 X_UPRIGHT = np.array([np.pi, 0.0, 0.0, 0.0])
 K_DRAKE = np.array([-278.442, -112.291, -119.725, -56.828])
@@ -174,7 +174,7 @@ def main(argv=None):
     assert error < tolerance, f"acrobot_lqr: final error {error:.2e} > {tolerance:g}"
 
     if args.plots:
-        from framework.plotting import plot_simulation_result
+        from merganser.framework.plotting import plot_simulation_result
 
         fig = plot_simulation_result(
             result, signals={"x": ["shoulder q1", "elbow q2", "q̇1", "q̇2"],

@@ -19,10 +19,10 @@ import sys
 import numpy as np
 
 import _support
-from controllers import linear_quadratic_regulator
-from framework import DiagramBuilder, SimulatorConfig, linearize
-from multibody import add_multibody_plant_scene_graph
-from multibody.parsing import Parser
+from merganser.controllers import linear_quadratic_regulator
+from merganser.framework import DiagramBuilder, SimulatorConfig, linearize
+from merganser.multibody import add_multibody_plant_scene_graph
+from merganser.multibody.parsing import Parser
 
 X_UPRIGHT = np.array([0.0, np.pi, 0.0, 0.0])
 PUSH = np.array([0.0, 0.1, 0.5, 0.0])
@@ -93,7 +93,7 @@ def main(argv=None):
     assert error < tolerance, f"cart_pole_lqr: final error {error:.2e} > {tolerance:g}"
 
     if args.plots:
-        from framework.plotting import plot_simulation_result
+        from merganser.framework.plotting import plot_simulation_result
 
         fig = plot_simulation_result(
             result, signals={"x": ["cart x (m)", "pole θ (rad)", "cart ẋ (m/s)",

@@ -27,11 +27,11 @@ import time
 import numpy as np
 
 import _support
-from framework import DiagramBuilder, Simulator
-from geometry import (Box, CoulombFriction, HalfSpace, ProximityProperties, RigidTransform,
+from merganser.framework import DiagramBuilder, Simulator
+from merganser.geometry import (Box, CoulombFriction, HalfSpace, ProximityProperties, RigidTransform,
                       add_compliant_hydroelastic_properties, add_contact_material,
                       add_rigid_hydroelastic_properties)
-from multibody import (MultibodyPlantConfig, SpatialInertia, SpatialVelocity,
+from merganser.multibody import (MultibodyPlantConfig, SpatialInertia, SpatialVelocity,
                        add_multibody_plant)
 
 MASS, SIZE, MU, G, SPEED, TIME_STEP = 1.0, 0.1, 0.5, 9.81, 1.0, 1e-3
@@ -135,7 +135,7 @@ def main(argv=None):
         assert abs(r["energy_lost"] - 0.5) < 0.025, f"contact_solvers: {name}: energy"
 
     if args.plots:
-        from framework.plotting import plot_bars
+        from merganser.framework.plotting import plot_bars
 
         rows = {n: r for n, r in table.items() if isinstance(r, dict)}
         fig = plot_bars({n: [100 * (r["slip"] - d) / d, 1e3 * r["penetration"],

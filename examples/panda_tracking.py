@@ -34,13 +34,13 @@ import warnings
 import numpy as np
 
 import _support
-from controllers import InverseDynamicsController
-from framework import DiagramBuilder, PiecewisePolynomial, Simulator, TrajectorySource
-from geometry import Box, CoulombFriction, HalfSpace, RigidTransform, RotationMatrix, Sphere
-from multibody import (MultibodyPlant, MultibodyPlantConfig, SpatialInertia, add_multibody_plant,
+from merganser.controllers import InverseDynamicsController
+from merganser.framework import DiagramBuilder, PiecewisePolynomial, Simulator, TrajectorySource
+from merganser.geometry import Box, CoulombFriction, HalfSpace, RigidTransform, RotationMatrix, Sphere
+from merganser.multibody import (MultibodyPlant, MultibodyPlantConfig, SpatialInertia, add_multibody_plant,
                        add_multibody_plant_scene_graph)
-from multibody.inverse_kinematics import solve_ik_jacobian
-from multibody.parsing import ParseWarning, Parser
+from merganser.multibody.inverse_kinematics import solve_ik_jacobian
+from merganser.multibody.parsing import ParseWarning, Parser
 
 URDF = ("example-robot-data", "robots", "panda_description", "urdf", "panda.urdf")
 Q_HOME = np.array([0.0, -0.785, 0.0, -2.356, 0.0, 1.571, 0.785, 0.02, 0.02])
@@ -246,7 +246,7 @@ def main(argv=None):
     push = push_box(quick=args.quick, html=args.html)
 
     if args.plots:
-        from framework.plotting import plot_signals
+        from merganser.framework.plotting import plot_signals
 
         fig = plot_signals(result.time, {f"joint {j + 1}": q[j] - q_desired[j]
                                          for j in range(7)},

@@ -24,12 +24,12 @@ import sys
 import numpy as np
 
 import _support
-from framework import DiagramBuilder
-from geometry import Box, Cylinder, RigidTransform, RotationMatrix, Sphere
-from multibody import SpatialInertia, add_multibody_plant_scene_graph
-from multibody.dh_chain import add_dh_chain, dh_transform
-from multibody.inverse_kinematics import solve_ik_ccd
-from multibody.planning import CartesianWaypoint, solve_waypoints_ik
+from merganser.framework import DiagramBuilder
+from merganser.geometry import Box, Cylinder, RigidTransform, RotationMatrix, Sphere
+from merganser.multibody import SpatialInertia, add_multibody_plant_scene_graph
+from merganser.multibody.dh_chain import add_dh_chain, dh_transform
+from merganser.multibody.inverse_kinematics import solve_ik_ccd
+from merganser.multibody.planning import CartesianWaypoint, solve_waypoints_ik
 
 PUMA_560 = np.array([[0.0, np.pi / 2, 0.0, 0.0],
                      [0.4318, 0.0, 0.0, 0.0],
@@ -182,7 +182,7 @@ def main(argv=None):
     assert np.linalg.norm(p_cube - PLACE) < 2e-3, f"pick_and_place: the cube ended at {p_cube}"
 
     if args.plots:
-        from framework.plotting import plot_signals
+        from merganser.framework.plotting import plot_signals
 
         fig = plot_signals(times, {**{f"q{j + 1}": q_samples[j] for j in range(6)},
                                    "tool x": p_tool[0], "tool y": p_tool[1],
@@ -202,7 +202,7 @@ def _with_q(plant, context, q):
 
 def _arm_trajectory(arm_q):
     """Stop-at-every-waypoint cubic (6, 1) through the waypoints, 1 s per move."""
-    from framework import PiecewisePolynomial
+    from merganser.framework import PiecewisePolynomial
 
     q = arm_q
     breaks = np.arange(q.shape[1], dtype=float)

@@ -34,12 +34,12 @@ import sys
 import numpy as np
 
 import _support
-from framework import DiagramBuilder, LeafSystem, PiecewisePolynomial, Simulator, TrajectorySource
-from geometry import Box, CoulombFriction, HalfSpace, RigidTransform, RotationMatrix, Sphere
-from multibody import (FixedOffsetFrame, JacobianWrtVariable, MultibodyPlant,
+from merganser.framework import DiagramBuilder, LeafSystem, PiecewisePolynomial, Simulator, TrajectorySource
+from merganser.geometry import Box, CoulombFriction, HalfSpace, RigidTransform, RotationMatrix, Sphere
+from merganser.multibody import (FixedOffsetFrame, JacobianWrtVariable, MultibodyPlant,
                        MultibodyPlantConfig, PlanarJoint, RevoluteJoint, SpatialInertia,
                        add_multibody_plant)
-from multibody.planning import (SupportPolygon, calc_zero_moment_point_from_contact_forces,
+from merganser.multibody.planning import (SupportPolygon, calc_zero_moment_point_from_contact_forces,
                                 solve_energy_optimal_cubic_trajectory)
 
 TRUNK_MASS, TRUNK_HEIGHT = 10.0, 0.5
@@ -453,7 +453,7 @@ def main(argv=None):
     assert slip < 2e-3, f"planar_biped: a stance foot slipped {slip:.4f} m"
 
     if args.plots:
-        from framework.plotting import plot_signals
+        from merganser.framework.plotting import plot_signals
 
         fig = plot_signals(t, {"ZMP x": np.array(log["zmp"]), "left ankle x": feet_x[0],
                                "right ankle x": feet_x[1],

@@ -21,7 +21,7 @@ import numpy as np
 
 import _support
 
-from framework import ConstantVectorSource, DiagramBuilder, LeafSystem, SimulatorConfig
+from merganser.framework import ConstantVectorSource, DiagramBuilder, LeafSystem, SimulatorConfig
 
 
 class SpringDamper(LeafSystem):
@@ -86,7 +86,7 @@ def main(argv=None):
           f"max |x - x_exact| = {error:.2e}")
     assert error < 1e-6, f"spring_damper: max error {error:.3e} exceeds 1e-6"
     if args.plots:
-        from framework.plotting import plot_signals
+        from merganser.framework.plotting import plot_signals
 
         fig = plot_signals(t, {"x simulated": x, "x exact": analytic_position(t),
                                "x - x exact": x - analytic_position(t)},

@@ -32,9 +32,9 @@ import sys
 import numpy as np
 
 import _support
-from framework import DiagramBuilder
-from geometry import Cylinder, RigidTransform, Sphere
-from multibody import (FixedOffsetFrame, RevoluteJoint, SpatialInertia,
+from merganser.framework import DiagramBuilder
+from merganser.geometry import Cylinder, RigidTransform, Sphere
+from merganser.multibody import (FixedOffsetFrame, RevoluteJoint, SpatialInertia,
                        add_multibody_plant_scene_graph)
 
 LENGTHS = (1.0, 0.8)
@@ -92,7 +92,7 @@ def terms_from_inverse_dynamics(inverse_dynamics):
 # ---------------------------------------------------------------- 2. spatial vectors
 def make_plant(builder=None):
     """The arm as a MultibodyPlant (both joints actuated), with visual geometry."""
-    from multibody import MultibodyPlant
+    from merganser.multibody import MultibodyPlant
 
     if builder is None:
         plant, scene_graph = MultibodyPlant(0.0), None
@@ -119,7 +119,7 @@ def make_plant(builder=None):
 
 def spatial_vector_terms(plant):
     """(M, C q̇, τ_g, inverse dynamics of VDOT, forward dynamics of TAU) from the plant."""
-    from multibody import MultibodyForces
+    from merganser.multibody import MultibodyForces
 
     ctx = plant.create_default_context()
     plant.set_positions_and_velocities(ctx, np.concatenate([Q, V]))
@@ -236,7 +236,7 @@ def main(argv=None):
     assert worst < 1e-9, f"two_link_formulations: formulations differ by {worst:.2e}"
 
     if args.html:
-        from framework import SimulatorConfig
+        from merganser.framework import SimulatorConfig
 
         replay = _support.Replay(args.html, builder, scene_graph,
                                  camera=((4.0, 0.3, 0.5), (0.0, 0.0, 0.0)))
@@ -248,7 +248,7 @@ def main(argv=None):
         diagram.simulate(2.0, context=context, config=SimulatorConfig(accuracy=1e-6))
         replay.finish()
     if args.plots:
-        from framework.plotting import plot_bars
+        from merganser.framework.plotting import plot_bars
 
         fig = plot_bars({name: np.concatenate([v[3], v[4]]) for name, v in results.items()},
                         ["τ1(q̈)", "τ2(q̈)", "q̈1(τ)", "q̈2(τ)"],

@@ -31,10 +31,10 @@ import sys
 import numpy as np
 
 import _support
-from framework import DiagramBuilder, LeafSystem, SimulatorConfig
-from geometry import RigidTransform, RollPitchYaw
-from multibody import ExternallyAppliedSpatialForce, add_multibody_plant_scene_graph
-from multibody.parsing import Parser
+from merganser.framework import DiagramBuilder, LeafSystem, SimulatorConfig
+from merganser.geometry import RigidTransform, RollPitchYaw
+from merganser.multibody import ExternallyAppliedSpatialForce, add_multibody_plant_scene_graph
+from merganser.multibody.parsing import Parser
 
 MASS, THRUST, G = 20.0, 30.0, 9.81
 ADDED_MASS_X = 10.0
@@ -142,7 +142,7 @@ def simulate(in_water, thrust, t_final, X_WB=None, html=None):
 
 def pitch(q):
     """Pitch angle (rad) of the hull from its quaternion rows q[0:4] (shape (4, N))."""
-    from geometry import RotationMatrix
+    from merganser.geometry import RotationMatrix
     return np.array([RollPitchYaw(RotationMatrix(q[:4, k])).pitch_angle()
                      for k in range(q.shape[1])])
 
@@ -183,7 +183,7 @@ def main(argv=None):
     assert speed_error < 1e-6 and fall_error < 1e-6
 
     if args.plots:
-        from framework.plotting import plot_signals
+        from merganser.framework.plotting import plot_signals
 
         fig = plot_signals(t, {"water": u, "air (F t / m)": THRUST / MASS * t,
                                "terminal speed": np.full_like(t, u_inf)},

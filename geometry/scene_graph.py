@@ -21,7 +21,7 @@ filters can be changed for the model (``collision_filter_manager()``) or for one
 
 import numpy as np
 
-from framework import LeafSystem
+from merganser.framework import LeafSystem
 
 from .collision_filter import CollisionFilterManager
 from .geometry_instance import FrameId, GeometryFrame, GeometryInstance, SourceId

@@ -4,25 +4,25 @@ MultibodyPlant (Drake's multibody, the Python way).
 Public names are re-exported here: ``from multibody import MultibodyPlant, SpatialInertia``.
 """
 
-from multibody.math import *  # noqa: F401,F403
-from multibody.math import __all__ as _math_all
-from multibody.plant import *  # noqa: F401,F403
-from multibody.plant import __all__ as _plant_all
-from multibody.tree import *  # noqa: F401,F403
-from multibody.tree import __all__ as _tree_all
-from multibody.parsing import *  # noqa: F401,F403
-from multibody.parsing import __all__ as _parsing_all
-from multibody.hydrodynamics import *  # noqa: F401,F403
-from multibody.hydrodynamics import __all__ as _hydro_all
-from multibody.inverse_kinematics import *  # noqa: F401,F403
-from multibody.inverse_kinematics import __all__ as _ik_all
-from multibody.dh_chain import DhChain, add_dh_chain, dh_transform  # noqa: F401
-from multibody.batched_plant import BATCHED_INTEGRATION_SCHEMES, BatchedPlant  # noqa: F401
-from multibody.contact import ContactSolverError  # noqa: F401
-from multibody.contact.geometry_bridge import (connect_plant_and_scene_graph,  # noqa: F401
+from merganser.multibody.math import *  # noqa: F401,F403
+from merganser.multibody.math import __all__ as _math_all
+from merganser.multibody.plant import *  # noqa: F401,F403
+from merganser.multibody.plant import __all__ as _plant_all
+from merganser.multibody.tree import *  # noqa: F401,F403
+from merganser.multibody.tree import __all__ as _tree_all
+from merganser.multibody.parsing import *  # noqa: F401,F403
+from merganser.multibody.parsing import __all__ as _parsing_all
+from merganser.multibody.hydrodynamics import *  # noqa: F401,F403
+from merganser.multibody.hydrodynamics import __all__ as _hydro_all
+from merganser.multibody.inverse_kinematics import *  # noqa: F401,F403
+from merganser.multibody.inverse_kinematics import __all__ as _ik_all
+from merganser.multibody.dh_chain import DhChain, add_dh_chain, dh_transform  # noqa: F401
+from merganser.multibody.batched_plant import BATCHED_INTEGRATION_SCHEMES, BatchedPlant  # noqa: F401
+from merganser.multibody.contact import ContactSolverError  # noqa: F401
+from merganser.multibody.contact.geometry_bridge import (connect_plant_and_scene_graph,  # noqa: F401
                                                register_geometry_records)
-from multibody.planning import *  # noqa: F401,F403
-from multibody.planning import __all__ as _planning_all
+from merganser.multibody.planning import *  # noqa: F401,F403
+from merganser.multibody.planning import __all__ as _planning_all
 
 __all__ = sorted(set(_math_all) | set(_plant_all) | set(_tree_all) | set(_parsing_all)
                  | set(_hydro_all) | set(_ik_all) | set(_planning_all)

@@ -30,10 +30,10 @@ import warnings
 import numba
 import numpy as np
 
-from multibody.batched_step import BATCHED_INTEGRATION_SCHEMES, runge_kutta_tableau, step_batch
-from multibody.kernels.layout import pack_model
-from multibody.plant.discrete_update import SemiExplicitEulerStepper
-from multibody.plant.plant_parameters import body_parameters
+from merganser.multibody.batched_step import BATCHED_INTEGRATION_SCHEMES, runge_kutta_tableau, step_batch
+from merganser.multibody.kernels.layout import pack_model
+from merganser.multibody.plant.discrete_update import SemiExplicitEulerStepper
+from merganser.multibody.plant.plant_parameters import body_parameters
 
 __all__ = ["BatchedPlant", "BATCHED_INTEGRATION_SCHEMES"]
 

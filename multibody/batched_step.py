@@ -35,10 +35,10 @@ import numba
 import numpy as np
 from numba import prange
 
-from multibody.kernels.aba import calc_forward_dynamics
-from multibody.kernels.compilation import kernel, parallel_kernel
-from multibody.kernels.joint_velocity_maps import map_velocity_to_qdot
-from multibody.kernels.layout import NWS
+from merganser.multibody.kernels.aba import calc_forward_dynamics
+from merganser.multibody.kernels.compilation import kernel, parallel_kernel
+from merganser.multibody.kernels.joint_velocity_maps import map_velocity_to_qdot
+from merganser.multibody.kernels.layout import NWS
 
 __all__ = ["BATCHED_INTEGRATION_SCHEMES", "runge_kutta_tableau", "step_batch"]
 

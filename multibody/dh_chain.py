@@ -29,9 +29,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from geometry import RigidTransform
-from multibody.math import SpatialInertia
-from multibody.tree import FixedOffsetFrame, Frame, PrismaticJoint, RevoluteJoint
+from merganser.geometry import RigidTransform
+from merganser.multibody.math import SpatialInertia
+from merganser.multibody.tree import FixedOffsetFrame, Frame, PrismaticJoint, RevoluteJoint
 
 __all__ = ["DhChain", "add_dh_chain", "dh_transform"]
 

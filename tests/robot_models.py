@@ -8,7 +8,7 @@
 import warnings
 from pathlib import Path
 
-from multibody import MultibodyPlant, Parser
+from merganser.multibody import MultibodyPlant, Parser
 
 PANDA_URDF = (Path(__file__).resolve().parent / "data" / "models" / "example-robot-data"
               / "robots" / "panda_description" / "urdf" / "panda.urdf")

@@ -5,7 +5,7 @@
   shape-preserving, C2 cubic, cubic Hermite, Lagrange), as Drake's.
 """
 
-from framework.trajectories.piecewise_polynomial import PiecewisePolynomial
-from framework.trajectories.trajectory import Trajectory
+from merganser.framework.trajectories.piecewise_polynomial import PiecewisePolynomial
+from merganser.framework.trajectories.trajectory import Trajectory
 
 __all__ = ["PiecewisePolynomial", "Trajectory"]

@@ -26,9 +26,9 @@ from bisect import bisect_right
 
 import numpy as np
 
-from framework.trajectories import polynomial
-from framework.trajectories.polynomial_eval import eval_orders, stack_derivatives
-from framework.trajectories.trajectory import Trajectory, as_time
+from merganser.framework.trajectories import polynomial
+from merganser.framework.trajectories.polynomial_eval import eval_orders, stack_derivatives
+from merganser.framework.trajectories.trajectory import Trajectory, as_time
 
 # Minimum separation of consecutive breaks (Drake's PiecewiseTrajectory::kEpsilonTime).
 EPSILON_TIME = float(np.finfo(np.float64).eps)

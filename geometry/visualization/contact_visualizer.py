@@ -24,8 +24,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from framework import LeafSystem
-from geometry.visualization.meshcat_shapes import arrow_object
+from merganser.framework import LeafSystem
+from merganser.geometry.visualization.meshcat_shapes import arrow_object
 
 __all__ = ["ContactVisualizer", "ContactVisualizerParams", "arrow_frame"]
 

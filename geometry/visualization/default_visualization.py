@@ -27,11 +27,11 @@ def add_default_visualization(builder, meshcat=None, publish_period=1.0 / 64.0):
     ValueError
         When `builder` holds no SceneGraph.
     """
-    from geometry.scene_graph import SceneGraph
-    from geometry.visualization.contact_visualizer import (ContactVisualizer,
+    from merganser.geometry.scene_graph import SceneGraph
+    from merganser.geometry.visualization.contact_visualizer import (ContactVisualizer,
                                                            ContactVisualizerParams)
-    from geometry.visualization.meshcat import Meshcat
-    from geometry.visualization.meshcat_visualizer import (MeshcatVisualizer,
+    from merganser.geometry.visualization.meshcat import Meshcat
+    from merganser.geometry.visualization.meshcat_visualizer import (MeshcatVisualizer,
                                                            MeshcatVisualizerParams)
 
     systems = list(builder.get_systems())

@@ -26,8 +26,8 @@ from pathlib import Path
 
 import numpy as np
 
-from geometry.visualization.meshcat_animation import MeshcatAnimation
-from geometry.visualization.meshcat_shapes import shape_to_object
+from merganser.geometry.visualization.meshcat_animation import MeshcatAnimation
+from merganser.geometry.visualization.meshcat_shapes import shape_to_object
 
 __all__ = ["Meshcat", "MeshcatUnavailableError", "meshcat_viewer_bundle"]
 
@@ -266,7 +266,7 @@ class Meshcat:
     def static_html(self, title="merganser replay"):
         """One self-contained HTML page replaying the scene and the published recording
         offline (meshcat viewer and three.js embedded, time slider)."""
-        from geometry.visualization.html_export import render_static_html
+        from merganser.geometry.visualization.html_export import render_static_html
 
         bundle, version = meshcat_viewer_bundle()
         duration = 0.0 if self._published is None else self._animation.duration()

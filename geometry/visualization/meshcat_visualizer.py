@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from framework import LeafSystem
+from merganser.framework import LeafSystem
 
 __all__ = ["MeshcatVisualizer", "MeshcatVisualizerParams"]
 

@@ -15,12 +15,12 @@
 
 import pathlib
 
-from geometry.proximity.compilation import guard_cache
+from merganser.geometry.proximity.compilation import guard_cache
 
 _HERE = pathlib.Path(__file__).resolve().parent
 guard_cache(_HERE, sorted((_HERE.parent / "kernels").glob("*.py"))
             + sorted((_HERE.parent.parent / "geometry" / "proximity").glob("*.py")))
 
-from multibody.contact.errors import ContactSolverError  # noqa: E402
+from merganser.multibody.contact.errors import ContactSolverError  # noqa: E402
 
 __all__ = ["ContactSolverError"]

@@ -26,11 +26,11 @@ import math
 
 import numpy as np
 
-from geometry.proximity.compilation import jit
-from multibody.contact.contact_kernels import (
+from merganser.geometry.proximity.compilation import jit
+from merganser.multibody.contact.contact_kernels import (
     add_angular_jacobian, add_point_jacobian, point_motion,
 )
-from multibody.kernels.layout import IP_NV, IP_PARENT, IP_VS, WS_PW, WS_RW
+from merganser.multibody.kernels.layout import IP_NV, IP_PARENT, IP_VS, WS_PW, WS_RW
 
 __all__ = ["COUPLER", "DISTANCE", "BALL", "WELD", "ROWS_OF_KIND", "INT_PARAMS", "FLOAT_PARAMS",
            "SIGMA_BILATERAL", "constraint_rows", "bilateral_regularization", "rotation_vector"]

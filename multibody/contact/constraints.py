@@ -11,10 +11,10 @@ expressed in W (6 rows: angular rows use ω_WB - ω_WA). Rigid rows have infinit
 
 import numpy as np
 
-from multibody.contact.constraint_kernels import (
+from merganser.multibody.contact.constraint_kernels import (
     BALL, COUPLER, DISTANCE, FLOAT_PARAMS, INT_PARAMS, ROWS_OF_KIND, WELD, constraint_rows,
 )
-from multibody.tree.constraints import (
+from merganser.multibody.tree.constraints import (
     BallConstraintSpec, CouplerConstraintSpec, DistanceConstraintSpec, WeldConstraintSpec,
 )
 

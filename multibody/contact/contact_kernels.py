@@ -11,10 +11,10 @@ translational Jacobian (3, nv) in W of the point of body X coincident with C.
 
 import math
 
-from geometry.proximity.compilation import jit
-from multibody.kernels.kinematics import pose_pass_base_to_tip
-from multibody.kernels.layout import IP_NV, IP_PARENT, IP_VS, WS_PW, WS_RW, WS_S
-from multibody.kernels.spatial import load6, rotate6
+from merganser.geometry.proximity.compilation import jit
+from merganser.multibody.kernels.kinematics import pose_pass_base_to_tip
+from merganser.multibody.kernels.layout import IP_NV, IP_PARENT, IP_VS, WS_PW, WS_RW, WS_S
+from merganser.multibody.kernels.spatial import load6, rotate6
 
 
 @jit

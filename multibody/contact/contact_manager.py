@@ -16,14 +16,14 @@ import functools
 
 import numpy as np
 
-from multibody.contact.contact_kernels import build_contacts, penalty_forces
-from multibody.contact.contact_parameters import (
+from merganser.multibody.contact.contact_kernels import build_contacts, penalty_forces
+from merganser.multibody.contact.contact_parameters import (
     estimate_penalty_defaults, geometry_parameter_arrays,
 )
-from multibody.contact.contact_results_builder import (
+from merganser.multibody.contact.contact_results_builder import (
     continuous_contact_results, discrete_contact_results,
 )
-from multibody.plant.contact_results import ContactResults
+from merganser.multibody.plant.contact_results import ContactResults
 
 __all__ = ["ContactManager", "PointContactSet"]
 
@@ -117,11 +117,11 @@ class ContactManager:
             [state_ticket, query_ticket])
         self._hydro = None
         if self.has_geometry and plant.get_contact_model() != "point":
-            from multibody.contact.hydroelastic_forces import HydroelasticContacts
+            from merganser.multibody.contact.hydroelastic_forces import HydroelasticContacts
             self._hydro = HydroelasticContacts(self, [state_ticket, query_ticket])
         self.step = None
         if not t.continuous:
-            from multibody.contact.discrete_stepper import ContactStepper
+            from merganser.multibody.contact.discrete_stepper import ContactStepper
             stepper = ContactStepper(plant, approximation, constraints)
             self.step = plant.declare_cache_entry(
                 "discrete contact step", stepper.make_results, stepper.calc_results,
@@ -184,7 +184,7 @@ class ContactManager:
                                 pcs.node_b, pcs.p_WC, pcs.R_WC, pcs.phi0, pcs.k, pcs.d, pcs.tau,
                                 pcs.mu, pcs.geom_a, pcs.geom_b, pcs.rows)
         if hydro and not self.plant._tables.continuous:
-            from multibody.contact.hydroelastic_forces import append_point_contacts
+            from merganser.multibody.contact.hydroelastic_forces import append_point_contacts
             append_point_contacts(self._hydro, context, pcs, gt)
 
     def eval_point_contacts(self, context):
@@ -231,7 +231,7 @@ class ContactManager:
         results = discrete_contact_results(self.plant, self._contacts.eval(context),
                                            self.step.eval(context))
         if self._hydro is not None and self.plant.get_contact_model() != "point":
-            from multibody.contact.hydroelastic_forces import discrete_hydroelastic_results
+            from merganser.multibody.contact.hydroelastic_forces import discrete_hydroelastic_results
             results = discrete_hydroelastic_results(self._hydro, context,
                                                     self._contacts.eval(context), results)
         return results

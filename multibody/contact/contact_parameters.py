@@ -19,7 +19,7 @@ import math
 
 import numpy as np
 
-from geometry.properties import (
+from merganser.geometry.properties import (
     FRICTION, HC_DISSIPATION, MATERIAL, POINT_STIFFNESS, RELAXATION_TIME, CoulombFriction,
 )
 

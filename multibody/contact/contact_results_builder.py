@@ -3,8 +3,8 @@ pipeline's arrays, for the continuous penalty model and the discrete solvers."""
 
 import numpy as np
 
-from geometry import PenetrationAsPointPair
-from multibody.plant.contact_results import ContactResults, PointPairContactInfo
+from merganser.geometry import PenetrationAsPointPair
+from merganser.multibody.plant.contact_results import ContactResults, PointPairContactInfo
 
 __all__ = ["continuous_contact_results", "discrete_contact_results"]
 

@@ -29,17 +29,17 @@ import math
 
 import numpy as np
 
-from multibody.contact.constraints import ConstraintRows
-from multibody.contact.contact_kernels import contact_jacobian, pose_pass
-from multibody.contact.errors import ContactSolverError
-from multibody.contact.lcp import lcp_solve
-from multibody.contact.position_update import next_state
-from multibody.contact.problem_kernels import generalized_impulse
-from multibody.contact.sap import LAGGED, SAP, SIMILAR
-from multibody.contact.sap_step import CONSTRAINT_WORK_ROWS, CONTACT_WORK_ROWS, sap_step
-from multibody.contact.tamsi import tamsi_step
-from multibody.kernels.layout import make_workspace, pack_model
-from multibody.plant.discrete_update import DiscreteStepper
+from merganser.multibody.contact.constraints import ConstraintRows
+from merganser.multibody.contact.contact_kernels import contact_jacobian, pose_pass
+from merganser.multibody.contact.errors import ContactSolverError
+from merganser.multibody.contact.lcp import lcp_solve
+from merganser.multibody.contact.position_update import next_state
+from merganser.multibody.contact.problem_kernels import generalized_impulse
+from merganser.multibody.contact.sap import LAGGED, SAP, SIMILAR
+from merganser.multibody.contact.sap_step import CONSTRAINT_WORK_ROWS, CONTACT_WORK_ROWS, sap_step
+from merganser.multibody.contact.tamsi import tamsi_step
+from merganser.multibody.kernels.layout import make_workspace, pack_model
+from merganser.multibody.plant.discrete_update import DiscreteStepper
 
 __all__ = ["ContactStepper", "StepResults", "DiscreteProblem"]
 

@@ -13,13 +13,13 @@ filtering at finalize and the contact pipeline's entry points (a mixin of Multib
 
 import numpy as np
 
-from geometry import (
+from merganser.geometry import (
     CollisionFilterDeclaration, CoulombFriction, FramePoseVector, GeometryFrame,
     GeometryInstance, GeometrySet, IllustrationProperties, PerceptionProperties,
     ProximityProperties, RigidTransform, SceneGraph, Shape,
 )
-from geometry.properties import FRICTION, MATERIAL
-from multibody.contact.contact_manager import ContactManager
+from merganser.geometry.properties import FRICTION, MATERIAL
+from merganser.multibody.contact.contact_manager import ContactManager
 
 __all__ = ["PlantGeometryMixin"]
 
@@ -352,7 +352,7 @@ def shape_from_record(record):
     """The Shape of a parsed `multibody.parsing.geometry_records.GeometryRecord`."""
     global _SHAPE_CLASSES
     if _SHAPE_CLASSES is None:
-        import geometry
+        from merganser import geometry
         _SHAPE_CLASSES = {name: getattr(geometry, name) for name in (
             "Box", "Sphere", "Cylinder", "Capsule", "Ellipsoid", "HalfSpace", "Mesh", "Convex")}
     cls = _SHAPE_CLASSES.get(record.shape)

@@ -24,7 +24,7 @@ import math
 import numpy as np
 from numba import njit
 
-from multibody.plant.contact_results import HydroelasticContactInfo
+from merganser.multibody.plant.contact_results import HydroelasticContactInfo
 
 __all__ = ["HydroelasticContacts", "hydroelastic_face_forces", "append_point_contacts",
            "discrete_hydroelastic_results"]
@@ -199,7 +199,7 @@ class HydroelasticContacts:
     def add_results(self, context, results):
         """Append a HydroelasticContactInfo per surface to `results` (F_Ac_W on M's body
         at the surface centroid, in W)."""
-        from multibody import SpatialForce
+        from merganser.multibody import SpatialForce
         F = np.zeros((self.plant._tables.nb, 6))
         st, f_M = self.add_forces(context, F)
         if st.nf == 0:
@@ -279,8 +279,8 @@ def discrete_hydroelastic_results(hydro, context, pcs, results):
     """ContactResults of a discrete step with the quadrature-point contacts (appended by
     `append_point_contacts`) regrouped into one HydroelasticContactInfo per surface
     (F_Ac_W: the sum of the points' forces on M, moved to the surface centroid)."""
-    from multibody import SpatialForce
-    from multibody.plant.contact_results import ContactResults
+    from merganser.multibody import SpatialForce
+    from merganser.multibody.plant.contact_results import ContactResults
     start = getattr(pcs, "hydro_start", None)
     if start is None or results.num_point_pair_contacts() < pcs.nc:
         return results

@@ -33,7 +33,7 @@ import math
 
 import numpy as np
 
-from geometry.proximity.compilation import jit
+from merganser.geometry.proximity.compilation import jit
 
 __all__ = ["lcp_solve", "lemke", "fischer_burmeister"]
 

@@ -6,7 +6,7 @@ import math
 
 import numpy as np
 
-from geometry.proximity.compilation import jit
+from merganser.geometry.proximity.compilation import jit
 
 
 @jit

@@ -4,8 +4,8 @@ same order, as the numpy expression it replaces, so results are bit-identical)."
 
 import math
 
-from geometry.proximity.compilation import jit
-from multibody.kernels.joint_velocity_maps import map_velocity_to_qdot
+from merganser.geometry.proximity.compilation import jit
+from merganser.multibody.kernels.joint_velocity_maps import map_velocity_to_qdot
 
 
 @jit

@@ -4,7 +4,7 @@ loops instead of a dozen small numpy calls per step)."""
 
 import math
 
-from geometry.proximity.compilation import jit
+from merganser.geometry.proximity.compilation import jit
 
 SIGMA = 1.0e-3                               # SAP's friction regularization factor
 NEAR_RIGID = 1.0 / (4.0 * math.pi ** 2)      # β² / (4π²), β = 1

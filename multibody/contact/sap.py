@@ -33,8 +33,8 @@ import math
 
 import numpy as np
 
-from geometry.proximity.compilation import jit
-from multibody.contact.linalg import (
+from merganser.geometry.proximity.compilation import jit
+from merganser.multibody.contact.linalg import (
     block_columns, cholesky_inplace, cholesky_solve, momentum_residual, sparse_matvec,
     sparse_matvec_transpose,
 )

@@ -14,13 +14,13 @@
 
 import math
 
-from geometry.proximity.compilation import jit
-from multibody.contact.constraint_kernels import bilateral_regularization, constraint_rows
-from multibody.contact.contact_kernels import contact_jacobian, pose_pass
-from multibody.contact.problem_kernels import (
+from merganser.geometry.proximity.compilation import jit
+from merganser.multibody.contact.constraint_kernels import bilateral_regularization, constraint_rows
+from merganser.multibody.contact.contact_kernels import contact_jacobian, pose_pass
+from merganser.multibody.contact.problem_kernels import (
     delassus_estimate, generalized_impulse, sap_parameters,
 )
-from multibody.contact.sap import sap_solve
+from merganser.multibody.contact.sap import sap_solve
 
 __all__ = ["sap_step", "CONTACT_WORK_ROWS", "CONSTRAINT_WORK_ROWS"]
 

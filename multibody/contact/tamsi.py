@@ -25,11 +25,11 @@ import math
 
 import numpy as np
 
-from geometry.proximity.compilation import jit
-from multibody.contact.contact_kernels import contact_jacobian
-from multibody.contact.linalg import (block_columns, momentum_residual, sparse_matvec,
+from merganser.geometry.proximity.compilation import jit
+from merganser.multibody.contact.contact_kernels import contact_jacobian
+from merganser.multibody.contact.linalg import (block_columns, momentum_residual, sparse_matvec,
                                       sparse_matvec_transpose)
-from multibody.contact.problem_kernels import generalized_impulse
+from merganser.multibody.contact.problem_kernels import generalized_impulse
 
 _COS_MAX = 0.5  # cos 60°
 

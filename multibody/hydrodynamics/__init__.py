@@ -5,15 +5,15 @@ quadratic drag in the body frame); the added mass enters the mass matrix and the
 dynamics through the functions of `multibody.hydrodynamics.added_mass`.
 """
 
-from multibody.hydrodynamics.added_mass import (
+from merganser.multibody.hydrodynamics.added_mass import (
     calc_added_mass_bias,
     calc_added_mass_matrix,
     calc_forward_dynamics_with_added_mass,
     calc_mass_matrix_with_added_mass,
     hydrodynamic_force_elements,
 )
-from multibody.hydrodynamics.body_hydro_data import BodyHydroData
-from multibody.hydrodynamics.hydrodynamic_force import HydrodynamicForce
+from merganser.multibody.hydrodynamics.body_hydro_data import BodyHydroData
+from merganser.multibody.hydrodynamics.hydrodynamic_force import HydrodynamicForce
 
 __all__ = [
     "BodyHydroData",

@@ -27,8 +27,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from multibody.hydrodynamics.hydrodynamic_force import HydrodynamicForce
-from multibody.plant import JacobianWrtVariable
+from merganser.multibody.hydrodynamics.hydrodynamic_force import HydrodynamicForce
+from merganser.multibody.plant import JacobianWrtVariable
 
 __all__ = [
     "calc_added_mass_bias",

@@ -29,8 +29,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from multibody.hydrodynamics.body_hydro_data import BodyHydroData
-from multibody.tree import ForceElement
+from merganser.multibody.hydrodynamics.body_hydro_data import BodyHydroData
+from merganser.multibody.tree import ForceElement
 
 __all__ = ["HydrodynamicForce"]
 

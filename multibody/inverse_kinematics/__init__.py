@@ -2,8 +2,8 @@
 (`InverseKinematics`), cyclic coordinate descent (`solve_ik_ccd`) and damped least
 squares (`solve_ik_jacobian`), all returning an `InverseKinematicsResult`."""
 
-from multibody.inverse_kinematics.ccd import joint_chain_to_frame, solve_ik_ccd
-from multibody.inverse_kinematics.constraints import (
+from merganser.multibody.inverse_kinematics.ccd import joint_chain_to_frame, solve_ik_ccd
+from merganser.multibody.inverse_kinematics.constraints import (
     GazeTargetConstraint,
     MinimumDistanceLowerBoundConstraint,
     OrientationConstraint,
@@ -13,9 +13,9 @@ from multibody.inverse_kinematics.constraints import (
     QuadraticErrorCost,
     UnitQuaternionConstraint,
 )
-from multibody.inverse_kinematics.inverse_kinematics import InverseKinematics
-from multibody.inverse_kinematics.jacobian_ik import solve_ik_jacobian
-from multibody.inverse_kinematics.result import InverseKinematicsResult
+from merganser.multibody.inverse_kinematics.inverse_kinematics import InverseKinematics
+from merganser.multibody.inverse_kinematics.jacobian_ik import solve_ik_jacobian
+from merganser.multibody.inverse_kinematics.result import InverseKinematicsResult
 
 __all__ = [
     "GazeTargetConstraint",

@@ -6,9 +6,9 @@ and what was received.
 
 import numpy as np
 
-from geometry import RigidTransform, RotationMatrix
-from multibody.plant import MultibodyPlant
-from multibody.tree import Frame, QuaternionFloatingJoint
+from merganser.geometry import RigidTransform, RotationMatrix
+from merganser.multibody.plant import MultibodyPlant
+from merganser.multibody.tree import Frame, QuaternionFloatingJoint
 
 __all__ = ["as_rotation_matrix", "as_vector", "check_frame", "check_plant",
            "check_positive", "normalize_quaternions", "quaternion_position_starts",

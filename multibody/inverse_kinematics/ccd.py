@@ -17,15 +17,15 @@ kinematics problem of mechanical manipulators", IEEE Trans. Robotics and Automat
 
 import numpy as np
 
-from multibody.inverse_kinematics._arguments import (
+from merganser.multibody.inverse_kinematics._arguments import (
     as_vector,
     check_frame,
     check_plant,
     check_positive,
     working_context,
 )
-from multibody.inverse_kinematics.result import InverseKinematicsResult
-from multibody.tree import PrismaticJoint, RevoluteJoint, WeldJoint
+from merganser.multibody.inverse_kinematics.result import InverseKinematicsResult
+from merganser.multibody.tree import PrismaticJoint, RevoluteJoint, WeldJoint
 
 __all__ = ["solve_ik_ccd", "joint_chain_to_frame"]
 

@@ -22,14 +22,14 @@ Formulations (Drake's, with the orientation constraint's exact case made regular
 
 import numpy as np
 
-from multibody.inverse_kinematics._arguments import (
+from merganser.multibody.inverse_kinematics._arguments import (
     as_rotation_matrix,
     as_vector,
     check_frame,
     check_positive,
     rotation_vector,
 )
-from multibody.plant import JacobianWrtVariable
+from merganser.multibody.plant import JacobianWrtVariable
 
 __all__ = [
     "GazeTargetConstraint",
@@ -348,7 +348,7 @@ class MinimumDistanceLowerBoundConstraint(IkConstraint):
 def _require_distance_queries(fn, plant, context):
     """Raise NotImplementedError naming what is missing for distance queries."""
     try:
-        from geometry import QueryObject
+        from merganser.geometry import QueryObject
     except ImportError:
         raise NotImplementedError(
             f"{fn}: needs geometry.QueryObject.compute_signed_distance_pairwise_closest_points "

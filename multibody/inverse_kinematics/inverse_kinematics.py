@@ -13,14 +13,14 @@ import warnings
 import numpy as np
 from scipy.optimize import BFGS, Bounds, NonlinearConstraint, minimize
 
-from multibody.inverse_kinematics._arguments import (
+from merganser.multibody.inverse_kinematics._arguments import (
     as_vector,
     check_plant,
     check_positive,
     normalize_quaternions,
     quaternion_position_starts,
 )
-from multibody.inverse_kinematics.constraints import (
+from merganser.multibody.inverse_kinematics.constraints import (
     GazeTargetConstraint,
     MinimumDistanceLowerBoundConstraint,
     OrientationConstraint,
@@ -30,7 +30,7 @@ from multibody.inverse_kinematics.constraints import (
     QuadraticErrorCost,
     UnitQuaternionConstraint,
 )
-from multibody.inverse_kinematics.result import InverseKinematicsResult
+from merganser.multibody.inverse_kinematics.result import InverseKinematicsResult
 
 __all__ = ["InverseKinematics"]
 

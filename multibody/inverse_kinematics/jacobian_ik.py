@@ -25,8 +25,8 @@ manipulator control", J. Dyn. Sys. Meas. Control 108(3), 1986.
 
 import numpy as np
 
-from geometry import RigidTransform
-from multibody.inverse_kinematics._arguments import (
+from merganser.geometry import RigidTransform
+from merganser.multibody.inverse_kinematics._arguments import (
     as_vector,
     check_frame,
     check_plant,
@@ -36,8 +36,8 @@ from multibody.inverse_kinematics._arguments import (
     rotation_vector,
     working_context,
 )
-from multibody.inverse_kinematics.result import InverseKinematicsResult
-from multibody.plant import JacobianWrtVariable
+from merganser.multibody.inverse_kinematics.result import InverseKinematicsResult
+from merganser.multibody.plant import JacobianWrtVariable
 
 __all__ = ["solve_ik_jacobian"]
 

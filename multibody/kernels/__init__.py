@@ -14,7 +14,7 @@ Modules, one concept each:
   ``dynamics_derivatives`` (its argument checks and method groups).
 """
 
-from multibody.kernels.arguments import DynamicsArgumentError
-from multibody.kernels.dynamics import TreeDynamics
+from merganser.multibody.kernels.arguments import DynamicsArgumentError
+from merganser.multibody.kernels.dynamics import TreeDynamics
 
 __all__ = ["TreeDynamics", "DynamicsArgumentError"]

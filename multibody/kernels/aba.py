@@ -25,20 +25,20 @@ R. Featherstone, *Rigid Body Dynamics Algorithms*, Springer 2008, table 7.1.
 
 from __future__ import annotations
 
-from multibody.kernels.compilation import kernel
-from multibody.kernels.extra_inertia import (
+from merganser.multibody.kernels.compilation import kernel
+from merganser.multibody.kernels.extra_inertia import (
     add_extra_body_forces, add_extra_to_matrix, bad_extra,
 )
-from multibody.kernels.inertia import (
+from merganser.multibody.kernels.inertia import (
     articulated_from_rigid, articulated_to_parent_add, mat6_times, subtract_symmetric_outer,
 )
-from multibody.kernels.joints import calc_joint_bias, calc_joint_pose, joint_velocity
-from multibody.kernels.kinematics import set_world_pose, world_pose
-from multibody.kernels.layout import (
+from merganser.multibody.kernels.joints import calc_joint_bias, calc_joint_pose, joint_velocity
+from merganser.multibody.kernels.kinematics import set_world_pose, world_pose
+from merganser.multibody.kernels.layout import (
     IP_NV, IP_PARENT, IP_VS, WS_A, WS_C, WS_CJ, WS_DINV, WS_IA, WS_PA, WS_RW, WS_S, WS_U,
     WS_UU, WS_V, bad_forces, bad_inertia, bad_q, bad_v, bad_vec3,
 )
-from multibody.kernels.spatial import (
+from merganser.multibody.kernels.spatial import (
     add6, cross_force, cross_motion, dot6, force_to_parent, inertia_times_motion, load6,
     motion_to_child, rotate6_transpose, scale6, store6, sub6,
 )

@@ -13,12 +13,12 @@ from __future__ import annotations
 import numpy as np
 from numba import prange
 
-from multibody.kernels.aba import calc_forward_dynamics_with_extra
-from multibody.kernels.compilation import kernel, parallel_kernel
-from multibody.kernels.crba import calc_mass_matrix_with_extra
-from multibody.kernels.kinematics import calc_forward_kinematics
-from multibody.kernels.layout import NWS
-from multibody.kernels.rnea import calc_inverse_dynamics_with_extra
+from merganser.multibody.kernels.aba import calc_forward_dynamics_with_extra
+from merganser.multibody.kernels.compilation import kernel, parallel_kernel
+from merganser.multibody.kernels.crba import calc_mass_matrix_with_extra
+from merganser.multibody.kernels.kinematics import calc_forward_kinematics
+from merganser.multibody.kernels.layout import NWS
+from merganser.multibody.kernels.rnea import calc_inverse_dynamics_with_extra
 
 __all__ = ["fk_batch", "rnea_batch", "crba_batch", "aba_batch"]
 

@@ -9,12 +9,12 @@ and first moment about Wo of the subtree of a.
 
 from __future__ import annotations
 
-from multibody.kernels.compilation import kernel
-from multibody.kernels.kinematics import pose_pass_base_to_tip
-from multibody.kernels.layout import (
+from merganser.multibody.kernels.compilation import kernel
+from merganser.multibody.kernels.kinematics import pose_pass_base_to_tip
+from merganser.multibody.kernels.layout import (
     IP_NV, IP_PARENT, IP_VS, WS_PW, WS_RW, WS_S, WS_TMP, bad_inertia, bad_q,
 )
-from multibody.kernels.spatial import load6, rotate6
+from merganser.multibody.kernels.spatial import load6, rotate6
 
 __all__ = ["subtree_mass_moments", "calc_center_of_mass", "calc_center_of_mass_jacobian"]
 

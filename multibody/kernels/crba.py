@@ -14,14 +14,14 @@ R. Featherstone, *Rigid Body Dynamics Algorithms*, Springer 2008, table 6.2.
 
 from __future__ import annotations
 
-from multibody.kernels.compilation import kernel
-from multibody.kernels.extra_inertia import add_extra_to_matrix, bad_extra
-from multibody.kernels.inertia import (
+from merganser.multibody.kernels.compilation import kernel
+from merganser.multibody.kernels.extra_inertia import add_extra_to_matrix, bad_extra
+from merganser.multibody.kernels.inertia import (
     articulated_from_rigid, articulated_to_parent_add, mat6_times, rigid_to_parent_add,
 )
-from multibody.kernels.joints import calc_joint_pose, joint_force
-from multibody.kernels.layout import IP_NV, IP_PARENT, IP_VS, WS_IA, WS_S, bad_inertia, bad_q
-from multibody.kernels.spatial import force_to_parent, inertia_times_motion, load6
+from merganser.multibody.kernels.joints import calc_joint_pose, joint_force
+from merganser.multibody.kernels.layout import IP_NV, IP_PARENT, IP_VS, WS_IA, WS_S, bad_inertia, bad_q
+from merganser.multibody.kernels.spatial import force_to_parent, inertia_times_motion, load6
 
 __all__ = ["crba_tip_to_base", "calc_mass_matrix", "calc_mass_matrix_with_extra"]
 

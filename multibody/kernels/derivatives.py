@@ -24,9 +24,9 @@ dynamics algorithms", RSS 2018 (the forward-dynamics derivatives as ``-M^-1 dID`
 
 from __future__ import annotations
 
-from multibody.kernels.compilation import kernel
-from multibody.kernels.crba import calc_mass_matrix
-from multibody.kernels.rnea import calc_inverse_dynamics, calc_inverse_dynamics_with_extra
+from merganser.multibody.kernels.compilation import kernel
+from merganser.multibody.kernels.crba import calc_mass_matrix
+from merganser.multibody.kernels.rnea import calc_inverse_dynamics, calc_inverse_dynamics_with_extra
 
 __all__ = ["COMPLEX_STEP", "inverse_dynamics_state_derivatives", "inverse_dynamics_regressor",
            "mass_matrix_parameter_derivative"]

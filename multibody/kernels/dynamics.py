@@ -25,30 +25,30 @@ from __future__ import annotations
 
 import numpy as np
 
-from multibody.kernels.aba import calc_forward_dynamics, calc_forward_dynamics_with_extra
-from multibody.kernels.arguments import ArgumentChecker, DynamicsArgumentError
-from multibody.kernels.center_of_mass import (
+from merganser.multibody.kernels.aba import calc_forward_dynamics, calc_forward_dynamics_with_extra
+from merganser.multibody.kernels.arguments import ArgumentChecker, DynamicsArgumentError
+from merganser.multibody.kernels.center_of_mass import (
     calc_center_of_mass, calc_center_of_mass_jacobian,
 )
-from multibody.kernels.crba import calc_mass_matrix, calc_mass_matrix_with_extra
-from multibody.kernels.dynamics_batch import BatchDynamicsMixin
-from multibody.kernels.dynamics_derivatives import DerivativesMixin
-from multibody.kernels.jacobians import (
+from merganser.multibody.kernels.crba import calc_mass_matrix, calc_mass_matrix_with_extra
+from merganser.multibody.kernels.dynamics_batch import BatchDynamicsMixin
+from merganser.multibody.kernels.dynamics_derivatives import DerivativesMixin
+from merganser.multibody.kernels.jacobians import (
     calc_bias_spatial_acceleration, calc_jacobian_spatial,
 )
-from multibody.kernels.joint_velocity_maps import (
+from merganser.multibody.kernels.joint_velocity_maps import (
     calc_n_matrix, map_qdot_to_velocity, map_velocity_to_qdot,
 )
-from multibody.kernels.kinematics import (
+from merganser.multibody.kernels.kinematics import (
     calc_body_spatial_accelerations, calc_body_spatial_velocities, calc_forward_kinematics,
 )
-from multibody.kernels.layout import make_workspace, pack_model
-from multibody.kernels.momentum_energy import (
+from merganser.multibody.kernels.layout import make_workspace, pack_model
+from merganser.multibody.kernels.momentum_energy import (
     calc_kinetic_energy, calc_kinetic_energy_with_extra, calc_potential_energy,
     calc_spatial_momentum, calc_spatial_momentum_with_extra,
 )
-from multibody.kernels.rnea import calc_inverse_dynamics, calc_inverse_dynamics_with_extra
-from multibody.tree.compiled_model import CompiledModel, JointType
+from merganser.multibody.kernels.rnea import calc_inverse_dynamics, calc_inverse_dynamics_with_extra
+from merganser.multibody.tree.compiled_model import CompiledModel, JointType
 
 __all__ = ["TreeDynamics", "DynamicsArgumentError"]
 

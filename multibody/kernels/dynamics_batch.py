@@ -5,7 +5,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from multibody.kernels.batch import aba_batch, crba_batch, fk_batch, rnea_batch
+from merganser.multibody.kernels.batch import aba_batch, crba_batch, fk_batch, rnea_batch
 
 __all__ = ["BatchDynamicsMixin"]
 

@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from multibody.kernels import derivatives as _der
-from multibody.kernels.arguments import DynamicsArgumentError
-from multibody.kernels.joint_velocity_maps import calc_n_matrix
+from merganser.multibody.kernels import derivatives as _der
+from merganser.multibody.kernels.arguments import DynamicsArgumentError
+from merganser.multibody.kernels.joint_velocity_maps import calc_n_matrix
 
 __all__ = ["DerivativesMixin"]
 

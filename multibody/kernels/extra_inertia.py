@@ -31,10 +31,10 @@ Every helper is type-generic (float64 or complex128 workspaces).
 
 from __future__ import annotations
 
-from multibody.kernels.compilation import kernel
-from multibody.kernels.kinematics import world_pose
-from multibody.kernels.layout import IP_PARENT, WS_A, WS_RW, WS_V
-from multibody.kernels.spatial import add6, cross_force, load6, store6
+from merganser.multibody.kernels.compilation import kernel
+from merganser.multibody.kernels.kinematics import world_pose
+from merganser.multibody.kernels.layout import IP_PARENT, WS_A, WS_RW, WS_V
+from merganser.multibody.kernels.spatial import add6, cross_force, load6, store6
 
 __all__ = ["bad_extra", "has_gravity", "extra_times_motion", "add_extra_to_matrix",
            "extra_force", "add_extra_body_forces"]

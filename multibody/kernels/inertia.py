@@ -14,9 +14,9 @@ Both are moved from node k's body frame B to its parent P with the pose ``R = R_
 
 from __future__ import annotations
 
-from multibody.kernels.compilation import kernel
-from multibody.kernels.layout import WS_P, WS_R
-from multibody.kernels.spatial import store6
+from merganser.multibody.kernels.compilation import kernel
+from merganser.multibody.kernels.layout import WS_P, WS_R
+from merganser.multibody.kernels.spatial import store6
 
 __all__ = [
     "rigid_to_parent_add", "articulated_from_rigid", "articulated_to_parent_add",

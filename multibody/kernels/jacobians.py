@@ -9,12 +9,12 @@ classical translational acceleration) when ``vd = 0``, so that
 
 from __future__ import annotations
 
-from multibody.kernels.compilation import kernel
-from multibody.kernels.kinematics import node_motion, pose_pass_base_to_tip
-from multibody.kernels.layout import (
+from merganser.multibody.kernels.compilation import kernel
+from merganser.multibody.kernels.kinematics import node_motion, pose_pass_base_to_tip
+from merganser.multibody.kernels.layout import (
     IP_NV, IP_PARENT, IP_VS, WS_A, WS_PW, WS_RW, WS_S, WS_V, bad_q, bad_v, bad_vec3,
 )
-from multibody.kernels.spatial import load6, rotate6
+from merganser.multibody.kernels.spatial import load6, rotate6
 
 __all__ = ["point_in_world", "calc_jacobian_spatial", "calc_bias_spatial_acceleration"]
 

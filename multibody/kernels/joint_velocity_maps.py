@@ -17,8 +17,8 @@ from __future__ import annotations
 
 from math import cos, sin
 
-from multibody.kernels.compilation import kernel
-from multibody.kernels.layout import (
+from merganser.multibody.kernels.compilation import kernel
+from merganser.multibody.kernels.layout import (
     BALL_RPY, IP_JTYPE, IP_NQ, IP_NV, IP_QS, IP_VS, QUATERNION_FLOATING, RPY_FLOATING, bad_q,
     bad_v,
 )

@@ -28,14 +28,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from multibody.kernels.compilation import kernel
-from multibody.kernels.layout import (
+from merganser.multibody.kernels.compilation import kernel
+from merganser.multibody.kernels.layout import (
     BALL_RPY, FP_P0, FP_P0B, FP_P1, FP_P2, FP_PITCH, FP_P_MB, FP_P_PF, FP_R0, FP_RA, FP_R_MB,
     FP_R_PF, FP_S, IP_JTYPE, IP_MB_IDENTITY, IP_NV, IP_QS, IP_VS, PLANAR, PRISMATIC,
     QUATERNION_FLOATING, REVOLUTE, RPY_FLOATING, SCREW, UNIVERSAL, WELD, WS_CJ, WS_P, WS_R, WS_RFM,
     WS_S,
 )
-from multibody.kernels.spatial import store6, store9
+from merganser.multibody.kernels.spatial import store6, store9
 
 __all__ = [
     "rotation_from_quaternion", "rotation_from_rpy", "calc_joint_pose", "calc_joint_bias",

@@ -13,12 +13,12 @@ Accelerations follow Drake: ``A_WB_W = [alpha_WB_W; a_WBo_W]`` with the classica
 
 from __future__ import annotations
 
-from multibody.kernels.compilation import kernel
-from multibody.kernels.joints import calc_joint_bias, calc_joint_pose, joint_velocity
-from multibody.kernels.layout import (
+from merganser.multibody.kernels.compilation import kernel
+from merganser.multibody.kernels.joints import calc_joint_bias, calc_joint_pose, joint_velocity
+from merganser.multibody.kernels.layout import (
     IP_PARENT, WS_A, WS_CJ, WS_P, WS_PW, WS_R, WS_RW, WS_V, bad_q, bad_v,
 )
-from multibody.kernels.spatial import (
+from merganser.multibody.kernels.spatial import (
     add6, cross_motion, load6, motion_to_child, rotate6, store6,
 )
 

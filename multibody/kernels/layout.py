@@ -20,8 +20,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from multibody.kernels.compilation import kernel
-from multibody.tree.compiled_model import CompiledModel, JointType
+from merganser.multibody.kernels.compilation import kernel
+from merganser.multibody.tree.compiled_model import CompiledModel, JointType
 
 __all__ = ["pack_model", "make_workspace", "bad_q", "bad_v", "bad_inertia", "bad_forces",
            "bad_vec3"]

@@ -12,17 +12,17 @@ energy; it has no weight, so the potential energy does not see it.
 
 from __future__ import annotations
 
-from multibody.kernels.center_of_mass import subtree_mass_moments
-from multibody.kernels.joints import calc_joint_pose
-from multibody.kernels.kinematics import (
+from merganser.multibody.kernels.center_of_mass import subtree_mass_moments
+from merganser.multibody.kernels.joints import calc_joint_pose
+from merganser.multibody.kernels.kinematics import (
     motion_pass_base_to_tip, node_motion, pose_pass_base_to_tip, set_world_pose,
 )
 import numpy as np
 
-from multibody.kernels.compilation import kernel
-from multibody.kernels.extra_inertia import bad_extra, extra_times_motion
-from multibody.kernels.layout import WS_PW, WS_RW, WS_V, bad_inertia, bad_q, bad_v, bad_vec3
-from multibody.kernels.spatial import add6, dot6, inertia_times_motion, load6, rotate6
+from merganser.multibody.kernels.compilation import kernel
+from merganser.multibody.kernels.extra_inertia import bad_extra, extra_times_motion
+from merganser.multibody.kernels.layout import WS_PW, WS_RW, WS_V, bad_inertia, bad_q, bad_v, bad_vec3
+from merganser.multibody.kernels.spatial import add6, dot6, inertia_times_motion, load6, rotate6
 
 __all__ = ["calc_spatial_momentum", "calc_spatial_momentum_with_extra", "calc_kinetic_energy",
            "calc_kinetic_energy_with_extra", "calc_potential_energy"]

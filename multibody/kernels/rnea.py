@@ -14,15 +14,15 @@ R. Featherstone, *Rigid Body Dynamics Algorithms*, Springer 2008, table 5.1.
 
 from __future__ import annotations
 
-from multibody.kernels.compilation import kernel
-from multibody.kernels.extra_inertia import add_extra_body_forces, bad_extra
-from multibody.kernels.joints import calc_joint_pose, joint_force
-from multibody.kernels.kinematics import node_motion, set_world_pose, world_pose
-from multibody.kernels.layout import (
+from merganser.multibody.kernels.compilation import kernel
+from merganser.multibody.kernels.extra_inertia import add_extra_body_forces, bad_extra
+from merganser.multibody.kernels.joints import calc_joint_pose, joint_force
+from merganser.multibody.kernels.kinematics import node_motion, set_world_pose, world_pose
+from merganser.multibody.kernels.layout import (
     IP_NV, IP_PARENT, IP_VS, WS_A, WS_F, WS_RW, WS_V, bad_forces, bad_inertia, bad_q, bad_v,
     bad_vec3,
 )
-from multibody.kernels.spatial import (
+from merganser.multibody.kernels.spatial import (
     add6, cross_force, force_to_parent, inertia_times_motion, load6, rotate6_transpose,
     store6, sub6,
 )

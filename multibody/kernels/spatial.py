@@ -15,8 +15,8 @@ R. Featherstone, *Rigid Body Dynamics Algorithms*, Springer 2008, chapter 2.
 
 from __future__ import annotations
 
-from multibody.kernels.compilation import kernel
-from multibody.kernels.layout import WS_P, WS_R
+from merganser.multibody.kernels.compilation import kernel
+from merganser.multibody.kernels.layout import WS_P, WS_R
 
 __all__ = [
     "load6", "store6", "store9", "add6", "sub6", "scale6", "dot6",

@@ -12,7 +12,7 @@ import numbers
 
 import numpy as np
 
-from geometry.rotation_matrix import RotationMatrix
+from merganser.geometry.rotation_matrix import RotationMatrix
 
 __all__ = ["RotationalInertia", "point_mass_inertia_matrix"]
 

@@ -12,7 +12,7 @@ so that L_SP = M V_SP gives the spatial momentum [angular about P; linear].
 
 import numpy as np
 
-from geometry.rotation_matrix import RotationMatrix
+from merganser.geometry.rotation_matrix import RotationMatrix
 
 from .rotational_inertia import RotationalInertia, point_mass_inertia_matrix
 from .spatial_acceleration import SpatialAcceleration

@@ -11,7 +11,7 @@ import numbers
 
 import numpy as np
 
-from geometry.rotation_matrix import RotationMatrix
+from merganser.geometry.rotation_matrix import RotationMatrix
 
 __all__ = ["SpatialVector"]
 

@@ -7,19 +7,19 @@ the parsed visual/collision geometry; `parse_hydrodynamics_parameters` reads the
 ``<hydro>`` blocks of a URDF.
 """
 
-from multibody.hydrodynamics.body_hydro_data import BodyHydroData
-from multibody.parsing.diagnostics import ParseError, ParseWarning
-from multibody.parsing.geometry_records import SHAPE_TYPES, GeometryRecord
-from multibody.parsing.helpers import (
+from merganser.multibody.hydrodynamics.body_hydro_data import BodyHydroData
+from merganser.multibody.parsing.diagnostics import ParseError, ParseWarning
+from merganser.multibody.parsing.geometry_records import SHAPE_TYPES, GeometryRecord
+from merganser.multibody.parsing.helpers import (
     get_joint_child_body_names,
     get_joint_parent_body_names,
     get_joint_position_starts,
     get_joint_velocity_starts,
 )
-from multibody.parsing.hydrodynamics import parse_hydrodynamics_parameters
-from multibody.parsing.import_report import STATUSES, ImportReport, ReportEntry
-from multibody.parsing.package_map import PackageMap, UnresolvedUriError
-from multibody.parsing.parser import Parser
+from merganser.multibody.parsing.hydrodynamics import parse_hydrodynamics_parameters
+from merganser.multibody.parsing.import_report import STATUSES, ImportReport, ReportEntry
+from merganser.multibody.parsing.package_map import PackageMap, UnresolvedUriError
+from merganser.multibody.parsing.parser import Parser
 
 __all__ = [
     "SHAPE_TYPES",

@@ -27,14 +27,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from multibody.hydrodynamics.body_hydro_data import (
+from merganser.multibody.hydrodynamics.body_hydro_data import (
     BodyHydroData,
     reorder_translational_first_matrix,
     reorder_translational_first_vector,
 )
-from multibody.parsing.diagnostics import Diagnostics
-from multibody.parsing.import_report import ImportReport
-from multibody.parsing.xml_document import XmlDocument
+from merganser.multibody.parsing.diagnostics import Diagnostics
+from merganser.multibody.parsing.import_report import ImportReport
+from merganser.multibody.parsing.xml_document import XmlDocument
 
 __all__ = ["parse_hydro_element", "parse_hydrodynamics_parameters"]
 

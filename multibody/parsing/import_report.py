@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-from multibody.parsing.diagnostics import format_location
+from merganser.multibody.parsing.diagnostics import format_location
 
 __all__ = ["STATUSES", "ImportReport", "ReportEntry"]
 

@@ -18,7 +18,7 @@ import warnings
 
 import numpy as np
 
-from multibody.math import InertiaValidityWarning, SpatialInertia, find_inertia_violations
+from merganser.multibody.math import InertiaValidityWarning, SpatialInertia, find_inertia_violations
 
 __all__ = ["add_link_body", "link_spatial_inertia", "substitute_inertia"]
 

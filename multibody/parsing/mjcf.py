@@ -27,16 +27,16 @@ import os
 
 import numpy as np
 
-from multibody.math import SpatialInertia
-from multibody.parsing.link_inertia import add_link_body, link_spatial_inertia
-from multibody.parsing.mjcf_actuators import parse_mjcf_actuators, parse_mjcf_range
-from multibody.parsing.mjcf_defaults import MjcfDefaults
-from multibody.parsing.mjcf_frames import CompilerSettings, angle_axis_rotation, parse_mjcf_pose
-from multibody.parsing.mjcf_geometry import MjcfAssets, parse_mjcf_geom
-from multibody.parsing.package_map import UnresolvedUriError
-from multibody.parsing.poses import pose_from_rotation, pose_from_translation
-from multibody.parsing.urdf_joints import joint_frame
-from multibody.tree import BallRpyJoint, PrismaticJoint, RevoluteJoint
+from merganser.multibody.math import SpatialInertia
+from merganser.multibody.parsing.link_inertia import add_link_body, link_spatial_inertia
+from merganser.multibody.parsing.mjcf_actuators import parse_mjcf_actuators, parse_mjcf_range
+from merganser.multibody.parsing.mjcf_defaults import MjcfDefaults
+from merganser.multibody.parsing.mjcf_frames import CompilerSettings, angle_axis_rotation, parse_mjcf_pose
+from merganser.multibody.parsing.mjcf_geometry import MjcfAssets, parse_mjcf_geom
+from merganser.multibody.parsing.package_map import UnresolvedUriError
+from merganser.multibody.parsing.poses import pose_from_rotation, pose_from_translation
+from merganser.multibody.parsing.urdf_joints import joint_frame
+from merganser.multibody.tree import BallRpyJoint, PrismaticJoint, RevoluteJoint
 
 __all__ = ["parse_mjcf"]
 

@@ -11,8 +11,8 @@ import math
 
 import numpy as np
 
-from geometry import quaternion_to_rotation_matrix
-from multibody.parsing.poses import rotation_closest_to_identity_from_z
+from merganser.geometry import quaternion_to_rotation_matrix
+from merganser.multibody.parsing.poses import rotation_closest_to_identity_from_z
 
 __all__ = ["CompilerSettings", "angle_axis_rotation", "parse_mjcf_pose"]
 

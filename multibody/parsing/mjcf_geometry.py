@@ -14,11 +14,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from multibody.math import SpatialInertia
-from multibody.parsing.geometry_records import GeometryRecord
-from multibody.parsing.mjcf_frames import CompilerSettings, parse_mjcf_pose
-from multibody.parsing.mjcf_inertia import geom_mass_properties
-from multibody.parsing.poses import pose_from_rotation, rotation_closest_to_identity_from_z
+from merganser.multibody.math import SpatialInertia
+from merganser.multibody.parsing.geometry_records import GeometryRecord
+from merganser.multibody.parsing.mjcf_frames import CompilerSettings, parse_mjcf_pose
+from merganser.multibody.parsing.mjcf_inertia import geom_mass_properties
+from merganser.multibody.parsing.poses import pose_from_rotation, rotation_closest_to_identity_from_z
 
 __all__ = ["GEOM_TYPES", "MjcfAssets", "parse_mjcf_geom"]
 

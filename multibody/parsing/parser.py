@@ -27,14 +27,14 @@ import os
 
 import numpy as np
 
-from multibody.parsing.diagnostics import Diagnostics
-from multibody.parsing.import_report import ImportReport
-from multibody.parsing.mjcf import parse_mjcf
-from multibody.parsing.package_map import PackageMap
-from multibody.parsing.sdformat import parse_sdformat
-from multibody.parsing.urdf import parse_urdf
-from multibody.parsing.workspace import ParsingWorkspace
-from multibody.parsing.xml_document import XmlDocument
+from merganser.multibody.parsing.diagnostics import Diagnostics
+from merganser.multibody.parsing.import_report import ImportReport
+from merganser.multibody.parsing.mjcf import parse_mjcf
+from merganser.multibody.parsing.package_map import PackageMap
+from merganser.multibody.parsing.sdformat import parse_sdformat
+from merganser.multibody.parsing.urdf import parse_urdf
+from merganser.multibody.parsing.workspace import ParsingWorkspace
+from merganser.multibody.parsing.xml_document import XmlDocument
 
 __all__ = ["FILE_TYPES", "Parser"]
 
@@ -193,7 +193,7 @@ class Parser:
         if not self._geometry_roles or not getattr(plant, "geometry_source_is_registered",
                                                    lambda: False)():
             return
-        from multibody.contact.geometry_bridge import register_parsed_geometry
+        from merganser.multibody.contact.geometry_bridge import register_parsed_geometry
 
         register_parsed_geometry(plant, report.geometries, self._geometry_roles)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from geometry import RollPitchYaw
+from merganser.geometry import RollPitchYaw
 
 __all__ = [
     "inverse_pose",

@@ -24,14 +24,14 @@ import os
 
 import numpy as np
 
-from multibody.parsing.link_inertia import add_link_body, link_spatial_inertia
-from multibody.parsing.poses import inverse_pose, is_identity
-from multibody.parsing.sdformat_frames import FrameNode, FrameScope, parse_pose
-from multibody.parsing.sdformat_geometry import parse_sdf_geometry
-from multibody.parsing.sdformat_joints import add_sdf_joint, add_sdf_mimic, sdf_version
-from multibody.parsing.urdf import parse_collision_filter_group
-from multibody.parsing.xml_document import XmlDocument
-from multibody.tree import FixedOffsetFrame, LinearBushingRollPitchYaw, WeldJoint
+from merganser.multibody.parsing.link_inertia import add_link_body, link_spatial_inertia
+from merganser.multibody.parsing.poses import inverse_pose, is_identity
+from merganser.multibody.parsing.sdformat_frames import FrameNode, FrameScope, parse_pose
+from merganser.multibody.parsing.sdformat_geometry import parse_sdf_geometry
+from merganser.multibody.parsing.sdformat_joints import add_sdf_joint, add_sdf_mimic, sdf_version
+from merganser.multibody.parsing.urdf import parse_collision_filter_group
+from merganser.multibody.parsing.xml_document import XmlDocument
+from merganser.multibody.tree import FixedOffsetFrame, LinearBushingRollPitchYaw, WeldJoint
 
 __all__ = ["parse_sdformat"]
 

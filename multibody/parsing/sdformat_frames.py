@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from multibody.parsing.poses import inverse_pose, pose_from_xyz_rpy
+from merganser.multibody.parsing.poses import inverse_pose, pose_from_xyz_rpy
 
 __all__ = ["FrameNode", "FrameScope", "parse_pose"]
 

@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from multibody.parsing.contact_properties import parse_proximity_properties
-from multibody.parsing.geometry_records import GeometryRecord
-from multibody.parsing.poses import pose_from_rotation, rotation_closest_to_identity_from_z
+from merganser.multibody.parsing.contact_properties import parse_proximity_properties
+from merganser.multibody.parsing.geometry_records import GeometryRecord
+from merganser.multibody.parsing.poses import pose_from_rotation, rotation_closest_to_identity_from_z
 
 __all__ = ["parse_sdf_geometry"]
 

@@ -21,9 +21,9 @@ import math
 
 import numpy as np
 
-from multibody.parsing.poses import inverse_pose, pose_from_rotation
-from multibody.parsing.urdf_joints import constraints_unsupported_reason, joint_frame
-from multibody.tree import (
+from merganser.multibody.parsing.poses import inverse_pose, pose_from_rotation
+from merganser.multibody.parsing.urdf_joints import constraints_unsupported_reason, joint_frame
+from merganser.multibody.tree import (
     BallRpyJoint,
     PlanarJoint,
     PrismaticJoint,

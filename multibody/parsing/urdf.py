@@ -23,19 +23,19 @@ from __future__ import annotations
 
 import numpy as np
 
-from multibody.hydrodynamics import HydrodynamicForce
-from multibody.math import SpatialInertia
-from multibody.parsing.hydrodynamics import parse_hydro_element
-from multibody.parsing.link_inertia import add_link_body, link_spatial_inertia
-from multibody.parsing.poses import pose_from_xyz_rpy
-from multibody.parsing.urdf_geometry import parse_origin, parse_urdf_geometry, parse_urdf_material
-from multibody.parsing.urdf_joints import (
+from merganser.multibody.hydrodynamics import HydrodynamicForce
+from merganser.multibody.math import SpatialInertia
+from merganser.multibody.parsing.hydrodynamics import parse_hydro_element
+from merganser.multibody.parsing.link_inertia import add_link_body, link_spatial_inertia
+from merganser.multibody.parsing.poses import pose_from_xyz_rpy
+from merganser.multibody.parsing.urdf_geometry import parse_origin, parse_urdf_geometry, parse_urdf_material
+from merganser.multibody.parsing.urdf_joints import (
     check_urdf_tree,
     parse_mimic,
     parse_transmission,
     parse_urdf_joint,
 )
-from multibody.tree import FixedOffsetFrame, LinearBushingRollPitchYaw
+from merganser.multibody.tree import FixedOffsetFrame, LinearBushingRollPitchYaw
 
 __all__ = ["parse_urdf"]
 

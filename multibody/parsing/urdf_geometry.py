@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from multibody.parsing.contact_properties import parse_proximity_properties
-from multibody.parsing.geometry_records import GeometryRecord
-from multibody.parsing.package_map import UnresolvedUriError
-from multibody.parsing.poses import pose_from_xyz_rpy
+from merganser.multibody.parsing.contact_properties import parse_proximity_properties
+from merganser.multibody.parsing.geometry_records import GeometryRecord
+from merganser.multibody.parsing.package_map import UnresolvedUriError
+from merganser.multibody.parsing.poses import pose_from_xyz_rpy
 
 __all__ = ["parse_origin", "parse_urdf_geometry", "parse_urdf_material"]
 

@@ -24,13 +24,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from multibody.parsing.poses import (
+from merganser.multibody.parsing.poses import (
     is_identity,
     pose_from_rotation,
     rotation_closest_to_identity_from_z,
 )
-from multibody.parsing.urdf_geometry import parse_origin
-from multibody.tree import (
+from merganser.multibody.parsing.urdf_geometry import parse_origin
+from merganser.multibody.tree import (
     BallRpyJoint,
     FixedOffsetFrame,
     PlanarJoint,

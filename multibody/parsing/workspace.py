@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-from multibody.parsing.package_map import UnresolvedUriError
+from merganser.multibody.parsing.package_map import UnresolvedUriError
 
 __all__ = ["ParsingWorkspace"]
 

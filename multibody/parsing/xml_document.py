@@ -25,7 +25,7 @@ import re
 import numpy as np
 from lxml import etree
 
-from multibody.parsing.diagnostics import ParseError
+from merganser.multibody.parsing.diagnostics import ParseError
 
 __all__ = ["DRAKE_NAMESPACE", "REQUIRED", "XmlDocument", "parse_number"]
 

@@ -2,21 +2,21 @@
 waypoints by successive inverse kinematics, the zero-moment point and the support polygon
 of legged robots, and energy-optimal cubic joint trajectories."""
 
-from multibody.planning.energy_optimal import (
+from merganser.multibody.planning.energy_optimal import (
     EnergyOptimalTrajectoryResult,
     calc_trajectory_effort,
     make_straight_line_cubic_trajectory,
     solve_energy_optimal_cubic_trajectory,
 )
-from multibody.planning.pick_and_place import (
+from merganser.multibody.planning.pick_and_place import (
     CartesianWaypoint,
     JointWaypoints,
     make_pick_and_place_waypoints,
     plan_pick_and_place,
     solve_waypoints_ik,
 )
-from multibody.planning.support_polygon import SupportPolygon, is_in_support_polygon
-from multibody.planning.zmp import (
+from merganser.multibody.planning.support_polygon import SupportPolygon, is_in_support_polygon
+from merganser.multibody.planning.zmp import (
     calc_ground_reaction_wrench,
     calc_zero_moment_point,
     calc_zero_moment_point_from_contact_forces,

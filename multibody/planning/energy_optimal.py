@@ -24,8 +24,8 @@ import numpy as np
 from scipy.linalg import null_space
 from scipy.optimize import least_squares
 
-from framework import PiecewisePolynomial
-from multibody.plant import MultibodyForces, MultibodyPlant
+from merganser.framework import PiecewisePolynomial
+from merganser.multibody.plant import MultibodyForces, MultibodyPlant
 
 __all__ = ["EnergyOptimalTrajectoryResult", "calc_trajectory_effort",
            "make_straight_line_cubic_trajectory", "solve_energy_optimal_cubic_trajectory"]

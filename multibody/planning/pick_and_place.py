@@ -12,10 +12,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from framework import PiecewisePolynomial
-from geometry import RigidTransform
-from multibody.inverse_kinematics import solve_ik_ccd, solve_ik_jacobian
-from multibody.inverse_kinematics._arguments import as_vector, check_frame, check_plant
+from merganser.framework import PiecewisePolynomial
+from merganser.geometry import RigidTransform
+from merganser.multibody.inverse_kinematics import solve_ik_ccd, solve_ik_jacobian
+from merganser.multibody.inverse_kinematics._arguments import as_vector, check_frame, check_plant
 
 __all__ = ["CartesianWaypoint", "JointWaypoints", "make_pick_and_place_waypoints",
            "plan_pick_and_place", "solve_waypoints_ik"]

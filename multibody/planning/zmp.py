@@ -26,7 +26,7 @@ Robotics, Springer 2014, ch. 3.
 
 import numpy as np
 
-from multibody.plant import JacobianWrtVariable, MultibodyPlant
+from merganser.multibody.plant import JacobianWrtVariable, MultibodyPlant
 
 __all__ = ["calc_ground_reaction_wrench", "calc_zero_moment_point",
            "calc_zero_moment_point_from_contact_forces"]

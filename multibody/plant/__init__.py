@@ -1,21 +1,21 @@
 """multibody.plant: MultibodyPlant, the LeafSystem over the multibody tree and its
 compiled dynamics, with its force, contact-result and configuration types."""
 
-from multibody.plant.config import (
+from merganser.multibody.plant.config import (
     MultibodyPlantConfig,
     add_multibody_plant,
     add_multibody_plant_scene_graph,
     apply_multibody_plant_config,
 )
-from multibody.plant.contact_results import (
+from merganser.multibody.plant.contact_results import (
     ContactResults,
     HydroelasticContactInfo,
     PointPairContactInfo,
 )
-from multibody.plant.externally_applied_spatial_force import ExternallyAppliedSpatialForce
-from multibody.plant.jacobian_wrt_variable import JacobianWrtVariable
-from multibody.plant.multibody_forces import MultibodyForces
-from multibody.plant.multibody_plant import MultibodyPlant
+from merganser.multibody.plant.externally_applied_spatial_force import ExternallyAppliedSpatialForce
+from merganser.multibody.plant.jacobian_wrt_variable import JacobianWrtVariable
+from merganser.multibody.plant.multibody_forces import MultibodyForces
+from merganser.multibody.plant.multibody_plant import MultibodyPlant
 
 __all__ = [
     "ContactResults",

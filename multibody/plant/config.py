@@ -8,9 +8,9 @@ the one given), register the plant as its geometry source and connect the geomet
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from multibody.contact.geometry_bridge import connect_plant_and_scene_graph
-from multibody.plant.multibody_plant import MultibodyPlant
-from multibody.plant.plant_settings import CONTACT_MODELS, DISCRETE_CONTACT_APPROXIMATIONS
+from merganser.multibody.contact.geometry_bridge import connect_plant_and_scene_graph
+from merganser.multibody.plant.multibody_plant import MultibodyPlant
+from merganser.multibody.plant.plant_settings import CONTACT_MODELS, DISCRETE_CONTACT_APPROXIMATIONS
 
 __all__ = ["MultibodyPlantConfig", "add_multibody_plant", "add_multibody_plant_scene_graph",
            "apply_multibody_plant_config"]

@@ -3,7 +3,7 @@
 
 import numpy as np
 
-from multibody.math import SpatialForce
+from merganser.multibody.math import SpatialForce
 
 __all__ = ["ExternallyAppliedSpatialForce"]
 

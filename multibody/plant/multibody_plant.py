@@ -23,23 +23,23 @@ periodic update. The method groups live in mixin modules:
 
 import math
 
-from framework import LeafSystem
-from multibody.contact.geometry_bridge import PlantGeometryMixin
-from multibody.kernels import TreeDynamics
-from multibody.plant.discrete_update import SemiExplicitEulerStepper
-from multibody.plant.plant_cache import PlantCacheMixin
-from multibody.plant.plant_construction import PlantConstructionMixin
-from multibody.plant.plant_extra_inertia import collect_extra_spatial_inertias
-from multibody.plant.plant_forces import PlantForcesMixin
-from multibody.plant.plant_linearization import PlantLinearizationMixin
-from multibody.plant.plant_mass_properties import PlantMassPropertiesMixin
-from multibody.plant.plant_parameters import PlantParametersMixin
-from multibody.plant.plant_ports import PlantPortsMixin
-from multibody.plant.plant_queries import PlantQueriesMixin
-from multibody.plant.plant_settings import PlantSettingsMixin
-from multibody.plant.plant_state import PlantStateAccessor, PlantStateMixin
-from multibody.plant.plant_tables import make_plant_tables
-from multibody.tree import MultibodyTree, TreeLifecycleError
+from merganser.framework import LeafSystem
+from merganser.multibody.contact.geometry_bridge import PlantGeometryMixin
+from merganser.multibody.kernels import TreeDynamics
+from merganser.multibody.plant.discrete_update import SemiExplicitEulerStepper
+from merganser.multibody.plant.plant_cache import PlantCacheMixin
+from merganser.multibody.plant.plant_construction import PlantConstructionMixin
+from merganser.multibody.plant.plant_extra_inertia import collect_extra_spatial_inertias
+from merganser.multibody.plant.plant_forces import PlantForcesMixin
+from merganser.multibody.plant.plant_linearization import PlantLinearizationMixin
+from merganser.multibody.plant.plant_mass_properties import PlantMassPropertiesMixin
+from merganser.multibody.plant.plant_parameters import PlantParametersMixin
+from merganser.multibody.plant.plant_ports import PlantPortsMixin
+from merganser.multibody.plant.plant_queries import PlantQueriesMixin
+from merganser.multibody.plant.plant_settings import PlantSettingsMixin
+from merganser.multibody.plant.plant_state import PlantStateAccessor, PlantStateMixin
+from merganser.multibody.plant.plant_tables import make_plant_tables
+from merganser.multibody.tree import MultibodyTree, TreeLifecycleError
 
 __all__ = ["MultibodyPlant"]
 

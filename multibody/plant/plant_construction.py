@@ -8,7 +8,7 @@ checks and error messages.
 
 import functools
 
-from multibody.tree import MultibodyTree
+from merganser.multibody.tree import MultibodyTree
 
 __all__ = ["PlantConstructionMixin"]
 

@@ -18,10 +18,10 @@ the kernels have no armature term.
 
 import numpy as np
 
-from multibody.kernels.aba import calc_forward_dynamics_damped
-from multibody.plant.externally_applied_spatial_force import ExternallyAppliedSpatialForce
-from multibody.plant.multibody_forces import MultibodyForces
-from multibody.plant.plant_cache import ForwardDynamicsCache
+from merganser.multibody.kernels.aba import calc_forward_dynamics_damped
+from merganser.multibody.plant.externally_applied_spatial_force import ExternallyAppliedSpatialForce
+from merganser.multibody.plant.multibody_forces import MultibodyForces
+from merganser.multibody.plant.plant_cache import ForwardDynamicsCache
 
 __all__ = ["PlantForcesMixin"]
 

@@ -9,8 +9,8 @@ d(KE + PE)/dt = non-conservative power.
 
 import numpy as np
 
-from multibody.math import SpatialMomentum
-from multibody.plant.plant_extra_inertia import calc_extra_inertia_momentum
+from merganser.multibody.math import SpatialMomentum
+from merganser.multibody.plant.plant_extra_inertia import calc_extra_inertia_momentum
 
 __all__ = ["PlantMassPropertiesMixin"]
 

@@ -17,7 +17,7 @@ import math
 
 import numpy as np
 
-from multibody.math import SpatialInertia
+from merganser.multibody.math import SpatialInertia
 
 __all__ = ["PlantParametersMixin", "body_parameters"]
 

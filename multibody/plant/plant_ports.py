@@ -29,10 +29,10 @@ from types import SimpleNamespace
 
 import numpy as np
 
-from multibody.math import SpatialAcceleration, SpatialVelocity
-from multibody.plant.contact_results import ContactResults
-from multibody.plant.plant_queries import rigid_transform
-from multibody.plant.plant_reaction_forces import calc_reaction_forces
+from merganser.multibody.math import SpatialAcceleration, SpatialVelocity
+from merganser.multibody.plant.contact_results import ContactResults
+from merganser.multibody.plant.plant_queries import rigid_transform
+from merganser.multibody.plant.plant_reaction_forces import calc_reaction_forces
 
 __all__ = ["PlantPortsMixin"]
 

@@ -10,9 +10,9 @@ point Bp fixed to frame B, measured in frame A and expressed in frame E, is
 
 import numpy as np
 
-from geometry import RigidTransform, RotationMatrix
-from multibody.math import SpatialAcceleration, SpatialVelocity
-from multibody.plant.jacobian_wrt_variable import JacobianWrtVariable
+from merganser.geometry import RigidTransform, RotationMatrix
+from merganser.multibody.math import SpatialAcceleration, SpatialVelocity
+from merganser.multibody.plant.jacobian_wrt_variable import JacobianWrtVariable
 
 __all__ = ["PlantQueriesMixin", "rigid_transform"]
 

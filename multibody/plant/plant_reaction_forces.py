@@ -24,8 +24,8 @@ to Bo).
 
 import numpy as np
 
-from multibody.math import SpatialForce
-from multibody.plant.plant_extra_inertia import calc_extra_inertia_body_forces
+from merganser.multibody.math import SpatialForce
+from merganser.multibody.plant.plant_extra_inertia import calc_extra_inertia_body_forces
 
 __all__ = ["calc_reaction_forces"]
 

@@ -9,9 +9,9 @@ new arrays; setters validate sizes and name the function and the expected size.
 
 import numpy as np
 
-from geometry import RigidTransform, RollPitchYaw, RotationMatrix
-from multibody.math import SpatialVelocity
-from multibody.tree import Frame, JointType, RigidBody
+from merganser.geometry import RigidTransform, RollPitchYaw, RotationMatrix
+from merganser.multibody.math import SpatialVelocity
+from merganser.multibody.tree import Frame, JointType, RigidBody
 
 __all__ = ["PlantStateAccessor", "PlantStateMixin"]
 

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from multibody.tree import JointType
+from merganser.multibody.tree import JointType
 
 __all__ = ["PlantTables", "make_plant_tables"]
 

@@ -5,16 +5,16 @@ a `MultibodyTree`, whose ``finalize()`` compiles them into the flat `CompiledMod
 read by the kernels (``docs/compiled_model.md``).
 """
 
-from multibody.tree.compiled_model import JOINT_NQ, JOINT_NV, CompiledModel, JointType
-from multibody.tree.constraints import (
+from merganser.multibody.tree.compiled_model import JOINT_NQ, JOINT_NV, CompiledModel, JointType
+from merganser.multibody.tree.constraints import (
     BallConstraintSpec,
     CouplerConstraintSpec,
     DistanceConstraintSpec,
     WeldConstraintSpec,
 )
-from multibody.tree.element import MultibodyElement, StateAccessor
-from multibody.tree.errors import ElementLookupError, TopologyError, TreeLifecycleError
-from multibody.tree.force_elements import (
+from merganser.multibody.tree.element import MultibodyElement, StateAccessor
+from merganser.multibody.tree.errors import ElementLookupError, TopologyError, TreeLifecycleError
+from merganser.multibody.tree.force_elements import (
     ForceElement,
     LinearBushingRollPitchYaw,
     LinearSpringDamper,
@@ -22,9 +22,9 @@ from multibody.tree.force_elements import (
     RevoluteSpring,
     UniformGravityFieldElement,
 )
-from multibody.tree.frames import BodyFrame, FixedOffsetFrame, Frame
-from multibody.tree.joint_actuator import JointActuator
-from multibody.tree.joints import (
+from merganser.multibody.tree.frames import BodyFrame, FixedOffsetFrame, Frame
+from merganser.multibody.tree.joint_actuator import JointActuator
+from merganser.multibody.tree.joints import (
     BallRpyJoint,
     Joint,
     PlanarJoint,
@@ -36,9 +36,9 @@ from multibody.tree.joints import (
     UniversalJoint,
     WeldJoint,
 )
-from multibody.tree.model_instance import DEFAULT_MODEL_INSTANCE, WORLD_MODEL_INSTANCE
-from multibody.tree.multibody_tree import MultibodyTree
-from multibody.tree.rigid_body import RigidBody
+from merganser.multibody.tree.model_instance import DEFAULT_MODEL_INSTANCE, WORLD_MODEL_INSTANCE
+from merganser.multibody.tree.multibody_tree import MultibodyTree
+from merganser.multibody.tree.rigid_body import RigidBody
 
 __all__ = [
     "DEFAULT_MODEL_INSTANCE",

@@ -16,9 +16,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from multibody.tree.compiled_model import CompiledModel, JointType
-from multibody.tree.errors import TopologyError
-from multibody.tree.topology import Topology
+from merganser.multibody.tree.compiled_model import CompiledModel, JointType
+from merganser.multibody.tree.errors import TopologyError
+from merganser.multibody.tree.topology import Topology
 
 __all__ = ["TreeIndexTables", "check_terminal_mass_properties", "compile_model"]
 

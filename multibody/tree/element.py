@@ -13,7 +13,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from multibody.tree.errors import TreeLifecycleError
+from merganser.multibody.tree.errors import TreeLifecycleError
 
 __all__ = ["MultibodyElement", "StateAccessor"]
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from geometry import RigidTransform
-from multibody.tree.element import MultibodyElement
+from merganser.geometry import RigidTransform
+from merganser.multibody.tree.element import MultibodyElement
 
 __all__ = ["BodyFrame", "FixedOffsetFrame", "Frame", "pose_matrix"]
 

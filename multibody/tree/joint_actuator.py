@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from multibody.tree.element import MultibodyElement
+from merganser.multibody.tree.element import MultibodyElement
 
 __all__ = ["JointActuator"]
 

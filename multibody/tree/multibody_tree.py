@@ -19,20 +19,20 @@ from collections import defaultdict
 
 import numpy as np
 
-from geometry import RigidTransform
-from multibody.math import check_spatial_inertia
-from multibody.tree.compiler import check_terminal_mass_properties, compile_model
-from multibody.tree.errors import ElementLookupError, TreeLifecycleError, list_names
-from multibody.tree.force_elements import ForceElement, UniformGravityFieldElement
-from multibody.tree.frames import Frame, pose_matrix
-from multibody.tree.joint_actuator import JointActuator
-from multibody.tree.joints import (
+from merganser.geometry import RigidTransform
+from merganser.multibody.math import check_spatial_inertia
+from merganser.multibody.tree.compiler import check_terminal_mass_properties, compile_model
+from merganser.multibody.tree.errors import ElementLookupError, TreeLifecycleError, list_names
+from merganser.multibody.tree.force_elements import ForceElement, UniformGravityFieldElement
+from merganser.multibody.tree.frames import Frame, pose_matrix
+from merganser.multibody.tree.joint_actuator import JointActuator
+from merganser.multibody.tree.joints import (
     Joint,
     QuaternionFloatingJoint,
     RpyFloatingJoint,
     WeldJoint,
 )
-from multibody.tree.model_instance import (
+from merganser.multibody.tree.model_instance import (
     BASE_BODY_JOINT_TYPES,
     DEFAULT_MODEL_INSTANCE,
     DEFAULT_MODEL_INSTANCE_NAME,
@@ -40,11 +40,11 @@ from multibody.tree.model_instance import (
     WORLD_MODEL_INSTANCE_NAME,
     ModelInstance,
 )
-from multibody.tree.rigid_body import RigidBody
-from multibody.tree.topology import choose_base_bodies, order_nodes
-from multibody.tree.tree_constraints import TreeConstraintsMixin
-from multibody.tree.tree_coordinates import TreeCoordinatesMixin
-from multibody.tree.tree_lookups import TreeLookupsMixin, is_index
+from merganser.multibody.tree.rigid_body import RigidBody
+from merganser.multibody.tree.topology import choose_base_bodies, order_nodes
+from merganser.multibody.tree.tree_constraints import TreeConstraintsMixin
+from merganser.multibody.tree.tree_coordinates import TreeCoordinatesMixin
+from merganser.multibody.tree.tree_lookups import TreeLookupsMixin, is_index
 
 __all__ = ["MultibodyTree"]
 

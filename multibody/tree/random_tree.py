@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from multibody.tree.compiled_model import CompiledModel, JointType, make_compiled_model
+from merganser.multibody.tree.compiled_model import CompiledModel, JointType, make_compiled_model
 
 __all__ = ["random_inertia", "random_rotation", "random_state", "random_tree"]
 

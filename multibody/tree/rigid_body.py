@@ -10,14 +10,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from multibody.tree.element import MultibodyElement
-from multibody.tree.frames import BodyFrame
+from merganser.multibody.tree.element import MultibodyElement
+from merganser.multibody.tree.frames import BodyFrame
 
 __all__ = ["RigidBody"]
 
 
 def _zero_spatial_inertia():
-    from multibody.math import SpatialInertia
+    from merganser.multibody.math import SpatialInertia
 
     return SpatialInertia.zero()
 

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from multibody.tree.errors import TopologyError
+from merganser.multibody.tree.errors import TopologyError
 
 __all__ = ["Topology", "choose_base_bodies", "order_nodes"]
 

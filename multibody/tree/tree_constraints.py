@@ -10,17 +10,17 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from multibody.tree.constraints import (
+from merganser.multibody.tree.constraints import (
     BallConstraintSpec,
     CouplerConstraintSpec,
     DistanceConstraintSpec,
     WeldConstraintSpec,
 )
-from multibody.tree.frames import pose_matrix
-from multibody.tree.joints.joint import as_vector
+from merganser.multibody.tree.frames import pose_matrix
+from merganser.multibody.tree.joints.joint import as_vector
 
 if TYPE_CHECKING:
-    from multibody.tree.joints import Joint
+    from merganser.multibody.tree.joints import Joint
 
 __all__ = ["TreeConstraintsMixin"]
 

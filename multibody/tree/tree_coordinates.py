@@ -12,10 +12,10 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from multibody.tree.joints.joint import as_vector
+from merganser.multibody.tree.joints.joint import as_vector
 
 if TYPE_CHECKING:
-    from multibody.tree.rigid_body import RigidBody
+    from merganser.multibody.tree.rigid_body import RigidBody
 
 __all__ = ["TreeCoordinatesMixin"]
 

@@ -11,13 +11,13 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from multibody.tree.errors import ElementLookupError, list_names
+from merganser.multibody.tree.errors import ElementLookupError, list_names
 
 if TYPE_CHECKING:
-    from multibody.tree.frames import Frame
-    from multibody.tree.joint_actuator import JointActuator
-    from multibody.tree.joints import Joint
-    from multibody.tree.rigid_body import RigidBody
+    from merganser.multibody.tree.frames import Frame
+    from merganser.multibody.tree.joint_actuator import JointActuator
+    from merganser.multibody.tree.joints import Joint
+    from merganser.multibody.tree.rigid_body import RigidBody
 
 __all__ = ["TreeLookupsMixin", "is_index"]
 

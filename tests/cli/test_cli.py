@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from lxml import etree
 
-from merganser_cli.main import main
+from merganser.cli.main import main
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "models"
 ACROBOT = DATA / "drake" / "acrobot" / "Acrobot.urdf"

@@ -17,8 +17,8 @@ from pathlib import Path
 
 import numpy as np
 
-from geometry import RigidTransform
-from multibody import FixedOffsetFrame, MultibodyPlant, RevoluteJoint, SpatialInertia
+from merganser.geometry import RigidTransform
+from merganser.multibody import FixedOffsetFrame, MultibodyPlant, RevoluteJoint, SpatialInertia
 
 MODELS = Path(__file__).resolve().parents[1] / "data" / "models" / "drake"
 ACROBOT_URDF = MODELS / "acrobot" / "Acrobot.urdf"
@@ -27,7 +27,7 @@ PENDULUM_URDF = MODELS / "pendulum" / "Pendulum.urdf"
 
 def parser_available():
     try:
-        from multibody import Parser  # noqa: F401
+        from merganser.multibody import Parser  # noqa: F401
     except ImportError:
         return False
     return True
@@ -81,7 +81,7 @@ def make_pendulum(time_step=0.0):
 
 def load_plant(path, time_step=0.0):
     """The model in ``path`` through the Parser (only when ``parser_available()``)."""
-    from multibody import Parser
+    from merganser.multibody import Parser
 
     plant = MultibodyPlant(time_step)
     Parser(plant).add_models(str(path))

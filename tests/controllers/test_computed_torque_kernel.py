@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 from robot_models import actuated_panda
 
-from controllers import InverseDynamicsController
-from multibody.kernels.computed_torque import calc_computed_torque
+from merganser.controllers import InverseDynamicsController
+from merganser.multibody.kernels.computed_torque import calc_computed_torque
 
 
 def _controller_pair(plant, ki, reference):

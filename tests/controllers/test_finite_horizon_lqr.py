@@ -8,10 +8,10 @@ import pytest
 from controller_models import make_pendulum
 from scipy.integrate import solve_ivp
 
-from controllers import (FiniteHorizonLinearQuadraticRegulatorOptions,
+from merganser.controllers import (FiniteHorizonLinearQuadraticRegulatorOptions,
                          finite_horizon_linear_quadratic_regulator, linear_quadratic_regulator,
                          make_finite_horizon_linear_quadratic_regulator)
-from framework import DiagramBuilder, LinearSystem, PiecewisePolynomial, SimulatorConfig
+from merganser.framework import DiagramBuilder, LinearSystem, PiecewisePolynomial, SimulatorConfig
 
 Options = FiniteHorizonLinearQuadraticRegulatorOptions
 

@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 from controller_models import add_acrobot, make_acrobot, make_double_pendulum
 
-from controllers import InverseDynamics
-from multibody import MultibodyPlant, RevoluteSpring
+from merganser.controllers import InverseDynamics
+from merganser.multibody import MultibodyPlant, RevoluteSpring
 
 RNG = np.random.default_rng(7)
 

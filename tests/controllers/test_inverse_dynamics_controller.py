@@ -9,11 +9,11 @@ import numpy as np
 import pytest
 from controller_models import make_acrobot, make_double_pendulum
 
-from controllers import InverseDynamics, InverseDynamicsController, PidController
-from framework import (Adder, DiagramBuilder, DiagramBuildError, PiecewisePolynomial,
+from merganser.controllers import InverseDynamics, InverseDynamicsController, PidController
+from merganser.framework import (Adder, DiagramBuilder, DiagramBuildError, PiecewisePolynomial,
                        SimulatorConfig, TrajectorySource, log_vector_output)
-from geometry import RigidTransform
-from multibody import FixedOffsetFrame, MultibodyPlant, RevoluteJoint, SpatialInertia
+from merganser.geometry import RigidTransform
+from merganser.multibody import FixedOffsetFrame, MultibodyPlant, RevoluteJoint, SpatialInertia
 
 KP, KD = 100.0, 20.0
 DAMPING = (0.1, 0.2)

@@ -5,8 +5,8 @@ import numpy as np
 import pytest
 from controller_models import make_acrobot, make_double_pendulum
 
-from controllers import JointStiffnessController
-from framework import ConstantVectorSource, DiagramBuilder, SimulatorConfig
+from merganser.controllers import JointStiffnessController
+from merganser.framework import ConstantVectorSource, DiagramBuilder, SimulatorConfig
 
 
 def _output(controller, x, x_d, port="generalized_force"):

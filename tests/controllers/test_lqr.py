@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 from controller_models import ACROBOT_URDF, load_plant, make_acrobot, parser_available
 
-from controllers import discrete_time_linear_quadratic_regulator, linear_quadratic_regulator
-from framework import AffineSystem, DiagramBuilder, LinearSystem, PortError
+from merganser.controllers import discrete_time_linear_quadratic_regulator, linear_quadratic_regulator
+from merganser.framework import AffineSystem, DiagramBuilder, LinearSystem, PortError
 
 A_DI = np.array([[0.0, 1.0], [0.0, 0.0]])
 B_DI = np.array([[0.0], [1.0]])

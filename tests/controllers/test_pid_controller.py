@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 from controller_models import PENDULUM_URDF, load_plant, make_pendulum, parser_available
 
-from controllers import PidController
-from framework import (ConstantVectorSource, DiagramBuilder, DiagramBuildError, PortError,
+from merganser.controllers import PidController
+from merganser.framework import (ConstantVectorSource, DiagramBuilder, DiagramBuildError, PortError,
                        Simulator, SimulatorConfig, apply_simulator_config)
 
 KP, KI, KD = np.array([2.0, 3.0]), np.array([0.5, 0.7]), np.array([0.1, 0.2])

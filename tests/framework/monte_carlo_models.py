@@ -3,7 +3,7 @@ parameter-sweep tests; worker processes import them by name."""
 
 import numpy as np
 
-from framework import LeafSystem, Simulator, SimulatorConfig, apply_simulator_config
+from merganser.framework import LeafSystem, Simulator, SimulatorConfig, apply_simulator_config
 
 LENGTH = 0.8          # m
 DAMPING = 0.1         # N m s / rad
@@ -18,9 +18,9 @@ def make_plant_pendulum_simulator(generator):
     world y, joint damping DAMPING) with mass ~ U(MASS_RANGE) and initial angle
     ~ U(ANGLE_RANGE), both drawn here and put into the plant's defaults, which
     ``set_random_context`` restores (Drake's semantics)."""
-    from multibody.math import SpatialInertia
-    from multibody.plant import MultibodyPlant
-    from multibody.tree import RevoluteJoint
+    from merganser.multibody.math import SpatialInertia
+    from merganser.multibody.plant import MultibodyPlant
+    from merganser.multibody.tree import RevoluteJoint
 
     mass = generator.uniform(*MASS_RANGE)
     angle = generator.uniform(*ANGLE_RANGE)

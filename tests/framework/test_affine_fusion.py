@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from framework import (Adder, ConstantVectorSource, DiagramBuilder, Integrator, LeafSystem,
+from merganser.framework import (Adder, ConstantVectorSource, DiagramBuilder, Integrator, LeafSystem,
                        LinearSystem, MatrixGain, Simulator)
 
 

@@ -5,7 +5,7 @@ import pickle
 import numpy as np
 import pytest
 
-from framework import DiagramBuilder, LeafSystem, PortError
+from merganser.framework import DiagramBuilder, LeafSystem, PortError
 
 
 class CountingSource(LeafSystem):

@@ -2,7 +2,7 @@
 
 import pytest
 
-from framework import DiagramBuildError, DiagramBuilder, LeafSystem
+from merganser.framework import DiagramBuildError, DiagramBuilder, LeafSystem
 
 
 class Block(LeafSystem):

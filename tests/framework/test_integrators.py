@@ -7,8 +7,8 @@ import pytest
 from fake_system import FakeSystem, exponential_decay, mass_spring_damper
 from scipy.linalg import expm
 
-from framework.errors import SimulationError
-from framework.integrators import (INTEGRATION_SCHEMES, BogackiShampine3Integrator,
+from merganser.framework.errors import SimulationError
+from merganser.framework.integrators import (INTEGRATION_SCHEMES, BogackiShampine3Integrator,
                                    ExplicitEulerIntegrator, ImplicitEulerIntegrator,
                                    Radau3Integrator, RungeKutta2Integrator,
                                    RungeKutta3Integrator, RungeKutta5Integrator,
@@ -487,7 +487,7 @@ def test_initialize_without_context_and_foreign_context_are_rejected():
 # ---- with real LeafSystems -----------------------------------------------------------------
 
 def leaf_spring_damper():
-    from framework import LeafSystem
+    from merganser.framework import LeafSystem
 
     class SpringDamper(LeafSystem):
         """q'' = -k q - 0.4 q' with k a numeric parameter; counts its evaluations."""
@@ -549,7 +549,7 @@ def test_parameter_change_between_steps_is_not_hidden_by_fsal_reuse():
 
 def test_leaf_system_with_nontrivial_velocity_to_qdot_map():
     # q' = 2 v (N = 2), v' = -q: q = cos(t / sqrt(1/2)) ... with w^2 = 2.
-    from framework import LeafSystem
+    from merganser.framework import LeafSystem
 
     class Scaled(LeafSystem):
         def __init__(self):

@@ -3,12 +3,12 @@
 import numpy as np
 import pytest
 
-from framework import DiagramBuilder, LeafSystem, PortError
-from framework.analysis import (InputPortSelection, controllability_matrix,
+from merganser.framework import DiagramBuilder, LeafSystem, PortError
+from merganser.framework.analysis import (InputPortSelection, controllability_matrix,
                                 first_order_taylor_approximation, is_controllable,
                                 is_detectable, is_observable, is_stabilizable, linearize,
                                 observability_matrix)
-from framework.primitives import (Adder, ConstantVectorSource, Demultiplexer, DiscreteDerivative,
+from merganser.framework.primitives import (Adder, ConstantVectorSource, Demultiplexer, DiscreteDerivative,
                                   FirstOrderLowPassFilter, Gain, Integrator, LinearSystem,
                                   MatrixGain, Multiplexer, PassThrough, ZeroOrderHold)
 

@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 from scipy.integrate import solve_ivp
 
-from framework import Simulator
-from framework.monte_carlo import (
+from merganser.framework import Simulator
+from merganser.framework.monte_carlo import (
     RandomSimulationResult, SampleError, monte_carlo_simulation, random_simulation,
     sample_seed,
 )

@@ -8,8 +8,8 @@ import sys
 import numpy as np
 import pytest
 
-from framework import LeafSystem, Simulator, SimulatorConfig, apply_simulator_config
-from framework.parameter_sweep import SweepResult, parameter_sweep
+from merganser.framework import LeafSystem, Simulator, SimulatorConfig, apply_simulator_config
+from merganser.framework.parameter_sweep import SweepResult, parameter_sweep
 
 T = 2.0
 GRID = {"k": [1.0, 4.0, 9.0], "c": [0.2, 0.6], "mass": [1.0, 2.0]}

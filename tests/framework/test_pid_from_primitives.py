@@ -12,12 +12,12 @@ Closed loop in z = [x, x', ∫e]:  x' = v,  v' = -4x - 0.8v + u,  ∫e' = r - x.
 import numpy as np
 from scipy.integrate import solve_ivp
 
-from framework import DiagramBuilder
-from framework.analysis import linearize
-from framework.primitives import (Adder, ConstantVectorSource, Demultiplexer, Gain, Integrator,
+from merganser.framework import DiagramBuilder
+from merganser.framework.analysis import linearize
+from merganser.framework.primitives import (Adder, ConstantVectorSource, Demultiplexer, Gain, Integrator,
                                   LinearSystem)
-from framework.simulator_config import SimulatorConfig
-from framework.vector_log_sink import log_vector_output
+from merganser.framework.simulator_config import SimulatorConfig
+from merganser.framework.vector_log_sink import log_vector_output
 
 KP, KI, KD = 10.0, 5.0, 3.0
 A_PLANT = np.array([[0.0, 1.0], [-4.0, -0.8]])

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from scipy.interpolate import CubicSpline, PchipInterpolator
 
-from framework.trajectories import PiecewisePolynomial, Trajectory
+from merganser.framework.trajectories import PiecewisePolynomial, Trajectory
 
 BREAKS = np.array([0.0, 0.4, 1.0, 1.7, 2.1, 3.0])
 SAMPLES = np.array([

@@ -6,8 +6,8 @@ import pytest
 
 pytest.importorskip("matplotlib")
 
-from framework import SimulationResult, VectorLog  # noqa: E402
-from framework.plotting import (plot_bars, plot_signals, plot_simulation_result,  # noqa: E402
+from merganser.framework import SimulationResult, VectorLog  # noqa: E402
+from merganser.framework.plotting import (plot_bars, plot_signals, plot_simulation_result,  # noqa: E402
                                 plot_vector_log, save_figure)
 
 T = np.linspace(0.0, 1.0, 11)
@@ -72,8 +72,8 @@ def test_diagram_svg_names_the_systems(tmp_path):
 
     if shutil.which("dot") is None:
         pytest.skip("Graphviz's dot is not on PATH (apt-get install graphviz)")
-    from framework import ConstantVectorSource, DiagramBuilder, Integrator
-    from framework.plotting import save_diagram_svg
+    from merganser.framework import ConstantVectorSource, DiagramBuilder, Integrator
+    from merganser.framework.plotting import save_diagram_svg
 
     builder = DiagramBuilder()
     source = builder.add_named_system("force_source", ConstantVectorSource([1.0]))

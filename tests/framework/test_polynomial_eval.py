@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 from numpy.polynomial import polynomial as P
 
-from framework.trajectories import PiecewisePolynomial, polynomial
-from framework.trajectories.polynomial_eval import eval_orders, find_segment, stack_derivatives
+from merganser.framework.trajectories import PiecewisePolynomial, polynomial
+from merganser.framework.trajectories.polynomial_eval import eval_orders, find_segment, stack_derivatives
 
 
 def _random_pieces(seed, segments=5, degree=4, rows=2, cols=3):

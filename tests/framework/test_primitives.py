@@ -5,15 +5,15 @@ import inspect
 import numpy as np
 import pytest
 
-import framework.primitives as primitives
-from framework import DiagramBuilder, Simulator, Value
-from framework.primitives import (Adder, AffineSystem, ConstantValueSource,
+import merganser.framework.primitives as primitives
+from merganser.framework import DiagramBuilder, Simulator, Value
+from merganser.framework.primitives import (Adder, AffineSystem, ConstantValueSource,
                                   ConstantVectorSource, Demultiplexer, DiscreteDerivative,
                                   FirstOrderLowPassFilter, Gain, Integrator, LinearSystem,
                                   MatrixGain, Multiplexer, PassThrough, RandomSource, Saturation,
                                   Sine, StateInterpolatorWithDiscreteDerivative,
                                   TrajectorySource, ZeroOrderHold)
-from framework.trajectories import PiecewisePolynomial
+from merganser.framework.trajectories import PiecewisePolynomial
 
 
 def _fixed_context(system, *inputs):
@@ -261,7 +261,7 @@ def test_integrator_of_constant_is_linear_in_time():
 
 
 def test_first_order_low_pass_filter_step_response():
-    from framework.simulator_config import SimulatorConfig
+    from merganser.framework.simulator_config import SimulatorConfig
 
     tau = np.array([0.5, 2.0])
     diagram, lpf = _source_into(ConstantVectorSource([1.0, -3.0]), FirstOrderLowPassFilter(tau))

@@ -5,9 +5,9 @@ import pytest
 from fake_system import mass_spring_damper
 from pydantic import ValidationError
 
-from framework.integrators import (INTEGRATION_SCHEMES, ExplicitEulerIntegrator,
+from merganser.framework.integrators import (INTEGRATION_SCHEMES, ExplicitEulerIntegrator,
                                    RungeKutta3Integrator, RungeKutta5Integrator)
-from framework.simulator_config import (SimulatorConfig, apply_simulator_config,
+from merganser.framework.simulator_config import (SimulatorConfig, apply_simulator_config,
                                         reset_integrator_from_flags)
 
 
@@ -138,7 +138,7 @@ def test_apply_rejects_a_non_config():
 # ---- with the real Simulator -------------------------------------------------------------------
 
 def spring_damper_diagram():
-    from framework import DiagramBuilder, LeafSystem
+    from merganser.framework import DiagramBuilder, LeafSystem
 
     class SpringDamper(LeafSystem):
         def __init__(self):
@@ -163,7 +163,7 @@ ACCURACY_BOUND = {"explicit_euler": 5e-2, "semi_explicit_euler": 2e-2, "runge_ku
 
 @pytest.mark.parametrize("scheme", INTEGRATION_SCHEMES)
 def test_every_scheme_simulates_the_spring_damper_through_the_simulator(scheme):
-    from framework import Simulator
+    from merganser.framework import Simulator
 
     diagram, plant = spring_damper_diagram()
     simulator = Simulator(diagram)

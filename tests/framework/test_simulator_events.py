@@ -5,7 +5,7 @@ import math
 import numpy as np
 import pytest
 
-from framework import (EventStatus, LeafSystem, NonFiniteStateError, SimulationError, Simulator,
+from merganser.framework import (EventStatus, LeafSystem, NonFiniteStateError, SimulationError, Simulator,
                        UnrestrictedUpdateEvent, WitnessFunctionDirection)
 
 

@@ -5,7 +5,7 @@ context is cloned."""
 
 import numpy as np
 
-from framework import ConstantVectorSource, DiagramBuilder, LeafSystem, Simulator
+from merganser.framework import ConstantVectorSource, DiagramBuilder, LeafSystem, Simulator
 
 
 class Pendulum(LeafSystem):
@@ -78,7 +78,7 @@ def test_integrator_counts_each_state_once():
 def test_runge_kutta_stages_written_in_place_match_the_tableau():
     # Fixed-step Kutta RK3 through the simulator (stage states written straight into the
     # context) against the tableau applied by hand.
-    from framework import SimulatorConfig, apply_simulator_config
+    from merganser.framework import SimulatorConfig, apply_simulator_config
 
     diagram, _ = _diagram()
     simulator = Simulator(diagram)

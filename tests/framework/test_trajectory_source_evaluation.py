@@ -4,8 +4,8 @@ derivatives gives exactly the numbers of the trajectory's own evaluation."""
 import numpy as np
 import pytest
 
-from framework.primitives import TrajectorySource
-from framework.trajectories import PiecewisePolynomial
+from merganser.framework.primitives import TrajectorySource
+from merganser.framework.trajectories import PiecewisePolynomial
 
 
 @pytest.mark.parametrize("zero_beyond", [True, False])

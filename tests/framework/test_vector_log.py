@@ -3,11 +3,11 @@
 import numpy as np
 import pytest
 
-from framework import DiagramBuilder, Simulator
-from framework.primitives import ConstantValueSource, ConstantVectorSource, Integrator, Sine
-from framework.simulator_config import SimulatorConfig
-from framework.vector_log import VectorLog
-from framework.vector_log_sink import VectorLogSink, log_vector_output
+from merganser.framework import DiagramBuilder, Simulator
+from merganser.framework.primitives import ConstantValueSource, ConstantVectorSource, Integrator, Sine
+from merganser.framework.simulator_config import SimulatorConfig
+from merganser.framework.vector_log import VectorLog
+from merganser.framework.vector_log_sink import VectorLogSink, log_vector_output
 
 
 def test_vector_log_accumulates_columns():

@@ -5,8 +5,8 @@ the world extent of the shape (support points along ±x, ±y, ±z), grown by the
 import numpy as np
 import pytest
 
-from geometry.proximity.broad_phase import compute_aabbs
-from geometry.proximity.support import (
+from merganser.geometry.proximity.broad_phase import compute_aabbs
+from merganser.geometry.proximity.support import (
     BOX, CAPSULE, CONVEX, CYLINDER, ELLIPSOID, HALFSPACE, SPHERE, support,
 )
 
@@ -56,7 +56,7 @@ def test_boxes_are_the_support_extents(margin):
 def test_sphere_on_half_space_point_rows_equal_the_signed_distance_rows():
     # contact_point_rows takes a sphere against a half space by its deepest point: the
     # same row as the generic signed-distance narrow phase (penetration_rows).
-    from geometry.proximity.scene import contact_point_rows, penetration_rows
+    from merganser.geometry.proximity.scene import contact_point_rows, penetration_rows
 
     rng = np.random.default_rng(9)
     r = 0.2

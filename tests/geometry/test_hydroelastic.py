@@ -4,18 +4,18 @@ compliant-rigid contact-surface kernels, checked against closed forms and identi
 import numpy as np
 import pytest
 
-from geometry import (
+from merganser.geometry import (
     Box, HalfSpace, ProximityProperties, Sphere, add_compliant_hydroelastic_properties,
     add_compliant_hydroelastic_properties_for_half_space, add_rigid_hydroelastic_properties,
 )
-from geometry import Capsule, Cylinder, Ellipsoid
-from geometry.hydroelastic import (
+from merganser.geometry import Capsule, Cylinder, Ellipsoid
+from merganser.geometry.hydroelastic import (
     make_box_surface_mesh, make_box_volume_mesh, make_capsule_surface_mesh,
     make_capsule_volume_mesh, make_cylinder_surface_mesh,
     make_cylinder_volume_mesh, make_ellipsoid_surface_mesh, make_ellipsoid_volume_mesh,
     make_representation, make_sphere_surface_mesh, make_sphere_volume_mesh,
 )
-from geometry.hydroelastic.slicing_kernels import (
+from merganser.geometry.hydroelastic.slicing_kernels import (
     clip_triangles_in_slab, clip_triangles_in_tets, equal_pressure_polygons, polygon_quadrature,
     slice_tets_with_plane,
 )
@@ -240,8 +240,8 @@ CUBE = np.array([[x, y, z] for x in (-0.05, 0.05) for y in (-0.05, 0.05) for z i
 
 
 def test_convex_cube_fan_mesh_has_the_box_distance_field(tmp_path):
-    from geometry import Convex
-    from geometry.hydroelastic import make_convex_surface_mesh, make_convex_volume_mesh
+    from merganser.geometry import Convex
+    from merganser.geometry.hydroelastic import make_convex_surface_mesh, make_convex_volume_mesh
     m = make_convex_volume_mesh(CUBE, E)
     assert tet_volumes(m).sum() == pytest.approx(1e-3, rel=1e-12)
     delta, a = 0.01, 0.05

@@ -7,9 +7,9 @@ import itertools
 import numpy as np
 import pytest
 
-from geometry import Box, Capsule, Convex, Cylinder, Ellipsoid, HalfSpace, RigidTransform, \
+from merganser.geometry import Box, Capsule, Convex, Cylinder, Ellipsoid, HalfSpace, RigidTransform, \
     RollPitchYaw, Sphere
-from geometry.proximity.narrow_phase import halfspace_contact_points, signed_distance_pair
+from merganser.geometry.proximity.narrow_phase import halfspace_contact_points, signed_distance_pair
 
 
 def signed(shape_a, X_a, shape_b, X_b):
@@ -181,7 +181,7 @@ def test_pairs_are_symmetric_under_swap(a, b, gap):
 
 
 def test_box_on_box_contact_points_span_the_overlap():
-    from geometry.proximity.narrow_phase import box_box_contact_points
+    from merganser.geometry.proximity.narrow_phase import box_box_contact_points
     box = Box(0.1, 0.1, 0.1)
     X_top = RigidTransform([0.01, 0.0, 0.1 - 1e-3]).get_as_matrix4()
     X_bottom = np.eye(4)

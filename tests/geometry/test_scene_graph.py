@@ -6,7 +6,7 @@ import itertools
 import numpy as np
 import pytest
 
-from geometry import (
+from merganser.geometry import (
     Box, CollisionFilterDeclaration, CoulombFriction, FramePoseVector, GeometryFrame,
     GeometryInstance, GeometrySet, HalfSpace, IllustrationProperties, ProximityProperties,
     RigidTransform, Role, SceneGraph, Sphere, add_compliant_hydroelastic_properties,

@@ -5,7 +5,7 @@ import pickle
 import numpy as np
 import pytest
 
-from geometry import (
+from merganser.geometry import (
     RigidTransform,
     RollPitchYaw,
     RotationMatrix,

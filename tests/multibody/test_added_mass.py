@@ -8,11 +8,11 @@ the power of the forces; the batch, derivative and default-argument paths; the p
 import numpy as np
 import pytest
 
-from multibody.kernels import DynamicsArgumentError, TreeDynamics
-from multibody.math import SpatialInertia
-from multibody.plant import MultibodyPlant
-from multibody.tree import ForceElement
-from multibody.tree.random_tree import random_inertia, random_state, random_tree
+from merganser.multibody.kernels import DynamicsArgumentError, TreeDynamics
+from merganser.multibody.math import SpatialInertia
+from merganser.multibody.plant import MultibodyPlant
+from merganser.multibody.tree import ForceElement
+from merganser.multibody.tree.random_tree import random_inertia, random_state, random_tree
 
 G = np.array([0.0, 0.0, -9.81])
 CASES = [(seed, floating) for floating in (False, True) for seed in range(2)]

@@ -7,13 +7,13 @@ import numba
 import numpy as np
 import pytest
 
-from framework import (DiagramBuilder, LeafSystem, Simulator, SimulatorConfig,
+from merganser.framework import (DiagramBuilder, LeafSystem, Simulator, SimulatorConfig,
                        apply_simulator_config)
-from geometry import CoulombFriction, RigidTransform, RollPitchYaw, RotationMatrix, Sphere
-from multibody.batched_plant import BATCHED_INTEGRATION_SCHEMES, BatchedPlant
-from multibody.math import SpatialInertia
-from multibody.plant import MultibodyPlant, add_multibody_plant_scene_graph
-from multibody.tree import (
+from merganser.geometry import CoulombFriction, RigidTransform, RollPitchYaw, RotationMatrix, Sphere
+from merganser.multibody.batched_plant import BATCHED_INTEGRATION_SCHEMES, BatchedPlant
+from merganser.multibody.math import SpatialInertia
+from merganser.multibody.plant import MultibodyPlant, add_multibody_plant_scene_graph
+from merganser.multibody.tree import (
     LinearSpringDamper, PrismaticJoint, QuaternionFloatingJoint, RevoluteJoint,
 )
 

@@ -6,7 +6,7 @@ an applied-force input is connected, giving the same numbers plus that force."""
 import numpy as np
 from robot_models import actuated_panda
 
-from multibody.kernels.aba import calc_forward_dynamics, calc_forward_dynamics_damped
+from merganser.multibody.kernels.aba import calc_forward_dynamics, calc_forward_dynamics_damped
 
 
 def test_one_call_forward_dynamics_matches_mass_matrix_and_bias():

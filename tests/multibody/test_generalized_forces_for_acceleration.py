@@ -5,8 +5,8 @@ against the closed form of a damped pendulum and against the public inverse-dyna
 import numpy as np
 import pytest
 
-from geometry import RigidTransform
-from multibody import (FixedOffsetFrame, MultibodyForces, MultibodyPlant, RevoluteJoint,
+from merganser.geometry import RigidTransform
+from merganser.multibody import (FixedOffsetFrame, MultibodyForces, MultibodyPlant, RevoluteJoint,
                        RevoluteSpring, SpatialInertia)
 
 G = 9.81

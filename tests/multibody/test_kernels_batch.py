@@ -3,8 +3,8 @@
 import numpy as np
 import pytest
 
-from multibody.kernels import DynamicsArgumentError, TreeDynamics
-from multibody.tree.random_tree import random_state, random_tree
+from merganser.multibody.kernels import DynamicsArgumentError, TreeDynamics
+from merganser.multibody.tree.random_tree import random_state, random_tree
 
 G = np.array([0.0, 0.0, -9.81])
 N = 37   # not a multiple of the number of chunks

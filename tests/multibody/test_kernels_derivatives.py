@@ -3,9 +3,9 @@
 import numpy as np
 import pytest
 
-from multibody.kernels import DynamicsArgumentError, TreeDynamics
-from multibody.tree.compiled_model import JointType, make_compiled_model
-from multibody.tree.random_tree import random_state, random_tree
+from merganser.multibody.kernels import DynamicsArgumentError, TreeDynamics
+from merganser.multibody.tree.compiled_model import JointType, make_compiled_model
+from merganser.multibody.tree.random_tree import random_state, random_tree
 
 G = np.array([0.0, 0.0, -9.81])
 H = 1e-6

@@ -7,9 +7,9 @@ X_PF / X_MB and random valid inertias; the identities below must hold to round-o
 import numpy as np
 import pytest
 
-from multibody.kernels import TreeDynamics
-from multibody.tree.compiled_model import JointType
-from multibody.tree.random_tree import random_state, random_tree
+from merganser.multibody.kernels import TreeDynamics
+from merganser.multibody.tree.compiled_model import JointType
+from merganser.multibody.tree.random_tree import random_state, random_tree
 
 G = np.array([0.0, 0.0, -9.81])
 CASES = [(seed, floating) for floating in (False, True) for seed in range(3)]

@@ -13,8 +13,8 @@ import numpy as np
 import pytest
 from scipy.spatial.transform import Rotation
 
-from multibody.kernels import DynamicsArgumentError, TreeDynamics
-from multibody.tree.compiled_model import (
+from merganser.multibody.kernels import DynamicsArgumentError, TreeDynamics
+from merganser.multibody.tree.compiled_model import (
     CompiledModel, CompiledModelError, JointType, make_compiled_model,
 )
 

@@ -6,11 +6,11 @@ import numpy as np
 import pytest
 from pydantic import ValidationError
 
-from framework import DiagramBuilder
-from framework.primitives import ConstantVectorSource
-from geometry import SceneGraph, RigidTransform, RollPitchYaw, RotationMatrix, quaternion_multiply
-from multibody.math import SpatialForce, SpatialInertia, SpatialVelocity
-from multibody.plant import (
+from merganser.framework import DiagramBuilder
+from merganser.framework.primitives import ConstantVectorSource
+from merganser.geometry import SceneGraph, RigidTransform, RollPitchYaw, RotationMatrix, quaternion_multiply
+from merganser.multibody.math import SpatialForce, SpatialInertia, SpatialVelocity
+from merganser.multibody.plant import (
     ContactResults,
     ExternallyAppliedSpatialForce,
     JacobianWrtVariable,
@@ -20,7 +20,7 @@ from multibody.plant import (
     add_multibody_plant,
     add_multibody_plant_scene_graph,
 )
-from multibody.tree import (
+from merganser.multibody.tree import (
     ElementLookupError,
     FixedOffsetFrame,
     LinearSpringDamper,

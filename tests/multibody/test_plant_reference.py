@@ -8,10 +8,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from geometry import RigidTransform
-from multibody.math import SpatialInertia
-from multibody.plant import JacobianWrtVariable, MultibodyForces, MultibodyPlant
-from multibody.tree import FixedOffsetFrame, PrismaticJoint, RevoluteJoint
+from merganser.geometry import RigidTransform
+from merganser.multibody.math import SpatialInertia
+from merganser.multibody.plant import JacobianWrtVariable, MultibodyForces, MultibodyPlant
+from merganser.multibody.tree import FixedOffsetFrame, PrismaticJoint, RevoluteJoint
 
 REFERENCE = Path(__file__).resolve().parents[1] / "data" / "reference"
 TOL = 1e-10

@@ -7,12 +7,12 @@ linearization against finite differences."""
 import numpy as np
 import pytest
 
-from framework import Simulator
-from framework.analysis import first_order_taylor_approximation, linearize
-from geometry import RigidTransform, RollPitchYaw
-from multibody.math import SpatialInertia, SpatialVelocity
-from multibody.plant import MultibodyPlant
-from multibody.tree import FixedOffsetFrame, PrismaticJoint, RevoluteJoint
+from merganser.framework import Simulator
+from merganser.framework.analysis import first_order_taylor_approximation, linearize
+from merganser.geometry import RigidTransform, RollPitchYaw
+from merganser.multibody.math import SpatialInertia, SpatialVelocity
+from merganser.multibody.plant import MultibodyPlant
+from merganser.multibody.tree import FixedOffsetFrame, PrismaticJoint, RevoluteJoint
 
 LENGTH = 0.8
 

@@ -6,8 +6,8 @@ import warnings
 import numpy as np
 import pytest
 
-from geometry import RollPitchYaw, RotationMatrix
-from multibody.math import (
+from merganser.geometry import RollPitchYaw, RotationMatrix
+from merganser.multibody.math import (
     InertiaValidityWarning,
     RotationalInertia,
     SpatialAcceleration,

@@ -6,9 +6,9 @@ import warnings
 import numpy as np
 import pytest
 
-from geometry import RigidTransform, RollPitchYaw, RotationMatrix
-from multibody.math import InertiaValidityWarning, SpatialInertia, UnitInertia
-from multibody.tree import (
+from merganser.geometry import RigidTransform, RollPitchYaw, RotationMatrix
+from merganser.multibody.math import InertiaValidityWarning, SpatialInertia, UnitInertia
+from merganser.multibody.tree import (
     BallRpyJoint,
     ElementLookupError,
     FixedOffsetFrame,
@@ -26,7 +26,7 @@ from multibody.tree import (
     UniversalJoint,
     WeldJoint,
 )
-from multibody.tree.constraints import (
+from merganser.multibody.tree.constraints import (
     BallConstraintSpec,
     CouplerConstraintSpec,
     DistanceConstraintSpec,

@@ -10,10 +10,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from geometry import RigidTransform, RollPitchYaw, RotationMatrix
-from multibody.kernels.dynamics import TreeDynamics
-from multibody.math import SpatialInertia
-from multibody.tree import (
+from merganser.geometry import RigidTransform, RollPitchYaw, RotationMatrix
+from merganser.multibody.kernels.dynamics import TreeDynamics
+from merganser.multibody.math import SpatialInertia
+from merganser.multibody.tree import (
     BallRpyJoint,
     FixedOffsetFrame,
     JointType,

@@ -13,10 +13,10 @@ import numpy as np
 import pytest
 import sympy as sp
 
-from geometry import RigidTransform
-from multibody.math import InertiaValidityWarning, SpatialInertia
-from multibody.plant import MultibodyForces, MultibodyPlant
-from multibody.tree import FixedOffsetFrame, RevoluteJoint
+from merganser.geometry import RigidTransform
+from merganser.multibody.math import InertiaValidityWarning, SpatialInertia
+from merganser.multibody.plant import MultibodyForces, MultibodyPlant
+from merganser.multibody.tree import FixedOffsetFrame, RevoluteJoint
 
 L1 = L2 = 1.0
 MASS = 1.0

@@ -9,15 +9,15 @@ import numpy as np
 import pytest
 
 import viz_scene
-from framework import DiagramBuilder
-from geometry import (Box, Capsule, Cylinder, Ellipsoid, HalfSpace, Mesh, RigidTransform,
+from merganser.framework import DiagramBuilder
+from merganser.geometry import (Box, Capsule, Cylinder, Ellipsoid, HalfSpace, Mesh, RigidTransform,
                       RollPitchYaw, RotationMatrix, Sphere)
-from geometry.visualization import (ContactVisualizer, ContactVisualizerParams, Meshcat,
+from merganser.geometry.visualization import (ContactVisualizer, ContactVisualizerParams, Meshcat,
                                     MeshcatVisualizer, MeshcatVisualizerParams,
                                     add_default_visualization)
-from geometry.visualization.contact_visualizer import arrow_frame
-from geometry.visualization.meshcat_animation import MeshcatAnimation, decompose_transform
-from geometry.visualization.meshcat_shapes import shape_to_object
+from merganser.geometry.visualization.contact_visualizer import arrow_frame
+from merganser.geometry.visualization.meshcat_animation import MeshcatAnimation, decompose_transform
+from merganser.geometry.visualization.meshcat_shapes import shape_to_object
 
 
 def test_decompose_transform_recovers_quaternion_translation_and_scale():
@@ -163,7 +163,7 @@ def test_add_default_visualization_needs_a_scene_graph():
 
 
 def test_add_default_visualization_draws_illustration_and_hidden_proximity():
-    from geometry import SceneGraph
+    from merganser.geometry import SceneGraph
 
     builder = DiagramBuilder()
     scene_graph = builder.add_system(SceneGraph())

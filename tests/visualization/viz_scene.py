@@ -4,10 +4,10 @@
 
 import numpy as np
 
-from framework import DiagramBuilder, LeafSystem
-from geometry import (Box, FramePoseVector, GeometryFrame, GeometryInstance,
+from merganser.framework import DiagramBuilder, LeafSystem
+from merganser.geometry import (Box, FramePoseVector, GeometryFrame, GeometryInstance,
                       IllustrationProperties, RigidTransform, SceneGraph, Sphere)
-from geometry.visualization import Meshcat, MeshcatVisualizer, MeshcatVisualizerParams
+from merganser.geometry.visualization import Meshcat, MeshcatVisualizer, MeshcatVisualizerParams
 
 RED = [1.0, 0.0, 0.0, 1.0]
 GREEN = [0.0, 0.8, 0.0, 1.0]

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from multibody.tree.element import MultibodyElement
+from merganser.multibody.tree.element import MultibodyElement
 
 __all__ = ["ForceElement", "add_point_force", "point_kinematics"]
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from geometry import RollPitchYaw, RotationMatrix
-from multibody.tree.force_elements.force_element import ForceElement, add_point_force
-from multibody.tree.frames import Frame
-from multibody.tree.joints.joint import as_vector
+from merganser.geometry import RollPitchYaw, RotationMatrix
+from merganser.multibody.tree.force_elements.force_element import ForceElement, add_point_force
+from merganser.multibody.tree.frames import Frame
+from merganser.multibody.tree.joints.joint import as_vector
 
 __all__ = ["LinearBushingRollPitchYaw"]
 

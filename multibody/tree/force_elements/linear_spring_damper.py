@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from multibody.tree.force_elements.force_element import (
+from merganser.multibody.tree.force_elements.force_element import (
     ForceElement,
     add_point_force,
     point_kinematics,
 )
-from multibody.tree.joints.joint import as_vector
+from merganser.multibody.tree.joints.joint import as_vector
 
 __all__ = ["LinearSpringDamper"]
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from multibody.tree.force_elements.joint_spring import JointSpring
-from multibody.tree.joints.prismatic import PrismaticJoint
+from merganser.multibody.tree.force_elements.joint_spring import JointSpring
+from merganser.multibody.tree.joints.prismatic import PrismaticJoint
 
 __all__ = ["PrismaticSpring"]
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from multibody.tree.force_elements.force_element import ForceElement
+from merganser.multibody.tree.force_elements.force_element import ForceElement
 
 __all__ = ["UniformGravityFieldElement"]
 

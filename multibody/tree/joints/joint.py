@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from multibody.tree.element import MultibodyElement
-from multibody.tree.frames import Frame
+from merganser.multibody.tree.element import MultibodyElement
+from merganser.multibody.tree.frames import Frame
 
 __all__ = ["Joint", "as_vector", "unit_axis"]
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from multibody.tree.joints.joint import Joint, as_vector
+from merganser.multibody.tree.joints.joint import Joint, as_vector
 
 __all__ = ["PlanarJoint"]
 

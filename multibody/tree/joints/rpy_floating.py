@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from geometry import RigidTransform, RollPitchYaw
-from multibody.tree.frames import pose_matrix
-from multibody.tree.joints.joint import Joint, as_vector
+from merganser.geometry import RigidTransform, RollPitchYaw
+from merganser.multibody.tree.frames import pose_matrix
+from merganser.multibody.tree.joints.joint import Joint, as_vector
 
 __all__ = ["RpyFloatingJoint"]
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from multibody.tree.joints.joint import Joint, unit_axis
+from merganser.multibody.tree.joints.joint import Joint, unit_axis
 
 __all__ = ["ScrewJoint"]
 

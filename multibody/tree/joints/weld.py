@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from geometry import RigidTransform
-from multibody.tree.frames import pose_matrix
-from multibody.tree.joints.joint import Joint
+from merganser.geometry import RigidTransform
+from merganser.multibody.tree.frames import pose_matrix
+from merganser.multibody.tree.joints.joint import Joint
 
 __all__ = ["WeldJoint"]
 

@@ -4,9 +4,9 @@ between solvers ("continuous" means time_step = 0 with the penalty model)."""
 
 import numpy as np
 
-from framework import DiagramBuilder, Simulator, SimulatorConfig, apply_simulator_config
-from geometry import Box, CoulombFriction, HalfSpace, RigidTransform, RollPitchYaw, Sphere
-from multibody import MultibodyPlantConfig, SpatialInertia, add_multibody_plant
+from merganser.framework import DiagramBuilder, Simulator, SimulatorConfig, apply_simulator_config
+from merganser.geometry import Box, CoulombFriction, HalfSpace, RigidTransform, RollPitchYaw, Sphere
+from merganser.multibody import MultibodyPlantConfig, SpatialInertia, add_multibody_plant
 
 SOLVERS = ["tamsi", "sap", "similar", "lagged", "lcp"]
 MODELS = SOLVERS + ["continuous"]
@@ -55,7 +55,7 @@ class BoxScene:
 
     def place(self, height, velocity=(0.0, 0.0, 0.0)):
         """Box faces aligned with the ground, its centre `height` above it along the normal."""
-        from multibody import SpatialVelocity
+        from merganser.multibody import SpatialVelocity
         self.plant.set_free_body_pose(self.context, self.box,
                                       RigidTransform(self.R_WG, height * self.normal))
         self.plant.set_free_body_spatial_velocity(

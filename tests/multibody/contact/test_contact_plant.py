@@ -10,15 +10,15 @@ from contextlib import redirect_stdout
 import numpy as np
 import pytest
 
-from framework import DiagramBuilder, Simulator
-from geometry import (
+from merganser.framework import DiagramBuilder, Simulator
+from merganser.geometry import (
     Box, CoulombFriction, RigidTransform, Role, RollPitchYaw, SceneGraph, Sphere,
 )
-from multibody import (
+from merganser.multibody import (
     MultibodyPlant, MultibodyPlantConfig, RevoluteJoint, SpatialInertia, add_multibody_plant,
 )
-from multibody.contact import ContactSolverError
-from multibody.contact.geometry_bridge import register_geometry_records
+from merganser.multibody.contact import ContactSolverError
+from merganser.multibody.contact.geometry_bridge import register_geometry_records
 from scenes import G, SOLVERS, BoxScene
 
 USAGE = pathlib.Path(__file__).resolve().parents[4] / "shared" / "usage" / \
@@ -150,7 +150,7 @@ def test_geometry_registration_roles_and_lifecycle():
 
 
 def test_parsed_geometry_records_register_on_their_bodies():
-    from multibody.parsing.geometry_records import GeometryRecord
+    from merganser.multibody.parsing.geometry_records import GeometryRecord
     plant = MultibodyPlant(1e-3)
     plant.register_as_source_for_scene_graph(SceneGraph())
     body = plant.add_rigid_body("link", SpatialInertia.solid_box_with_mass(1, 0.1, 0.1, 0.1))
@@ -274,7 +274,7 @@ def test_a_failed_solve_raises_a_catchable_error_and_keeps_the_context(approxima
     scene.plant._stepper.max_iterations = 0
     if approximation == "lcp":
         scene.plant.set_lcp_solver("fischer_burmeister")
-        import multibody.contact.lcp as lcp
+        import merganser.multibody.contact.lcp as lcp
         original = lcp.fischer_burmeister
         lcp.fischer_burmeister = lambda *args: -1
     try:

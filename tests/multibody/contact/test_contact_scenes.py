@@ -8,9 +8,9 @@ rotational terms)."""
 import numpy as np
 import pytest
 
-from framework import DiagramBuilder
-from geometry import CoulombFriction, HalfSpace, RigidTransform, RollPitchYaw, Sphere
-from multibody import SpatialInertia, add_multibody_plant
+from merganser.framework import DiagramBuilder
+from merganser.geometry import CoulombFriction, HalfSpace, RigidTransform, RollPitchYaw, Sphere
+from merganser.multibody import SpatialInertia, add_multibody_plant
 from scenes import G, MODELS, BoxScene, SpherePile, make_config, make_simulator
 
 

@@ -6,13 +6,13 @@ and QueryObject.compute_contact_surfaces."""
 import numpy as np
 import pytest
 
-from framework import DiagramBuilder, Simulator, SimulatorConfig, apply_simulator_config
-from geometry import (
+from merganser.framework import DiagramBuilder, Simulator, SimulatorConfig, apply_simulator_config
+from merganser.geometry import (
     Box, CoulombFriction, HalfSpace, RigidTransform, Sphere, add_compliant_hydroelastic_properties,
     add_compliant_hydroelastic_properties_for_half_space, add_contact_material,
     add_rigid_hydroelastic_properties,
 )
-from multibody import MultibodyPlantConfig, SpatialInertia, SpatialVelocity, add_multibody_plant
+from merganser.multibody import MultibodyPlantConfig, SpatialInertia, SpatialVelocity, add_multibody_plant
 
 G = 9.81
 FRICTION = CoulombFriction(0.5, 0.5)
@@ -264,7 +264,7 @@ def test_discrete_solvers_hold_the_box_at_the_static_depth_of_the_pressure_field
 
 
 def test_urdf_drake_hydroelastic_tags_reach_the_contact_surface():
-    from multibody import Parser
+    from merganser.multibody import Parser
     R, E = 0.1, 1e5
     urdf = f"""<robot name="ball" xmlns:drake="http://drake.mit.edu">
       <link name="ball">

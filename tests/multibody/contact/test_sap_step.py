@@ -7,20 +7,20 @@ separately."""
 import numpy as np
 import pytest
 
-from framework import DiagramBuilder
-from geometry import Box, CoulombFriction, HalfSpace, RigidTransform, RotationMatrix
-from multibody import (
+from merganser.framework import DiagramBuilder
+from merganser.geometry import Box, CoulombFriction, HalfSpace, RigidTransform, RotationMatrix
+from merganser.multibody import (
     FixedOffsetFrame, MultibodyPlant, MultibodyPlantConfig, RevoluteJoint, SpatialInertia,
     SpatialVelocity, add_multibody_plant,
 )
-from multibody.contact.constraint_kernels import (
+from merganser.multibody.contact.constraint_kernels import (
     SIGMA_BILATERAL, bilateral_regularization, rotation_vector,
 )
-from multibody.contact.contact_kernels import contact_jacobian, pose_pass
-from multibody.contact.problem_kernels import delassus_estimate, sap_parameters
-from multibody.contact.sap import LAGGED, SAP, SIMILAR, sap_solve
-from multibody.contact.tamsi import tamsi_solve, tamsi_step
-from multibody.tree.constraints import (
+from merganser.multibody.contact.contact_kernels import contact_jacobian, pose_pass
+from merganser.multibody.contact.problem_kernels import delassus_estimate, sap_parameters
+from merganser.multibody.contact.sap import LAGGED, SAP, SIMILAR, sap_solve
+from merganser.multibody.contact.tamsi import tamsi_solve, tamsi_step
+from merganser.multibody.tree.constraints import (
     BallConstraintSpec, CouplerConstraintSpec, DistanceConstraintSpec, WeldConstraintSpec,
 )
 from scenes import BoxScene

@@ -5,8 +5,8 @@ cone projection's regimes."""
 import numpy as np
 import pytest
 
-from multibody.contact.lcp import ND, _directions, assemble_lcp, fischer_burmeister, lemke
-from multibody.contact.sap import _sap_contact
+from merganser.multibody.contact.lcp import ND, _directions, assemble_lcp, fischer_burmeister, lemke
+from merganser.multibody.contact.sap import _sap_contact
 
 
 def random_lcp(n, seed):

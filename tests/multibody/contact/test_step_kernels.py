@@ -2,11 +2,11 @@
 
 import numpy as np
 
-from multibody.contact.position_update import next_state
-from multibody.kernels import TreeDynamics
-from multibody.kernels.layout import pack_model
-from multibody.tree.compiled_model import JointType
-from multibody.tree.random_tree import random_state, random_tree
+from merganser.multibody.contact.position_update import next_state
+from merganser.multibody.kernels import TreeDynamics
+from merganser.multibody.kernels.layout import pack_model
+from merganser.multibody.tree.compiled_model import JointType
+from merganser.multibody.tree.random_tree import random_state, random_tree
 
 
 def quaternion_starts(model):

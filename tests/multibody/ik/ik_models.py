@@ -8,11 +8,11 @@ import xml.etree.ElementTree as ET
 
 import numpy as np
 
-from geometry import RigidTransform, RollPitchYaw
-from multibody.dh_chain import add_dh_chain
-from multibody.math import SpatialInertia
-from multibody.plant import MultibodyPlant
-from multibody.tree import FixedOffsetFrame, PrismaticJoint, RevoluteJoint
+from merganser.geometry import RigidTransform, RollPitchYaw
+from merganser.multibody.dh_chain import add_dh_chain
+from merganser.multibody.math import SpatialInertia
+from merganser.multibody.plant import MultibodyPlant
+from merganser.multibody.tree import FixedOffsetFrame, PrismaticJoint, RevoluteJoint
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
 ROBOT_DATA = os.path.join(ROOT, "tests", "data", "models", "example-robot-data")
@@ -93,10 +93,10 @@ def _panda_by_hand(plant):
 def _parser_class():
     """`multibody.Parser` (or `multibody.parsing.Parser` until it is re-exported), or None."""
     try:
-        from multibody import Parser
+        from merganser.multibody import Parser
     except ImportError:
         try:
-            from multibody.parsing import Parser
+            from merganser.multibody.parsing import Parser
         except ImportError:
             return None
     return Parser

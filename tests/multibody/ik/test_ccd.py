@@ -6,10 +6,10 @@ import numpy as np
 import pytest
 from ik_models import ARM_LIMIT, LINKS, PANDA_HOME, panda, planar_arm, planar_tip
 
-from multibody.dh_chain import add_dh_chain
-from multibody.inverse_kinematics import joint_chain_to_frame, solve_ik_ccd
-from multibody.math import SpatialInertia
-from multibody.plant import MultibodyPlant
+from merganser.multibody.dh_chain import add_dh_chain
+from merganser.multibody.inverse_kinematics import joint_chain_to_frame, solve_ik_ccd
+from merganser.multibody.math import SpatialInertia
+from merganser.multibody.plant import MultibodyPlant
 
 MM = 1e-3
 

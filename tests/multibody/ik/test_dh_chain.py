@@ -5,10 +5,10 @@ standard and modified conventions with revolute and prismatic rows)."""
 import numpy as np
 import pytest
 
-from geometry import RigidTransform, RollPitchYaw
-from multibody.dh_chain import add_dh_chain, dh_transform
-from multibody.plant import MultibodyPlant
-from multibody.tree import PrismaticJoint, RevoluteJoint
+from merganser.geometry import RigidTransform, RollPitchYaw
+from merganser.multibody.dh_chain import add_dh_chain, dh_transform
+from merganser.multibody.plant import MultibodyPlant
+from merganser.multibody.tree import PrismaticJoint, RevoluteJoint
 
 # PUMA 560, standard DH (P. Corke, Robotics, Vision and Control, table 7.1), m and rad.
 PUMA_560 = [[0.0, np.pi / 2, 0.0, 0.0],

@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 from ik_models import LINKS, PANDA_HOME, panda, planar_arm, planar_tip
 
-from geometry import RigidTransform, RollPitchYaw, RotationMatrix
-from multibody.inverse_kinematics import (
+from merganser.geometry import RigidTransform, RollPitchYaw, RotationMatrix
+from merganser.multibody.inverse_kinematics import (
     GazeTargetConstraint,
     InverseKinematics,
     OrientationConstraint,
@@ -16,8 +16,8 @@ from multibody.inverse_kinematics import (
     PositionConstraint,
     PositionCost,
 )
-from multibody.math import SpatialInertia
-from multibody.plant import MultibodyPlant
+from merganser.multibody.math import SpatialInertia
+from merganser.multibody.plant import MultibodyPlant
 
 MM = 1e-3
 
@@ -235,10 +235,10 @@ def test_minimum_distance_needs_scene_graph_queries():
 @pytest.mark.skipif(not hasattr(MultibodyPlant, "register_collision_geometry"),
                     reason="MultibodyPlant has no SceneGraph registration in this build")
 def test_minimum_distance_keeps_the_tip_off_an_obstacle():
-    from framework import DiagramBuilder
-    from geometry import ProximityProperties, Sphere
-    from multibody.dh_chain import add_dh_chain
-    from multibody.plant import add_multibody_plant_scene_graph
+    from merganser.framework import DiagramBuilder
+    from merganser.geometry import ProximityProperties, Sphere
+    from merganser.multibody.dh_chain import add_dh_chain
+    from merganser.multibody.plant import add_multibody_plant_scene_graph
 
     builder = DiagramBuilder()
     plant, scene_graph = add_multibody_plant_scene_graph(builder, 0.0)

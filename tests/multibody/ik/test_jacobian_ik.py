@@ -7,10 +7,10 @@ import numpy as np
 import pytest
 from ik_models import LINKS, PANDA_HOME, panda, planar_arm, planar_tip
 
-from geometry import RigidTransform
-from multibody.inverse_kinematics import solve_ik_jacobian
-from multibody.math import SpatialInertia
-from multibody.plant import MultibodyPlant
+from merganser.geometry import RigidTransform
+from merganser.multibody.inverse_kinematics import solve_ik_jacobian
+from merganser.multibody.math import SpatialInertia
+from merganser.multibody.plant import MultibodyPlant
 
 MM = 1e-3
 

@@ -10,9 +10,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from lxml import etree
 
-from multibody.parsing import ParseError, Parser, ParseWarning
-from multibody.plant import MultibodyPlant
-from multibody.tree import TopologyError
+from merganser.multibody.parsing import ParseError, Parser, ParseWarning
+from merganser.multibody.plant import MultibodyPlant
+from merganser.multibody.tree import TopologyError
 
 BASE = """<robot name="fuzz" xmlns:drake="http://drake.mit.edu">
   <material name="grey"><color rgba="0.5 0.5 0.5 1"/></material>

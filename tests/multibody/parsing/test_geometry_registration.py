@@ -2,9 +2,9 @@
 
 import pytest
 
-from framework import DiagramBuilder, Simulator
-from geometry import HalfSpace, RigidTransform
-from multibody import MultibodyPlantConfig, Parser, add_multibody_plant
+from merganser.framework import DiagramBuilder, Simulator
+from merganser.geometry import HalfSpace, RigidTransform
+from merganser.multibody import MultibodyPlantConfig, Parser, add_multibody_plant
 
 URDF = """<robot name="crate">
   <link name="crate">

@@ -8,9 +8,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from geometry import RigidTransform, RollPitchYaw
-from framework import Simulator
-from multibody.hydrodynamics import (
+from merganser.geometry import RigidTransform, RollPitchYaw
+from merganser.framework import Simulator
+from merganser.multibody.hydrodynamics import (
     BodyHydroData,
     HydrodynamicForce,
     calc_added_mass_bias,
@@ -19,10 +19,10 @@ from multibody.hydrodynamics import (
     calc_mass_matrix_with_added_mass,
     hydrodynamic_force_elements,
 )
-from multibody.math import SpatialInertia, SpatialVelocity
-from multibody.parsing import ParseError, Parser, ParseWarning, parse_hydrodynamics_parameters
-from multibody.plant import MultibodyForces, MultibodyPlant
-from multibody.tree import FixedOffsetFrame, RevoluteJoint
+from merganser.multibody.math import SpatialInertia, SpatialVelocity
+from merganser.multibody.parsing import ParseError, Parser, ParseWarning, parse_hydrodynamics_parameters
+from merganser.multibody.plant import MultibodyForces, MultibodyPlant
+from merganser.multibody.tree import FixedOffsetFrame, RevoluteJoint
 
 ROV = Path(__file__).resolve().parents[2] / "data" / "parsing" / "hydro_rov.urdf"
 RHO, G = 1000.0, 9.81

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from multibody.parsing import ParseError, Parser, ParseWarning
-from multibody.plant import MultibodyPlant
+from merganser.multibody.parsing import ParseError, Parser, ParseWarning
+from merganser.multibody.plant import MultibodyPlant
 
 LINK = ('<link name="{}"><inertial><mass value="1"/><inertia ixx="1" iyy="1" izz="1" ixy="0" '
         'ixz="0" iyz="0"/></inertial></link>')

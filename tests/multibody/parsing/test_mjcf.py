@@ -8,9 +8,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from multibody.parsing import ParseError, Parser, ParseWarning
-from multibody.plant import MultibodyPlant
-from multibody.tree import BallRpyJoint, PrismaticJoint, RevoluteJoint
+from merganser.multibody.parsing import ParseError, Parser, ParseWarning
+from merganser.multibody.plant import MultibodyPlant
+from merganser.multibody.tree import BallRpyJoint, PrismaticJoint, RevoluteJoint
 
 DATA = Path(__file__).resolve().parents[2] / "data"
 ARM = DATA / "parsing" / "two_link_arm.xml"

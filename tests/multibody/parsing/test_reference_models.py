@@ -14,8 +14,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from multibody.parsing import ParseError, Parser, ParseWarning
-from multibody.plant import JacobianWrtVariable, MultibodyForces, MultibodyPlant
+from merganser.multibody.parsing import ParseError, Parser, ParseWarning
+from merganser.multibody.plant import JacobianWrtVariable, MultibodyForces, MultibodyPlant
 
 DATA = Path(__file__).resolve().parents[2] / "data"
 MODELS = DATA / "models"

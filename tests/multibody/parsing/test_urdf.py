@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from multibody.parsing import (
+from merganser.multibody.parsing import (
     PackageMap,
     ParseError,
     Parser,
@@ -19,8 +19,8 @@ from multibody.parsing import (
     get_joint_position_starts,
     get_joint_velocity_starts,
 )
-from multibody.plant import MultibodyPlant
-from multibody.tree import (
+from merganser.multibody.plant import MultibodyPlant
+from merganser.multibody.tree import (
     BallRpyJoint,
     PlanarJoint,
     PrismaticJoint,

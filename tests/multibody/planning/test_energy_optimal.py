@@ -7,16 +7,16 @@ quadrature of M q̈ + C q̇ - τ_g)."""
 import numpy as np
 import pytest
 
-from geometry import RigidTransform, RollPitchYaw
-from multibody.dh_chain import add_dh_chain
-from multibody.math import SpatialInertia
-from multibody.plant import MultibodyPlant
-from multibody.planning import (
+from merganser.geometry import RigidTransform, RollPitchYaw
+from merganser.multibody.dh_chain import add_dh_chain
+from merganser.multibody.math import SpatialInertia
+from merganser.multibody.plant import MultibodyPlant
+from merganser.multibody.planning import (
     calc_trajectory_effort,
     make_straight_line_cubic_trajectory,
     solve_energy_optimal_cubic_trajectory,
 )
-from multibody.tree import PrismaticJoint, RevoluteJoint
+from merganser.multibody.tree import PrismaticJoint, RevoluteJoint
 
 
 def sliding_mass(m):

@@ -5,11 +5,11 @@ for position waypoints, unreachable waypoints reported, and the timed trajectory
 import numpy as np
 import pytest
 
-from geometry import RigidTransform, RotationMatrix
-from multibody.dh_chain import add_dh_chain
-from multibody.inverse_kinematics import solve_ik_jacobian
-from multibody.plant import MultibodyPlant
-from multibody.planning import (
+from merganser.geometry import RigidTransform, RotationMatrix
+from merganser.multibody.dh_chain import add_dh_chain
+from merganser.multibody.inverse_kinematics import solve_ik_jacobian
+from merganser.multibody.plant import MultibodyPlant
+from merganser.multibody.planning import (
     CartesianWaypoint,
     make_pick_and_place_waypoints,
     plan_pick_and_place,

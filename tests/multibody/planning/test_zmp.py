@@ -6,17 +6,17 @@ and the support polygon's hull and margins."""
 import numpy as np
 import pytest
 
-from geometry import RigidTransform
-from multibody.math import SpatialInertia
-from multibody.plant import MultibodyForces, MultibodyPlant
-from multibody.planning import (
+from merganser.geometry import RigidTransform
+from merganser.multibody.math import SpatialInertia
+from merganser.multibody.plant import MultibodyForces, MultibodyPlant
+from merganser.multibody.planning import (
     SupportPolygon,
     calc_ground_reaction_wrench,
     calc_zero_moment_point,
     calc_zero_moment_point_from_contact_forces,
     is_in_support_polygon,
 )
-from multibody.tree import FixedOffsetFrame, PrismaticJoint, RevoluteJoint
+from merganser.multibody.tree import FixedOffsetFrame, PrismaticJoint, RevoluteJoint
 
 G = 9.81
 

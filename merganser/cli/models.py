@@ -43,7 +43,7 @@ def load_model(path, plant, scene_graph=None, packages=(), strict=False,
     roles : tuple of str
         Geometry roles to register ("visual", "collision").
     """
-    from multibody.parsing import ParseWarning, Parser
+    from merganser.multibody.parsing import ParseWarning, Parser
 
     parser = Parser(plant, geometry_roles=())   # registered below, only for the roles asked for
     if strict:
@@ -64,6 +64,6 @@ def register_parsed_geometry(plant, parser, roles=("visual", "collision")):
     """Register the parser's geometry records of ``roles`` with the plant's SceneGraph
     (bodies that already have geometry of a role are skipped); returns how many were added.
     See ``multibody.contact.geometry_bridge.register_parsed_geometry``."""
-    from multibody.contact.geometry_bridge import register_parsed_geometry as register
+    from merganser.multibody.contact.geometry_bridge import register_parsed_geometry as register
 
     return register(plant, parser.geometries(), roles)

@@ -1,5 +1,5 @@
-"""merganser_cli: the ``merganser`` console script (inspect a model, simulate it, run the
-examples). Entry point: `merganser_cli.main.main`."""
+"""merganser.cli: the ``merganser`` console script (inspect a model, simulate it, run the
+examples). Entry point: `merganser.cli.main.main`."""
 
 __all__ = ["CommandError"]
 

@@ -18,7 +18,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from merganser_cli import CommandError
+from merganser.cli import CommandError
 
 __all__ = ["build_parser", "main"]
 
@@ -71,7 +71,7 @@ def _add_model_arguments(sub):
 
 def build_parser():
     """The argparse parser of the ``merganser`` command."""
-    from merganser_cli import examples_command, inspect_command, simulate_command
+    from merganser.cli import examples_command, inspect_command, simulate_command
 
     parser = argparse.ArgumentParser(
         prog="merganser",

@@ -29,8 +29,8 @@ def describe_model(path, packages=(), strict=False):
     ``actuators``, ``nq``, ``nv``, ``nu``, ``total_mass``, ``geometry`` (visual and
     collision counts), ``warnings`` (strings with file:line).
     """
-    from merganser_cli.models import load_model
-    from multibody import MultibodyPlant
+    from merganser.cli.models import load_model
+    from merganser.multibody import MultibodyPlant
 
     plant = MultibodyPlant(0.0)
     parser, instances = load_model(path, plant, packages=packages, strict=strict)

@@ -13,11 +13,11 @@ import importlib.util
 import sys
 from pathlib import Path
 
-from merganser_cli import CommandError
+from merganser.cli import CommandError
 
 __all__ = ["EXAMPLES_DIR", "find_examples", "run", "run_example"]
 
-EXAMPLES_DIR = Path(__file__).resolve().parents[1] / "examples"
+EXAMPLES_DIR = Path(__file__).resolve().parents[2] / "examples"
 
 
 def find_examples(folder=EXAMPLES_DIR):

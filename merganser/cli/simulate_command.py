@@ -17,7 +17,7 @@ import time as _time
 
 import numpy as np
 
-from merganser_cli import CommandError
+from merganser.cli import CommandError
 
 __all__ = ["CONTACT_MODELS", "SOLVERS", "build_simulation", "run"]
 
@@ -38,9 +38,9 @@ def _free_base_bodies(plant, instances):
 
 def _make_plant(args, builder=None):
     """(plant, scene_graph, instances, free bodies) for `args` (finalized)."""
-    from multibody import MultibodyPlant, MultibodyPlantConfig, add_multibody_plant
+    from merganser.multibody import MultibodyPlant, MultibodyPlantConfig, add_multibody_plant
 
-    from merganser_cli.models import load_model
+    from merganser.cli.models import load_model
 
     contact = args.contact != "none"
     h = args.time_step if args.time_step is not None else (1e-3 if contact else 0.0)
@@ -63,7 +63,7 @@ def _make_plant(args, builder=None):
         _add_ground(plant, args.ground)
     plant.finalize()
     if contact and builder is not None and not args.self_collision:
-        from geometry import CollisionFilterDeclaration
+        from merganser.geometry import CollisionFilterDeclaration
 
         bodies = [plant.get_body(b) for mi in instances for b in plant.get_body_indices(mi)]
         scene_graph.collision_filter_manager().apply(
@@ -73,7 +73,7 @@ def _make_plant(args, builder=None):
 
 
 def _add_ground(plant, z):
-    from geometry import Box, CoulombFriction, HalfSpace, RigidTransform
+    from merganser.geometry import Box, CoulombFriction, HalfSpace, RigidTransform
 
     world = plant.world_body()
     plant.register_collision_geometry(world, RigidTransform([0.0, 0.0, z]), HalfSpace(),
@@ -84,7 +84,7 @@ def _add_ground(plant, z):
 
 def build_simulation(args):
     """(diagram, plant, free bodies, replay objects) for the parsed `args`."""
-    from framework import DiagramBuilder
+    from merganser.framework import DiagramBuilder
 
     builder = DiagramBuilder()
     plant, scene_graph, instances, free = _make_plant(args, builder)
@@ -93,7 +93,7 @@ def build_simulation(args):
             raise CommandError(
                 f"--hold needs a model without a free base, but "
                 f"{', '.join(b.name() for b in free)} is free; add --weld-base")
-        from controllers import InverseDynamics
+        from merganser.controllers import InverseDynamics
 
         control, _, _, _ = _make_plant(args)
         gravity = builder.add_named_system(
@@ -103,7 +103,7 @@ def build_simulation(args):
                         plant.get_applied_generalized_force_input_port())
     meshcat = visualizer = None
     if args.html:
-        from geometry.visualization import (ContactVisualizer, Meshcat, MeshcatVisualizer,
+        from merganser.geometry.visualization import (ContactVisualizer, Meshcat, MeshcatVisualizer,
                                             MeshcatVisualizerParams)
 
         meshcat = Meshcat()
@@ -116,7 +116,7 @@ def build_simulation(args):
 
 def run(args, parser):
     """Entry of ``merganser simulate``."""
-    from geometry import RigidTransform
+    from merganser.geometry import RigidTransform
 
     diagram, plant, free, (meshcat, visualizer) = build_simulation(args)
     context = diagram.create_default_context()
