@@ -166,6 +166,7 @@ class Drake:
     def calls(self):
         p, ctx, ee, forces, DJ = self.plant, self.ctx, self.ee, self.forces, self.DJ
         frame, world, zero, vdot = ee.body_frame(), p.world_frame(), np.zeros(3), np.zeros(self.nv)
+        accel = p.get_generalized_acceleration_output_port()     # pydrake binds no CalcForwardDynamics
 
         def rnea(q, v):
             p.SetPositions(ctx, q)
@@ -180,7 +181,7 @@ class Drake:
                 ctx, DJ.kV, frame, zero, world, world)),
             "M": lambda q, v: (p.SetPositions(ctx, q), p.CalcMassMatrix(ctx)),
             "ABA": lambda q, v: (p.SetPositions(ctx, q), p.SetVelocities(ctx, v),
-                                 p.EvalForwardDynamics(ctx)),
+                                 accel.Eval(ctx)),
             "RNEA": rnea,
         }
 
