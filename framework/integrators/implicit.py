@@ -57,6 +57,7 @@ class ImplicitIntegrator(IntegratorBase):
 
     max_newton_iterations = 10
     newton_kappa = 0.05
+    is_implicit = True
 
     def __init__(self, system, max_step_size=None, context=None):
         self._jacobian_scheme = "forward"
