@@ -34,6 +34,7 @@ import time as _time
 
 import numpy as np
 
+from .keyword_check import lists_valid_keywords
 from .cache import notify
 from .context import Context
 from .errors import ContextError, NonFiniteStateError, PortError, SimulationError
@@ -243,6 +244,7 @@ class Simulator:
         Root context of ``system``; a default context is created when omitted.
     """
 
+    @lists_valid_keywords
     def __init__(self, system, context=None):
         if not isinstance(system, System):
             raise TypeError(

@@ -45,6 +45,7 @@ import math
 
 import numpy as np
 
+from ..keyword_check import lists_valid_keywords
 from ..errors import SimulationError
 from .dense_output import DenseOutputRecorder
 from .step_size_control import StepSizeController, scaled_error_norm
@@ -104,6 +105,7 @@ class IntegratorBase:
     error_estimate_order = 0
     is_implicit = False
 
+    @lists_valid_keywords
     def __init__(self, system, max_step_size=None, context=None):
         if not hasattr(system, "eval_time_derivatives"):
             raise TypeError(
