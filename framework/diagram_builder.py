@@ -2,10 +2,10 @@
 
 import networkx as nx
 
-from .keyword_check import lists_valid_keywords
 from .diagram import Diagram
 from .errors import DiagramBuildError
 from .graphviz import builder_to_graphviz
+from .keyword_check import lists_valid_keywords
 from .ports import ABSTRACT, InputPort, OutputPort
 
 

@@ -23,9 +23,21 @@ Step algorithm (Drake's event timing, the contract tested in tests/framework)::
             stop when t >= T; updates still pending at T run at the start of the next
             advance_to (so an update scheduled at T is not applied by advance_to(T))
 
+    initialize() first refuses to start while a required input port is neither
+    connected nor fixed (every such port is named; ports with a default value, like a
+    plant's actuation, are not required). advance_to refuses a NaN boundary time, one
+    before the context time, and an infinite one unless the run can end (no state and no
+    timed events, or a monitor that may return reached_termination).
+
 A state variable that becomes NaN or infinite stops the run with NonFiniteStateError
-naming the subsystem and the state index. An event handler or monitor returning
-EventStatus.failed raises SimulationError; reached_termination ends advance_to early.
+naming the subsystem and the state index, and the context keeps the last finite state:
+new discrete and unrestricted values are checked before they are written, and an
+integration step that produced a non-finite continuous state is undone (the context goes
+back to the step's start). The exception carries that time and state
+(``last_finite_time``, ``last_finite_continuous_state``, ``last_finite_discrete_state``).
+An event handler or monitor returning EventStatus.failed raises SimulationError;
+reached_termination ends advance_to early (SimulatorStatus.ReturnReason
+kReachedTerminationCondition).
 """
 
 import enum
@@ -34,12 +46,12 @@ import time as _time
 
 import numpy as np
 
-from .keyword_check import lists_valid_keywords
 from .cache import notify
 from .context import Context
 from .errors import ContextError, NonFiniteStateError, PortError, SimulationError
 from .events import EventStatus
 from .integrators import make_integrator
+from .keyword_check import lists_valid_keywords
 from .leaf_system import LeafSystem
 from .system import System
 from .value import BasicVector

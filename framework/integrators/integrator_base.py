@@ -45,8 +45,8 @@ import math
 
 import numpy as np
 
-from ..keyword_check import lists_valid_keywords
 from ..errors import SimulationError
+from ..keyword_check import lists_valid_keywords
 from .dense_output import DenseOutputRecorder
 from .step_size_control import StepSizeController, scaled_error_norm
 
