@@ -129,12 +129,16 @@ class MultibodyPlant(PlantConstructionMixin, PlantSettingsMixin, PlantStateMixin
         TreeLifecycleError
             If called twice.
         TopologyError
-            For loops, reversed joints or massless terminal bodies (see
-            ``MultibodyTree.finalize``).
+            For loops or reversed joints (see ``MultibodyTree.finalize``). Massless
+            bodies are accepted as in Drake; if they make M(q) singular, the dynamics
+            raise `SingularDynamicsError`.
         """
         self._model = self._tree.finalize()
         self._tables = t = make_plant_tables(self._tree, self._time_step)
         self._dyn = TreeDynamics(self._model, collect_extra_spatial_inertias(self._tree, self._model))
+        self._dyn.node_joint_names = ("",) + tuple(
+            self._tree.get_joint(self._tree._joint_of_node[k].index()).name()
+            for k in range(1, self._model.nb))
         if t.continuous:
             self.declare_continuous_state(t.nq, t.nv, 0)
             state_ticket = self.xc_ticket()

@@ -32,7 +32,8 @@ class TopologyError(ValueError):
 
     Raised at ``finalize()`` for kinematic loops, joints whose child is closer to
     the world than their parent (reversed joints), cycles disconnected from the
-    world and massless movable terminal bodies.
+    world. (Massless bodies are accepted; a singular mass matrix is reported by the
+    dynamics as ``SingularDynamicsError``.)
     """
 
 

@@ -21,7 +21,7 @@ import numpy as np
 
 from merganser.geometry import RigidTransform
 from merganser.multibody.math import check_spatial_inertia
-from merganser.multibody.tree.compiler import check_terminal_mass_properties, compile_model
+from merganser.multibody.tree.compiler import compile_model
 from merganser.multibody.tree.errors import ElementLookupError, TreeLifecycleError, list_names
 from merganser.multibody.tree.force_elements import ForceElement, UniformGravityFieldElement
 from merganser.multibody.tree.frames import Frame, pose_matrix
@@ -33,7 +33,7 @@ from merganser.multibody.tree.joints import (
     WeldJoint,
 )
 from merganser.multibody.tree.model_instance import (
-    BASE_BODY_JOINT_TYPES,
+    BaseBodyJointType,
     DEFAULT_MODEL_INSTANCE,
     DEFAULT_MODEL_INSTANCE_NAME,
     WORLD_MODEL_INSTANCE,
@@ -89,7 +89,7 @@ class MultibodyTree(TreeLookupsMixin, TreeCoordinatesMixin, TreeConstraintsMixin
         self._force_elements: list[ForceElement] = []
         self._constraints: list = []
         self._by_name = {kind: defaultdict(list) for kind in ("body", "frame", "joint", "actuator")}
-        self._base_body_joint_type = "quaternion_floating"
+        self._base_body_joint_type = BaseBodyJointType.kQuaternionFloatingJoint
         self._default_free_body_poses: dict[int, np.ndarray] = {}
         self._joint_between: dict[tuple[int, int], Joint] = {}
 
@@ -211,8 +211,8 @@ class MultibodyTree(TreeLookupsMixin, TreeCoordinatesMixin, TreeConstraintsMixin
             Model instance; the default model instance (1) when omitted.
         M_BBo_B : SpatialInertia, optional
             Spatial inertia about the body origin Bo, expressed in B; zero mass and
-            inertia when omitted (such a body must not end a movable chain, see
-            `finalize`). It is checked with ``check_spatial_inertia`` (a warning, or an
+            inertia when omitted (accepted as in Drake; if it makes M(q) singular the
+            dynamics raise ``SingularDynamicsError``). It is checked with ``check_spatial_inertia`` (a warning, or an
             error with ``strict_inertia``).
 
         Returns
@@ -495,16 +495,13 @@ class MultibodyTree(TreeLookupsMixin, TreeCoordinatesMixin, TreeConstraintsMixin
     # =====================================================================================
     # base body joint type
     # =====================================================================================
-    def set_base_body_joint_type(self, joint_type: str, model_instance: int | None = None) -> None:
-        """Choose how free bodies are mobilized at finalize: ``"quaternion_floating"``,
-        ``"rpy_floating"`` or ``"weld"``, globally or for one model instance."""
+    def set_base_body_joint_type(self, joint_type, model_instance: int | None = None) -> None:
+        """Choose how free bodies are mobilized at finalize, globally or for one model
+        instance: a `BaseBodyJointType` or its string (``"quaternion_floating"``,
+        ``"rpy_floating"`` or ``"weld"``)."""
         func = "set_base_body_joint_type"
         self._throw_if_finalized(func, "base body joint type choices")
-        if joint_type not in BASE_BODY_JOINT_TYPES:
-            raise ValueError(
-                f"{func}: joint_type must be one of {list(BASE_BODY_JOINT_TYPES)}, "
-                f"got {joint_type!r}"
-            )
+        joint_type = BaseBodyJointType.coerce(func, "joint_type", joint_type)
         if model_instance is None:
             self._base_body_joint_type = joint_type
         else:
@@ -512,8 +509,8 @@ class MultibodyTree(TreeLookupsMixin, TreeCoordinatesMixin, TreeConstraintsMixin
                 self._check_instance(model_instance, func)
             ].base_body_joint_type = joint_type
 
-    def get_base_body_joint_type(self, model_instance: int | None = None) -> str:
-        """The base body joint type in force for `model_instance` (or the global one)."""
+    def get_base_body_joint_type(self, model_instance: int | None = None) -> BaseBodyJointType:
+        """The `BaseBodyJointType` in force for `model_instance` (or the global one)."""
         if model_instance is not None:
             chosen = self._model_instances[
                 self._check_instance(model_instance, "get_base_body_joint_type")
@@ -543,7 +540,9 @@ class MultibodyTree(TreeLookupsMixin, TreeCoordinatesMixin, TreeConstraintsMixin
         TreeLifecycleError
             If called twice.
         TopologyError
-            For kinematic loops, reversed joints, and massless terminal bodies.
+            For kinematic loops and reversed joints. Massless bodies are accepted (as in
+            Drake); a singular mass matrix is reported by the dynamics
+            (`SingularDynamicsError`).
         """
         if self._finalized:
             raise TreeLifecycleError(
@@ -557,7 +556,6 @@ class MultibodyTree(TreeLookupsMixin, TreeCoordinatesMixin, TreeConstraintsMixin
         ephemeral = [self._make_base_joint(self._bodies[b]) for b in bases]
         pairs += [(0, b) for b in bases]
         topology = order_nodes(len(self._bodies), pairs, body_names)
-        check_terminal_mass_properties(topology, self._joints + ephemeral, self._bodies)
 
         self._compiled, self._tables = compile_model(
             topology,

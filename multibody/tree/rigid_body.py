@@ -33,8 +33,8 @@ class RigidBody(MultibodyElement):
         Index of the model instance the body belongs to.
     M_BBo_B : SpatialInertia or None
         Spatial inertia about the body origin Bo, expressed in B. ``None`` means zero
-        mass and inertia (a massless body; see ``MultibodyTree.finalize`` for when
-        that is rejected).
+        mass and inertia (a massless body; accepted as in Drake, and reported by the
+        dynamics as `SingularDynamicsError` if it makes M(q) singular).
 
     Notes
     -----
