@@ -23,7 +23,9 @@ class ChoiceEnum(str, enum.Enum):
     #: ``str(member)`` is Drake's ``"ContactModel.kPoint"``; formatting (f-strings, as in
     #: error messages) gives the configuration string ``"point"``.
     __str__ = enum.Enum.__str__
-    __format__ = str.__format__
+
+    def __format__(self, format_spec):
+        return format(self.value, format_spec)
 
     @classmethod
     def names(cls):

@@ -8,6 +8,7 @@ specific class or the built-in one (``RuntimeError`` for lifecycle problems,
 from __future__ import annotations
 
 __all__ = [
+    "DuplicateElementError",
     "ElementLookupError",
     "TopologyError",
     "TreeLifecycleError",
@@ -21,6 +22,11 @@ class TreeLifecycleError(RuntimeError):
     Examples: ``add_joint()`` after ``finalize()``, ``joint.position_start()``
     before it, or an element used before it was added to a tree.
     """
+
+
+class DuplicateElementError(RuntimeError, ValueError):
+    """An element that a plant may have only one of was added again (e.g. a second
+    gravity field): a RuntimeError, as Drake raises, and a ValueError."""
 
 
 class ElementLookupError(ValueError, LookupError):

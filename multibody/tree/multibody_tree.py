@@ -22,7 +22,9 @@ import numpy as np
 from merganser.geometry import RigidTransform
 from merganser.multibody.math import check_spatial_inertia
 from merganser.multibody.tree.compiler import compile_model
-from merganser.multibody.tree.errors import ElementLookupError, TreeLifecycleError, list_names
+from merganser.multibody.tree.errors import (
+    DuplicateElementError, ElementLookupError, TreeLifecycleError, list_names,
+)
 from merganser.multibody.tree.force_elements import ForceElement, UniformGravityFieldElement
 from merganser.multibody.tree.frames import Frame, pose_matrix
 from merganser.multibody.tree.joint_actuator import JointActuator
@@ -275,14 +277,16 @@ class MultibodyTree(TreeLookupsMixin, TreeCoordinatesMixin, TreeConstraintsMixin
         mi = self._check_instance(model_instance, "get_body_indices")
         return list(self._model_instances[mi].body_indices)
 
-    def set_default_free_body_pose(self, body: RigidBody, X_WB) -> None:
-        """Set the default pose X_WB of a body that will be (or is) a floating base body.
+    def set_default_free_body_pose(self, body: RigidBody, X_PB) -> None:
+        """Set the default pose X_PB of a body that will be (or is) a floating base body:
+        its pose in the parent of its floating joint, the world, so X_PB = X_WB
+        (pydrake's keyword).
 
         Before ``finalize()`` the pose is stored and becomes the default position of the
         joint added for the body; afterwards the body must be a floating base body.
         """
         self._check_element(body, self._bodies, "set_default_free_body_pose", "body")
-        X = pose_matrix(X_WB, "set_default_free_body_pose", "X_WB")
+        X = pose_matrix(X_PB, "set_default_free_body_pose", "X_PB")
         if not self._finalized:
             self._default_free_body_poses[body.index()] = X
             return
@@ -463,7 +467,7 @@ class MultibodyTree(TreeLookupsMixin, TreeCoordinatesMixin, TreeConstraintsMixin
         if element._tree is not None:
             raise ValueError(f"{func}: this {type(element).__name__} was already added to a plant")
         if isinstance(element, UniformGravityFieldElement) and self._force_elements:
-            raise ValueError(
+            raise DuplicateElementError(
                 f"{func}: the plant already has a gravity field (force element 0); use "
                 f"gravity_field().set_gravity_vector(g) to change it"
             )

@@ -490,8 +490,7 @@ def test_port_names_and_feedthrough_follow_drake():
     assert not plant.has_direct_feedthrough(u, plant.get_body_poses_output_port().get_index())
     assert plant.has_direct_feedthrough(
         u, plant.get_generalized_acceleration_output_port().get_index())
-    with pytest.raises(RuntimeError, match="register_as_source_for_scene_graph|source"):
-        plant.get_geometry_pose_output_port()
+    assert plant.get_geometry_pose_output_port().get_name() == "geometry_pose"
 
 
 def test_instance_actuation_adds_to_the_full_actuation_input():
