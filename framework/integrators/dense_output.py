@@ -15,7 +15,10 @@ next step starts from, so recording it costs no extra evaluation when the contex
 derivative cache is current (and none at all for first-same-as-last schemes).
 
 A step that restarts from an earlier time (the Simulator's witness-function bisection
-retakes a step from its start) replaces the samples recorded after that time.
+retakes a step from its start) replaces the samples recorded after that time; a step that
+starts later than the last sample (the context was moved, e.g. to a localized witness
+time) first records its start. A state changed by an event at a break is not a sample:
+the interpolant is continuous, so it smooths over such a jump.
 """
 
 import numpy as np
@@ -46,7 +49,7 @@ class DenseOutputRecorder:
             self._x.pop()
             self._xdot.pop()
             self._trajectory = None
-        if not self._times:
+        if not self._times or self._times[-1] < t0:     # first step, or the context moved
             self._append(integrator)
 
     def end_step(self, integrator):

@@ -7,10 +7,11 @@ import pytest
 
 from merganser.framework import (BogackiShampine3Integrator, EventStatus,
                                  ExplicitEulerIntegrator, ImplicitEulerIntegrator, LeafSystem,
-                                 RadauIntegrator, ReturnReason, RungeKutta2Integrator,
-                                 RungeKutta3Integrator, RungeKutta5Integrator,
-                                 SemiExplicitEulerIntegrator, Simulator, SimulatorConfig,
-                                 SimulatorStatus, VelocityImplicitEulerIntegrator,
+                                 PublishEvent, RadauIntegrator, ReturnReason,
+                                 RungeKutta2Integrator, RungeKutta3Integrator,
+                                 RungeKutta5Integrator, SemiExplicitEulerIntegrator, Simulator,
+                                 SimulatorConfig, SimulatorStatus,
+                                 VelocityImplicitEulerIntegrator, WitnessFunctionDirection,
                                  apply_simulator_config, extract_simulator_config,
                                  get_integration_schemes, reset_integrator_from_flags)
 
@@ -353,3 +354,29 @@ def test_simulator_config_keywords_are_drakes_and_a_typo_lists_them():
     with pytest.raises(ValueError, match="unknown field.*'integrator'.*valid fields: "
                                          "integration_scheme, max_step_size"):
         SimulatorConfig(integrator="runge_kutta3")
+
+
+class HalfLife(Decay):
+    """Decay whose witness x - 1/2 publishes the time it crossed (at t = ln 2)."""
+
+    def __init__(self):
+        super().__init__()
+        self.crossings = []
+        self.make_witness_function(
+            "half", WitnessFunctionDirection.CROSSES_ZERO,
+            lambda ctx: ctx.get_continuous_state_vector()[0] - 0.5,
+            PublishEvent(lambda ctx: self.crossings.append(ctx.get_time())))
+
+
+def test_dense_output_stays_accurate_across_a_localized_witness():
+    system = HalfLife()
+    simulator = Simulator(system)
+    integrator = simulator.get_mutable_integrator()
+    integrator.set_target_accuracy(1e-6)
+    integrator.start_dense_integration()
+    simulator.advance_to(2.0)
+    assert system.crossings == [pytest.approx(math.log(2.0), abs=1e-6)]   # accuracy 1e-6
+    dense = integrator.stop_dense_integration()
+    times = np.linspace(0.0, 2.0, 401)
+    error = max(abs(dense.value(t)[0, 0] - math.exp(-t)) for t in times)
+    assert error < 2e-5
