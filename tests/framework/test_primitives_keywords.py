@@ -205,5 +205,5 @@ def test_vector_log_api():
     lambda: Demultiplexer(size=4, output_port_size=2),
 ])
 def test_an_unknown_keyword_lists_the_valid_ones(make):
-    with pytest.raises(TypeError, match=r"unknown keyword argument '\w+'; valid keywords: \w+"):
+    with pytest.raises(TypeError, match=r"unknown keyword argument '\w+'.*; valid keywords: \w+"):
         make()
