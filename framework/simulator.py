@@ -522,11 +522,11 @@ class Simulator:
             for i, g in enumerate(state._xd._groups):
                 leaf._xd[i][:] = g
             if state._xd._groups:
-                notify(leaf.trk_xd, leaf._root.version)
+                notify(leaf.note_xd, leaf._root.version)
             if state._xa:
                 for i, v in enumerate(state._xa):
                     leaf._xa[i] = v
-                notify(leaf.trk_xa, leaf._root.version)
+                notify(leaf.note_xa, leaf._root.version)
         self._num_unrestricted_updates += 1
         return status
 
@@ -554,7 +554,7 @@ class Simulator:
             xd = leaf._xd
             for i, g in enumerate(values._groups):
                 xd[i][:] = g
-            notify(leaf.trk_xd, leaf._root.version)
+            notify(leaf.note_xd, leaf._root.version)
             self._num_discrete_updates += 1
             return status
         status = None
@@ -570,7 +570,7 @@ class Simulator:
         for leaf, values in results:
             for i, g in enumerate(values._groups):
                 leaf._xd[i][:] = g
-            notify(leaf.trk_xd, leaf._root.version)
+            notify(leaf.note_xd, leaf._root.version)
         self._num_discrete_updates += 1
         return status
 
