@@ -14,7 +14,9 @@ from .events import (DiscreteUpdateEvent, EventStatus, PublishEvent, TriggerType
 from .leaf_system import CacheEntry, ContinuousStateDerivatives, LeafSystem
 from .ports import InputPort, OutputPort
 from .simulate import SimulationResult
-from .simulator import DiscreteValues, ReturnReason, Simulator, SimulatorStatus, State
+from .simulator import (DiscreteValues, InitializeParams, ReturnReason, Simulator,
+                        SimulatorStatus, State)
+from .simulator_print_stats import print_simulator_statistics
 from .system import System
 from .value import AbstractValue, BasicVector, Value
 from .integrators import (INTEGRATION_SCHEMES, BogackiShampine3Integrator, ExplicitEulerIntegrator,
@@ -47,7 +49,8 @@ __all__ = [
     "get_integration_schemes", "BogackiShampine3Integrator", "ExplicitEulerIntegrator",
     "ImplicitEulerIntegrator", "Radau3Integrator", "RadauIntegrator", "RungeKutta2Integrator",
     "RungeKutta3Integrator", "RungeKutta5Integrator", "SemiExplicitEulerIntegrator",
-    "VelocityImplicitEulerIntegrator", "ReturnReason", "Adder", "AffineSystem",
+    "VelocityImplicitEulerIntegrator", "ReturnReason", "InitializeParams",
+    "print_simulator_statistics", "Adder", "AffineSystem",
     "ConstantValueSource", "ConstantVectorSource", "Demultiplexer", "DiscreteDerivative",
     "FirstOrderLowPassFilter", "Gain", "Integrator", "LinearSystem", "MatrixGain", "Multiplexer",
     "PassThrough", "RandomSource", "Saturation", "Sine", "StateInterpolatorWithDiscreteDerivative",
