@@ -20,7 +20,8 @@ from .simulator_print_stats import print_simulator_statistics
 from .system import System
 from .value import AbstractValue, BasicVector, Value
 from .integrators import (INTEGRATION_SCHEMES, BogackiShampine3Integrator, ExplicitEulerIntegrator,
-                          ImplicitEulerIntegrator, IntegratorBase, Radau3Integrator,
+                          ImplicitEulerIntegrator, IntegratorBase, Radau1Integrator,
+                          Radau3Integrator,
                           RadauIntegrator, RungeKutta2Integrator, RungeKutta3Integrator,
                           RungeKutta5Integrator, SemiExplicitEulerIntegrator,
                           VelocityImplicitEulerIntegrator, make_integrator)
@@ -47,7 +48,7 @@ __all__ = [
     "INTEGRATION_SCHEMES", "IntegratorBase", "make_integrator", "SimulatorConfig",
     "apply_simulator_config", "reset_integrator_from_flags", "extract_simulator_config",
     "get_integration_schemes", "BogackiShampine3Integrator", "ExplicitEulerIntegrator",
-    "ImplicitEulerIntegrator", "Radau3Integrator", "RadauIntegrator", "RungeKutta2Integrator",
+    "ImplicitEulerIntegrator", "Radau1Integrator", "Radau3Integrator", "RadauIntegrator", "RungeKutta2Integrator",
     "RungeKutta3Integrator", "RungeKutta5Integrator", "SemiExplicitEulerIntegrator",
     "VelocityImplicitEulerIntegrator", "ReturnReason", "InitializeParams",
     "print_simulator_statistics", "Adder", "AffineSystem",
