@@ -28,7 +28,8 @@ from .integrators import (INTEGRATION_SCHEMES, BogackiShampine3Integrator, Expli
 from .simulator_config import (SimulatorConfig, apply_simulator_config, extract_simulator_config,
                                get_integration_schemes, reset_integrator_from_flags)
 from .primitives import (Adder, AffineSystem, ConstantValueSource, ConstantVectorSource,
-                         Demultiplexer, DiscreteDerivative, FirstOrderLowPassFilter, Gain,
+                         Demultiplexer, DiscreteDerivative, DiscreteTimeDelay,
+                         FirstOrderLowPassFilter, Gain,
                          Integrator, LinearSystem, MatrixGain, Multiplexer, PassThrough,
                          RandomSource, Saturation, Sine, StateInterpolatorWithDiscreteDerivative,
                          TrajectorySource, ZeroOrderHold)
@@ -53,6 +54,7 @@ __all__ = [
     "VelocityImplicitEulerIntegrator", "ReturnReason", "InitializeParams",
     "print_simulator_statistics", "Adder", "AffineSystem",
     "ConstantValueSource", "ConstantVectorSource", "Demultiplexer", "DiscreteDerivative",
+    "DiscreteTimeDelay",
     "FirstOrderLowPassFilter", "Gain", "Integrator", "LinearSystem", "MatrixGain", "Multiplexer",
     "PassThrough", "RandomSource", "Saturation", "Sine", "StateInterpolatorWithDiscreteDerivative",
     "TrajectorySource", "ZeroOrderHold", "PiecewisePolynomial", "Trajectory", "VectorLog",

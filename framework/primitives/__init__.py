@@ -10,6 +10,7 @@ from .constant_value_source import ConstantValueSource
 from .constant_vector_source import ConstantVectorSource
 from .demultiplexer import Demultiplexer
 from .discrete_derivative import DiscreteDerivative
+from .discrete_time_delay import DiscreteTimeDelay
 from .first_order_low_pass_filter import FirstOrderLowPassFilter
 from .gain import Gain
 from .integrator import Integrator
@@ -26,7 +27,8 @@ from .zero_order_hold import ZeroOrderHold
 
 __all__ = [
     "Adder", "AffineSystem", "ConstantValueSource", "ConstantVectorSource", "Demultiplexer",
-    "DiscreteDerivative", "FirstOrderLowPassFilter", "Gain", "Integrator", "LinearSystem",
+    "DiscreteDerivative", "DiscreteTimeDelay", "FirstOrderLowPassFilter", "Gain", "Integrator",
+    "LinearSystem",
     "MatrixGain", "Multiplexer", "PassThrough", "RandomSource", "Saturation", "Sine",
     "StateInterpolatorWithDiscreteDerivative", "TrajectorySource", "ZeroOrderHold",
 ]
