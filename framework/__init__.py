@@ -31,6 +31,7 @@ from .primitives import (Adder, AffineSystem, ConstantValueSource, ConstantVecto
                          Demultiplexer, DiscreteDerivative, DiscreteTimeDelay,
                          FirstOrderLowPassFilter, Gain,
                          Integrator, LinearSystem, MatrixGain, Multiplexer, PassThrough,
+                         PortSwitch,
                          RandomSource, Saturation, Sine, StateInterpolatorWithDiscreteDerivative,
                          TrajectorySource, ZeroOrderHold)
 from .trajectories import PiecewisePolynomial, Trajectory
@@ -56,7 +57,8 @@ __all__ = [
     "ConstantValueSource", "ConstantVectorSource", "Demultiplexer", "DiscreteDerivative",
     "DiscreteTimeDelay",
     "FirstOrderLowPassFilter", "Gain", "Integrator", "LinearSystem", "MatrixGain", "Multiplexer",
-    "PassThrough", "RandomSource", "Saturation", "Sine", "StateInterpolatorWithDiscreteDerivative",
+    "PassThrough", "PortSwitch", "RandomSource", "Saturation", "Sine",
+    "StateInterpolatorWithDiscreteDerivative",
     "TrajectorySource", "ZeroOrderHold", "PiecewisePolynomial", "Trajectory", "VectorLog",
     "VectorLogSink", "log_vector_output", "controllability_matrix",
     "first_order_taylor_approximation", "is_controllable", "is_observable", "linearize",

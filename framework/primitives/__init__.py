@@ -18,6 +18,7 @@ from .linear_system import AffineSystem, LinearSystem
 from .matrix_gain import MatrixGain
 from .multiplexer import Multiplexer
 from .pass_through import PassThrough
+from .port_switch import PortSwitch
 from .random_source import RandomSource
 from .saturation import Saturation
 from .sine import Sine
@@ -29,6 +30,7 @@ __all__ = [
     "Adder", "AffineSystem", "ConstantValueSource", "ConstantVectorSource", "Demultiplexer",
     "DiscreteDerivative", "DiscreteTimeDelay", "FirstOrderLowPassFilter", "Gain", "Integrator",
     "LinearSystem",
-    "MatrixGain", "Multiplexer", "PassThrough", "RandomSource", "Saturation", "Sine",
+    "MatrixGain", "Multiplexer", "PassThrough", "PortSwitch", "RandomSource", "Saturation",
+    "Sine",
     "StateInterpolatorWithDiscreteDerivative", "TrajectorySource", "ZeroOrderHold",
 ]

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from merganser.framework import (Adder, AffineSystem, ConstantVectorSource, Demultiplexer,
-                                 DiscreteTimeDelay,
+                                 DiscreteTimeDelay, PortError, PortSwitch,
                                  DiagramBuilder, DiscreteDerivative, FirstOrderLowPassFilter,
                                  Gain, Integrator, LinearSystem, MatrixGain, Multiplexer,
                                  PassThrough, Saturation, Simulator, Sine, TriggerType, Value,
@@ -231,3 +231,21 @@ def test_discrete_time_delay_outputs_the_input_n_periods_late():
         outputs.append(delay.get_output_port().eval(context)[0])
     # samples u(0), u(0.1), ...: the output lags by two samples, zero at first
     np.testing.assert_allclose(outputs, [0.0, 0.0, 0.0, 0.1, 0.2, 0.3], atol=1e-9)
+
+
+def test_port_switch_passes_the_selected_input():
+    switch = PortSwitch(vector_size=2)
+    a = switch.declare_input_port("a")
+    b = switch.declare_input_port("b")
+    assert (a.get_index(), b.get_index()) == (1, 2)
+    context = switch.create_default_context()
+    a.fix_value(context, [1.0, 2.0])
+    b.fix_value(context, [3.0, 4.0])
+    switch.get_port_selector_input_port().fix_value(context, 2)
+    np.testing.assert_array_equal(switch.get_output_port().eval(context), [3.0, 4.0])
+    switch.get_port_selector_input_port().fix_value(context, 1)
+    np.testing.assert_array_equal(switch.get_output_port().eval(context), [1.0, 2.0])
+    switch.get_port_selector_input_port().fix_value(context, 0)
+    with pytest.raises(PortError, match="port_selector = 0; expected the index of a "
+                                        "switched input, 1 .. 2"):
+        switch.get_output_port().eval(context)
