@@ -1,11 +1,11 @@
 """``System.simulate``: build a Simulator, record outputs, show progress, return a result."""
 
-import math
 import time as _time
 from dataclasses import dataclass, field
 
 import numpy as np
 
+from .arguments import as_finite_float
 from .ports import OutputPort
 
 
@@ -81,13 +81,7 @@ def simulate_system(system, t_final, *, context=None, config=None, record=None, 
     """See ``System.simulate``."""
     from .simulator import Simulator
 
-    try:
-        t_final = float(t_final)
-    except (TypeError, ValueError):
-        raise TypeError(f"simulate: t_final must be a number (s), got "
-                        f"{type(t_final).__name__}") from None
-    if not math.isfinite(t_final):
-        raise ValueError(f"simulate: t_final must be a finite time (s), got {t_final}")
+    t_final = as_finite_float("simulate", "t_final", t_final)
     record = _check_record(system, record)
     if context is None:
         context = system.create_default_context()

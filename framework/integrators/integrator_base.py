@@ -119,22 +119,12 @@ class IntegratorBase:
                 f"{type(self).__name__}: context must be a Context of system "
                 f"'{system.get_name()}', got {type(context).__name__}")
         self._system = system
-        self._max_step = DEFAULT_MAXIMUM_STEP_SIZE if max_step_size is None else _positive(
+        max_step = DEFAULT_MAXIMUM_STEP_SIZE if max_step_size is None else _positive(
             type(self).__name__, "max_step_size", max_step_size)
         self._context = None
-        self._target_accuracy = None
-        self._accuracy_in_use = DEFAULT_ACCURACY
-        self._atol = None
-        self._initial_step_target = None
-        self._requested_min_step = 0.0
-        self._throw_on_min_step = True
-        self._fixed_step_mode = False
         self._controller = StepSizeController()
-        self._initialized = False
         self._n = 0
-        self._t_step_start = math.nan
-        self._dense = None
-        self.reset_statistics()
+        self._default_settings(max_step)
         if context is not None:
             self.reset_context(context)
 
@@ -303,7 +293,10 @@ class IntegratorBase:
         step, no target accuracy, minimum step or initial step target, error control on
         (if the scheme has it), statistics zeroed, dense integration stopped; the context
         is kept and the integrator must be initialized again."""
-        self._max_step = DEFAULT_MAXIMUM_STEP_SIZE
+        self._default_settings()
+
+    def _default_settings(self, max_step=DEFAULT_MAXIMUM_STEP_SIZE):
+        self._max_step = max_step
         self._target_accuracy = None
         self._accuracy_in_use = DEFAULT_ACCURACY
         self._atol = None

@@ -287,5 +287,5 @@ def test_monte_carlo_does_not_warn_when_samples_differ():
 
 @pytest.mark.parametrize("t_final", [math.inf, math.nan])
 def test_simulate_needs_a_finite_final_time(t_final):
-    with pytest.raises(ValueError, match="simulate: t_final must be a finite time"):
+    with pytest.raises(ValueError, match="simulate: t_final must be finite"):
         Decay().simulate(t_final)
