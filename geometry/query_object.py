@@ -9,6 +9,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from merganser.framework.keyword_check import lists_valid_keywords
+
 from .proximity.narrow_phase import signed_distance_pair
 from .proximity.support import SPHERE
 
@@ -106,6 +108,7 @@ class QueryObject:
     RuntimeError; SceneGraph's ``query`` output gives bound ones.
     """
 
+    @lists_valid_keywords
     def __init__(self, scene_graph=None, context=None):
         if (scene_graph is None) != (context is None):
             raise TypeError("QueryObject: give both scene_graph and context, or neither")

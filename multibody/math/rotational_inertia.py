@@ -12,6 +12,7 @@ import numbers
 
 import numpy as np
 
+from merganser.framework.keyword_check import lists_valid_keywords
 from merganser.geometry.rotation_matrix import RotationMatrix
 
 __all__ = ["RotationalInertia", "point_mass_inertia_matrix"]
@@ -66,6 +67,7 @@ class RotationalInertia:
     __slots__ = ("_I",)
     __array_ufunc__ = None
 
+    @lists_valid_keywords
     def __init__(self, Ixx=None, Iyy=None, Izz=None, Ixy=0.0, Ixz=0.0, Iyz=0.0, *, mass=None,
                  p_PQ_E=None):
         name = type(self).__name__

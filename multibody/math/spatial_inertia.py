@@ -12,6 +12,7 @@ so that L_SP = M V_SP gives the spatial momentum [angular about P; linear].
 
 import numpy as np
 
+from merganser.framework.keyword_check import lists_valid_keywords
 from merganser.geometry.rotation_matrix import RotationMatrix
 
 from .rotational_inertia import RotationalInertia, point_mass_inertia_matrix
@@ -68,6 +69,7 @@ class SpatialInertia:
     __slots__ = ("_mass", "_p", "_G")
     __array_ufunc__ = None
 
+    @lists_valid_keywords
     def __init__(self, mass, p_PScm_E, G_SP_E, skip_validity_check=False):
         if isinstance(G_SP_E, UnitInertia):
             G = G_SP_E

@@ -139,3 +139,12 @@ def test_vector_arithmetic_and_rotation():
     assert V.rotate(R).is_approx(R @ V, 0.0)
     with pytest.raises(TypeError, match="both operands must be SpatialVelocity"):
         V + SpatialForce([0, 0, 0], [0, 0, 0])
+
+
+def test_inertia_constructors_list_their_valid_keywords():
+    with pytest.raises(TypeError, match="RotationalInertia: unknown keyword argument 'p_BQ_E';"
+                                        " valid keywords: Ixx, Iyy, Izz, Ixy, Ixz, Iyz, mass, "
+                                        "p_PQ_E"):
+        RotationalInertia(mass=1.0, p_BQ_E=[1.0, 0.0, 0.0])
+    with pytest.raises(TypeError, match="SpatialInertia: unknown keyword argument 'p_BoBcm_B'"):
+        SpatialInertia(mass=1.0, p_BoBcm_B=[0, 0, 0], G_SP_E=UnitInertia.solid_sphere(1.0))
