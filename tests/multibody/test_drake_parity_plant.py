@@ -309,9 +309,13 @@ def test_wrong_context_names_both_systems():
     other.set_name("other")
     other.add_rigid_body("x", _box())
     other.finalize()
-    with pytest.raises(ValueError, match="context was created for system 'other'.*"
-                                         "does not contain system 'arm'"):
-        plant.calc_mass_matrix(other.create_default_context())
+    other_context = other.create_default_context()
+    for call in (lambda: plant.calc_mass_matrix(other_context),
+                 lambda: plant.get_positions(other_context),
+                 lambda: plant.set_default_state_and_parameters(other_context)):
+        with pytest.raises(RuntimeError, match="context was created for system 'other'.*"
+                                               "does not contain system 'arm'"):
+            call()
 
 
 def test_misc_state_and_geometry_ports():
