@@ -1,4 +1,4 @@
-"""The ``merganser`` command: ``inspect``, ``simulate`` and ``examples`` subcommands.
+"""The ``merganser`` command: ``inspect``, ``simulate``, ``examples`` and ``warmup``.
 
 ::
 
@@ -6,6 +6,7 @@
     merganser simulate MODEL [--time T] [--time-step H] [--contact MODEL]
                              [--solver NAME] [--hold] [--html OUT]
     merganser examples [NAME [--quick] [--html OUT] [--plots DIR]]
+    merganser warmup [--group NAME ...] [--no-progress]
 
 Exit codes: 0 success; 1 the command failed (a parse error, a failed simulation or
 example); 2 bad usage (an unknown option, a bad value, a missing file), with a message
@@ -71,7 +72,7 @@ def _add_model_arguments(sub):
 
 def build_parser():
     """The argparse parser of the ``merganser`` command."""
-    from merganser.cli import examples_command, inspect_command, simulate_command
+    from merganser.cli import examples_command, inspect_command, simulate_command, warmup_command
 
     parser = argparse.ArgumentParser(
         prog="merganser",
@@ -131,6 +132,18 @@ def build_parser():
     examples.add_argument("--plots", metavar="DIR", default=None,
                           help="save the example's PNG plots in DIR")
     examples.set_defaults(run=examples_command.run)
+
+    warmup = subs.add_parser(
+        "warmup", help="compile every kernel ahead (for images and CI)",
+        description="Compile the numba kernels (or load them from the cache) by running one "
+                    "small scene per group, with a progress bar; a later first run on this "
+                    "machine then compiles nothing. Groups: "
+                    + ", ".join(g[0] for g in warmup_command.WARMUP_GROUPS) + ".")
+    warmup.add_argument("--group", metavar="NAME", action="append",
+                        choices=[g[0] for g in warmup_command.WARMUP_GROUPS], default=[],
+                        help="warm up only this group (repeatable; default all)")
+    warmup.add_argument("--no-progress", action="store_true", help="no progress bar")
+    warmup.set_defaults(run=warmup_command.run)
     return parser
 
 
