@@ -29,8 +29,8 @@ so that a numba upgrade that breaks one fails a test):
   count of each array argument with atomic operations.
 - LLVM's inlining threshold raised while a kernel compiles (`INLINE_THRESHOLD`; the
   option is process-wide, so it is set for the duration of the compilation and then put
-  back): the kernels are many small functions of many arrays, and without it the calls
-  between them stay.
+  back): the dynamics kernels are many small functions of many arrays, and without it
+  the calls between them stay (``inline=False`` where it does not pay).
 - never silent: when compiling has taken more than `NOTICE_AFTER_SECONDS` in a process,
   one line on stderr says so (`COMPILE_NOTICE`); ``merganser warmup`` compiles ahead.
 
@@ -63,7 +63,8 @@ NUMBA_VERSION = numba.__version__
 
 #: LLVM's inlining threshold at -O3, and the one used while compiling the kernels.
 _DEFAULT_INLINE_THRESHOLD = 250
-INLINE_THRESHOLD = 10000
+#: (``MERGANSER_INLINE_THRESHOLD`` overrides it, to measure what it buys.)
+INLINE_THRESHOLD = int(os.environ.get("MERGANSER_INLINE_THRESHOLD", "10000"))
 
 #: Compile time (s, summed over the process) after which `COMPILE_NOTICE` is printed;
 #: the environment variable ``MERGANSER_COMPILE_NOTICE_AFTER`` overrides it.
@@ -164,21 +165,24 @@ _notice = {"spent": 0.0, "printed": False, "lock": threading.Lock()}
 
 @contextlib.contextmanager
 def inlining(threshold=INLINE_THRESHOLD):
-    """Set LLVM's inlining threshold to `threshold` for the block, then LLVM's default.
+    """Set LLVM's inlining threshold to `threshold` for the block, then put back the
+    one before (LLVM's default outside any block).
 
-    Re-entrant (callees compile inside their callers); used around every kernel
-    compilation.
+    Blocks nest: a kernel's compilation compiles the kernels it calls on the way, each
+    inside its own block.
     """
-    depth = getattr(_state, "inline_depth", 0)
-    if depth == 0:
+    stack = getattr(_state, "inline_stack", None)
+    if stack is None:
+        stack = _state.inline_stack = [_DEFAULT_INLINE_THRESHOLD]
+    if threshold != stack[-1]:
         _llvm.set_option("merganser", f"-inline-threshold={threshold}")
-    _state.inline_depth = depth + 1
+    stack.append(threshold)
     try:
         yield
     finally:
-        _state.inline_depth -= 1
-        if _state.inline_depth == 0:
-            _llvm.set_option("merganser", f"-inline-threshold={_DEFAULT_INLINE_THRESHOLD}")
+        stack.pop()
+        if threshold != stack[-1]:
+            _llvm.set_option("merganser", f"-inline-threshold={stack[-1]}")
 
 
 def _print_notice():
@@ -217,7 +221,7 @@ class _CompileNotice(_event.Listener):
 _event.register("numba:compile", _CompileNotice())
 
 
-def _instrumented(name, dispatcher):
+def _instrumented(name, dispatcher, threshold):
     """Route every compilation of `dispatcher` through the inlining option, the timers
     and the statistics (numba calls ``dispatcher.compile(sig)`` for each new signature,
     also when a caller's compilation reaches this kernel)."""
@@ -230,7 +234,7 @@ def _instrumented(name, dispatcher):
         _state.compile_depth, _state.nested_seconds = depth + 1, 0.0
         t0 = time.perf_counter()
         try:
-            with inlining():
+            with inlining(threshold):
                 return compile_signature(sig)
         finally:
             elapsed = time.perf_counter() - t0
@@ -243,7 +247,7 @@ def _instrumented(name, dispatcher):
 
 
 # ---------------------------------------------------------------- the decorator
-def kernel(fn=None, *, allocates=False, parallel=False):
+def kernel(fn=None, *, allocates=False, parallel=False, inline=True):
     """Compile `fn` as a merganser kernel (see the module docstring).
 
     Parameters
@@ -254,6 +258,11 @@ def kernel(fn=None, *, allocates=False, parallel=False):
         The kernel creates arrays (keeps numba's reference counting).
     parallel : bool
         The kernel has ``prange`` loops (numba ``parallel=True``; implies `allocates`).
+    inline : bool
+        Compile with the raised LLVM inlining threshold (`INLINE_THRESHOLD`), else with
+        LLVM's default. It halves the run time of the dynamics kernels (many small
+        helpers of many arrays) and costs compile time (``benchmarks/compile_times.py``
+        measures both ways); the contact, geometry and framework kernels go without.
 
     Returns
     -------
@@ -262,7 +271,7 @@ def kernel(fn=None, *, allocates=False, parallel=False):
         argument type signature.
     """
     if fn is None:
-        return lambda f: kernel(f, allocates=allocates, parallel=parallel)
+        return lambda f: kernel(f, allocates=allocates, parallel=parallel, inline=inline)
     options = {"error_model": "numpy"}
     if parallel:
         options["parallel"] = True
@@ -273,7 +282,8 @@ def kernel(fn=None, *, allocates=False, parallel=False):
     name = f"{fn.__module__}.{fn.__qualname__}"
     _registry[name] = dispatcher
     _dispatchers.add(dispatcher)
-    return _instrumented(name, dispatcher)
+    return _instrumented(name, dispatcher,
+                         INLINE_THRESHOLD if inline else _DEFAULT_INLINE_THRESHOLD)
 
 
 def registered_kernels():

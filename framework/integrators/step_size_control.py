@@ -29,7 +29,7 @@ import math
 from merganser.framework.compilation import kernel
 
 
-@kernel(allocates=True)
+@kernel(allocates=True, inline=False)
 def scaled_error_norm(err, x0, x1, atol, rtol):
     """Weighted infinity norm of an error (or state change) vector.
 

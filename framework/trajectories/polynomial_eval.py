@@ -19,7 +19,7 @@ import numpy as np
 from merganser.framework.compilation import kernel
 
 
-@kernel(allocates=True)
+@kernel(allocates=True, inline=False)
 def find_segment(breaks, t):
     """(segment, local time tau, inside) of the time ``t``.
 
@@ -55,7 +55,7 @@ def find_segment(breaks, t):
     return lo, t - breaks[lo], True
 
 
-@kernel(allocates=True)
+@kernel(allocates=True, inline=False)
 def eval_orders(breaks, stack, counts, t, first, last, out):
     """Write derivative orders ``first`` .. ``last`` at ``t`` into ``out``.
 

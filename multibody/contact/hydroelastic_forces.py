@@ -30,7 +30,7 @@ __all__ = ["HydroelasticContacts", "hydroelastic_face_forces", "append_point_con
            "discrete_hydroelastic_results"]
 
 
-@kernel(allocates=True)
+@kernel(allocates=True, inline=False)
 def hydroelastic_face_forces(nf, node_m, node_n, centroid, normal, area, p0, d, mu,
                              v_stiction, X_WB, V_WB, F_Bo_W, f_M):
     """Add each face's force to F_Bo_W (nb, 6) ([torque; force] at body origins, in W).

@@ -12,7 +12,7 @@ import textwrap
 import numpy as np
 import pytest
 
-from merganser.framework.compilation import (COMPILE_NOTICE, NUMBA_VERSION, inlining, kernel,
+from merganser.framework.compilation import (COMPILE_NOTICE, NUMBA_VERSION, kernel,
                                              registered_kernels)
 
 
@@ -76,31 +76,30 @@ def test_kernel_float_errors_give_inf_not_exceptions():
 
 
 _BIG_HELPER = "\n".join(f"    s = s * 1.0001 + a[{i} % n] * {i + 1}.5" for i in range(60))
-_INLINE_SOURCE = f"""
+_INLINE_SOURCE = """
 from merganser.framework.compilation import kernel
 
-@kernel
+@kernel(inline={inline})
 def big_helper(a):
     n = a.shape[0]
     s = 0.0
-{_BIG_HELPER}
+{body}
     return s
 
-@kernel
+@kernel(inline={inline})
 def two_calls(a):
     return big_helper(a) + big_helper(a[::-1])
 """
 
 
-def _compile_two_calls(tmp_path, threshold):
-    """Assembly of `two_calls` compiled at LLVM inlining `threshold` (fresh module)."""
-    name = f"_inline_probe_{threshold}"
-    (tmp_path / f"{name}.py").write_text(_INLINE_SOURCE)
+def _compile_two_calls(tmp_path, inline):
+    """Assembly of `two_calls` compiled with ``kernel(inline=inline)`` (fresh module)."""
+    name = f"_inline_probe_{inline}"
+    (tmp_path / f"{name}.py").write_text(_INLINE_SOURCE.format(inline=inline, body=_BIG_HELPER))
     sys.path.insert(0, str(tmp_path))
     try:
         module = importlib.import_module(name)
-        with inlining(threshold):
-            module.two_calls(np.arange(8.0))
+        module.two_calls(np.arange(8.0))
         return "\n".join(module.two_calls.inspect_asm().values())
     finally:
         sys.path.remove(str(tmp_path))
@@ -118,8 +117,8 @@ def test_raised_inlining_threshold_inlines_the_helpers(tmp_path, monkeypatch):
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "cache"))
     # At LLVM's default threshold the 60-statement helper stays a call; at the kernels'
     # threshold both calls are inlined.
-    default = _compile_two_calls(tmp_path, 250)
-    raised = _compile_two_calls(tmp_path, 10000)
+    default = _compile_two_calls(tmp_path, False)
+    raised = _compile_two_calls(tmp_path, True)
     assert _references_to_helper(default) >= 2
     assert _references_to_helper(raised) == 0
 
