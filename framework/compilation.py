@@ -224,11 +224,14 @@ _event.register("numba:compile", _CompileNotice())
 def _instrumented(name, dispatcher, threshold):
     """Route every compilation of `dispatcher` through the inlining option, the timers
     and the statistics (numba calls ``dispatcher.compile(sig)`` for each new signature,
-    also when a caller's compilation reaches this kernel)."""
+    also when a caller's compilation reaches this kernel). The on-disk cache is attached
+    at the first compilation, so that defining a kernel touches no file."""
     compile_signature = dispatcher.compile
     stats = _statistics.setdefault(name, [0.0])
 
     def compile(sig):
+        if isinstance(dispatcher._cache, _caching.NullCache):
+            dispatcher._cache = _KernelCache(dispatcher.py_func)
         depth = getattr(_state, "compile_depth", 0)
         nested = getattr(_state, "nested_seconds", 0.0)
         _state.compile_depth, _state.nested_seconds = depth + 1, 0.0
@@ -278,7 +281,6 @@ def kernel(fn=None, *, allocates=False, parallel=False, inline=True):
     elif not allocates:
         options["_nrt"] = False
     dispatcher = numba.njit(**options)(fn)
-    dispatcher._cache = _KernelCache(fn)
     name = f"{fn.__module__}.{fn.__qualname__}"
     _registry[name] = dispatcher
     _dispatchers.add(dispatcher)

@@ -1,6 +1,5 @@
 """DiagramBuilder: wires systems together and builds a Diagram (Drake's DiagramBuilder)."""
 
-import networkx as nx
 
 from .diagram import Diagram
 from .errors import DiagramBuildError
@@ -204,6 +203,7 @@ class DiagramBuilder:
 
     # ---- build --------------------------------------------------------------------------------
     def _port_graph(self):
+        import networkx as nx
         graph = nx.DiGraph()
         for s in self._systems:
             for i in range(s.num_input_ports()):
@@ -227,6 +227,8 @@ class DiagramBuilder:
 
     def build(self, name=None):
         """Check the wiring and return the Diagram. The builder cannot be used afterwards."""
+        import networkx as nx
+
         self._check_not_built("build")
         graph = self._port_graph()
         try:
