@@ -4,7 +4,7 @@
 
     merganser inspect MODEL [--json] [--strict] [--package NAME=PATH]
     merganser simulate MODEL [--time T] [--time-step H] [--contact MODEL]
-                             [--solver NAME] [--hold] [--html OUT]
+                             [--solver NAME] [--hold] [--weld BODY] [--actuate] [--html OUT]
     merganser examples [NAME [--quick] [--html OUT] [--plots DIR]]
     merganser warmup [--group NAME ...] [--no-progress]
 
@@ -101,8 +101,8 @@ def build_parser():
                                "(default: 0, or 1e-3 with --contact)")
     simulate.add_argument("--contact", choices=simulate_command.CONTACT_MODELS, default="none",
                           help="contact with a ground plane at z = --ground (default none)")
-    simulate.add_argument("--solver", choices=simulate_command.SOLVERS, default="sap",
-                          help="discrete contact solver (default sap)")
+    simulate.add_argument("--solver", choices=simulate_command.SOLVERS, default=None,
+                          help="discrete contact solver (default sap); needs --contact")
     simulate.add_argument("--self-collision", action="store_true",
                           help="with --contact, keep collisions between the model's own "
                                "bodies (filtered by default)")
@@ -116,6 +116,11 @@ def build_parser():
                                "(default 0.5)")
     simulate.add_argument("--weld-base", action="store_true",
                           help="weld a free base body to the world at its default pose")
+    simulate.add_argument("--weld", metavar="BODY", action="append", default=[],
+                          help="weld BODY to the world at its default pose (repeatable)")
+    simulate.add_argument("--actuate", action="store_true",
+                          help="add an actuator to every one-dof joint that has none "
+                               "(inputs held at zero)")
     simulate.add_argument("--html", metavar="OUT", default=None,
                           help="write a self-contained HTML replay to OUT")
     simulate.set_defaults(run=simulate_command.run)
@@ -152,6 +157,9 @@ def main(argv=None):
     exit code."""
     parser = build_parser()
     args = parser.parse_args(argv)
+    if args.command == "simulate" and args.solver is not None and args.contact == "none":
+        parser.error(f"simulate: --solver {args.solver} selects a contact solver and needs "
+                     f"--contact point|hydroelastic|hydroelastic_with_fallback")
     try:
         return args.run(args, parser) or 0
     except CommandError as e:
