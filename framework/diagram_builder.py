@@ -1,6 +1,5 @@
 """DiagramBuilder: wires systems together and builds a Diagram (Drake's DiagramBuilder)."""
 
-import networkx as nx
 
 from .diagram import Diagram
 from .errors import DiagramBuildError
@@ -306,6 +305,8 @@ class DiagramBuilder:
 
     # ---- build --------------------------------------------------------------------------------
     def _port_graph(self):
+        import networkx as nx
+
         graph = nx.DiGraph()
         for s in self._systems:
             for i in range(s.num_input_ports()):
@@ -358,6 +359,8 @@ class DiagramBuilder:
         self._build_into(target, name)
 
     def _build_into(self, diagram, name):
+        import networkx as nx
+
         graph = self._port_graph()
         try:
             cycle = nx.find_cycle(graph)
