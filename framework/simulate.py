@@ -5,6 +5,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .arguments import as_finite_float
 from .ports import OutputPort
 
 
@@ -90,7 +91,7 @@ def simulate_system(system, t_final, *, context=None, config=None, record=None, 
     """See ``System.simulate``."""
     from .simulator import Simulator
 
-    t_final = float(t_final)
+    t_final = as_finite_float("simulate", "t_final", t_final)
     record = _check_record(system, record)
     if context is None:
         context = system.create_default_context()

@@ -352,6 +352,13 @@ class ImplicitEulerIntegrator(ImplicitIntegrator):
         return self._trapezoid_error(t0, h, t1) if want_error else True
 
 
+class Radau1Integrator(ImplicitEulerIntegrator):
+    """One-stage Radau IIA, which is implicit Euler (first order, L-stable), with the
+    implicit-trapezoid error estimate (order 2); Drake's ``radau1`` scheme."""
+
+    scheme_name = "radau1"
+
+
 class Radau3Integrator(ImplicitIntegrator):
     """Two-stage Radau IIA: order 3, L-stable, stiffly accurate.
 
