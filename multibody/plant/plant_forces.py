@@ -29,6 +29,7 @@ from merganser.multibody.kernels.queries import (
     calc_forward_dynamics_at, calc_gravity_and_damping_forces_at, calc_inverse_dynamics_at,
     calc_mass_matrix_at,
 )
+from merganser.multibody.plant.singular_mass_matrix import solve_with_mass_matrix
 from merganser.multibody.plant.externally_applied_spatial_force import ExternallyAppliedSpatialForce
 from merganser.multibody.plant.multibody_forces import MultibodyForces
 from merganser.multibody.plant.plant_cache import ForwardDynamicsCache
@@ -204,7 +205,7 @@ class PlantForcesMixin:
             M = self._cache.mass_matrix.eval(context).M
             tau0 = self._dyn.inverse_dynamics(state.q, state.v, np.zeros(self._tables.nv), I10,
                                               g, F)
-            fd.vdot[:] = np.linalg.solve(M, fd.tau - tau0)
+            fd.vdot[:] = solve_with_mass_matrix(self, M, fd.tau - tau0)
         else:
             fd.vdot[:] = self._dyn.forward_dynamics(state.q, state.v, fd.tau, I10, g, F)
 
