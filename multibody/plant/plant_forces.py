@@ -275,6 +275,10 @@ class PlantForcesMixin:
 
     # ---- inverse dynamics and forces -----------------------------------------------------------
     def _check_forces(self, forces, fn):
+        qt = self._qt
+        if (forces.__class__ is MultibodyForces and qt is not None
+                and forces._tau.shape == qt.shape_v and forces._F_Bo_W.shape[0] == qt.nb):
+            return
         if not isinstance(forces, MultibodyForces):
             raise TypeError(f"{fn}: forces must be a MultibodyForces, got "
                             f"{type(forces).__name__}")

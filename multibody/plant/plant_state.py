@@ -29,14 +29,9 @@ def note_state_written(ctx, part, continuous):
     """Mark what depends on part `part` ("q" or "v") of the plant's own context `ctx`
     out of date, after the caller wrote that part in place."""
     if continuous:
-        notify_part = getattr(ctx, "_notify_part", None)
-        if notify_part is not None:
-            notify_part(part)
-        else:
-            ctx._notify_xc()
+        ctx._notify_part(part)
     else:
-        trackers = ctx.trk_xd
-        notify(trackers[0] if trackers.__class__ is list else trackers, ctx._root.version)
+        notify(ctx.trk_xd[0], ctx._root.version)
 
 
 def _vector(fn, arg, value, size, expected):

@@ -82,16 +82,13 @@ def state_views(ctx, continuous, nq):
     if views is not None and views[0] is owner and views[3].base is owner:
         return views
     if continuous:
-        index = getattr(ctx, "_global_xc", None)
-        n = ctx.num_continuous_states()
-        if index is None or len(index) != n or n < nq:
+        parts = getattr(ctx, "_part_index", None)
+        if parts is None or parts["q"].__class__ is not slice or parts["v"].__class__ is not slice:
             return None
-        q0 = int(index[0]) if nq else 0
-        v0 = int(index[nq]) if n > nq else 0
-        if (nq and not np.array_equal(index[:nq], np.arange(q0, q0 + nq))) or (
-                n > nq and not np.array_equal(index[nq:], np.arange(v0, v0 + n - nq))):
+        q0, v0 = parts["q"].start, parts["v"].start
+        nv = parts["v"].stop - v0
+        if parts["q"].stop - q0 != nq:
             return None
-        nv = n - nq
     else:
         q0, v0, nv = 0, nq, owner.shape[0] - nq
     if owner.base is not None or not owner.flags.c_contiguous:
