@@ -228,7 +228,7 @@ class PlantForcesMixin:
         """(QueryTables, state views) of the plant's own context when the fused kernels
         apply (no extra spatial inertia), else None."""
         qt = self._qt or self._query_tables()
-        if self._dyn.M_extra is not None:
+        if not qt.rigid:
             return None
         views = state_views(ctx, qt.continuous, qt.nq)
         return None if views is None else (qt, views)

@@ -27,12 +27,22 @@ _ND = np.ndarray
 _F64 = np.dtype(np.float64)
 _SHAPE3 = (3,)
 _I3 = np.eye(3)
+_new = object.__new__
+_frombuffer = np.frombuffer
 
 
 def rigid_transform(X):
-    """RigidTransform from a (4, 4) pose known to be rigid (copies, no validation)."""
-    return RigidTransform._unchecked(RotationMatrix._unchecked(np.array(X[:3, :3])),
-                                     np.array(X[:3, 3]))
+    """RigidTransform from a (4, 4) pose known to be rigid (copies, no validation).
+
+    The copies are made read-only at creation (arrays over immutable bytes), which costs
+    less than setting the flag of a copy: this is on the path of every pose query.
+    """
+    R = _new(RotationMatrix)
+    R._R = _frombuffer(X[:3, :3].tobytes()).reshape(3, 3)
+    pose = _new(RigidTransform)
+    pose._R = R
+    pose._p = _frombuffer(X[:3, 3].tobytes())
+    return pose
 
 
 def _points(fn, arg, p):
@@ -77,7 +87,9 @@ class PlantQueriesMixin:
             except TypeError:                   # unhashable: not a body
                 node = None
             if node is not None:
-                return rigid_transform(self._eval_X_WB(context)[node])
+                entry = context.cache_entries[qt.position_entry._index]
+                kin = entry.value if entry.valid else qt.position_entry.eval(context)
+                return rigid_transform(kin.X_WB[node])
         fn = "eval_body_pose_in_world"
         ctx = self._ctx(context, fn)
         self._query_tables()

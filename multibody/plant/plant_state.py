@@ -25,15 +25,6 @@ _ND = np.ndarray
 _F64 = np.dtype(np.float64)
 
 
-def note_state_written(ctx, part, continuous):
-    """Mark what depends on part `part` ("q" or "v") of the plant's own context `ctx`
-    out of date, after the caller wrote that part in place."""
-    if continuous:
-        ctx._notify_part(part)
-    else:
-        notify(ctx.trk_xd[0], ctx._root.version)
-
-
 def _vector(fn, arg, value, size, expected):
     """`value` as a new float64 (size,) array, or ValueError naming `expected`."""
     try:
@@ -81,7 +72,10 @@ class PlantStateMixin:
         if views is None:
             return False
         views[3 if part == "q" else 4][...] = value
-        note_state_written(context, part, qt.continuous)
+        if qt.continuous:
+            notify(context.trk_q if part == "q" else context.trk_v, context._root.version)
+        else:
+            notify(context.trk_xd[0], context._root.version)
         return True
 
     # ---- contexts ----------------------------------------------------------------------

@@ -42,13 +42,19 @@ class QueryTables:
     body_of_node : ndarray of int64, shape (nb,)
     gravity_only : bool
         True when gravity is the only force element.
+    rigid : bool
+        True without extra (added-mass) spatial inertia: the fused kernels apply.
     node_of_body, frame_info : dict
-        Memo: RigidBody -> node; Frame -> (node, X_BF (4, 4) or None for a body frame).
+        Memo: RigidBody -> node; Frame -> (node, R_BF (3, 3), p_BF (3,)), both None for
+        a body frame.
+    inertia_entry, position_entry : CacheEntry
+        The plant's inertial-parameter and position-kinematics cache entries.
     """
 
     __slots__ = ("nq", "nv", "nb", "shape_q", "shape_v", "continuous", "ip", "fp",
                  "gravity", "gravity_enabled", "damping", "reflected", "body_of_node",
-                 "gravity_only", "node_of_body", "frame_info", "inertia_entry")
+                 "gravity_only", "rigid", "node_of_body", "frame_info", "inertia_entry",
+                 "position_entry")
 
     def __init__(self, plant):
         t = plant._tables
@@ -65,9 +71,11 @@ class QueryTables:
                           if t.has_reflected_inertia else _EMPTY)
         self.body_of_node = np.ascontiguousarray(t.body_of_node, dtype=np.int64)
         self.gravity_only = not t.has_force_elements
+        self.rigid = plant._dyn.M_extra is None
         self.node_of_body = {}
         self.frame_info = {}
         self.inertia_entry = plant._cache.inertia
+        self.position_entry = plant._cache.position
 
 
 def state_views(ctx, continuous, nq):
