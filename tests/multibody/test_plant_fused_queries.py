@@ -12,52 +12,24 @@ give the values of the general computations and never a stale cache.
 """
 
 import pickle
-import warnings
 from pathlib import Path
 
 import numpy as np
 import pytest
+from robot_models import damping_vector, load_reference_model
 
 from merganser.framework import DiagramBuilder
-from merganser.multibody.parsing import Parser, ParseWarning
 from merganser.multibody.plant import JacobianWrtVariable, MultibodyForces, MultibodyPlant
 
-DATA = Path(__file__).resolve().parents[1] / "data"
-MODELS = DATA / "models"
-REFERENCE = DATA / "reference"
+REFERENCE = Path(__file__).resolve().parents[1] / "data" / "reference"
 KV = JacobianWrtVariable.kV
-
-CASES = {
-    "acrobot": ("drake/acrobot/Acrobot.urdf", None),
-    "panda": ("example-robot-data/robots/panda_description/urdf/panda.urdf", "panda_link0"),
-    "solo12": ("example-robot-data/robots/solo_description/robots/solo12.urdf", None),
-}
+CASES = ("acrobot", "panda", "solo12")
 
 
 def load(name, time_step=0.0, plant=None):
     """(plant, model instance) of reference model `name` (finalized unless `plant` given)."""
-    path, weld = CASES[name]
-    own = plant is None
-    plant = MultibodyPlant(time_step) if own else plant
-    parser = Parser(plant)
-    parser.package_map().add("example-robot-data", MODELS / "example-robot-data")
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", ParseWarning)
-        [instance] = parser.add_models(MODELS / path)
-    if weld:
-        plant.weld_frames(plant.world_frame(), plant.get_frame_by_name(weld, instance))
-    if own:
-        plant.finalize()
+    plant, instance, _ = load_reference_model(name, time_step, plant)
     return plant, instance
-
-
-def damping(plant):
-    d = np.zeros(plant.num_velocities())
-    for j in plant.get_joint_indices():
-        joint = plant.get_joint(j)
-        d[joint.velocity_start():joint.velocity_start() + joint.num_velocities()] = \
-            joint.default_damping_vector()
-    return d
 
 
 def close(actual, expected, rtol=1e-9):
@@ -99,7 +71,7 @@ def case(request):
 def test_fused_queries_equal_drake_reference(case):
     name, plant, instance, ref = case
     context = plant.create_default_context()
-    D = damping(plant)
+    D = damping_vector(plant)
     bodies = [plant.get_body_by_name(str(b), instance) for b in ref["body_names"]]
     world = plant.world_frame()
     zero = MultibodyForces(plant)
