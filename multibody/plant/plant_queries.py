@@ -229,9 +229,17 @@ class PlantQueriesMixin:
         views = state_views(ctx, qt.continuous, qt.nq)
         if views is None:
             return None
-        node_B, R_BF, p_BF = self._frame_info(qt, frame_B, fn, "frame_B")
-        node_A = self._frame_info(qt, frame_A, fn, "frame_A")[0]
-        node_E, R_BE, _ = self._frame_info(qt, frame_E, fn, "frame_E")
+        key = (frame_B, frame_A, frame_E)
+        try:
+            frames = qt.frame_info.get(key)
+        except TypeError:                       # unhashable: not frames
+            frames = None
+        if frames is None:
+            frames = (self._frame_info(qt, frame_B, fn, "frame_B")
+                      + self._frame_info(qt, frame_A, fn, "frame_A")[:1]
+                      + self._frame_info(qt, frame_E, fn, "frame_E")[:2])
+            qt.frame_info[key] = frames
+        node_B, R_BF, p_BF, node_A, node_E, R_BE = frames
         p = p_BoBp_B
         if (p.__class__ is not _ND or p.dtype is not _F64 or p.shape != _SHAPE3
                 or not p.flags.c_contiguous):

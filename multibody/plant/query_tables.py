@@ -46,7 +46,8 @@ class QueryTables:
         True without extra (added-mass) spatial inertia: the fused kernels apply.
     node_of_body, frame_info : dict
         Memo: RigidBody -> node; Frame -> (node, R_BF (3, 3), p_BF (3,)), both None for
-        a body frame.
+        a body frame; (frame_B, frame_A, frame_E) -> (node_B, R_BF, p_BF, node_A, node_E,
+        R_BE) for the Jacobians.
     inertia_entry, position_entry : CacheEntry
         The plant's inertial-parameter and position-kinematics cache entries.
     """
