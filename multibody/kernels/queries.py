@@ -149,8 +149,6 @@ def calc_frame_jacobian_at(ip, fp, ws, xs, q0, node_B, p_BoBp_B, node_A, node_E,
         for j in range(J.shape[1]):
             J[i, j] = 0.0
     pose_pass_base_to_tip(ip, fp, xs[q0:q0 + nq], ws, last)
-    if node_B == 0:
-        return 0
     px, py, pz = point_in_world(ws, node_B, p_BoBp_B)
     point_jacobian_columns(ip, ws, node_B, px, py, pz, J, False)
     if node_A != 0:

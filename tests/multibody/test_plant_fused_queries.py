@@ -304,3 +304,37 @@ def test_setters_still_check_and_convert():
         plant.calc_inverse_dynamics(context, np.zeros(9), None)
     with pytest.raises(ValueError, match="calc_inverse_dynamics: known_vdot has size 3"):
         plant.calc_inverse_dynamics(context, np.zeros(3), MultibodyForces(plant))
+
+
+def test_gravity_disabled_for_an_instance_in_the_fused_force_elements():
+    plant = MultibodyPlant(0.0)
+    _, panda, _ = load_reference_model("panda", plant=plant)
+    plant.set_gravity_enabled(panda, False)
+    plant.finalize()
+    context = plant.create_default_context()
+    ref = dict(np.load(REFERENCE / "panda.npz"))
+    plant.set_positions(context, ref["q"][0])
+    plant.set_velocities(context, ref["v"][0])
+    forces = MultibodyForces(plant)
+    forces.body_forces()[:] = 1.0                      # overwritten, as in Drake
+    plant.calc_force_elements_contribution(context, forces)
+    np.testing.assert_array_equal(forces.body_forces(), 0.0)
+    np.testing.assert_array_equal(forces.generalized_forces(),
+                                  0.0 - damping_vector(plant) * ref["v"][0])
+    # so the inverse dynamics is M v̇ + C v + D v (no gravity)
+    close(plant.calc_inverse_dynamics(context, ref["vdot"][0], forces),
+          ref["id"][0] + damping_vector(plant) * ref["v"][0])
+
+
+def test_jacobian_of_a_world_point_measured_in_a_body_frame():
+    plant, instance = load("panda")
+    context = plant.create_default_context()
+    plant.set_positions(context, dict(np.load(REFERENCE / "panda.npz"))["q"][2])
+    A = plant.get_body_by_name("panda_link4", instance)
+    world = plant.world_frame()
+    p_W = np.array([0.3, 0.1, 0.5])
+    J = plant.calc_jacobian_spatial_velocity(context, KV, world, p_W, A.body_frame(), world)
+    # the world point moves in A as minus A's point coincident with it moves in W
+    p_A = plant.calc_points_positions(context, world, p_W, A.body_frame())[:, 0]
+    J_A = plant.calc_jacobian_spatial_velocity(context, KV, A.body_frame(), p_A, world, world)
+    np.testing.assert_allclose(J, -J_A, atol=1e-14)
