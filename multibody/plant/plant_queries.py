@@ -231,14 +231,14 @@ class PlantQueriesMixin:
             return None
         key = (frame_B, frame_A, frame_E)
         try:
-            frames = qt.frame_info.get(key)
+            frames = qt.jacobian_frames.get(key)
         except TypeError:                       # unhashable: not frames
             frames = None
         if frames is None:
             frames = (self._frame_info(qt, frame_B, fn, "frame_B")
                       + self._frame_info(qt, frame_A, fn, "frame_A")[:1]
                       + self._frame_info(qt, frame_E, fn, "frame_E")[:2])
-            qt.frame_info[key] = frames
+            qt.jacobian_frames[key] = frames
         node_B, R_BF, p_BF, node_A, node_E, R_BE = frames
         p = p_BoBp_B
         if (p.__class__ is not _ND or p.dtype is not _F64 or p.shape != _SHAPE3

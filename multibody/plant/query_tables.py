@@ -44,7 +44,7 @@ class QueryTables:
         True when gravity is the only force element.
     rigid : bool
         True without extra (added-mass) spatial inertia: the fused kernels apply.
-    node_of_body, frame_info : dict
+    node_of_body, frame_info, jacobian_frames : dict
         Memo: RigidBody -> node; Frame -> (node, R_BF (3, 3), p_BF (3,)), both None for
         a body frame; (frame_B, frame_A, frame_E) -> (node_B, R_BF, p_BF, node_A, node_E,
         R_BE) for the Jacobians.
@@ -54,7 +54,8 @@ class QueryTables:
 
     __slots__ = ("nq", "nv", "nb", "shape_q", "shape_v", "continuous", "ip", "fp",
                  "gravity", "gravity_enabled", "damping", "reflected", "body_of_node",
-                 "gravity_only", "rigid", "node_of_body", "frame_info", "inertia_entry",
+                 "gravity_only", "rigid", "node_of_body", "frame_info", "jacobian_frames",
+                 "inertia_entry",
                  "position_entry")
 
     def __init__(self, plant):
@@ -75,6 +76,7 @@ class QueryTables:
         self.rigid = plant._dyn.M_extra is None
         self.node_of_body = {}
         self.frame_info = {}
+        self.jacobian_frames = {}
         self.inertia_entry = plant._cache.inertia
         self.position_entry = plant._cache.position
 
