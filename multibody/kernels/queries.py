@@ -16,7 +16,7 @@ Spatial vectors are [rotational; translational]; node order unless stated.
 from __future__ import annotations
 
 from merganser.multibody.kernels.aba import calc_forward_dynamics_damped
-from merganser.multibody.kernels.compilation import kernel
+from merganser.framework.compilation import kernel
 from merganser.multibody.kernels.crba import calc_mass_matrix
 from merganser.multibody.kernels.jacobians import point_in_world, point_jacobian_columns
 from merganser.multibody.kernels.kinematics import pose_pass_base_to_tip

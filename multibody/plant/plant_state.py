@@ -14,6 +14,7 @@ notification of what changed (q or v), no temporary state vector.
 import numpy as np
 
 from merganser.framework.cache import notify
+from merganser.framework.errors import ContextError
 from merganser.geometry import RigidTransform, RollPitchYaw, RotationMatrix
 from merganser.multibody.math import SpatialVelocity
 from merganser.multibody.plant.query_tables import QueryTables, state_views
@@ -40,6 +41,12 @@ def _vector(fn, arg, value, size, expected):
     return a
 
 
+class WrongContextError(ContextError, RuntimeError):
+    """A plant method was given the context of a system that does not contain the plant
+    (the message names both systems); a RuntimeError, as Drake raises, and the framework's
+    ContextError."""
+
+
 class PlantStateMixin:
     """get/set of positions, velocities and free-body states (see module docstring)."""
 
@@ -51,11 +58,6 @@ class PlantStateMixin:
         if qt is None and self._tables is not None and self._tree.is_finalized():
             qt = self._qt = QueryTables(self)
         return qt
-
-    def _state_views(self, ctx):
-        """``(xs, q0, v0, q, v)`` of the plant's own context (see `state_views`), or None."""
-        qt = self._qt
-        return state_views(ctx, qt.continuous, qt.nq)
 
     def _set_fast(self, context, args, part):
         """The lean path of set_positions / set_velocities; False when it does not apply
@@ -88,7 +90,10 @@ class PlantStateMixin:
         if system is self:
             return context
         self._tree._throw_if_not_finalized(fn)
-        return self._context_from(context, fn)
+        try:
+            return self._context_from(context, fn)
+        except ContextError as err:
+            raise WrongContextError(str(err)) from None
 
     def _x(self, ctx):
         """x = [q; v] of the plant's context `ctx` (read-only view)."""
@@ -179,9 +184,10 @@ class PlantStateMixin:
     # ---- default state -----------------------------------------------------------------
     def set_default_state_and_parameters(self, context):
         """Write the default x = [q0; 0] (joints' default positions) into `context`."""
+        ctx = self._ctx(context, "set_default_state_and_parameters")
         x = np.zeros(self._tables.nq + self._tables.nv)
         x[:self._tables.nq] = self._tree.get_default_positions()
-        self._set_x(context, x)
+        self._set_x(ctx, x)
 
     # ---- free bodies -------------------------------------------------------------------
     def _check_body(self, body, fn):

@@ -26,7 +26,6 @@ from merganser.multibody.tree import (
     PrismaticJoint,
     RevoluteJoint,
     ScrewJoint,
-    TopologyError,
     UniversalJoint,
     WeldJoint,
 )
