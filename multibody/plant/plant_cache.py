@@ -20,7 +20,6 @@ order (see ``docs/compiled_model.md``).
 
 import numpy as np
 
-from merganser.multibody.kernels.kinematics import calc_forward_kinematics
 from merganser.multibody.plant.query_tables import state_views
 
 __all__ = [
@@ -185,9 +184,7 @@ class PlantCacheMixin:
                 return
         else:
             q_bytes = None
-        # the kernel writes the poses into the cache's own array (q read in place)
-        if calc_forward_kinematics(qt.ip, qt.fp, self._dyn._ws, q, kin.X_WB):
-            kin.X_WB[:] = self._dyn.forward_kinematics(q)
+        kin.X_WB[:] = self._dyn.forward_kinematics(q)     # q read in place
         kin.q_bytes = q_bytes
 
     def _calc_velocity_kinematics(self, context, kin):
