@@ -16,7 +16,9 @@ their rigid-body-only compiled path.
 
 Returned arrays are owned by the `TreeDynamics` object and are overwritten by the next
 call of the same method: copy a result to keep it (batch and derivative methods return
-new arrays). One object must not be used from several threads at once. All arrays are
+new arrays). One object must not be used from several threads at once: `fork` gives
+another object of the same model (sharing the packed, read-only model tables) for
+another thread. All arrays are
 in node order (see ``docs/compiled_model.md``); spatial vectors are
 [rotational; translational].
 """
@@ -43,6 +45,7 @@ from merganser.multibody.kernels.kinematics import (
     calc_body_spatial_accelerations, calc_body_spatial_velocities, calc_forward_kinematics,
 )
 from merganser.multibody.kernels.layout import make_workspace, pack_model
+from merganser.multibody.kernels.position_update import next_state
 from merganser.multibody.kernels.momentum_energy import (
     calc_kinetic_energy, calc_kinetic_energy_with_extra, calc_potential_energy,
     calc_spatial_momentum, calc_spatial_momentum_with_extra,
@@ -92,16 +95,49 @@ class TreeDynamics(ArgumentChecker, BatchDynamicsMixin, DerivativesMixin):
                 f"TreeDynamics: model must be a CompiledModel, got {type(model).__name__}")
         model.validate()
         self.model = model
-        self.nb, self.nq, self.nv = nb, nq, nv = model.nb, model.nq, model.nv
+        self.nb, self.nq, self.nv = model.nb, model.nq, model.nv
         self._M_extra = None if M_extra is None else self._check_extra_inertia(M_extra)
         self._ip, self._fp = pack_model(model)
+        rpy = np.flatnonzero(np.isin(model.jtype, (JointType.BALL_RPY, JointType.RPY_FLOATING)))
+        self._rpy_nodes = rpy
+        self._rpy_pitch = model.q_start[rpy] + 1
+        self._quat_starts = np.ascontiguousarray(
+            model.q_start[model.jtype == JointType.QUATERNION_FLOATING], dtype=np.int64)
+        self._identity_n = bool(np.all(model.nq_j == model.nv_j) and rpy.size == 0)
+        self._allocate_scratch()
+
+    def fork(self):
+        """A `TreeDynamics` of the same model sharing the packed model tables (never written)
+        and added mass, with its own scratch and output arrays (one per thread)."""
+        other = object.__new__(type(self))
+        for name in ("model", "nb", "nq", "nv", "_M_extra", "_ip", "_fp", "_rpy_nodes",
+                     "_rpy_pitch", "_quat_starts", "_identity_n"):
+            setattr(other, name, getattr(self, name))
+        other._allocate_scratch()
+        return other
+
+    @property
+    def packed_model(self):
+        """The packed model tables ``(ip, fp)`` the kernels read (shared, not to be
+        written; see `multibody.kernels.layout.pack_model`)."""
+        return self._ip, self._fp
+
+    @property
+    def workspace(self):
+        """This object's kernel workspace (nb, NWS) (overwritten by every call)."""
+        return self._ws
+
+    @property
+    def rpy_nodes(self):
+        """Nodes of roll-pitch-yaw joints (ball rpy, rpy floating), int64 (k,)."""
+        return self._rpy_nodes
+
+    def _allocate_scratch(self):
+        nb, nq, nv = self.nb, self.nq, self.nv
         self._ws = make_workspace(nb)
         self._no_fext = np.zeros((nb, 6))
         self._zeros_nv = np.zeros(nv)
         self._zero_g = np.zeros(3)
-        rpy = np.flatnonzero(np.isin(model.jtype, (JointType.BALL_RPY, JointType.RPY_FLOATING)))
-        self._rpy_nodes = rpy
-        self._rpy_pitch = model.q_start[rpy] + 1
         # outputs
         self._X_WB = np.zeros((nb, 4, 4))
         self._V_WB = np.zeros((nb, 6))
@@ -540,6 +576,30 @@ class TreeDynamics(ArgumentChecker, BatchDynamicsMixin, DerivativesMixin):
         q, v = self._coerce("map_velocity_to_qdot", q=q, v=v)
         map_velocity_to_qdot(self._ip, q, v, self._qdot)
         return self._qdot
+
+    def next_state(self, q, v_next, h, x_next):
+        """Write the discrete step's x_next = [q + h N(q) v_next; v_next] (nq + nv,),
+        every quaternion re-normalized (`multibody.kernels.position_update`).
+
+        `x_next[nq:]` may be `v_next` itself. Raises DynamicsArgumentError for wrong
+        sizes or a roll-pitch-yaw joint at gimbal lock.
+        """
+        if self._rpy_nodes.size:
+            self._check_gimbal_lock("next_state", q)
+        try:
+            if _ND is type(q) is type(v_next) and not next_state(
+                    self._ip, q, v_next, h, self._identity_n, self._quat_starts, self._qdot,
+                    x_next):
+                return x_next
+        except Exception:
+            pass
+        q, v_next = self._coerce("next_state", q=q, v=v_next)
+        if next_state(self._ip, q, v_next, float(h), self._identity_n, self._quat_starts,
+                      self._qdot, x_next):
+            raise DynamicsArgumentError(
+                f"next_state: x_next has shape {getattr(x_next, 'shape', None)}, expected "
+                f"(nq + nv,) = ({self.nq + self.nv},)")
+        return x_next
 
     def map_qdot_to_velocity(self, q, qdot):
         """Return ``v = N⁺(q) q̇``, shape (nv,) (``N⁺ N = 1``)."""

@@ -3,14 +3,15 @@
 
 ``add_multibody_plant`` and ``add_multibody_plant_scene_graph`` add a SceneGraph (or use
 the one given), register the plant as its geometry source and connect the geometry ports
-(`multibody.contact.geometry_bridge.connect_plant_and_scene_graph`).
+(`multibody.plant.plant_geometry.connect_plant_and_scene_graph`).
 """
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from merganser.multibody.contact.geometry_bridge import connect_plant_and_scene_graph
+from merganser.multibody.plant.plant_geometry import connect_plant_and_scene_graph
 from merganser.multibody.plant.multibody_plant import MultibodyPlant
-from merganser.multibody.plant.plant_settings import CONTACT_MODELS, DISCRETE_CONTACT_APPROXIMATIONS
+from merganser.multibody.plant.discrete_solvers import check_discrete_contact_approximation
+from merganser.multibody.plant.plant_settings import CONTACT_MODELS
 
 __all__ = ["MultibodyPlantConfig", "add_multibody_plant", "add_multibody_plant_scene_graph",
            "apply_multibody_plant_config"]
@@ -53,11 +54,7 @@ class MultibodyPlantConfig(BaseModel):
     @field_validator("discrete_contact_approximation")
     @classmethod
     def _known_approximation(cls, value):
-        if value not in DISCRETE_CONTACT_APPROXIMATIONS:
-            raise ValueError(
-                f"MultibodyPlantConfig: discrete_contact_approximation {value!r} is not one of "
-                f"{', '.join(repr(c) for c in DISCRETE_CONTACT_APPROXIMATIONS)}")
-        return value
+        return check_discrete_contact_approximation("MultibodyPlantConfig", value)
 
 
 def apply_multibody_plant_config(config, plant):

@@ -2,9 +2,10 @@
 
 The plant is a facade: construction and lookups are forwarded to its
 `multibody.tree.MultibodyTree` (``plant_construction``); at ``finalize()`` the tree is
-compiled into a `CompiledModel`, a `TreeDynamics` (the numba kernels) is made for it, and
-the plant declares its state, body parameters, cache entries, ports and (discrete plant)
-periodic update. The method groups live in mixin modules:
+compiled into a `CompiledModel`, a `TreeDynamics` (the numba kernels) is made for it, the
+plant declares its state, body parameters, cache entries, ports and (discrete plant)
+periodic update, and builds its `PlantCore` (``plant_core``), the one read-only object its
+collaborators (contact manager, discrete steppers, controllers, BatchedPlant) use. The method groups live in mixin modules:
 
 ========================  ==========================================================
 ``plant_construction``    adding elements, names, indices, limits (the tree's)
@@ -17,16 +18,23 @@ periodic update. The method groups live in mixin modules:
 ``plant_mass_properties`` center of mass, momentum, energy, power
 ``plant_ports``           input and output ports
 ``plant_linearization``   exact linearization of the continuous plant
+``plant_geometry``        SceneGraph registration, collision filters, LCP solver choice
+``plant_core``            `PlantCore`: the read-only core handed to the collaborators
 ``discrete_update``       the discrete step (the contact solvers' seam)
+``discrete_solvers``      the registry of discrete solvers, by approximation name
 ========================  ==========================================================
 """
 
 import math
 
+import numpy as np
+
 from merganser.framework import LeafSystem
-from merganser.multibody.contact.geometry_bridge import PlantGeometryMixin
+from merganser.multibody.contact.contact_manager import ContactManager
 from merganser.multibody.kernels import TreeDynamics
-from merganser.multibody.plant.discrete_update import SemiExplicitEulerStepper
+from merganser.multibody.plant.discrete_solvers import make_discrete_stepper
+from merganser.multibody.plant.plant_core import PlantCore
+from merganser.multibody.plant.plant_geometry import PlantGeometryMixin
 from merganser.multibody.plant.plant_cache import PlantCacheMixin
 from merganser.multibody.plant.plant_construction import PlantConstructionMixin
 from merganser.multibody.plant.plant_extra_inertia import collect_extra_spatial_inertias
@@ -106,9 +114,9 @@ class MultibodyPlant(PlantConstructionMixin, PlantSettingsMixin, PlantStateMixin
         self._init_settings()
         self._tables = None
         self._model = None
-        self._dyn = None
+        self._core = None
         self._cache = _CacheEntries()
-        self._stepper = SemiExplicitEulerStepper()
+        self._stepper = None
         self._declare_geometry_ports()
         self._init_geometry()
 
@@ -134,7 +142,11 @@ class MultibodyPlant(PlantConstructionMixin, PlantSettingsMixin, PlantStateMixin
         """
         self._model = self._tree.finalize()
         self._tables = t = make_plant_tables(self._tree, self._time_step)
-        self._dyn = TreeDynamics(self._model, collect_extra_spatial_inertias(self._tree, self._model))
+        dyn = TreeDynamics(self._model, collect_extra_spatial_inertias(self._tree, self._model))
+        gravity = (np.array(self._tree.gravity_field().gravity_vector(), dtype=float)
+                   if t.gravity_in_kernel else np.zeros(3))
+        self._core = core = PlantCore(self, self._tree, self._model, t, dyn, self._cache,
+                                      self._ports, gravity)
         if t.continuous:
             self.declare_continuous_state(t.nq, t.nv, 0)
             state_ticket = self.xc_ticket()
@@ -148,7 +160,18 @@ class MultibodyPlant(PlantConstructionMixin, PlantSettingsMixin, PlantStateMixin
         query_ticket = [self.input_port_ticket(self._ports.geometry_query)]
         self._declare_cache_entries(state_ticket, actuation_tickets + force_tickets + query_ticket)
         self._declare_output_ports(state_ticket, actuation_tickets)
-        self._finalize_geometry_and_contact(state_ticket, actuation_tickets + force_tickets)
+        self._finalize_geometry(core)
+        manager = ContactManager(core, state_ticket, actuation_tickets + force_tickets)
+        self._contact_manager = core.contact_manager = manager
+        self._ports.generalized_contact_forces = manager.generalized_contact_force_ports
+        if not t.continuous:
+            stepper, solver = make_discrete_stepper(core, manager,
+                                                    self._discrete_contact_approximation,
+                                                    self._tree.get_constraint_specs())
+            manager.attach_stepper(solver, active=stepper is solver)
+            self._stepper = core.stepper = stepper
+        self._init_forward_dynamics_path()
+        core.freeze()
 
     def _make_context_tree(self):
         if not self._tree.is_finalized():
@@ -162,14 +185,14 @@ class MultibodyPlant(PlantConstructionMixin, PlantSettingsMixin, PlantStateMixin
             raise TreeLifecycleError(
                 f"{fn}() after finalize() is not allowed; call it before finalize()")
 
+    @property
+    def _dyn(self):
+        """The calling thread's kernel facade (see `PlantCore.dyn`)."""
+        return self._core.dyn
+
     # ---- discrete update ---------------------------------------------------------------
     def _discrete_update(self, context, discrete_state):
-        self._stepper.calc_next_state(self, context, discrete_state.get_mutable_value(0))
-
-    def _set_discrete_stepper(self, stepper):
-        """Install the object whose ``calc_next_state(plant, context, x_next)`` performs
-        the discrete step (see `multibody.plant.discrete_update`)."""
-        self._stepper = stepper
+        self._stepper.calc_next_state(context, discrete_state.get_mutable_value(0))
 
     def __repr__(self):
         state = "finalized" if self._tree.is_finalized() else "not finalized"

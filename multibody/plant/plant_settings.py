@@ -7,12 +7,16 @@ Drake's, spelled as in `MultibodyPlantConfig`.
 
 import math
 
+from merganser.multibody.plant.discrete_solvers import (
+    DISCRETE_SOLVERS, check_discrete_contact_approximation,
+)
+
 __all__ = ["CONTACT_MODELS", "DISCRETE_CONTACT_APPROXIMATIONS", "PlantSettingsMixin"]
 
 #: Valid values of ``contact_model``.
 CONTACT_MODELS = ("point", "hydroelastic", "hydroelastic_with_fallback")
-#: Valid values of ``discrete_contact_approximation``.
-DISCRETE_CONTACT_APPROXIMATIONS = ("tamsi", "sap", "similar", "lagged", "lcp")
+#: Valid values of ``discrete_contact_approximation``: the solver registry's names.
+DISCRETE_CONTACT_APPROXIMATIONS = tuple(DISCRETE_SOLVERS)
 
 
 def check_choice(fn, arg, value, choices):
@@ -57,9 +61,8 @@ class PlantSettingsMixin:
         """Choose the discrete contact solver: ``"tamsi"``, ``"sap"``, ``"similar"``,
         ``"lagged"`` or ``"lcp"`` (before finalize)."""
         self._throw_if_finalized("set_discrete_contact_approximation")
-        self._discrete_contact_approximation = check_choice(
-            "set_discrete_contact_approximation", "approximation", approximation,
-            DISCRETE_CONTACT_APPROXIMATIONS)
+        self._discrete_contact_approximation = check_discrete_contact_approximation(
+            "set_discrete_contact_approximation", approximation)
 
     def get_discrete_contact_approximation(self):
         """The discrete contact approximation name."""
