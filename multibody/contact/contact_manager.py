@@ -18,7 +18,6 @@ import functools
 import math
 import os
 import sys
-import threading
 import warnings
 
 import numpy as np
@@ -154,8 +153,7 @@ class ContactManager:
         self.continuous_active = t.continuous and self.has_geometry
         self._geometry_tables = None
         self._hydroelastic_model = plant.get_contact_model() != "point"
-        self._warned_lock = threading.Lock()
-        self._warned = False
+        self._warn_token = [True]       # popped by the one penetration warning (atomic)
         constraints = core.tree.get_constraint_specs()
         if constraints and t.continuous:
             raise ValueError(
@@ -252,7 +250,7 @@ class ContactManager:
         """Warn once (`PenetrationWarning`) when a point contact of the step's state is
         deeper than the smaller of its two geometries (a body went through another within
         one time step)."""
-        if self._warned or res.nc == 0:
+        if not self._warn_token or res.nc == 0:
             return
         pcs = self._contacts.eval(context)
         gt = self.geometry_tables(pcs.ids)
@@ -262,10 +260,10 @@ class ContactManager:
         deep = np.flatnonzero(depth > limit)
         if not deep.size:
             return
-        with self._warned_lock:
-            if self._warned:
-                return
-            self._warned = True
+        try:
+            self._warn_token.pop()
+        except IndexError:              # another thread warned first
+            return
         i = int(deep[np.argmax(depth[deep] / limit[deep])])
         inspector = self.core.scene_graph.model_inspector()
         ga, gb = pcs.ids[pcs.geom_a[i]], pcs.ids[pcs.geom_b[i]]

@@ -77,6 +77,13 @@ class PlantCore:
         """Make the core read-only (called once at the end of ``finalize()``)."""
         object.__setattr__(self, "_frozen", True)
 
+    def __getstate__(self):
+        return {name: getattr(self, name) for name in self.__slots__}
+
+    def __setstate__(self, state):
+        for name, value in state.items():
+            object.__setattr__(self, name, value)
+
     def __setattr__(self, name, value):
         if self._frozen:
             raise AttributeError(f"PlantCore is read-only after finalize(); cannot set {name!r}")
