@@ -77,7 +77,7 @@ class _KernelPath:
         self._damping = damping
         self._has_damping = bool(np.any(damping))
         self._nq = plant.num_positions()
-        # The fused computed-torque kernel has no added-mass (extra inertia) variant.
+        # The fused computed-torque kernel has no added-mass (added mass) variant.
         self._fused = core.added_mass is None and self._nq == plant.num_velocities()
         self._F = np.zeros((plant.num_bodies(), 6))
 

@@ -20,8 +20,9 @@ _STAMP = "kernel_sources.sha256"
 
 
 def jit(fn):
-    """numba ``njit`` with an on-disk cache and numpy's float error model."""
-    return njit(cache=True, error_model="numpy")(fn)
+    """numba ``njit`` with an on-disk cache and numpy's float error model; the GIL is
+    released during a call (``nogil=True``: threads overlap in the kernels)."""
+    return njit(cache=True, error_model="numpy", nogil=True)(fn)
 
 
 def guard_cache(package_dir, extra_sources=()):

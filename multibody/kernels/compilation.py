@@ -116,13 +116,16 @@ def kernel(fn):
     inf/nan instead of raising, so there are no exception branches in hot loops); no
     reference counting (``_nrt=False``): the kernels never allocate, and with it every
     call between kernels increments and decrements the count of each array argument
-    with atomic operations, which costs more than the arithmetic of a node. Compiled
-    with aggressive inlining (see `aggressive_inlining`).
+    with atomic operations, which costs more than the arithmetic of a node; the GIL is
+    released for the duration of a call (``nogil=True``), so that threads stepping
+    their own contexts of one plant run their kernels at the same time. Compiled with
+    aggressive inlining (see `aggressive_inlining`).
     """
-    return _inlining_dispatcher(njit(cache=True, error_model="numpy", _nrt=False)(fn))
+    return _inlining_dispatcher(njit(cache=True, error_model="numpy", _nrt=False, nogil=True)(fn))
 
 
 def parallel_kernel(fn):
     """Decorator of the batch kernels: like `kernel`, with ``parallel=True`` (numba
     prange) and reference counting (they allocate one workspace per chunk)."""
-    return _inlining_dispatcher(njit(cache=True, error_model="numpy", parallel=True)(fn))
+    return _inlining_dispatcher(njit(cache=True, error_model="numpy", parallel=True,
+                                     nogil=True)(fn))

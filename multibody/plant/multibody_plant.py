@@ -37,7 +37,7 @@ from merganser.multibody.plant.plant_core import PlantCore
 from merganser.multibody.plant.plant_geometry import PlantGeometryMixin
 from merganser.multibody.plant.plant_cache import PlantCacheMixin
 from merganser.multibody.plant.plant_construction import PlantConstructionMixin
-from merganser.multibody.plant.plant_extra_inertia import collect_extra_spatial_inertias
+from merganser.multibody.plant.plant_added_mass import collect_added_mass_inertias
 from merganser.multibody.plant.plant_forces import PlantForcesMixin
 from merganser.multibody.plant.plant_linearization import PlantLinearizationMixin
 from merganser.multibody.plant.plant_mass_properties import PlantMassPropertiesMixin
@@ -142,7 +142,7 @@ class MultibodyPlant(PlantConstructionMixin, PlantSettingsMixin, PlantStateMixin
         """
         self._model = self._tree.finalize()
         self._tables = t = make_plant_tables(self._tree, self._time_step)
-        dyn = TreeDynamics(self._model, collect_extra_spatial_inertias(self._tree, self._model))
+        dyn = TreeDynamics(self._model, collect_added_mass_inertias(self._tree, self._model))
         gravity = (np.array(self._tree.gravity_field().gravity_vector(), dtype=float)
                    if t.gravity_in_kernel else np.zeros(3))
         self._core = core = PlantCore(self, self._tree, self._model, t, dyn, self._cache,

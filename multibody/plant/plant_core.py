@@ -61,7 +61,7 @@ class PlantCore:
         s(self, "_frozen", False)
         self.plant, self.tree, self.model, self.tables = plant, tree, model, tables
         self.ip, self.fp = dynamics.packed_model
-        self.added_mass = dynamics.M_extra
+        self.added_mass = dynamics.M_added
         self.time_step = tables.time_step
         self.cache, self.ports = cache, ports
         self.gravity = gravity
