@@ -22,7 +22,7 @@ buoyancy is a separate force).
 The rigid-body kernels (``calc_inverse_dynamics`` etc.) are unchanged; each has a
 ``*_with_added_mass`` twin taking ``M_added`` as a last argument, which runs the same passes
 and adds the added-mass terms: RNEA and ABA in a separate loop after the first pass
-(`add_extra_body_forces`), CRBA, the energy and the momentum in branches that numba
+(`add_added_mass_body_forces`), CRBA, the energy and the momentum in branches that numba
 removes at compile time when ``M_added`` is None (it prunes ``is None`` tests on
 arguments), so that ``*_with_added_mass(..., None)`` equals the rigid-body kernel.
 
@@ -36,8 +36,8 @@ from merganser.multibody.kernels.kinematics import world_pose
 from merganser.multibody.kernels.layout import IP_PARENT, WS_A, WS_RW, WS_V
 from merganser.multibody.kernels.spatial import add6, cross_force, load6, store6
 
-__all__ = ["bad_added_mass", "has_gravity", "extra_times_motion", "add_extra_to_matrix",
-           "extra_force", "add_extra_body_forces"]
+__all__ = ["bad_added_mass", "has_gravity", "added_mass_times_motion", "add_added_mass_to_matrix",
+           "added_mass_force", "add_added_mass_body_forces"]
 
 
 @kernel
@@ -49,12 +49,12 @@ def bad_added_mass(ip, M_added):
 
 @kernel
 def has_gravity(g):
-    """True if the gravity vector `g` (3,) is not zero (then `extra_force` needs R_WB)."""
+    """True if the gravity vector `g` (3,) is not zero (then `added_mass_force` needs R_WB)."""
     return g[0] != 0.0 or g[1] != 0.0 or g[2] != 0.0
 
 
 @kernel
-def extra_times_motion(M_added, k, m):
+def added_mass_times_motion(M_added, k, m):
     """Return ``M_added[k] m`` for a motion 6-tuple `m` (both in B at Bo)."""
     return (M_added[k, 0, 0] * m[0] + M_added[k, 0, 1] * m[1] + M_added[k, 0, 2] * m[2]
             + M_added[k, 0, 3] * m[3] + M_added[k, 0, 4] * m[4] + M_added[k, 0, 5] * m[5],
@@ -71,7 +71,7 @@ def extra_times_motion(M_added, k, m):
 
 
 @kernel
-def add_extra_to_matrix(M_added, k, ws, off):
+def add_added_mass_to_matrix(M_added, k, ws, off):
     """Add ``M_added[k]`` to the row-major 6x6 matrix at ``ws[k, off:off+36]``."""
     for i in range(6):
         for j in range(6):
@@ -79,7 +79,7 @@ def add_extra_to_matrix(M_added, k, ws, off):
 
 
 @kernel
-def extra_force(M_added, ws, k, V, A, g, with_gravity):
+def added_mass_force(M_added, ws, k, V, A, g, with_gravity):
     """Return ``M_added[k] (A - A_g) + V ×* (M_added[k] V)`` (in B at Bo).
 
     Parameters
@@ -101,15 +101,15 @@ def extra_force(M_added, ws, k, V, A, g, with_gravity):
         gx = ws[k, WS_RW] * g[0] + ws[k, WS_RW + 3] * g[1] + ws[k, WS_RW + 6] * g[2]
         gy = ws[k, WS_RW + 1] * g[0] + ws[k, WS_RW + 4] * g[1] + ws[k, WS_RW + 7] * g[2]
         gz = ws[k, WS_RW + 2] * g[0] + ws[k, WS_RW + 5] * g[1] + ws[k, WS_RW + 8] * g[2]
-        return add6(extra_times_motion(M_added, k, (A[0], A[1], A[2], A[3] + gx, A[4] + gy,
+        return add6(added_mass_times_motion(M_added, k, (A[0], A[1], A[2], A[3] + gx, A[4] + gy,
                                                     A[5] + gz)),
-                    cross_force(V, extra_times_motion(M_added, k, V)))
-    return add6(extra_times_motion(M_added, k, A),
-                cross_force(V, extra_times_motion(M_added, k, V)))
+                    cross_force(V, added_mass_times_motion(M_added, k, V)))
+    return add6(added_mass_times_motion(M_added, k, A),
+                cross_force(V, added_mass_times_motion(M_added, k, V)))
 
 
 @kernel
-def add_extra_body_forces(ip, ws, M_added, g, off, with_acceleration):
+def add_added_mass_body_forces(ip, ws, M_added, g, off, with_acceleration):
     """Add each node's added-mass force to the spatial force at ``ws[k, off:off+6]``.
 
     The force (in B at Bo) is ``M_added (A - A_g) + V ×* (M_added V)`` with V and A the
@@ -124,8 +124,8 @@ def add_extra_body_forces(ip, ws, M_added, g, off, with_acceleration):
             world_pose(ws, k, ip[k, IP_PARENT])
         V = load6(ws, k, WS_V)
         if with_acceleration:
-            f = extra_force(M_added, ws, k, V, load6(ws, k, WS_A), g, with_g)
+            f = added_mass_force(M_added, ws, k, V, load6(ws, k, WS_A), g, with_g)
         else:
             z = 0.0 * V[0]
-            f = extra_force(M_added, ws, k, V, (z, z, z, z, z, z), g, with_g)
+            f = added_mass_force(M_added, ws, k, V, (z, z, z, z, z, z), g, with_g)
         store6(ws, k, off, add6(load6(ws, k, off), f))

@@ -15,7 +15,7 @@ R. Featherstone, *Rigid Body Dynamics Algorithms*, Springer 2008, table 6.2.
 from __future__ import annotations
 
 from merganser.multibody.kernels.compilation import kernel
-from merganser.multibody.kernels.added_mass import add_extra_to_matrix, bad_added_mass
+from merganser.multibody.kernels.added_mass import add_added_mass_to_matrix, bad_added_mass
 from merganser.multibody.kernels.inertia import (
     articulated_from_rigid, articulated_to_parent_add, mat6_times, rigid_to_parent_add,
 )
@@ -126,6 +126,6 @@ def calc_mass_matrix_with_added_mass(ip, fp, ws, q, I10, M, M_added):
                 ws[k, WS_IA + i] = I10[k, i]
         else:
             articulated_from_rigid(I10, k, 0, ws, k, WS_IA)
-            add_extra_to_matrix(M_added, k, ws, WS_IA)
+            add_added_mass_to_matrix(M_added, k, ws, WS_IA)
     crba_tip_to_base(ip, ws, M, M_added)
     return 0

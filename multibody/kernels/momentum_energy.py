@@ -20,7 +20,7 @@ from merganser.multibody.kernels.kinematics import (
 import numpy as np
 
 from merganser.multibody.kernels.compilation import kernel
-from merganser.multibody.kernels.added_mass import bad_added_mass, extra_times_motion
+from merganser.multibody.kernels.added_mass import bad_added_mass, added_mass_times_motion
 from merganser.multibody.kernels.layout import WS_PW, WS_RW, WS_V, bad_inertia, bad_q, bad_v, bad_vec3
 from merganser.multibody.kernels.spatial import add6, dot6, inertia_times_motion, load6, rotate6
 
@@ -77,7 +77,7 @@ def calc_spatial_momentum_with_added_mass(ip, fp, ws, q, v, I10, p_WoP_W, L_WSP_
             h = rotate6(ws, k, WS_RW, inertia_times_motion(I10, k, 0, V))
         else:
             h = rotate6(ws, k, WS_RW, add6(inertia_times_motion(I10, k, 0, V),
-                                           extra_times_motion(M_added, k, V)))
+                                           added_mass_times_motion(M_added, k, V)))
         dx = ws[k, WS_PW] - p_WoP_W[0]
         dy = ws[k, WS_PW + 1] - p_WoP_W[1]
         dz = ws[k, WS_PW + 2] - p_WoP_W[2]
@@ -123,7 +123,7 @@ def _kinetic_energy(ip, fp, ws, q, v, I10, M_added):
         V = load6(ws, k, WS_V)
         ke += 0.5 * dot6(V, inertia_times_motion(I10, k, 0, V))
         if M_added is not None:
-            ke += 0.5 * dot6(V, extra_times_motion(M_added, k, V))
+            ke += 0.5 * dot6(V, added_mass_times_motion(M_added, k, V))
     return ke
 
 

@@ -15,7 +15,7 @@ R. Featherstone, *Rigid Body Dynamics Algorithms*, Springer 2008, table 5.1.
 from __future__ import annotations
 
 from merganser.multibody.kernels.compilation import kernel
-from merganser.multibody.kernels.added_mass import add_extra_body_forces, bad_added_mass
+from merganser.multibody.kernels.added_mass import add_added_mass_body_forces, bad_added_mass
 from merganser.multibody.kernels.joints import calc_joint_pose, joint_force
 from merganser.multibody.kernels.kinematics import node_motion, set_world_pose, world_pose
 from merganser.multibody.kernels.layout import (
@@ -122,6 +122,6 @@ def calc_inverse_dynamics_with_added_mass(ip, fp, ws, q, v, vd, I10, g, F_ext_W,
             return 1
     rnea_base_to_tip(ip, fp, ws, q, v, vd, I10, g, F_ext_W, use_fext)
     if M_added is not None:
-        add_extra_body_forces(ip, ws, M_added, g, WS_F, True)
+        add_added_mass_body_forces(ip, ws, M_added, g, WS_F, True)
     rnea_tip_to_base(ip, ws, tau)
     return 0

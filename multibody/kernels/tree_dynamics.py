@@ -27,7 +27,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from merganser.multibody.kernels.aba import calc_forward_dynamics, calc_forward_dynamics_with_added_mass
+from merganser.multibody.kernels.aba import (
+    SINGULAR, calc_forward_dynamics, calc_forward_dynamics_with_added_mass,
+)
 from merganser.multibody.kernels.arguments import ArgumentChecker, DynamicsArgumentError
 from merganser.multibody.kernels.center_of_mass import (
     calc_center_of_mass, calc_center_of_mass_jacobian,
@@ -44,13 +46,14 @@ from merganser.multibody.kernels.joint_velocity_maps import (
 from merganser.multibody.kernels.kinematics import (
     calc_body_spatial_accelerations, calc_body_spatial_velocities, calc_forward_kinematics,
 )
-from merganser.multibody.kernels.layout import make_workspace, pack_model
+from merganser.multibody.kernels.layout import WS_DINV, make_workspace, pack_model
 from merganser.multibody.kernels.position_update import next_state
 from merganser.multibody.kernels.momentum_energy import (
     calc_kinetic_energy, calc_kinetic_energy_with_added_mass, calc_potential_energy,
     calc_spatial_momentum, calc_spatial_momentum_with_added_mass,
 )
 from merganser.multibody.kernels.rnea import calc_inverse_dynamics, calc_inverse_dynamics_with_added_mass
+from merganser.multibody.kernels.singular_dynamics import singular_dynamics_error
 from merganser.multibody.tree.compiled_model import CompiledModel, JointType
 
 __all__ = ["TreeDynamics", "DynamicsArgumentError"]
@@ -104,6 +107,7 @@ class TreeDynamics(ArgumentChecker, BatchDynamicsMixin, DerivativesMixin):
         self._quat_starts = np.ascontiguousarray(
             model.q_start[model.jtype == JointType.QUATERNION_FLOATING], dtype=np.int64)
         self._identity_n = bool(np.all(model.nq_j == model.nv_j) and rpy.size == 0)
+        self.node_joint_names = ()
         self._allocate_scratch()
 
     def fork(self):
@@ -111,7 +115,7 @@ class TreeDynamics(ArgumentChecker, BatchDynamicsMixin, DerivativesMixin):
         and added mass, with its own scratch and output arrays (one per thread)."""
         other = object.__new__(type(self))
         for name in ("model", "nb", "nq", "nv", "_M_added", "_ip", "_fp", "_rpy_nodes",
-                     "_rpy_pitch", "_quat_starts", "_identity_n"):
+                     "_rpy_pitch", "_quat_starts", "_identity_n", "node_joint_names"):
             setattr(other, name, getattr(self, name))
         other._allocate_scratch()
         return other
@@ -135,6 +139,8 @@ class TreeDynamics(ArgumentChecker, BatchDynamicsMixin, DerivativesMixin):
     def _allocate_scratch(self):
         nb, nq, nv = self.nb, self.nq, self.nv
         self._ws = make_workspace(nb)
+        #: Name of each node's inboard joint, for error messages (set by the plant).
+        self.node_joint_names = ()
         self._no_fext = np.zeros((nb, 6))
         self._zeros_nv = np.zeros(nv)
         self._zero_g = np.zeros(3)
@@ -317,7 +323,7 @@ class TreeDynamics(ArgumentChecker, BatchDynamicsMixin, DerivativesMixin):
                                              F, use, self._tau, E)
         return self._tau
 
-    def forward_dynamics(self, q, v, tau, I10, g, F_ext_W=None, M_added=None):
+    def forward_dynamics(self, q, v, tau, I10, g, F_ext_W=None, M_added=None, fn_name=None):
         """Generalized accelerations ``vdot = M^-1 (tau + tau_g - C v + sum J^T F_ext)``
         by the O(n) articulated body algorithm.
 
@@ -331,10 +337,18 @@ class TreeDynamics(ArgumentChecker, BatchDynamicsMixin, DerivativesMixin):
         M_added : ndarray, shape (nb, 6, 6), optional
             added-mass spatial inertia per node (None: the object's default), included in M
             and C.
+        fn_name : str, optional
+            The operation named by a `SingularDynamicsError` (default
+            "calc_forward_dynamics", the plant's).
 
         Returns
         -------
         vdot : ndarray, shape (nv,)
+
+        Raises
+        ------
+        SingularDynamicsError
+            If a joint's articulated inertia is singular (see `multibody.kernels.aba`).
         """
         F, use = (self._no_fext, False) if F_ext_W is None else (F_ext_W, True)
         E = self._M_added if M_added is None else M_added
@@ -354,11 +368,15 @@ class TreeDynamics(ArgumentChecker, BatchDynamicsMixin, DerivativesMixin):
         F, use = self._forces(fn, F_ext_W)
         E = self._added_mass_arg(fn, M_added)
         if E is None:
-            calc_forward_dynamics(self._ip, self._fp, self._ws, q, v, tau, I10, g, F, use,
-                                  self._vd)
+            status = calc_forward_dynamics(self._ip, self._fp, self._ws, q, v, tau, I10, g, F,
+                                           use, self._vd)
         else:
-            calc_forward_dynamics_with_added_mass(self._ip, self._fp, self._ws, q, v, tau, I10, g,
-                                             F, use, self._vd, E)
+            status = calc_forward_dynamics_with_added_mass(self._ip, self._fp, self._ws, q, v, tau,
+                                                      I10, g, F, use, self._vd, E)
+        if status == SINGULAR:
+            raise singular_dynamics_error("calc_forward_dynamics" if fn_name is None else fn_name,
+                                          self.model, self._ws[0, WS_DINV],
+                                          self.node_joint_names)
         return self._vd
 
     def bias_term(self, q, v, I10, M_added=None):

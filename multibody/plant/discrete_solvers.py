@@ -1,10 +1,10 @@
 """The registry of discrete contact solvers, keyed by the approximation name (Drake's
 ``DiscreteUpdateManager`` factory).
 
-`DISCRETE_SOLVERS` maps each ``discrete_contact_approximation`` name to the stepper
-class that performs its step; its keys are the one list of valid names, used by
-`MultibodyPlant.set_discrete_contact_approximation` and `MultibodyPlantConfig` through
-`check_discrete_contact_approximation` (one message). At ``finalize()`` the plant calls
+`DISCRETE_SOLVERS` maps each `DiscreteContactApproximation` (``multibody.plant.enums``,
+the one list of valid names that `MultibodyPlant.set_discrete_contact_approximation` and
+`MultibodyPlantConfig` validate with, one message) to the stepper that performs its step;
+an import-time check keeps the two in step. At ``finalize()`` the plant calls
 `make_discrete_stepper` once; every step then calls the chosen stepper directly.
 """
 
@@ -13,9 +13,9 @@ import functools
 from merganser.multibody.contact.discrete_stepper import LcpStepper, SapStepper, TamsiStepper
 from merganser.multibody.contact.sap import LAGGED, SAP, SIMILAR
 from merganser.multibody.plant.discrete_update import SemiExplicitEulerStepper
+from merganser.multibody.plant.enums import DiscreteContactApproximation
 
-__all__ = ["DISCRETE_SOLVERS", "check_discrete_contact_approximation",
-           "make_discrete_stepper"]
+__all__ = ["DISCRETE_SOLVERS", "make_discrete_stepper"]
 
 #: approximation name -> stepper factory ``(core, contacts, constraint_specs) -> stepper``.
 DISCRETE_SOLVERS = {
@@ -27,14 +27,10 @@ DISCRETE_SOLVERS = {
 }
 
 
-def check_discrete_contact_approximation(fn, value):
-    """Return `value` if it names a registered solver, else raise ValueError (naming
-    `fn`, the argument, the valid names and the value)."""
-    if not isinstance(value, str) or value not in DISCRETE_SOLVERS:
-        raise ValueError(
-            f"{fn}: discrete_contact_approximation must be one of "
-            f"{', '.join(repr(c) for c in DISCRETE_SOLVERS)}, got {value!r}")
-    return value
+if tuple(DISCRETE_SOLVERS) != tuple(DiscreteContactApproximation.names()):
+    raise ImportError(f"multibody.plant.discrete_solvers: the registry's names "
+                      f"{tuple(DISCRETE_SOLVERS)} differ from DiscreteContactApproximation's "
+                      f"{tuple(DiscreteContactApproximation.names())}")
 
 
 def make_discrete_stepper(core, contacts, approximation, constraint_specs):
@@ -48,7 +44,8 @@ def make_discrete_stepper(core, contacts, approximation, constraint_specs):
     -------
     (DiscreteStepper, ContactStepper)
     """
-    solver = DISCRETE_SOLVERS[approximation](core, contacts, constraint_specs)
+    solver = DISCRETE_SOLVERS[str(DiscreteContactApproximation(approximation).value)](
+        core, contacts, constraint_specs)
     if core.has_collision or constraint_specs:
         return solver, solver
     return SemiExplicitEulerStepper(core), solver

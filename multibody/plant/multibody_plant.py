@@ -5,9 +5,9 @@ The plant is a facade: construction and lookups are forwarded to its
 compiled into a `CompiledModel`, a `TreeDynamics` (the numba kernels) is made for it, the
 plant declares its state, body parameters, cache entries, ports and (discrete plant)
 periodic update, and builds its `PlantCore` (``plant_core``), the one read-only object its
-collaborators (contact manager, discrete steppers, controllers, BatchedPlant) use. The method groups live in mixin modules:
+collaborators (contact manager, discrete steppers, controllers, BatchedPlant) use. The
+method groups live in mixin modules:
 
-========================  ==========================================================
 ``plant_construction``    adding elements, names, indices, limits (the tree's)
 ``plant_settings``        contact model and solver settings
 ``plant_state``           q, v, free-body poses in a Context; the StateAccessor
@@ -23,6 +23,26 @@ collaborators (contact manager, discrete steppers, controllers, BatchedPlant) us
 ``discrete_update``       the discrete step (the contact solvers' seam)
 ``discrete_solvers``      the registry of discrete solvers, by approximation name
 ========================  ==========================================================
+=======
+==========================  ==========================================================
+``plant_construction``      adding elements, names, indices, limits (the tree's)
+``plant_settings``          contact model and solver settings
+``plant_state``             q, v, free-body poses in a Context; the StateAccessor
+``plant_parameters``        body mass, center of mass and unit inertia parameters
+``plant_cache``             cache entries (kinematics, mass matrix, forward dynamics)
+``plant_forces``            τ assembly, forward/inverse dynamics, time derivatives
+``plant_queries``           poses, velocities, Jacobians, bias accelerations, N(q)
+``plant_mass_properties``   center of mass, momentum, energy, power
+``plant_ports``             input and output ports
+``plant_linearization``     exact linearization of the continuous plant
+``plant_geometry``          SceneGraph registration, collision filters, LCP solver choice
+``plant_core``              `PlantCore`: the read-only core handed to the collaborators
+``discrete_update``         the discrete step (the contact solvers' seam)
+``discrete_solvers``        the registry of discrete solvers, by approximation name
+``plant_kinematics_parity`` point velocities, CoM acceleration, gravity, inspector
+``plant_selectors``         state/actuator selector matrices, kinematically affected bodies
+``enums``                   ContactModel, DiscreteContactApproximation, BaseBodyJointType
+==========================  ==========================================================
 """
 
 import math
@@ -39,11 +59,13 @@ from merganser.multibody.plant.plant_cache import PlantCacheMixin
 from merganser.multibody.plant.plant_construction import PlantConstructionMixin
 from merganser.multibody.plant.plant_added_mass import collect_added_mass_inertias
 from merganser.multibody.plant.plant_forces import PlantForcesMixin
+from merganser.multibody.plant.plant_kinematics_parity import PlantKinematicsParityMixin
 from merganser.multibody.plant.plant_linearization import PlantLinearizationMixin
 from merganser.multibody.plant.plant_mass_properties import PlantMassPropertiesMixin
 from merganser.multibody.plant.plant_parameters import PlantParametersMixin
 from merganser.multibody.plant.plant_ports import PlantPortsMixin
 from merganser.multibody.plant.plant_queries import PlantQueriesMixin
+from merganser.multibody.plant.plant_selectors import PlantSelectorsMixin
 from merganser.multibody.plant.plant_settings import PlantSettingsMixin
 from merganser.multibody.plant.plant_state import PlantStateAccessor, PlantStateMixin
 from merganser.multibody.plant.plant_tables import make_plant_tables
@@ -62,7 +84,8 @@ class _CacheEntries:
 class MultibodyPlant(PlantConstructionMixin, PlantSettingsMixin, PlantStateMixin,
                      PlantParametersMixin, PlantCacheMixin, PlantForcesMixin, PlantQueriesMixin,
                      PlantMassPropertiesMixin, PlantGeometryMixin, PlantPortsMixin,
-                     PlantLinearizationMixin, LeafSystem):
+                     PlantLinearizationMixin, PlantKinematicsParityMixin, PlantSelectorsMixin,
+                     LeafSystem):
     """A multibody system: rigid bodies connected by joints, with forces and actuators.
 
     ::
@@ -137,12 +160,16 @@ class MultibodyPlant(PlantConstructionMixin, PlantSettingsMixin, PlantStateMixin
         TreeLifecycleError
             If called twice.
         TopologyError
-            For loops, reversed joints or massless terminal bodies (see
-            ``MultibodyTree.finalize``).
+            For loops or reversed joints (see ``MultibodyTree.finalize``). Massless
+            bodies are accepted as in Drake; if they make M(q) singular, the dynamics
+            raise `SingularDynamicsError`.
         """
         self._model = self._tree.finalize()
         self._tables = t = make_plant_tables(self._tree, self._time_step)
         dyn = TreeDynamics(self._model, collect_added_mass_inertias(self._tree, self._model))
+        dyn.node_joint_names = ("",) + tuple(
+            self._tree.get_joint(self._tree._joint_of_node[k].index()).name()
+            for k in range(1, self._model.nb))
         gravity = (np.array(self._tree.gravity_field().gravity_vector(), dtype=float)
                    if t.gravity_in_kernel else np.zeros(3))
         self._core = core = PlantCore(self, self._tree, self._model, t, dyn, self._cache,
