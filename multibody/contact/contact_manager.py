@@ -42,6 +42,9 @@ class PointContactSet:
     Attributes
     ----------
     nc : int
+    n_point : int
+        The first n_point contacts are point-pair contacts (the rest, if any, are the
+        quadrature points of hydroelastic surfaces).
     node_a, node_b : ndarray (cap,) int64
         Nodes of bodies A and B.
     geom_a, geom_b : ndarray (cap,) int64
@@ -61,6 +64,7 @@ class PointContactSet:
 
     def __init__(self, capacity=8):
         self.nc = 0
+        self.n_point = 0
         self.ids = ()
         self._alloc(capacity)
 
@@ -127,6 +131,7 @@ class _GeometryTables:
         self.node = node
         self.k, self.d, self.tau, self.mu = k, d, tau, mu
         self.size = size
+        self.min_size = float(size.min()) if size.size else math.inf
 
 
 class ContactManager:
@@ -213,7 +218,7 @@ class ContactManager:
 
     # ---- point contacts ---------------------------------------------------------------------
     def _calc_point_contacts(self, context, pcs):
-        pcs.nc = 0
+        pcs.nc = pcs.n_point = 0
         if not self.has_geometry:
             return
         port = self.core.ports.geometry_query
@@ -235,9 +240,10 @@ class ContactManager:
         if pcs.node_a.shape[0] < n:
             pcs._alloc(2 * n)
         pcs.ids = ids
-        pcs.nc = build_contacts(rows, pairs, gt.node, gt.k, gt.d, gt.tau, gt.mu, pcs.node_a,
-                                pcs.node_b, pcs.p_WC, pcs.R_WC, pcs.phi0, pcs.k, pcs.d, pcs.tau,
-                                pcs.mu, pcs.geom_a, pcs.geom_b, pcs.rows)
+        pcs.nc = pcs.n_point = build_contacts(
+            rows, pairs, gt.node, gt.k, gt.d, gt.tau, gt.mu, pcs.node_a, pcs.node_b, pcs.p_WC,
+            pcs.R_WC, pcs.phi0, pcs.k, pcs.d, pcs.tau, pcs.mu, pcs.geom_a, pcs.geom_b,
+            pcs.rows)
         if hydro and not self.core.tables.continuous:
             from merganser.multibody.contact.hydroelastic_forces import append_point_contacts
             append_point_contacts(self._hydro, context, pcs, gt)
@@ -248,23 +254,42 @@ class ContactManager:
     # ---- penetration check -----------------------------------------------------------------
     def check_penetration(self, context, res, x_next):
         """Warn once (`PenetrationWarning`) when a point contact of the step's state is
-        deeper than the smaller of its two geometries (a body went through another within
-        one time step)."""
+        deeper than the smaller of its two geometries while the bodies approach each
+        other by more than that size in one step (a body went through another within
+        one time step; a deep initial penetration at rest does not warn)."""
         if not self._warn_token or res.nc == 0:
             return
         pcs = self._contacts.eval(context)
+        n = pcs.n_point
+        if n == 0:
+            return
         gt = self.geometry_tables(pcs.ids)
-        nc = pcs.nc
-        depth = -pcs.phi0[:nc]
-        limit = np.minimum(gt.size[pcs.geom_a[:nc]], gt.size[pcs.geom_b[:nc]])
+        if -pcs.phi0[:n].min() <= gt.min_size:      # the common case: one compare
+            return
+        depth = -pcs.phi0[:n]
+        limit = np.minimum(gt.size[pcs.geom_a[:n]], gt.size[pcs.geom_b[:n]])
         deep = np.flatnonzero(depth > limit)
         if not deep.size:
+            return
+        V = self.core.eval_V_WB(context)
+        X = self.core.eval_X_WB(context)
+        h = self.core.time_step
+        fast = []
+        for i in deep:
+            vel = []
+            for node in (pcs.node_a[i], pcs.node_b[i]):
+                r = pcs.p_WC[i] - X[node, :3, 3]
+                vel.append(V[node, 3:] + np.cross(V[node, :3], r))
+            approach = abs(float((vel[1] - vel[0]) @ pcs.R_WC[i, :, 2])) * h
+            if approach > limit[i]:
+                fast.append(int(i))
+        if not fast:
             return
         try:
             self._warn_token.pop()
         except IndexError:              # another thread warned first
             return
-        i = int(deep[np.argmax(depth[deep] / limit[deep])])
+        i = max(fast, key=lambda j: depth[j] / limit[j])
         inspector = self.core.scene_graph.model_inspector()
         ga, gb = pcs.ids[pcs.geom_a[i]], pcs.ids[pcs.geom_b[i]]
         body_of_node = self.core.tables.body_of_node
