@@ -107,6 +107,7 @@ class TreeDynamics(ArgumentChecker, BatchDynamicsMixin, DerivativesMixin):
         self._quat_starts = np.ascontiguousarray(
             model.q_start[model.jtype == JointType.QUATERNION_FLOATING], dtype=np.int64)
         self._identity_n = bool(np.all(model.nq_j == model.nv_j) and rpy.size == 0)
+        #: Name of each node's inboard joint, for error messages (set by the plant).
         self.node_joint_names = ()
         self._allocate_scratch()
 
@@ -139,8 +140,6 @@ class TreeDynamics(ArgumentChecker, BatchDynamicsMixin, DerivativesMixin):
     def _allocate_scratch(self):
         nb, nq, nv = self.nb, self.nq, self.nv
         self._ws = make_workspace(nb)
-        #: Name of each node's inboard joint, for error messages (set by the plant).
-        self.node_joint_names = ()
         self._no_fext = np.zeros((nb, 6))
         self._zeros_nv = np.zeros(nv)
         self._zero_g = np.zeros(3)
