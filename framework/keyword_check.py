@@ -1,31 +1,33 @@
-"""An unknown keyword argument names the valid ones (a pydrake user's misspelling teaches).
+"""Unknown keyword arguments that teach: the error lists the valid keywords.
 
-``@lists_valid_keywords`` on a function or ``__init__`` turns Python's bare
-"unexpected keyword argument" into a TypeError that names the callable, the keyword and
-every keyword it accepts; valid calls pay one dictionary lookup per keyword given.
+Decorate construction-time methods (``declare_*``, ``fix_value``, ...) with
+``lists_valid_keywords``; hot paths stay undecorated (the check costs a wrapper call).
 """
 
+import difflib
 import functools
 import inspect
 
-_NAMED = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
-
 
 def lists_valid_keywords(fn):
-    """Decorate ``fn`` (a function or an ``__init__``) so that an unknown keyword raises
-    ``TypeError("<name>: unknown keyword argument 'x'; valid keywords: a, b, ...")``."""
+    """Make an unknown keyword raise TypeError naming the function, the keyword, the
+    closest valid keyword and every valid one."""
     params = inspect.signature(fn).parameters
-    valid = tuple(n for n, p in params.items() if p.kind in _NAMED and n != "self")
-    is_init = fn.__name__ == "__init__"
+    if any(p.kind == p.VAR_KEYWORD for p in params.values()):
+        return fn
+    valid = [name for name, p in params.items()
+             if name != "self" and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
+    valid_set = frozenset(valid)
 
     @functools.wraps(fn)
-    def wrapper(*args, **kwargs):
-        for key in kwargs:
-            if key not in valid:
-                owner = type(args[0]).__name__ if is_init and args else fn.__qualname__
-                raise TypeError(
-                    f"{owner}: unknown keyword argument {key!r}; valid keywords: "
-                    f"{', '.join(valid)}")
+    def checked(*args, **kwargs):
+        if kwargs and not valid_set.issuperset(kwargs):
+            unknown = [k for k in kwargs if k not in valid_set]
+            hint = difflib.get_close_matches(unknown[0], valid, n=1)
+            raise TypeError(
+                f"{fn.__qualname__}: unknown keyword argument {unknown[0]!r}"
+                + (f" (did you mean {hint[0]!r}?)" if hint else "")
+                + f"; valid keywords: {', '.join(valid) if valid else '(none)'}")
         return fn(*args, **kwargs)
 
-    return wrapper
+    return checked

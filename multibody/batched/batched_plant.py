@@ -4,7 +4,7 @@ For reinforcement learning and other many-rollout workloads: every environment (
 its own state x = [q; v], actuation u and body inertial parameters; the model (joints,
 frames, joint damping, gravity) is shared. `BatchedPlant.step` advances all N envs by
 ``num_steps`` steps in one numba kernel, parallel over cores
-(`multibody.batched_step.step_batch`; the result does not depend on the number of
+(`multibody.batched.batched_step.step_batch`; the result does not depend on the number of
 threads).
 
 Integration schemes (h = time_step): ``"semi_explicit_euler"``, the discrete plant's own
@@ -27,10 +27,12 @@ from __future__ import annotations
 
 import warnings
 
-import numba
 import numpy as np
 
-from merganser.multibody.batched.batched_step import BATCHED_INTEGRATION_SCHEMES, runge_kutta_tableau, step_batch
+from merganser.framework.compilation import get_num_threads, parallel_chunksize
+from merganser.multibody.batched.batched_step import (
+    BATCHED_INTEGRATION_SCHEMES, runge_kutta_tableau, step_batch,
+)
 from merganser.multibody.plant.discrete_update import SemiExplicitEulerStepper
 from merganser.multibody.plant.plant_core import get_plant_core
 from merganser.multibody.plant.plant_parameters import body_parameters
@@ -204,11 +206,11 @@ class BatchedPlant:
                              f"set_pd_gains(kp, kd) first")
         else:
             XD = self._XD0
-        with numba.parallel_chunksize(1):
+        with parallel_chunksize(1):
             step_batch(self._ip, self._fp, self._X, U, self._I10, self._g, self._h,
                        int(num_steps), self._actuators, self._damping, self._quat_starts,
                        self._qdot_is_v, self._tab_a, self._tab_b, self._KP, self._KD, XD,
-                       self._use_pd, 16 * numba.get_num_threads())
+                       self._use_pd, 16 * get_num_threads())
         self._num_steps += int(num_steps)
 
     # ---- PD-controlled actuators --------------------------------------------------------------

@@ -4,7 +4,7 @@ step, the contact steppers and the batched plant all call it)."""
 
 import math
 
-from merganser.multibody.kernels.compilation import kernel
+from merganser.framework.compilation import kernel
 from merganser.multibody.kernels.joint_velocity_maps import map_velocity_to_qdot
 
 __all__ = ["advance_positions", "next_state", "normalize_quaternions"]

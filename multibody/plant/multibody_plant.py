@@ -8,22 +8,6 @@ periodic update, and builds its `PlantCore` (``plant_core``), the one read-only 
 collaborators (contact manager, discrete steppers, controllers, BatchedPlant) use. The
 method groups live in mixin modules:
 
-``plant_construction``    adding elements, names, indices, limits (the tree's)
-``plant_settings``        contact model and solver settings
-``plant_state``           q, v, free-body poses in a Context; the StateAccessor
-``plant_parameters``      body mass, center of mass and unit inertia parameters
-``plant_cache``           cache entries (kinematics, mass matrix, forward dynamics)
-``plant_forces``          τ assembly, forward/inverse dynamics, time derivatives
-``plant_queries``         poses, velocities, Jacobians, bias accelerations, N(q)
-``plant_mass_properties`` center of mass, momentum, energy, power
-``plant_ports``           input and output ports
-``plant_linearization``   exact linearization of the continuous plant
-``plant_geometry``        SceneGraph registration, collision filters, LCP solver choice
-``plant_core``            `PlantCore`: the read-only core handed to the collaborators
-``discrete_update``       the discrete step (the contact solvers' seam)
-``discrete_solvers``      the registry of discrete solvers, by approximation name
-========================  ==========================================================
-=======
 ==========================  ==========================================================
 ``plant_construction``      adding elements, names, indices, limits (the tree's)
 ``plant_settings``          contact model and solver settings
@@ -50,6 +34,7 @@ import math
 import numpy as np
 
 from merganser.framework import LeafSystem
+from merganser.framework.keyword_check import lists_valid_keywords
 from merganser.multibody.contact.contact_manager import ContactManager
 from merganser.multibody.kernels import TreeDynamics
 from merganser.multibody.plant.discrete_solvers import make_discrete_stepper
@@ -121,6 +106,7 @@ class MultibodyPlant(PlantConstructionMixin, PlantSettingsMixin, PlantStateMixin
     (``gravity_field()``) defaults to [0, 0, -9.81] m/s².
     """
 
+    @lists_valid_keywords
     def __init__(self, time_step=0.0, *, strict_inertia=False):
         super().__init__()
         try:
