@@ -14,7 +14,8 @@ from .events import (DiscreteUpdateEvent, EventStatus, PublishEvent, TriggerType
 from .leaf_system import CacheEntry, ContinuousStateDerivatives, LeafSystem
 from .ports import InputPort, OutputPort
 from .simulate import SimulationResult
-from .simulator import DiscreteValues, Simulator, SimulatorStatus, State
+from .simulator import Simulator, SimulatorStatus
+from .state import AbstractValues, ContinuousState, DiscreteValues, State
 from .system import System
 from .value import AbstractValue, BasicVector, Value
 from .integrators import INTEGRATION_SCHEMES, IntegratorBase, make_integrator

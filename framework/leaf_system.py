@@ -14,7 +14,7 @@ from .errors import PortError
 from .events import (DiscreteUpdateEvent, PeriodicEventData, PublishEvent, TriggerType,
                      UnrestrictedUpdateEvent, WitnessFunction, as_direction)
 from .ports import ABSTRACT, VECTOR, InputPort, LeafOutputPort
-from .system import System
+from .system import System, _write_derivatives
 from .value import BasicVector, Value, as_value
 
 
@@ -60,6 +60,7 @@ class LeafSystem(System):
         self._initialization_events = []
         self._forced_publish_events = []
         self._forced_discrete_events = []
+        self._forced_unrestricted_events = []
         self._witnesses = []
 
     # ---- ports ------------------------------------------------------------------------------
@@ -405,6 +406,9 @@ class LeafSystem(System):
     def declare_forced_discrete_update_event(self, update):
         self._forced_discrete_events.append(DiscreteUpdateEvent(update, TriggerType.FORCED))
 
+    def declare_forced_unrestricted_update_event(self, update):
+        self._forced_unrestricted_events.append(UnrestrictedUpdateEvent(update, TriggerType.FORCED))
+
     def make_witness_function(self, description, direction, calc, event=None):
         """A witness function ``calc(context) -> float`` triggering ``event`` (optional)."""
         if not callable(calc):
@@ -463,6 +467,17 @@ class LeafSystem(System):
             raise NotImplementedError(
                 f"system '{self._name}' ({type(self).__name__}) declares continuous state but "
                 f"does not override do_calc_time_derivatives")
+
+    def calc_time_derivatives(self, context, derivatives):
+        ctx = self._check_context(context, "calc_time_derivatives")
+        holder = self._new_derivatives()
+        self.do_calc_time_derivatives(ctx, holder)
+        _write_derivatives(self, holder._data, derivatives)
+
+    def _new_derivatives(self):
+        holder = ContinuousStateDerivatives._wrap(np.zeros(self.num_continuous_states()))
+        holder._nq, holder._nv, holder._nz = self._nq, self._nv, self._nz
+        return holder
 
     def eval_time_derivatives(self, context):
         ctx = context if context._system is self else self._context_from(
@@ -550,12 +565,9 @@ class LeafSystem(System):
                 holder = as_value(storage)
                 storage = holder._value
             ctx.out_entries.append(CacheEntryValue(storage, f"output '{port.get_name()}'", holder))
-        n = self.num_continuous_states()
-        deriv = np.zeros(n)
-        holder = ContinuousStateDerivatives._wrap(deriv)
-        holder._nq, holder._nv, holder._nz = self._nq, self._nv, self._nz
+        holder = self._new_derivatives()
         ctx.deriv_holder = holder
-        ctx.deriv_entry = CacheEntryValue(deriv, "time derivatives", holder)
+        ctx.deriv_entry = CacheEntryValue(holder._data, "time derivatives", holder)
         for decl, entry in zip(self._cache_decls, ctx.cache_entries):
             for t in decl._prerequisites:
                 for trk in self._trackers_for(ctx, t):
