@@ -689,9 +689,6 @@ class DiagramContext(Context):
         leaf, k = self._map(self._xd_map, "get_mutable_discrete_state", i, "discrete state group")
         return leaf.get_mutable_discrete_state(k)
 
-    def get_mutable_subsystem_state(self, index):
-        return self._subcontexts[index].get_mutable_state()
-
     def to_string(self):
         """Drake's summary of a diagram context: totals, then each subcontext indented."""
         path = self.get_system_path()

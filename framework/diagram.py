@@ -3,6 +3,7 @@
 import numpy as np
 
 from .context import DiagramContext
+from .keyword_check import lists_valid_keywords
 from .ports import DiagramInputPort, DiagramOutputPort
 from .simulate import simulate_system
 from .system import System, _write_derivatives
@@ -89,6 +90,14 @@ class Diagram(System):
         return subsystem.get_my_context_from_root(ctx)
 
     get_mutable_subsystem_context = get_subsystem_context
+
+    def get_mutable_subsystem_state(self, subsystem, context):
+        """The State of ``subsystem`` (at any depth) in this diagram's ``context``, writing
+        into it (Drake's GetMutableSubsystemState)."""
+        return self.get_subsystem_context(subsystem, context).get_mutable_state()
+
+    def get_subsystem_state(self, subsystem, context):
+        return self.get_subsystem_context(subsystem, context).get_state()
 
     def get_connections(self):
         """List of (source OutputPort, destination InputPort) pairs."""
@@ -190,6 +199,7 @@ class Diagram(System):
     def calc_non_conservative_power(self, context):
         return self._energy(context, "calc_non_conservative_power")
 
+    @lists_valid_keywords
     def simulate(self, t_final, *, context=None, config=None, record=None, progress=None):
         """Simulate from ``context`` (default context if None) to ``t_final``.
 

@@ -10,6 +10,7 @@ import numbers
 import numpy as np
 
 from .errors import PortError
+from .keyword_check import lists_valid_keywords
 from .value import BasicVector, Value, as_value
 
 VECTOR = "vector"
@@ -121,6 +122,7 @@ class InputPort(PortBase):
         ctx = self._context_for(context, "has_value")
         return ctx._inputs[self._index] is not None
 
+    @lists_valid_keywords
     def fix_value(self, context, value):
         """Fix the port's value in ``context`` (overrides any connection); returns the
         FixedInputPortValue holder.
