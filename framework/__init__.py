@@ -12,12 +12,12 @@ from .errors import (ContextError, DiagramBuildError, NonFiniteStateError, PortE
 from .events import (DiscreteUpdateEvent, EventStatus, PublishEvent, TriggerType,
                      UnrestrictedUpdateEvent, WitnessFunction, WitnessFunctionDirection)
 from .leaf_system import CacheEntry, ContinuousStateDerivatives, LeafSystem
-from .ports import InputPort, OutputPort
+from .ports import InputPort, OutputPort, SystemOutput
 from .simulate import SimulationResult
 from .simulator import Simulator, SimulatorStatus
 from .state import AbstractValues, ContinuousState, DiscreteValues, State
 from .system import System
-from .value import AbstractValue, BasicVector, Value
+from .value import AbstractValue, BasicVector, Value, VectorBase
 from .integrators import INTEGRATION_SCHEMES, IntegratorBase, make_integrator
 from .simulator_config import SimulatorConfig, apply_simulator_config, reset_integrator_from_flags
 from .primitives import (Adder, AffineSystem, ConstantValueSource, ConstantVectorSource,
@@ -54,5 +54,6 @@ __all__ = [
     "LeafContext", "LeafSystem", "NonFiniteStateError", "OutputPort", "PortError",
     "PublishEvent", "SimulationError", "SimulationResult", "Simulator", "SimulatorStatus",
     "State", "System", "Tickets", "TriggerType", "UnrestrictedUpdateEvent", "Value",
-    "WitnessFunction", "WitnessFunctionDirection",
+    "WitnessFunction", "WitnessFunctionDirection", "AbstractValues", "ContinuousState",
+    "SystemOutput", "VectorBase",
 ]

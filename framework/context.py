@@ -20,7 +20,7 @@ import copy
 
 import numpy as np
 
-from .cache import CacheEntryValue, Tracker, downstream_entries, notify
+from .cache import Tracker, downstream_entries, notify
 from .errors import ContextError
 from .state import ContinuousState, DiscreteValues, State
 from .value import BasicVector, Value, as_vector_base
@@ -218,25 +218,26 @@ class Context:
         notify(leaf.trk_xd[k], self._root.version)
         return as_vector_base(leaf._xd[k], True)
 
-    def _state(self, mutable):
+    def _discrete_values(self, mutable):
+        """DiscreteValues over this context's own group arrays; when ``mutable``, every
+        group is marked changed now and again on each write through it."""
         groups = self._discrete_groups()
-        values = self._abstract_values()
+
+        def written(i):
+            for leaf, k in (groups if i is None else [groups[i]]):
+                notify(leaf.trk_xd[k], leaf._root.version)
+
+        if mutable:
+            written(None)
+        return DiscreteValues([leaf._xd[k] for leaf, k in groups], written if mutable else None)
+
+    def _state(self, mutable):
         if mutable:
             for leaf in self._leaf_contexts():
                 leaf._notify_xc()
-                notify(leaf.note_xd, leaf._root.version)
                 notify(leaf.note_xa, leaf._root.version)
-
-        def written(i):
-            if i is None:
-                for leaf, k in groups:
-                    notify(leaf.trk_xd[k], leaf._root.version)
-            else:
-                leaf, k = groups[i]
-                notify(leaf.trk_xd[k], leaf._root.version)
-
-        xd = DiscreteValues([leaf._xd[k] for leaf, k in groups], written if mutable else None)
-        return State(ContinuousState(self), xd, [leaf._xa[k] for leaf, k in values])
+        xa = [leaf._xa[k] for leaf, k in self._abstract_values()]
+        return State(ContinuousState(self), self._discrete_values(mutable), xa)
 
     def get_state(self):
         """All state (continuous, discrete, abstract) of this context as a State object.
@@ -267,9 +268,6 @@ class Context:
             leaf._xd[k].size for leaf, k in self._discrete_groups())
 
     # ---- inputs -------------------------------------------------------------------------------
-    def _input_source(self, index):
-        return self._inputs[index]
-
     def num_input_ports(self):
         """Number of input ports of this context's system."""
         return len(self._inputs)
@@ -460,14 +458,10 @@ class LeafContext(Context):
         DiscreteValues of all groups writing into this context. Marks what it covers
         changed now (as Drake's mutable accessors do)."""
         if i is None:
-            notify(self.note_xd, self._root.version)
-            return DiscreteValues(self._xd, self._note_group_written)
+            return self._discrete_values(True)
         self._check_group("get_mutable_discrete_state", i)
         notify(self.trk_xd[i], self._root.version)
         return BasicVector._wrap(self._xd[i])
-
-    def _note_group_written(self, i):
-        notify(self.note_xd if i is None else self.trk_xd[i], self._root.version)
 
     def _discrete_groups(self):
         return [(self, k) for k in range(len(self._xd))]
@@ -685,7 +679,7 @@ class DiagramContext(Context):
     def get_mutable_discrete_state(self, i=None):
         """As for a leaf context: all groups (DiscreteValues) without an index."""
         if i is None:
-            return self.get_mutable_state().get_mutable_discrete_state()
+            return self._discrete_values(True)
         leaf, k = self._map(self._xd_map, "get_mutable_discrete_state", i, "discrete state group")
         return leaf.get_mutable_discrete_state(k)
 
@@ -752,10 +746,6 @@ class DiagramContext(Context):
             leaf.set_discrete_state(k, x[start:start + n])
             start += n
 
-    def get_mutable_discrete_state(self, i=0):
-        leaf, k = self._map(self._xd_map, "get_mutable_discrete_state", i, "discrete state group")
-        return leaf.get_mutable_discrete_state(k)
-
     def num_abstract_states(self):
         return len(self._xa_map)
 
@@ -810,8 +800,3 @@ def _note(description, parts):
     note = Tracker("change of " + description)
     note.subscribers = list(parts)
     return note
-
-
-def make_cache_entry(value, description, holder=None):
-    """A new cache entry around preallocated storage."""
-    return CacheEntryValue(value, description, holder)

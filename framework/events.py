@@ -169,12 +169,6 @@ class WitnessFunctionDirection(enum.IntEnum):
     NEGATIVE_THEN_NON_NEGATIVE = 2
     CROSSES_ZERO = 3
 
-    # Drake spellings.
-    kNone = 0
-    kPositiveThenNonPositive = 1
-    kNegativeThenNonNegative = 2
-    kCrossesZero = 3
-
 
 _DIRECTION_NAMES = {
     "none": WitnessFunctionDirection.NONE,

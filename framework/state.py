@@ -10,9 +10,6 @@ import numpy as np
 
 from .value import BasicVector, as_vector_base
 
-_PARTS = ("q", "v", "z")
-
-
 class ContinuousState:
     """The continuous state x = [q; v; z] (Drake's ContinuousState).
 

@@ -212,3 +212,18 @@ def test_diagram_context_summary_lists_totals_and_subcontexts():
     assert "5 total continuous states\n" in text
     assert "5 total discrete states in 2 groups\n" in text
     assert f"  ::{name}::m Context\n" in text and f"  ::{name}::s Context\n" in text
+
+
+def test_diagram_mutable_discrete_values_write_into_the_leaves():
+    builder = DiagramBuilder()
+    a = builder.add_named_system("a", Mixed())
+    b = builder.add_named_system("b", Mixed())
+    diagram = builder.build()
+    root = diagram.create_default_context()
+    values = root.get_mutable_discrete_state()
+    assert values.num_groups() == 4
+    values.set_value(2, [1.5, 2.5])             # b's first group
+    np.testing.assert_array_equal(b.get_my_context_from_root(root).get_discrete_state(0),
+                                  [1.5, 2.5])
+    np.testing.assert_array_equal(a.get_my_context_from_root(root).get_discrete_state(0), [6, 7])
+    np.testing.assert_array_equal(root.get_discrete_state(2), [1.5, 2.5])
