@@ -14,12 +14,17 @@ from .events import (DiscreteUpdateEvent, EventStatus, PublishEvent, TriggerType
 from .leaf_system import CacheEntry, ContinuousStateDerivatives, LeafSystem
 from .ports import InputPort, OutputPort, SystemOutput
 from .simulate import SimulationResult
-from .simulator import Simulator, SimulatorStatus
+from .simulator import ReturnReason, Simulator, SimulatorStatus
 from .state import AbstractValues, ContinuousState, DiscreteValues, State
 from .system import System
 from .value import AbstractValue, BasicVector, Value, VectorBase
-from .integrators import INTEGRATION_SCHEMES, IntegratorBase, make_integrator
-from .simulator_config import SimulatorConfig, apply_simulator_config, reset_integrator_from_flags
+from .integrators import (INTEGRATION_SCHEMES, BogackiShampine3Integrator, ExplicitEulerIntegrator,
+                          ImplicitEulerIntegrator, IntegratorBase, Radau3Integrator,
+                          RadauIntegrator, RungeKutta2Integrator, RungeKutta3Integrator,
+                          RungeKutta5Integrator, SemiExplicitEulerIntegrator,
+                          VelocityImplicitEulerIntegrator, make_integrator)
+from .simulator_config import (SimulatorConfig, apply_simulator_config, extract_simulator_config,
+                               get_integration_schemes, reset_integrator_from_flags)
 from .primitives import (Adder, AffineSystem, ConstantValueSource, ConstantVectorSource,
                          Demultiplexer, DiscreteDerivative, FirstOrderLowPassFilter, Gain,
                          Integrator, LinearSystem, MatrixGain, Multiplexer, PassThrough,
@@ -39,7 +44,11 @@ __all__ = [
     "RandomSimulationResult", "SampleError", "monte_carlo_simulation", "random_simulation",
     "sample_seed", "SweepResult", "parameter_sweep",
     "INTEGRATION_SCHEMES", "IntegratorBase", "make_integrator", "SimulatorConfig",
-    "apply_simulator_config", "reset_integrator_from_flags", "Adder", "AffineSystem",
+    "apply_simulator_config", "reset_integrator_from_flags", "extract_simulator_config",
+    "get_integration_schemes", "BogackiShampine3Integrator", "ExplicitEulerIntegrator",
+    "ImplicitEulerIntegrator", "Radau3Integrator", "RadauIntegrator", "RungeKutta2Integrator",
+    "RungeKutta3Integrator", "RungeKutta5Integrator", "SemiExplicitEulerIntegrator",
+    "VelocityImplicitEulerIntegrator", "ReturnReason", "Adder", "AffineSystem",
     "ConstantValueSource", "ConstantVectorSource", "Demultiplexer", "DiscreteDerivative",
     "FirstOrderLowPassFilter", "Gain", "Integrator", "LinearSystem", "MatrixGain", "Multiplexer",
     "PassThrough", "RandomSource", "Saturation", "Sine", "StateInterpolatorWithDiscreteDerivative",

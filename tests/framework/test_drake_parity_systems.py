@@ -181,7 +181,7 @@ def test_unknown_keywords_list_the_valid_ones():
                                         r"valid keywords: num_state_variables, num_q, num_v, "
                                         r"num_z, model_vector"):
         system.declare_continuous_state(num_states=2)
-    with pytest.raises(TypeError, match=r"'sizes'.*did you mean 'size'"):
+    with pytest.raises(TypeError, match=r"'sizes'; valid keywords: .*did you mean 'size'"):
         system.declare_vector_input_port(name="u", sizes=2)
     port = system.declare_vector_input_port(name="u", size=1)
     with pytest.raises(TypeError, match="valid keywords: context, value"):
