@@ -22,6 +22,11 @@ class EventStatus:
         SUCCEEDED = 1
         REACHED_TERMINATION = 2
         FAILED = 3
+        # pydrake's member names (the same members)
+        kDidNothing = 0
+        kSucceeded = 1
+        kReachedTermination = 2
+        kFailed = 3
 
     __slots__ = ("_severity", "_system", "_message")
 
@@ -82,9 +87,10 @@ class EventStatus:
 
     def __repr__(self):
         name = self._severity.name.lower()
-        if self._system is None:
+        if self._system is None and not self._message:
             return f"EventStatus.{name}()"
-        return f"EventStatus.{name}(system '{self._system.get_name()}', {self._message!r})"
+        who = "None" if self._system is None else f"system '{self._system.get_name()}'"
+        return f"EventStatus.{name}({who}, {self._message!r})"
 
 
 class TriggerType(enum.IntEnum):
@@ -168,6 +174,11 @@ class WitnessFunctionDirection(enum.IntEnum):
     POSITIVE_THEN_NON_POSITIVE = 1
     NEGATIVE_THEN_NON_NEGATIVE = 2
     CROSSES_ZERO = 3
+    # pydrake's member names (the same members)
+    kNone = 0
+    kPositiveThenNonPositive = 1
+    kNegativeThenNonNegative = 2
+    kCrossesZero = 3
 
 
 _DIRECTION_NAMES = {

@@ -20,6 +20,7 @@ def test_event_status_factories_and_severity_order():
     assert bad.severity() == Severity.FAILED
     assert (Severity.DID_NOTHING < Severity.SUCCEEDED < Severity.REACHED_TERMINATION
             < Severity.FAILED)
+    assert bad.severity() is Severity.kFailed and done.severity() is Severity.kReachedTermination
     status = EventStatus.succeeded()
     status.keep_more_severe(EventStatus.did_nothing())
     assert status.severity() == Severity.SUCCEEDED
