@@ -2,6 +2,7 @@
 (Drake's InverseDynamics)."""
 
 from merganser.framework import LeafSystem
+from merganser.framework.keyword_check import lists_valid_keywords
 from merganser.multibody.tree.choice_enum import ChoiceEnum
 
 from ._control_model import ControlModel
@@ -75,6 +76,7 @@ class InverseDynamics(LeafSystem):
     kInverseDynamics = INVERSE_DYNAMICS
     kGravityCompensation = GRAVITY_COMPENSATION
 
+    @lists_valid_keywords
     def __init__(self, plant, mode=INVERSE_DYNAMICS, plant_context=None):
         super().__init__()
         fn = "InverseDynamics"

@@ -1,6 +1,5 @@
 """DiagramBuilder: wires systems together and builds a Diagram (Drake's DiagramBuilder)."""
 
-import networkx as nx
 
 from .diagram import Diagram
 from .errors import DiagramBuildError
@@ -206,8 +205,8 @@ class DiagramBuilder:
 
     def connect_to_same(self, exemplar, dest):
         """Connect input port ``dest`` to whatever feeds input port ``exemplar``: the same
-        output port, or the same exported diagram input. Does nothing when ``exemplar`` is
-        neither connected nor exported."""
+        output port, or the same exported diagram input. Returns True when it connected,
+        False (and does nothing) when ``exemplar`` is neither connected nor exported."""
         self._check_not_built("connect_to_same")
         for fn, port in (("exemplar", exemplar), ("dest", dest)):
             if not isinstance(port, InputPort):
@@ -218,8 +217,11 @@ class DiagramBuilder:
         source = self._connected_inputs.get(id(exemplar))
         if source is not None:
             self.connect(source, dest)
-        elif id(exemplar) in self._exported_inputs:
+            return True
+        if id(exemplar) in self._exported_inputs:
             self.connect_input(self._exported_inputs[id(exemplar)], dest)
+            return True
+        return False
 
     def is_connected_or_exported(self, port):
         """True when input port ``port`` is connected to an output or exported."""
@@ -303,6 +305,8 @@ class DiagramBuilder:
 
     # ---- build --------------------------------------------------------------------------------
     def _port_graph(self):
+        import networkx as nx
+
         graph = nx.DiGraph()
         for s in self._systems:
             for i in range(s.num_input_ports()):
@@ -355,6 +359,8 @@ class DiagramBuilder:
         self._build_into(target, name)
 
     def _build_into(self, diagram, name):
+        import networkx as nx
+
         graph = self._port_graph()
         try:
             cycle = nx.find_cycle(graph)

@@ -28,8 +28,6 @@ progress bar of completed samples.
 from __future__ import annotations
 
 import concurrent.futures
-import math
-import numbers
 import pickle
 import traceback as _traceback
 import warnings
@@ -37,6 +35,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .arguments import as_finite_float, as_nonnegative_int
 from .keyword_check import lists_valid_keywords
 
 __all__ = ["RandomSimulationResult", "SampleError", "map_tasks", "monte_carlo_simulation",
@@ -292,9 +291,9 @@ def monte_carlo_simulation(make_simulator, output, final_time, num_samples, seed
     for arg, value in (("make_simulator", make_simulator), ("output", output)):
         if not callable(value):
             raise TypeError(f"{fn}: {arg} must be callable, got {type(value).__name__}")
-    final_time = _finite_float(fn, "final_time", final_time)
-    num_samples = _nonnegative_int(fn, "num_samples", num_samples)
-    seed = _nonnegative_int(fn, "seed", seed)
+    final_time = as_finite_float(fn, "final_time", final_time)
+    num_samples = as_nonnegative_int(fn, "num_samples", num_samples)
+    seed = as_nonnegative_int(fn, "seed", seed)
     executor = resolve_executor(fn, executor)
     seeds = [sample_seed(seed, i) for i in range(num_samples)]
     tasks = [(make_simulator, output, final_time, s) for s in seeds]
@@ -335,20 +334,3 @@ def _warn_if_all_identical(results):
         f"constructor arguments) or declare random state and parameters "
         f"(set_random_state / set_random_parameters).", UserWarning, stacklevel=4)
 
-
-def _finite_float(fn, arg, value):
-    try:
-        x = float(value)
-    except (TypeError, ValueError):
-        raise TypeError(f"{fn}: {arg} must be a number, got {type(value).__name__}") from None
-    if not math.isfinite(x):
-        raise ValueError(f"{fn}: {arg} must be finite, got {value!r}")
-    return x
-
-
-def _nonnegative_int(fn, arg, value):
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise TypeError(f"{fn}: {arg} must be an integer, got {type(value).__name__}")
-    if value < 0:
-        raise ValueError(f"{fn}: {arg} must be >= 0, got {value}")
-    return int(value)

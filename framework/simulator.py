@@ -40,6 +40,7 @@ reached_termination ends advance_to early (SimulatorStatus.ReturnReason
 kReachedTerminationCondition).
 """
 
+import dataclasses
 import enum
 import math
 import time as _time
@@ -71,6 +72,19 @@ class ReturnReason(enum.IntEnum):
     REACHED_BOUNDARY_TIME = 0
     REACHED_TERMINATION_CONDITION = 1
     EVENT_HANDLER_FAILED = 2
+
+
+@dataclasses.dataclass
+class InitializeParams:
+    """Options of ``Simulator.initialize`` (Drake's InitializeParams).
+
+    Attributes
+    ----------
+    suppress_initialization_events : bool
+        Skip the initialization events.
+    """
+
+    suppress_initialization_events: bool = False
 
 
 class SimulatorStatus:
@@ -275,10 +289,12 @@ class Simulator:
         self._initialized = False
         return integrator
 
-    def set_target_realtime_rate(self, rate):
-        rate = float(rate)
-        if rate < 0.0:
-            raise ValueError(f"Simulator.set_target_realtime_rate: rate must be >= 0, got {rate}")
+    def set_target_realtime_rate(self, realtime_rate):
+        """Pace the run at ``realtime_rate`` times wall-clock time (0: as fast as possible)."""
+        rate = float(realtime_rate)
+        if not (rate >= 0.0 and math.isfinite(rate)):
+            raise ValueError(f"Simulator.set_target_realtime_rate: realtime_rate must be a "
+                             f"finite number >= 0, got {rate}")
         self._target_realtime_rate = rate
 
     def get_target_realtime_rate(self):
@@ -625,9 +641,15 @@ class Simulator:
                     missing.append(f"input port '{port.get_name()}' of system '{s.get_name()}'")
         return missing
 
-    def initialize(self):
+    def initialize(self, params=None):
         """Check the inputs, dispatch initialization events and the publishes due at the
         start time; returns a SimulatorStatus.
+
+        Parameters
+        ----------
+        params : InitializeParams, optional
+            ``InitializeParams(suppress_initialization_events=True)`` skips the
+            initialization events (e.g. when re-initializing a context that has run them).
 
         Raises
         ------
@@ -636,6 +658,10 @@ class Simulator:
             is named).
         """
         ctx = self.get_context()
+        if params is not None and not isinstance(params, InitializeParams):
+            raise TypeError(f"Simulator.initialize: params must be InitializeParams, got "
+                            f"{type(params).__name__}")
+        suppress = params is not None and params.suppress_initialization_events
         self._collect_events()
         missing = self._unconnected_inputs()
         if missing:
@@ -646,7 +672,7 @@ class Simulator:
         self._integrator.reset_context(ctx)
         self._integrator.initialize()
         status = None
-        if self._init_events:
+        if self._init_events and not suppress:
             status = self._run_events(self._init_events)
         t0 = ctx.get_time()
         tn, timed = self._next_timed_events(t0, inclusive=True)
@@ -697,8 +723,11 @@ class Simulator:
         groups = [g for leaf in self._leaves for g in leaf._xd]
         return np.concatenate(groups) if groups else np.zeros(0)
 
-    def advance_to(self, boundary_time):
+    def advance_to(self, boundary_time, interruptible=True):
         """Advance to ``boundary_time`` (s); returns a SimulatorStatus.
+
+        ``interruptible`` is accepted for pydrake compatibility: a Python run can always
+        be interrupted (Ctrl-C raises KeyboardInterrupt between steps).
 
         Raises
         ------

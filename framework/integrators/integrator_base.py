@@ -47,7 +47,7 @@ import numpy as np
 
 from ..errors import SimulationError
 from ..keyword_check import lists_valid_keywords
-from .dense_output import DenseOutputRecorder
+from .dense_output import DenseOutput
 from .step_size_control import StepSizeController, scaled_error_norm
 
 
@@ -119,22 +119,12 @@ class IntegratorBase:
                 f"{type(self).__name__}: context must be a Context of system "
                 f"'{system.get_name()}', got {type(context).__name__}")
         self._system = system
-        self._max_step = DEFAULT_MAXIMUM_STEP_SIZE if max_step_size is None else _positive(
+        max_step = DEFAULT_MAXIMUM_STEP_SIZE if max_step_size is None else _positive(
             type(self).__name__, "max_step_size", max_step_size)
         self._context = None
-        self._target_accuracy = None
-        self._accuracy_in_use = DEFAULT_ACCURACY
-        self._atol = None
-        self._initial_step_target = None
-        self._requested_min_step = 0.0
-        self._throw_on_min_step = True
-        self._fixed_step_mode = False
         self._controller = StepSizeController()
-        self._initialized = False
         self._n = 0
-        self._t_step_start = math.nan
-        self._dense = None
-        self.reset_statistics()
+        self._default_settings(max_step)
         if context is not None:
             self.reset_context(context)
 
@@ -250,20 +240,22 @@ class IntegratorBase:
     def get_maximum_step_size(self):
         return self._max_step
 
-    def request_initial_step_size_target(self, h):
+    def request_initial_step_size_target(self, step_size):
         """First step size to attempt under error control (defaults to the maximum step)."""
-        self._initial_step_target = _positive("request_initial_step_size_target", "h", h)
+        self._initial_step_target = _positive("request_initial_step_size_target",
+                                              "step_size", step_size)
         self._ideal_h = math.nan
 
     def get_initial_step_size_target(self):
         return self._initial_step_target
 
-    def set_requested_minimum_step_size(self, h):
+    def set_requested_minimum_step_size(self, min_step_size):
         """Smallest step error control may choose before giving up (s, >= 0)."""
-        h = float(h)
+        h = float(min_step_size)
         if not (math.isfinite(h) and h >= 0.0):
             raise ValueError(
-                f"set_requested_minimum_step_size: h must be a finite number >= 0, got {h}")
+                f"set_requested_minimum_step_size: min_step_size must be a finite number "
+                f">= 0, got {h}")
         self._requested_min_step = h
 
     def get_requested_minimum_step_size(self):
@@ -295,6 +287,28 @@ class IntegratorBase:
     def get_stretch_factor(self):
         """Factor by which a step may exceed the maximum step size to land on a target."""
         return STRETCH_FACTOR
+
+    def reset(self):
+        """Back to the settings of a new integrator (Drake's Reset): default maximum
+        step, no target accuracy, minimum step or initial step target, error control on
+        (if the scheme has it), statistics zeroed, dense integration stopped; the context
+        is kept and the integrator must be initialized again."""
+        self._default_settings()
+
+    def _default_settings(self, max_step=DEFAULT_MAXIMUM_STEP_SIZE):
+        self._max_step = max_step
+        self._target_accuracy = None
+        self._accuracy_in_use = DEFAULT_ACCURACY
+        self._atol = None
+        self._initial_step_target = None
+        self._requested_min_step = 0.0
+        self._throw_on_min_step = True
+        self._fixed_step_mode = False
+        self._dense = None
+        self._ideal_h = math.nan
+        self._t_step_start = math.nan
+        self._initialized = False
+        self.reset_statistics()
 
     # ---- statistics -------------------------------------------------------------------------
     def reset_statistics(self):
@@ -391,7 +405,7 @@ class IntegratorBase:
         np.copyto(self._x0, ctx.get_continuous_state_vector())
         self._t_step_start = t0
         if self._dense is not None:
-            self._dense.begin_step(self, t0)
+            self._dense.record_step_start(self, t0)
         if self._fixed_step_mode or not self._supports_error:
             if not self._do_step(t0, dt, target, False, False):
                 self._restore(t0)
@@ -426,7 +440,7 @@ class IntegratorBase:
         np.copyto(self._x0, self._context.get_continuous_state_vector())
         self._t_step_start = t0
         if self._dense is not None:
-            self._dense.begin_step(self, t0)
+            self._dense.record_step_start(self, t0)
         if not self._do_step(t0, h, t_target, False, False):
             self._restore(t0)
             return False
@@ -455,7 +469,8 @@ class IntegratorBase:
     def start_dense_integration(self):
         """Record every step from now on into a dense output (Drake's
         StartDenseIntegration): a piecewise cubic Hermite interpolant of the continuous
-        state through the step ends, where the time derivatives are also recorded.
+        state through the step ends, where the time derivatives are also recorded (see
+        ``framework.integrators.dense_output``).
 
         Raises
         ------
@@ -471,22 +486,23 @@ class IntegratorBase:
             raise RuntimeError(
                 f"{type(self).__name__}.start_dense_integration: system "
                 f"'{self._system.get_name()}' has no continuous state to interpolate")
-        self._dense = DenseOutputRecorder()
+        self._dense = DenseOutput()
 
     def get_dense_output(self):
-        """The dense output recorded so far: a PiecewisePolynomial with ``value(t)`` of
-        shape (n, 1), or None before dense integration started or before the first step."""
-        return None if self._dense is None else self._dense.trajectory()
+        """The dense output being recorded: a PiecewisePolynomial (``value(t)`` of shape
+        (n, 1)) that grows with every step, the same object until
+        ``stop_dense_integration``; None when no dense integration is in progress."""
+        return self._dense
 
     def stop_dense_integration(self):
-        """Stop recording; returns the dense output (as ``get_dense_output``)."""
+        """Stop recording; returns the dense output (the object ``get_dense_output``
+        returned), which keeps the steps taken so far."""
         if self._dense is None:
             raise RuntimeError(
                 f"{type(self).__name__}.stop_dense_integration: no dense integration in "
                 f"progress; call start_dense_integration() first")
-        trajectory = self._dense.trajectory()
-        self._dense = None
-        return trajectory
+        dense, self._dense = self._dense, None
+        return dense
 
     # ---- internals --------------------------------------------------------------------------
     def _raise_time_in_past(self, t0, publish_time, update_time, boundary_time):
@@ -502,7 +518,7 @@ class IntegratorBase:
 
     def _record_step(self, h, adapted):
         if self._dense is not None:
-            self._dense.end_step(self)
+            self._dense.record_step_end(self)
         self._num_steps += 1
         self._prev_h = h
         if not h <= self._largest_h:

@@ -11,7 +11,7 @@ and calls again).
 import math
 
 import numpy as np
-from numba import njit
+from merganser.framework.compilation import kernel
 
 __all__ = ["slice_tets_with_plane", "clip_triangles_in_tets", "clip_triangles_in_slab",
            "equal_pressure_polygons",
@@ -20,7 +20,7 @@ __all__ = ["slice_tets_with_plane", "clip_triangles_in_tets", "clip_triangles_in
 _EDGES = np.array([[0, 1], [0, 2], [0, 3], [1, 2], [1, 3], [2, 3]], np.int64)
 
 
-@njit(cache=True)
+@kernel(allocates=True, inline=False)
 def _clip(src, ns, nx, ny, nz, off, dst):
     """Sutherland-Hodgman: the part of polygon src[:ns] with n·x <= off into dst."""
     m = 0
@@ -39,7 +39,7 @@ def _clip(src, ns, nx, ny, nz, off, dst):
     return m
 
 
-@njit(cache=True)
+@kernel(allocates=True, inline=False)
 def slice_tets_with_plane(V, P, tets, n, o, out_v, out_p, out_start, out_n, out_g):
     """Polygons where the plane n·(x - o) = 0 cuts the tetrahedra.
 
@@ -115,7 +115,7 @@ def slice_tets_with_plane(V, P, tets, n, o, out_v, out_p, out_start, out_n, out_
     return nf
 
 
-@njit(cache=True)
+@kernel(allocates=True, inline=False)
 def _tet_gradient(V, P, tets, t):
     """∇p (Pa/m, in W) of the linear pressure in tet t ((0, 0, 0) if degenerate)."""
     i0, i1, i2, i3 = tets[t, 0], tets[t, 1], tets[t, 2], tets[t, 3]
@@ -136,7 +136,7 @@ def _tet_gradient(V, P, tets, t):
     return g0, g1, g2
 
 
-@njit(cache=True)
+@kernel(allocates=True, inline=False)
 def clip_triangles_in_tets(TV, tris, tri_n, V, P, tets, sign, out_v, out_p, out_start, out_n,
                            out_g):
     """Polygons: each triangle of a rigid surface clipped by each tetrahedron of a compliant
@@ -244,7 +244,7 @@ def clip_triangles_in_tets(TV, tris, tri_n, V, P, tets, sign, out_v, out_p, out_
     return nf
 
 
-@njit(cache=True)
+@kernel(allocates=True, inline=False)
 def clip_triangles_in_slab(TV, tris, tri_n, n, o, modulus, thickness, sign, out_v, out_p,
                            out_start, out_n, out_g):
     """Polygons: the parts of a rigid surface's triangles inside the half space
@@ -280,7 +280,7 @@ def clip_triangles_in_slab(TV, tris, tri_n, n, o, modulus, thickness, sign, out_
     return nf
 
 
-@njit(cache=True)
+@kernel(allocates=True, inline=False)
 def polygon_quadrature(nf, start, v, p, area, centroid, p_c):
     """Area, area centroid and centroid pressure of each planar polygon (fan
     triangulation); ``area[f] * p_c[f]`` is the exact integral of the linear pressure."""
@@ -310,7 +310,7 @@ def polygon_quadrature(nf, start, v, p, area, centroid, p_c):
             p_c[f] = p[s0]
 
 
-@njit(cache=True)
+@kernel(allocates=True, inline=False)
 def _tet_tables(V, P, tets, G, C, planes, box):
     """Per tet: pressure p(x) = C + G·x, outward face planes (n, off) with n·x <= off
     inside, and the AABB."""
@@ -338,7 +338,7 @@ def _tet_tables(V, P, tets, G, C, planes, box):
             planes[t, k, 0], planes[t, k, 1], planes[t, k, 2], planes[t, k, 3] = nx, ny, nz, off
 
 
-@njit(cache=True)
+@kernel(allocates=True, inline=False)
 def equal_pressure_polygons(Va, Pa, tets_a, Vb, Pb, tets_b, out_v, out_p, out_start, out_n,
                             out_g):
     """Compliant-compliant: polygons of the surface p_a = p_b inside both meshes (M = a,

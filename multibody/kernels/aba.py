@@ -30,7 +30,7 @@ R. Featherstone, *Rigid Body Dynamics Algorithms*, Springer 2008, table 7.1.
 
 from __future__ import annotations
 
-from merganser.multibody.kernels.compilation import kernel
+from merganser.framework.compilation import kernel
 from merganser.multibody.kernels.extra_inertia import (
     add_extra_body_forces, add_extra_to_matrix, bad_extra,
 )

@@ -6,11 +6,12 @@ the one given), register the plant as its geometry source and connect the geomet
 (`multibody.contact.geometry_bridge.connect_plant_and_scene_graph`).
 """
 
+import difflib
+
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from merganser.multibody.contact.geometry_bridge import connect_plant_and_scene_graph
 from merganser.multibody.plant.enums import ContactModel, DiscreteContactApproximation
-from merganser.multibody.plant.keyword_check import check_keywords
 from merganser.multibody.plant.multibody_plant import MultibodyPlant
 
 __all__ = ["MultibodyPlantConfig", "add_multibody_plant", "add_multibody_plant_scene_graph",
@@ -54,7 +55,15 @@ class MultibodyPlantConfig(BaseModel):
     @classmethod
     def _known_fields(cls, data):
         if isinstance(data, dict):
-            check_keywords("MultibodyPlantConfig", data, cls.model_fields, _RENAMED_FIELDS)
+            for key in data:
+                if key in _RENAMED_FIELDS:
+                    raise ValueError(f"MultibodyPlantConfig: unknown keyword {key!r}; use "
+                                     f"{_RENAMED_FIELDS[key]}")
+                if key not in cls.model_fields:
+                    close = difflib.get_close_matches(str(key), list(cls.model_fields), n=1)
+                    hint = f"; did you mean {close[0]!r}?" if close else ""
+                    raise ValueError(f"MultibodyPlantConfig: unknown keyword {key!r}{hint} "
+                                     f"(valid keywords: {', '.join(cls.model_fields)})")
         return data
 
     @field_validator("contact_model", mode="before")
@@ -72,9 +81,9 @@ class MultibodyPlantConfig(BaseModel):
 #: Names a Drake user may try, and the field that holds that setting.
 _RENAMED_FIELDS = {
     "discrete_contact_solver": (
-        "discrete_contact_approximation",
-        "Drake replaced discrete_contact_solver by discrete_contact_approximation: "
-        "'tamsi', 'sap', 'similar', 'lagged' (or merganser's 'lcp')"),
+        "'discrete_contact_approximation' (Drake replaced discrete_contact_solver by "
+        "discrete_contact_approximation: 'tamsi', 'sap', 'similar', 'lagged', or merganser's "
+        "'lcp')"),
 }
 
 

@@ -27,6 +27,7 @@ periodic update. The method groups live in mixin modules:
 import math
 
 from merganser.framework import LeafSystem
+from merganser.framework.keyword_check import lists_valid_keywords
 from merganser.multibody.contact.geometry_bridge import PlantGeometryMixin
 from merganser.multibody.kernels import TreeDynamics
 from merganser.multibody.plant.discrete_update import SemiExplicitEulerStepper
@@ -96,6 +97,7 @@ class MultibodyPlant(PlantConstructionMixin, PlantSettingsMixin, PlantStateMixin
     (``gravity_field()``) defaults to [0, 0, -9.81] m/s².
     """
 
+    @lists_valid_keywords
     def __init__(self, time_step=0.0, *, strict_inertia=False):
         super().__init__()
         try:

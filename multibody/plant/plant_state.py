@@ -9,6 +9,7 @@ new arrays; setters validate sizes and name the function and the expected size.
 
 import numpy as np
 
+from merganser.framework.errors import ContextError
 from merganser.geometry import RigidTransform, RollPitchYaw, RotationMatrix
 from merganser.multibody.math import SpatialVelocity
 from merganser.multibody.tree import Frame, JointType, RigidBody
@@ -31,6 +32,12 @@ def _vector(fn, arg, value, size, expected):
     return a
 
 
+class WrongContextError(ContextError, RuntimeError):
+    """A plant method was given the context of a system that does not contain the plant
+    (the message names both systems); a RuntimeError, as Drake raises, and the framework's
+    ContextError."""
+
+
 class PlantStateMixin:
     """get/set of positions, velocities and free-body states (see module docstring)."""
 
@@ -44,7 +51,10 @@ class PlantStateMixin:
         if system is self:
             return context
         self._tree._throw_if_not_finalized(fn)
-        return self._context_from(context, fn)
+        try:
+            return self._context_from(context, fn)
+        except ContextError as err:
+            raise WrongContextError(str(err)) from None
 
     def _x(self, ctx):
         """x = [q; v] of the plant's context `ctx` (read-only view)."""
@@ -133,9 +143,10 @@ class PlantStateMixin:
     # ---- default state -----------------------------------------------------------------
     def set_default_state_and_parameters(self, context):
         """Write the default x = [q0; 0] (joints' default positions) into `context`."""
+        ctx = self._ctx(context, "set_default_state_and_parameters")
         x = np.zeros(self._tables.nq + self._tables.nv)
         x[:self._tables.nq] = self._tree.get_default_positions()
-        self._set_x(context, x)
+        self._set_x(ctx, x)
 
     # ---- free bodies -------------------------------------------------------------------
     def _check_body(self, body, fn):

@@ -60,15 +60,15 @@ def test_disconnect_removes_exactly_that_connection():
 def test_connect_to_same_follows_a_connection_or_an_export():
     builder, source, gain, through = _chain()
     second = builder.add_named_system("second", Gain(k=5.0, size=1))
-    builder.connect_to_same(gain.get_input_port(), second.get_input_port())
+    assert builder.connect_to_same(gain.get_input_port(), second.get_input_port()) is True
     assert builder.connection_map()[(second, 0)] == (source, 0)
 
     adder = builder.add_named_system("adder", Adder(num_inputs=2, size=1))
     builder.export_input(adder.get_input_port(0), "u")
-    builder.connect_to_same(adder.get_input_port(0), adder.get_input_port(1))
+    assert builder.connect_to_same(adder.get_input_port(0), adder.get_input_port(1))
     lonely = builder.add_named_system("lonely", Gain(k=1.0, size=1))
     other = builder.add_named_system("other", Gain(k=1.0, size=1))
-    builder.connect_to_same(lonely.get_input_port(), other.get_input_port())   # no-op
+    assert builder.connect_to_same(lonely.get_input_port(), other.get_input_port()) is False
     assert not builder.is_connected_or_exported(other.get_input_port())
     builder.export_output(adder.get_output_port(), "sum")
     builder.export_output(second.get_output_port(), "second")
@@ -166,3 +166,10 @@ def test_graphviz_max_depth_collapses_nested_diagrams():
     assert "cluster" in full and "Gain" in full
     assert "Gain" not in collapsed and "doubler" in collapsed
     assert "Gain" not in DiagramBuilder().get_graphviz_string()
+
+
+def test_diagram_connection_map_equals_the_builders():
+    builder, source, gain, through = _chain()
+    expected = builder.connection_map()
+    diagram = builder.build()
+    assert diagram.connection_map() == expected

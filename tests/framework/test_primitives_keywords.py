@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from merganser.framework import (Adder, AffineSystem, ConstantVectorSource, Demultiplexer,
+                                 DiscreteTimeDelay, PortError, PortSwitch,
                                  DiagramBuilder, DiscreteDerivative, FirstOrderLowPassFilter,
                                  Gain, Integrator, LinearSystem, MatrixGain, Multiplexer,
                                  PassThrough, Saturation, Simulator, Sine, TriggerType, Value,
@@ -205,5 +206,46 @@ def test_vector_log_api():
     lambda: Demultiplexer(size=4, output_port_size=2),
 ])
 def test_an_unknown_keyword_lists_the_valid_ones(make):
-    with pytest.raises(TypeError, match=r"unknown keyword argument '\w+'; valid keywords: \w+"):
+    with pytest.raises(TypeError, match=r"unknown keyword argument '\w+'.*; valid keywords: \w+"):
         make()
+
+
+def test_matrix_gain_of_a_size_is_the_identity():
+    np.testing.assert_array_equal(MatrixGain(size=2).D(), np.eye(2))
+
+
+def test_discrete_time_delay_outputs_the_input_n_periods_late():
+    delay = DiscreteTimeDelay(update_sec=0.1, delay_time_steps=2, vector_size=1)
+    builder = DiagramBuilder()
+    clock = builder.add_system(Integrator(1))            # u = t (integrates a constant 1)
+    one = builder.add_system(ConstantVectorSource([1.0]))
+    builder.connect(one.get_output_port(), clock.get_input_port())
+    builder.add_system(delay)
+    builder.connect(clock.get_output_port(), delay.get_input_port())
+    diagram = builder.build()
+    simulator = Simulator(diagram)
+    context = delay.get_my_context_from_root(simulator.get_context())
+    outputs = []
+    for k in range(6):
+        simulator.advance_to(0.1 * k + 0.05)              # between samples
+        outputs.append(delay.get_output_port().eval(context)[0])
+    # samples u(0), u(0.1), ...: the output lags by two samples, zero at first
+    np.testing.assert_allclose(outputs, [0.0, 0.0, 0.0, 0.1, 0.2, 0.3], atol=1e-9)
+
+
+def test_port_switch_passes_the_selected_input():
+    switch = PortSwitch(vector_size=2)
+    a = switch.declare_input_port("a")
+    b = switch.declare_input_port("b")
+    assert (a.get_index(), b.get_index()) == (1, 2)
+    context = switch.create_default_context()
+    a.fix_value(context, [1.0, 2.0])
+    b.fix_value(context, [3.0, 4.0])
+    switch.get_port_selector_input_port().fix_value(context, 2)
+    np.testing.assert_array_equal(switch.get_output_port().eval(context), [3.0, 4.0])
+    switch.get_port_selector_input_port().fix_value(context, 1)
+    np.testing.assert_array_equal(switch.get_output_port().eval(context), [1.0, 2.0])
+    switch.get_port_selector_input_port().fix_value(context, 0)
+    with pytest.raises(PortError, match="port_selector = 0; expected the index of a "
+                                        "switched input, 1 .. 2"):
+        switch.get_output_port().eval(context)

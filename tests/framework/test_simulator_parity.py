@@ -6,13 +6,17 @@ import numpy as np
 import pytest
 
 from merganser.framework import (BogackiShampine3Integrator, EventStatus,
-                                 ExplicitEulerIntegrator, ImplicitEulerIntegrator, LeafSystem,
-                                 RadauIntegrator, ReturnReason, RungeKutta2Integrator,
-                                 RungeKutta3Integrator, RungeKutta5Integrator,
-                                 SemiExplicitEulerIntegrator, Simulator, SimulatorConfig,
-                                 SimulatorStatus, VelocityImplicitEulerIntegrator,
+                                 ExplicitEulerIntegrator, ImplicitEulerIntegrator,
+                                 InitializeParams, LeafSystem,
+                                 PiecewisePolynomial, PublishEvent, RadauIntegrator,
+                                 ReturnReason,
+                                 RungeKutta2Integrator, RungeKutta3Integrator,
+                                 RungeKutta5Integrator, SemiExplicitEulerIntegrator, Simulator,
+                                 SimulatorConfig, SimulatorStatus,
+                                 VelocityImplicitEulerIntegrator, WitnessFunctionDirection,
                                  apply_simulator_config, extract_simulator_config,
-                                 get_integration_schemes, reset_integrator_from_flags)
+                                 get_integration_schemes, print_simulator_statistics,
+                                 reset_integrator_from_flags)
 
 
 class Decay(LeafSystem):
@@ -265,8 +269,10 @@ def test_dense_output_interpolates_between_steps(accuracy):
     integrator.set_target_accuracy(accuracy)
     assert integrator.get_dense_output() is None
     integrator.start_dense_integration()
-    simulator.advance_to(2.0 * math.pi)
     dense = integrator.get_dense_output()
+    assert isinstance(dense, PiecewisePolynomial) and dense.get_number_of_segments() == 0
+    simulator.advance_to(2.0 * math.pi)
+    assert dense.get_number_of_segments() == integrator.get_num_steps_taken()
     assert dense.start_time() == 0.0 and dense.end_time() == pytest.approx(2.0 * math.pi)
     times = np.linspace(0.0, 2.0 * math.pi, 997)     # mostly between steps
     values = np.hstack([dense.value(t) for t in times])
@@ -277,8 +283,7 @@ def test_dense_output_interpolates_between_steps(accuracy):
     np.testing.assert_allclose(dense.value(dense.end_time())[:, 0],
                                simulator.get_context().get_continuous_state_vector(),
                                rtol=1e-12, atol=1e-15)
-    final = integrator.stop_dense_integration()
-    assert final.end_time() == dense.end_time()
+    assert integrator.stop_dense_integration() is dense
     assert integrator.get_dense_output() is None
 
 
@@ -353,3 +358,119 @@ def test_simulator_config_keywords_are_drakes_and_a_typo_lists_them():
     with pytest.raises(ValueError, match="unknown field.*'integrator'.*valid fields: "
                                          "integration_scheme, max_step_size"):
         SimulatorConfig(integrator="runge_kutta3")
+
+
+class HalfLife(Decay):
+    """Decay whose witness x - 1/2 publishes the time it crossed (at t = ln 2)."""
+
+    def __init__(self):
+        super().__init__()
+        self.crossings = []
+        self.make_witness_function(
+            "half", WitnessFunctionDirection.CROSSES_ZERO,
+            lambda ctx: ctx.get_continuous_state_vector()[0] - 0.5,
+            PublishEvent(lambda ctx: self.crossings.append(ctx.get_time())))
+
+
+def test_dense_output_stays_accurate_across_a_localized_witness():
+    system = HalfLife()
+    simulator = Simulator(system)
+    integrator = simulator.get_mutable_integrator()
+    integrator.set_target_accuracy(1e-6)
+    integrator.start_dense_integration()
+    simulator.advance_to(2.0)
+    assert system.crossings == [pytest.approx(math.log(2.0), abs=1e-6)]   # accuracy 1e-6
+    dense = integrator.stop_dense_integration()
+    times = np.linspace(0.0, 2.0, 401)
+    error = max(abs(dense.value(t)[0, 0] - math.exp(-t)) for t in times)
+    assert error < 2e-5
+
+
+def test_dense_output_grows_in_place_and_a_retaken_step_replaces_its_segment():
+    system = Oscillator()
+    context = system.create_default_context()
+    integrator = RungeKutta2Integrator(system, 0.1, context)
+    integrator.initialize()
+    integrator.start_dense_integration()
+    dense = integrator.get_dense_output()
+    assert integrator.integrate_with_single_fixed_step_to_time(0.1)
+    assert dense.get_number_of_segments() == 1
+    assert integrator.integrate_with_single_fixed_step_to_time(0.2)
+    assert dense.get_number_of_segments() == 2 and dense.end_time() == pytest.approx(0.2)
+    x_at_01 = dense.value(0.1)[:, 0].copy()
+    context.set_time_and_continuous_state(0.1, x_at_01)       # go back and step again
+    assert integrator.integrate_with_single_fixed_step_to_time(0.15)
+    assert dense.get_number_of_segments() == 2 and dense.end_time() == pytest.approx(0.15)
+    np.testing.assert_array_equal(dense.value(0.15)[:, 0], context.get_continuous_state_vector())
+
+
+class Initialized(LeafSystem):
+    """Counts its initialization events."""
+
+    def __init__(self):
+        super().__init__()
+        self.count = 0
+        self.declare_initialization_discrete_update_event(self._init)
+        self.declare_discrete_state(1)
+
+    def _init(self, context, discrete_state):
+        self.count += 1
+
+
+def test_initialize_params_suppress_initialization_events():
+    system = Initialized()
+    simulator = Simulator(system)
+    simulator.initialize()
+    assert system.count == 1
+    params = InitializeParams(suppress_initialization_events=True)
+    assert repr(params) == "InitializeParams(suppress_initialization_events=True)"
+    simulator.initialize(params=params)
+    assert system.count == 1
+    simulator.initialize(InitializeParams())
+    assert system.count == 2
+
+
+def test_advance_to_takes_pydrakes_keywords():
+    simulator = Simulator(Decay())
+    simulator.advance_to(boundary_time=0.1, interruptible=False)
+    simulator.set_target_realtime_rate(realtime_rate=0.0)
+    assert simulator.get_context().get_time() == 0.1
+    assert isinstance(simulator.get_actual_realtime_rate(), float)
+
+
+def test_integrator_settings_take_pydrakes_keywords_and_reset_restores_defaults():
+    system = Decay()
+    context = system.create_default_context()
+    integrator = RungeKutta3Integrator(system=system)
+    integrator.reset_context(context=context)
+    integrator.set_target_accuracy(accuracy=1e-6)
+    integrator.set_maximum_step_size(max_step_size=0.2)
+    integrator.set_requested_minimum_step_size(min_step_size=2e-2)
+    integrator.request_initial_step_size_target(step_size=0.05)
+    integrator.set_throw_on_minimum_step_size_violation(throws=True)
+    integrator.set_fixed_step_mode(flag=True)
+    assert (integrator.get_target_accuracy(), integrator.get_maximum_step_size(),
+            integrator.get_requested_minimum_step_size(),
+            integrator.get_initial_step_size_target()) == (1e-6, 0.2, 2e-2, 0.05)
+    integrator.initialize()
+    assert integrator.get_num_derivative_evaluations() == 0
+    assert integrator.get_num_steps_taken() == 0
+    for stat in (integrator.get_actual_initial_step_size_taken(),
+                 integrator.get_smallest_adapted_step_size_taken(),
+                 integrator.get_largest_step_size_taken()):
+        assert math.isnan(stat)
+    integrator.reset()
+    assert integrator.get_target_accuracy() is None and not integrator.get_fixed_step_mode()
+    assert integrator.get_requested_minimum_step_size() == 0.0
+    assert integrator.get_context() is context and not integrator.is_initialized()
+
+
+def test_print_simulator_statistics(capsys):
+    simulator = Simulator(Decay())
+    simulator.advance_to(1.0)
+    print_simulator_statistics(simulator)
+    text = capsys.readouterr().out
+    steps = simulator.get_integrator().get_num_steps_taken()
+    assert "runge_kutta3" in text
+    assert any(line.startswith("integrator steps taken") and line.endswith(f": {steps}")
+               for line in text.splitlines())

@@ -283,3 +283,9 @@ def test_monte_carlo_does_not_warn_when_samples_differ():
         results = monte_carlo_simulation(make_randomized_simulator, final_state, 0.1, 4,
                                          progress=False)
     assert len({float(r.output[0]) for r in results}) == 4
+
+
+@pytest.mark.parametrize("t_final", [math.inf, math.nan])
+def test_simulate_needs_a_finite_final_time(t_final):
+    with pytest.raises(ValueError, match="simulate: t_final must be finite"):
+        Decay().simulate(t_final)

@@ -309,9 +309,13 @@ def test_wrong_context_names_both_systems():
     other.set_name("other")
     other.add_rigid_body("x", _box())
     other.finalize()
-    with pytest.raises(ValueError, match="context was created for system 'other'.*"
-                                         "does not contain system 'arm'"):
-        plant.calc_mass_matrix(other.create_default_context())
+    other_context = other.create_default_context()
+    for call in (lambda: plant.calc_mass_matrix(other_context),
+                 lambda: plant.get_positions(other_context),
+                 lambda: plant.set_default_state_and_parameters(other_context)):
+        with pytest.raises(RuntimeError, match="context was created for system 'other'.*"
+                                               "does not contain system 'arm'"):
+            call()
 
 
 def test_misc_state_and_geometry_ports():
@@ -338,3 +342,13 @@ def test_eval_scene_graph_inspector_sees_registered_geometry():
     plant_context = plant.get_my_context_from_root(context)
     inspector = plant.eval_scene_graph_inspector(plant_context)
     assert inspector.num_geometries() == 1
+
+
+def test_constructors_list_their_valid_keywords():
+    with pytest.raises(TypeError, match="MultibodyPlant: unknown keyword argument 'timestep'; "
+                                        "valid keywords: time_step, strict_inertia"):
+        MultibodyPlant(timestep=0.01)
+    plant, _, _ = _arm()
+    with pytest.raises(TypeError, match="InverseDynamics: unknown keyword argument 'model'; "
+                                        "valid keywords: plant, mode, plant_context"):
+        InverseDynamics(plant, model="inverse_dynamics")
