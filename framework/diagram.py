@@ -3,9 +3,7 @@
 import numpy as np
 
 from .context import DiagramContext
-from .keyword_check import lists_valid_keywords
 from .ports import DiagramInputPort, DiagramOutputPort
-from .simulate import simulate_system
 from .system import System, _write_derivatives
 
 
@@ -204,32 +202,6 @@ class Diagram(System):
 
     def calc_non_conservative_power(self, context):
         return self._energy(context, "calc_non_conservative_power")
-
-    @lists_valid_keywords
-    def simulate(self, t_final, *, context=None, config=None, record=None, progress=None):
-        """Simulate from ``context`` (default context if None) to ``t_final``.
-
-        Parameters
-        ----------
-        t_final : float
-            Final time (s).
-        context : Context, optional
-            Root context to start from; it is advanced in place.
-        config : SimulatorConfig, optional
-            Integration scheme, accuracy, step size.
-        record : dict[str, OutputPort], optional
-            Output ports (of this system or any subsystem) sampled at the initial time and
-            at the end of every simulator step.
-        progress : bool or None
-            None shows a progress bar only for runs longer than about two seconds of wall time.
-
-        Returns
-        -------
-        SimulationResult
-            ``time`` (N,), ``outputs[name]`` (size, N), ``context``, ``status``.
-        """
-        return simulate_system(self, t_final, context=context, config=config, record=record,
-                               progress=progress)
 
     def __getstate__(self):
         return self.__dict__.copy()
