@@ -8,7 +8,12 @@ Supported pairs (the compliant field sliced by the rigid geometry):
 - compliant HalfSpace slab vs rigid surface mesh: the rigid triangles clipped by the
   plane, pressure E · depth / thickness;
 - compliant volume vs compliant volume: the surface of equal pressure, tet pair by tet
-  pair (brute force over the pairs of overlapping tet AABBs: O(nt_a nt_b)).
+  pair.
+
+Each pair is one compiled call (`geometry.hydroelastic.surface_kernels`): the
+bounding-volume hierarchies of the meshes (built once per geometry, with the field
+tables, in `make_representation`) give the candidate elements, whose polygons are built
+in the compliant geometry's frame and written in W with their quadrature.
 
 Other pairs are "unsupported": geometries without hydroelastic properties or with a shape
 that has no representation yet, rigid-rigid, and compliant-compliant with a half space
@@ -22,14 +27,14 @@ import numpy as np
 
 from .contact_surface import ContactSurface
 from .representations import make_representation
-from .slicing_kernels import (
-    clip_triangles_in_slab, clip_triangles_in_tets, equal_pressure_polygons, polygon_quadrature,
-    slice_tets_with_plane,
+from .surface_kernels import (
+    FACE_COLUMNS, MAX_POLYGON_VERTICES, plane_volume_surface, slab_surface_surface,
+    surface_volume_surface, volume_volume_surface,
 )
 
 __all__ = ["HydroelasticQueryResult", "compute_hydroelastic"]
 
-_REPS = weakref.WeakKeyDictionary()
+_STORES = weakref.WeakKeyDictionary()
 
 
 class HydroelasticQueryResult:
@@ -61,57 +66,74 @@ class HydroelasticQueryResult:
         self.surface_pairs = []
 
 
-def _representations(engine, inspector):
+class _Store:
+    """Per proximity tables: the representations (index -> representation or None) and
+    each pair's work arrays (reused from query to query)."""
+
+    def __init__(self, reps):
+        self.reps = reps
+        self.work = {}
+
+
+def _store(engine, inspector):
     t = engine.t
-    reps = _REPS.get(t)
-    if reps is None:
-        reps = [make_representation(inspector.get_shape(g),
-                                    inspector.get_proximity_properties(g), g) for g in t.ids]
-        _REPS[t] = reps
-    return reps
+    store = _STORES.get(t)
+    if store is None:
+        store = _STORES[t] = _Store([make_representation(
+            inspector.get_shape(g), inspector.get_proximity_properties(g), g) for g in t.ids])
+    return store
 
 
-def _to_world(X, p_G):
-    return np.ascontiguousarray(p_G @ X[:3, :3].T + X[:3, 3])
+def _buffers(k, n_cand):
+    """Work arrays of a surface kernel for k candidates (`n_cand`: the candidate array's
+    shape)."""
+    k = max(k, 16)
+    return (np.empty(n_cand, np.int64), np.empty((MAX_POLYGON_VERTICES * k, 3)),
+            np.empty(MAX_POLYGON_VERTICES * k), np.empty(k + 1, np.int64),
+            np.empty((k, FACE_COLUMNS)))
 
 
-def _run(kernel, args, cap_f):
-    cap_f = max(16, cap_f)
+def _polygons(work, key, kernel, args, elements):
+    """Run `kernel(*args, *work arrays)`, growing the work arrays until they suffice.
+    `elements`: the candidate array's length for a plane query (every element), None
+    for an element-pair query. Returns (nf, work arrays)."""
+    buf = work.get(key)
     while True:
-        out_v = np.zeros((8 * cap_f, 3))
-        out_p = np.zeros(8 * cap_f)
-        out_start = np.zeros(cap_f + 1, np.int64)
-        out_n = np.zeros((cap_f, 3))
-        out_g = np.zeros(cap_f)
-        nf = kernel(*args, out_v, out_p, out_start, out_n, out_g)
-        if nf >= 0:
-            nv = out_start[nf]
-            return out_v[:nv], out_p[:nv], out_start[:nf + 1], out_n[:nf], out_g[:nf]
-        cap_f *= 4
+        if buf is not None:
+            nf = kernel(*args, *buf)
+            if nf >= 0:
+                work[key] = buf
+                return nf, buf
+            k = int(1.25 * (-nf - 1)) + 16
+        else:
+            k = 64
+        buf = _buffers(k, elements if elements is not None else (k, 2))
 
 
-def _surface(ci, ri, rep_c, rep_r, X_c, X_r, sign):
-    """Polygons of compliant rep_c (pose X_c) against rigid rep_r (pose X_r)."""
-    if rep_c.kind == "volume":
-        V = _to_world(X_c, rep_c.mesh.vertices_G)
-        tets, P = rep_c.mesh.tetrahedra, rep_c.mesh.pressure
-        if rep_r.kind == "plane":
-            n = sign * X_r[:3, 2].copy()
-            return _run(slice_tets_with_plane, (V, P, tets, n, X_r[:3, 3].copy()),
-                        tets.shape[0])
-        m = rep_r.mesh
-        TV = _to_world(X_r, m.vertices_G)
-        TN = np.ascontiguousarray(m.normals_G @ X_r[:3, :3].T)
-        return _run(clip_triangles_in_tets, (TV, m.triangles, TN, V, P, tets, float(sign)),
-                    4 * m.triangles.shape[0])
-    if rep_c.kind == "slab" and rep_r.kind == "surface":
-        m = rep_r.mesh
-        TV = _to_world(X_r, m.vertices_G)
-        TN = np.ascontiguousarray(m.normals_G @ X_r[:3, :3].T)
-        return _run(clip_triangles_in_slab, (TV, m.triangles, TN, X_c[:3, 2].copy(),
-                                             X_c[:3, 3].copy(), rep_c.modulus,
-                                             rep_c.thickness, float(sign)),
-                    m.triangles.shape[0])
+def _surface_arrays(ra, rb, X_a, X_b, sign, work, key):
+    """(nf, work arrays) of compliant ra (pose X_a) against rb (pose X_b), or None for an
+    unsupported pair; the polygons' normals point out of N into M (sign = +1: ra is M)."""
+    if ra.kind == "volume":
+        m = ra.mesh
+        if rb.kind == "plane":
+            return _polygons(work, key, plane_volume_surface, (
+                X_a, sign * X_b[:3, 2], X_b[:3, 3].copy(), m.vertices_G, m.pressure,
+                m.tetrahedra, ra.field, *ra.bvh.arrays()), m.tetrahedra.shape[0])
+        if rb.kind == "surface":
+            s = rb.mesh
+            return _polygons(work, key, surface_volume_surface, (
+                X_a, X_b, sign, ra.field, ra.planes, *ra.bvh.arrays(), s.vertices_G,
+                s.triangles, s.normals_G, *rb.bvh.arrays()), None)
+        if rb.kind == "volume":
+            return _polygons(work, key, volume_volume_surface, (
+                X_a, X_b, m.vertices_G, m.tetrahedra, ra.field, *ra.bvh.arrays(), rb.field,
+                rb.planes, *rb.bvh.arrays()), None)
+        return None
+    if ra.kind == "slab" and rb.kind == "surface":
+        s = rb.mesh
+        return _polygons(work, key, slab_surface_surface, (
+            X_a, X_b, ra.modulus, ra.thickness, sign, s.vertices_G, s.triangles, s.normals_G,
+            *rb.bvh.arrays()), s.triangles.shape[0])
     return None
 
 
@@ -146,7 +168,8 @@ def compute_hydroelastic(engine, inspector, strict):
     -------
     HydroelasticQueryResult
     """
-    reps = _representations(engine, inspector)
+    store = _store(engine, inspector)
+    reps = store.reps
     t = engine.t
     if not strict and all(r is None for r in reps):
         return HydroelasticQueryResult(t.ids, [False] * len(reps))
@@ -171,32 +194,18 @@ def compute_hydroelastic(engine, inspector, strict):
                           f"'hydroelastic_with_fallback' for point contact")
             continue
         result.hydroelastic_pairs.add((i, j))
-        if ra.compliant and rb.compliant:
-            out = _run(equal_pressure_polygons, (
-                _to_world(X[i], ra.mesh.vertices_G), ra.mesh.pressure, ra.mesh.tetrahedra,
-                _to_world(X[j], rb.mesh.vertices_G), rb.mesh.pressure, rb.mesh.tetrahedra),
-                ra.mesh.tetrahedra.shape[0])
-        elif ra.compliant:
-            out = _surface(i, j, ra, rb, X[i], X[j], 1.0)
+        if ra.compliant:
+            out = _surface_arrays(ra, rb, X[i], X[j], 1.0, store.work, (i, j))
         else:
-            out = _surface(j, i, rb, ra, X[j], X[i], -1.0)
-        if out is None or out[3].shape[0] == 0:
+            out = _surface_arrays(rb, ra, X[j], X[i], -1.0, store.work, (i, j))
+        if out is None or out[0] == 0:
             continue
-        v, p, start, n, g = out
-        nf = n.shape[0]
-        area, cen, pc = np.zeros(nf), np.zeros((nf, 3)), np.zeros(nf)
-        polygon_quadrature(nf, start, v, p, area, cen, pc)
-        keep = area > 0.0
-        if not keep.any():
-            continue
-        if not keep.all():
-            idx = np.flatnonzero(keep)
-            counts = np.diff(start)[idx]
-            sel = np.concatenate([np.arange(start[f], start[f + 1]) for f in idx])
-            v, p = v[sel], p[sel]
-            start = np.concatenate([[0], np.cumsum(counts)])
-            n, area, cen, pc, g = n[idx], area[idx], cen[idx], pc[idx], g[idx]
-        result.surfaces.append(ContactSurface(t.ids[i], t.ids[j], v, start, p, n, area, cen,
-                                              pc, g))
+        nf, (_, out_v, out_p, out_start, faces) = out
+        nv = out_start[nf]
+        F = faces[:nf]
+        result.surfaces.append(ContactSurface(
+            t.ids[i], t.ids[j], out_v[:nv].copy(), out_start[:nf + 1].copy(),
+            out_p[:nv].copy(), F[:, 0:3].copy(), F[:, 6].copy(), F[:, 3:6].copy(),
+            F[:, 7].copy(), F[:, 8].copy()))
         result.surface_pairs.append((i, j))
     return result

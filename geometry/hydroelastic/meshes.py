@@ -126,8 +126,8 @@ def make_box_volume_mesh(size, resolution_hint, hydroelastic_modulus):
     matching face of the inner box of half sizes h - m. On the frustum of face (a, ±) the
     field is the affine d = h_a - |x_a|, so every tet inside it interpolates it exactly.
     Each frustum is a grid of cells of about `resolution_hint` (trilinear map of the unit
-    cube, Kuhn tetrahedra); degenerate (zero-volume) tets may occur where the inner box is
-    flat and are harmless.
+    cube, Kuhn tetrahedra); the tets the trilinear map flattens (where the inner box is a
+    point, a segment or flat) have no volume and are left out.
 
     Parameters
     ----------
@@ -162,8 +162,16 @@ def make_box_volume_mesh(size, resolution_hint, hydroelastic_modulus):
             pres.append(hydroelastic_modulus * w)
             tets.append(_grid_tets(nb, nc, nw) + offset)
             offset += P.shape[0]
-    return VolumeMesh(np.concatenate(verts), np.concatenate(tets),
-                      np.concatenate(pres))
+    verts, tets = np.concatenate(verts), np.concatenate(tets)
+    return VolumeMesh(verts, tets[_has_volume(verts, tets)], np.concatenate(pres))
+
+
+def _has_volume(verts, tets):
+    """Mask of the tetrahedra whose volume is not zero (to round-off)."""
+    V = verts[tets]
+    six = np.abs(np.einsum("ij,ij->i", np.cross(V[:, 1] - V[:, 0], V[:, 2] - V[:, 0]),
+                           V[:, 3] - V[:, 0]))
+    return six > 1e-9 * six.max()
 
 
 def _cube_surface(counts):
@@ -251,6 +259,15 @@ def _square_to_disk(p):
     return p
 
 
+def _extent(e):
+    """The extent field clipped to [0, 1], exactly 0 on the boundary (within round-off of
+    the map onto the shape), so that tets with all vertices on the boundary carry no
+    spurious pressure gradient."""
+    e = np.clip(e, 0.0, 1.0)
+    e[e < 1e-12] = 0.0
+    return e
+
+
 def make_cylinder_volume_mesh(radius, length, resolution_hint, hydroelastic_modulus):
     """Volume mesh of a cylinder (axis z, centred) with pressure E d / m, d the distance
     to the boundary at the vertices (min(R - r, L/2 - |z|)) and m = min(R, L/2);
@@ -268,7 +285,7 @@ def make_cylinder_volume_mesh(radius, length, resolution_hint, hydroelastic_modu
     d = np.minimum(radius - r, 0.5 * length - np.abs(verts[:, 2]))
     m = min(radius, 0.5 * length)
     return VolumeMesh(verts, _grid_tets(n, n, nz),
-                      hydroelastic_modulus * np.clip(d / m, 0.0, 1.0))
+                      hydroelastic_modulus * _extent(d / m))
 
 
 def make_cylinder_surface_mesh(radius, length, resolution_hint=None):
@@ -312,7 +329,7 @@ def make_capsule_volume_mesh(radius, length, resolution_hint, hydroelastic_modul
     zc = np.clip(verts[:, 2], -0.5 * length, 0.5 * length)
     dist = np.linalg.norm(verts - np.stack([0 * zc, 0 * zc, zc], axis=1), axis=1)
     return VolumeMesh(verts, _grid_tets(n, n, nz),
-                      hydroelastic_modulus * np.clip(1.0 - dist / radius, 0.0, 1.0))
+                      hydroelastic_modulus * _extent(1.0 - dist / radius))
 
 
 def make_capsule_surface_mesh(radius, length, resolution_hint=None):
