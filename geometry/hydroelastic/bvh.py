@@ -93,11 +93,13 @@ def build_bvh(vertices, elements):
 
 
 @njit(cache=True)
-def _meets_plane(b, nx, ny, nz, off, half_space):
-    """Box b (lo, hi) crosses the plane n·x = off or, if `half_space`, reaches into
-    n·x <= off (false for an empty box)."""
-    s = nx * 0.5 * (b[0] + b[3]) + ny * 0.5 * (b[1] + b[4]) + nz * 0.5 * (b[2] + b[5]) - off
-    r = 0.5 * (abs(nx) * (b[3] - b[0]) + abs(ny) * (b[4] - b[1]) + abs(nz) * (b[5] - b[2]))
+def _meets_plane(boxes, k, nx, ny, nz, off, half_space):
+    """Box k of `boxes` (rows lo, hi) crosses the plane n·x = off or, if `half_space`,
+    reaches into n·x <= off (false for an empty box)."""
+    lx, ly, lz = boxes[k, 0], boxes[k, 1], boxes[k, 2]
+    hx, hy, hz = boxes[k, 3], boxes[k, 4], boxes[k, 5]
+    s = nx * 0.5 * (lx + hx) + ny * 0.5 * (ly + hy) + nz * 0.5 * (lz + hz) - off
+    r = 0.5 * (abs(nx) * (hx - lx) + abs(ny) * (hy - ly) + abs(nz) * (hz - lz))
     return s - r <= 0.0 if half_space else abs(s) <= r
 
 
@@ -115,13 +117,13 @@ def plane_candidates(nodes, elements, order, num_leaves, nx, ny, nz, off, half_s
     while top > 0:
         top -= 1
         k = stack[top]
-        if not _meets_plane(nodes[k], nx, ny, nz, off, half_space):
+        if not _meets_plane(nodes, k, nx, ny, nz, off, half_space):
             continue
         if k >= first_leaf:
             base = (k - first_leaf) * per_leaf
             for q in range(base, base + per_leaf):
                 e = order[q]
-                if e >= 0 and _meets_plane(elements[e], nx, ny, nz, off, half_space):
+                if e >= 0 and _meets_plane(elements, e, nx, ny, nz, off, half_space):
                     out[count] = e
                     count += 1
         else:
@@ -132,22 +134,23 @@ def plane_candidates(nodes, elements, order, num_leaves, nx, ny, nz, off, half_s
 
 
 @njit(cache=True)
-def _overlap(a, c, e):
-    """Box a (lo, hi) meets the box of centre c (3,) and half sizes e (3,) (false if
-    either is empty or nan)."""
-    return (a[0] <= c[0] + e[0] and c[0] - e[0] <= a[3] and a[1] <= c[1] + e[1]
-            and c[1] - e[1] <= a[4] and a[2] <= c[2] + e[2] and c[2] - e[2] <= a[5])
+def _overlap(boxes, k, c, e):
+    """Box k of `boxes` (rows lo, hi) meets the box of centre c (3,) and half sizes e (3,)
+    (false if either is empty or nan)."""
+    return (boxes[k, 0] <= c[0] + e[0] and c[0] - e[0] <= boxes[k, 3]
+            and boxes[k, 1] <= c[1] + e[1] and c[1] - e[1] <= boxes[k, 4]
+            and boxes[k, 2] <= c[2] + e[2] and c[2] - e[2] <= boxes[k, 5])
 
 
 @njit(cache=True)
-def _box_in_a(b, R, p, c, e):
-    """Centre c and half sizes e in A of the box that bounds the box b (lo, hi) of frame
-    B, with R = R_AB and p = p_AB."""
+def _box_in_a(boxes, k, R, p, c, e):
+    """Centre c and half sizes e in A of the box that bounds box k of `boxes` (rows lo,
+    hi; frame B), with R = R_AB and p = p_AB."""
     for r in range(3):
         cr, er = p[r], 0.0
         for q in range(3):
-            cr += R[r, q] * 0.5 * (b[q] + b[3 + q])
-            er += abs(R[r, q]) * 0.5 * (b[3 + q] - b[q])
+            cr += R[r, q] * 0.5 * (boxes[k, q] + boxes[k, 3 + q])
+            er += abs(R[r, q]) * 0.5 * (boxes[k, 3 + q] - boxes[k, q])
         c[r], e[r] = cr, er
 
 
@@ -168,8 +171,8 @@ def pair_candidates(a_nodes, a_elements, a_order, a_leaves, b_nodes, b_elements,
     while top > 0:
         top -= 1
         ka, kb = stack[top, 0], stack[top, 1]
-        _box_in_a(b_nodes[kb], R_AB, p_AB, c, e)
-        if not _overlap(a_nodes[ka], c, e):
+        _box_in_a(b_nodes, kb, R_AB, p_AB, c, e)
+        if not _overlap(a_nodes, ka, c, e):
             continue
         leaf_a, leaf_b = ka >= fa, kb >= fb
         if leaf_a and leaf_b:
@@ -177,10 +180,10 @@ def pair_candidates(a_nodes, a_elements, a_order, a_leaves, b_nodes, b_elements,
                 eb = b_order[sb]
                 if eb < 0:
                     continue
-                _box_in_a(b_elements[eb], R_AB, p_AB, c, e)
+                _box_in_a(b_elements, eb, R_AB, p_AB, c, e)
                 for sa in range((ka - fa) * la, (ka - fa + 1) * la):
                     ea = a_order[sa]
-                    if ea >= 0 and _overlap(a_elements[ea], c, e):
+                    if ea >= 0 and _overlap(a_elements, ea, c, e):
                         if count < cap:
                             out[count, 0], out[count, 1] = ea, eb
                         count += 1

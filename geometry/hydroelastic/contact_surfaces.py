@@ -126,8 +126,9 @@ def _surface_arrays(ra, rb, X_a, X_b, sign, work, key):
                 s.triangles, s.normals_G, *rb.bvh.arrays()), None)
         if rb.kind == "volume":
             return _polygons(work, key, volume_volume_surface, (
-                X_a, X_b, m.vertices_G, m.tetrahedra, ra.field, *ra.bvh.arrays(), rb.field,
-                rb.planes, *rb.bvh.arrays()), None)
+                X_a, X_b, m.vertices_G, m.tetrahedra, ra.field, *ra.bvh.arrays(),
+                rb.mesh.vertices_G, rb.mesh.tetrahedra, rb.field, rb.planes,
+                *rb.bvh.arrays()), None)
         return None
     if ra.kind == "slab" and rb.kind == "surface":
         s = rb.mesh

@@ -1,6 +1,6 @@
 """Numba kernels that build contact-surface polygons, element by element.
 
-The element helpers (``_slice``, ``_clip_in_tet``, ``_equal_pressure_polygon``,
+The element helpers (``_slice``, ``_clip_in_tet``, ``_equal_pressure_plane``,
 ``_quadrature``, `tet_tables`) hold each formula once; they serve the candidate-driven
 kernels of `geometry.hydroelastic.surface_kernels` (the query's path) and the brute-force
 kernels below, which try every element (pair) and are the reference the tests compare
@@ -45,15 +45,16 @@ def _clip(src, ns, nx, ny, nz, off, dst):
 
 
 @njit(cache=True)
-def _clip_in_tet(planes, buf_a, m, buf_b):
-    """Polygon buf_a[:m] clipped by the four planes (4, 4) of a tet (n·x <= off inside);
-    the result is back in buf_a; returns its vertex count (< 3: empty)."""
+def _clip_in_tet(planes, t, buf_a, m, buf_b):
+    """Polygon buf_a[:m] clipped by the four planes planes[t] (4, 4) of a tet (n·x <= off
+    inside); the result is back in buf_a; returns its vertex count (< 3: empty)."""
     for k in range(0, 4, 2):
-        m = _clip(buf_a, m, planes[k, 0], planes[k, 1], planes[k, 2], planes[k, 3], buf_b)
+        m = _clip(buf_a, m, planes[t, k, 0], planes[t, k, 1], planes[t, k, 2],
+                  planes[t, k, 3], buf_b)
         if m < 3:
             return 0
-        m = _clip(buf_b, m, planes[k + 1, 0], planes[k + 1, 1], planes[k + 1, 2],
-                  planes[k + 1, 3], buf_a)
+        m = _clip(buf_b, m, planes[t, k + 1, 0], planes[t, k + 1, 1], planes[t, k + 1, 2],
+                  planes[t, k + 1, 3], buf_a)
         if m < 3:
             return 0
     return m
@@ -153,35 +154,37 @@ def tet_tables(V, P, tets, G, C, planes):
 
 
 @njit(cache=True)
-def _equal_pressure_polygon(Wa, ga, Ca, gb, Cb, planes_b, pts, buf, pp, s, out_n):
-    """The polygon of p_a = p_b in one tet pair, all in one frame: tet a (vertices Wa
-    (4, 3), p_a = Ca + ga·x) sliced by the plane (ga - gb)·x = Cb - Ca and clipped by the
-    planes (4, 4) of tet b (p_b = Cb + gb·x). The normal n ∝ ga - gb (out of b into a)
-    goes to out_n (3,); pairs whose pressures do not both grow into their own tet along
-    n (ga·n <= 0 or gb·n >= 0) give nothing. Returns (m, the series stiffness per area
-    g_a g_b / (g_a + g_b) with g = |∇p·n|); vertices in pts[:m], counter-clockwise."""
-    nx, ny, nz = ga[0] - gb[0], ga[1] - gb[1], ga[2] - gb[2]
-    nn = math.sqrt(nx * nx + ny * ny + nz * nz)
-    if nn == 0.0:
-        return 0, 0.0
-    nx, ny, nz = nx / nn, ny / nn, nz / nn
-    gan = ga[0] * nx + ga[1] * ny + ga[2] * nz
-    gbn = gb[0] * nx + gb[1] * ny + gb[2] * nz
-    if gan <= 0.0 or gbn >= 0.0:
-        return 0, 0.0
-    off = (Cb - Ca) / nn
+def _equal_pressure_plane(gax, gay, gaz, Ca, gbx, gby, gbz, Cb):
+    """The plane of p_a = p_b in a tet pair (p_a = Ca + ga·x, p_b = Cb + gb·x, one
+    frame): (m, off, ok) with m·x = off, m = ga - gb (not normalized: it points out of b
+    into a); ok is False when the pressures do not both grow into their own tet along m
+    (ga·m <= 0 or gb·m >= 0): no surface."""
+    mx, my, mz = gax - gbx, gay - gby, gaz - gbz
+    ok = gax * mx + gay * my + gaz * mz > 0.0 and gbx * mx + gby * my + gbz * mz < 0.0
+    return mx, my, mz, Cb - Ca, ok
+
+
+@njit(cache=True)
+def _series_stiffness(gax, gay, gaz, gbx, gby, gbz, mx, my, mz):
+    """(n, g) of an equal-pressure plane with normal m (`_equal_pressure_plane`): the unit
+    normal and the series stiffness per area g_a g_b / (g_a + g_b), g = |∇p·n|."""
+    nn = math.sqrt(mx * mx + my * my + mz * mz)
+    nx, ny, nz = mx / nn, my / nn, mz / nn
+    gan = gax * nx + gay * ny + gaz * nz
+    gbn = gbx * nx + gby * ny + gbz * nz
+    return nx, ny, nz, gan * (-gbn) / (gan - gbn)
+
+
+@njit(cache=True)
+def _crosses(Wt, nx, ny, nz, off, s):
+    """Signed distances s (4,) of the tet's vertices Wt (4, 3) to the plane n·x = off;
+    True if the plane separates them."""
     npos = 0
     for k in range(4):
-        s[k] = nx * Wa[k, 0] + ny * Wa[k, 1] + nz * Wa[k, 2] - off
+        s[k] = nx * Wt[k, 0] + ny * Wt[k, 1] + nz * Wt[k, 2] - off
         if s[k] > 0.0:
             npos += 1
-    if npos == 0 or npos == 4:
-        return 0, 0.0
-    out_n[0], out_n[1], out_n[2] = nx, ny, nz
-    m = _slice(Wa, s, s, nx, ny, nz, pts, pp)
-    if m == 0:
-        return 0, 0.0
-    return _clip_in_tet(planes_b, pts, m, buf), gan * (-gbn) / (gan - gbn)
+    return 0 < npos < 4
 
 
 @njit(cache=True)
@@ -306,7 +309,7 @@ def clip_triangles_in_tets(TV, tris, tri_n, V, P, tets, sign, out_v, out_p, out_
             for k in range(3):
                 for c in range(3):
                     buf_a[k, c] = TV[tris[f, k], c]
-            m = _clip_in_tet(planes[t], buf_a, 3, buf_b)
+            m = _clip_in_tet(planes, t, buf_a, 3, buf_b)
             if m == 0:
                 continue
             for k in range(m):
@@ -364,8 +367,9 @@ def clip_triangles_in_slab(TV, tris, tri_n, n, o, modulus, thickness, sign, out_
 def equal_pressure_polygons(Va, Pa, tets_a, Vb, Pb, tets_b, out_v, out_p, out_start, out_n,
                             out_g):
     """Compliant-compliant: polygons of the surface p_a = p_b inside both meshes (M = a,
-    N = b), every tet pair with overlapping boxes (see ``_equal_pressure_polygon``);
-    ``out_g`` is the series stiffness per area, pressures are p_a."""
+    N = b), every tet pair with overlapping boxes: the plane of equal pressure
+    (``_equal_pressure_plane``) sliced by tet a and clipped by tet b; ``out_g`` is the
+    series stiffness per area (``_series_stiffness``), pressures are p_a."""
     na, nb = tets_a.shape[0], tets_b.shape[0]
     Ga, Ca, PLa = np.empty((na, 3)), np.empty(na), np.empty((na, 4, 4))
     Gb, Cb, PLb = np.empty((nb, 3)), np.empty(nb), np.empty((nb, 4, 4))
@@ -373,7 +377,6 @@ def equal_pressure_polygons(Va, Pa, tets_a, Vb, Pb, tets_b, out_v, out_p, out_st
     tet_tables(Vb, Pb, tets_b, Gb, Cb, PLb)
     Wa, s = np.empty((4, 3)), np.empty(4)
     pts, buf, pp = np.empty((12, 3)), np.empty((12, 3)), np.empty(12)
-    n = np.empty(3)
     nf = nvo = 0
     out_start[0] = 0
     for ta in range(na):
@@ -394,15 +397,20 @@ def equal_pressure_polygons(Va, Pa, tets_a, Vb, Pb, tets_b, out_v, out_p, out_st
             for k in range(4):
                 for c in range(3):
                     Wa[k, c] = Va[tets_a[ta, k], c]
-            m, g = _equal_pressure_polygon(Wa, Ga[ta], Ca[ta], Gb[tb], Cb[tb], PLb[tb], pts,
-                                           buf, pp, s, n)
+            mx, my, mz, off, ok = _equal_pressure_plane(Ga[ta, 0], Ga[ta, 1], Ga[ta, 2], Ca[ta],
+                                                        Gb[tb, 0], Gb[tb, 1], Gb[tb, 2], Cb[tb])
+            if not ok or not _crosses(Wa, mx, my, mz, off, s):
+                continue
+            m = _clip_in_tet(PLb, tb, pts, _slice(Wa, s, s, mx, my, mz, pts, pp), buf)
             if m == 0:
                 continue
+            nx, ny, nz, g = _series_stiffness(Ga[ta, 0], Ga[ta, 1], Ga[ta, 2], Gb[tb, 0],
+                                              Gb[tb, 1], Gb[tb, 2], mx, my, mz)
             for k in range(m):
                 pp[k] = max(0.0, Ca[ta] + Ga[ta, 0] * pts[k, 0] + Ga[ta, 1] * pts[k, 1]
                             + Ga[ta, 2] * pts[k, 2])
-            if not _write(pts, pp, m, n[0], n[1], n[2], g, nf, nvo, out_v, out_p, out_start,
-                          out_n, out_g):
+            if not _write(pts, pp, m, nx, ny, nz, g, nf, nvo, out_v, out_p, out_start, out_n,
+                          out_g):
                 return -1
             nf += 1
             nvo += m

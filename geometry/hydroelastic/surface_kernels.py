@@ -24,7 +24,8 @@ from numba import njit
 
 from .bvh import pair_candidates, plane_candidates
 from .slicing_kernels import (
-    _clip_in_tet, _equal_pressure_polygon, _quadrature, _slab_polygon, _slice,
+    _clip_in_tet, _crosses, _equal_pressure_plane, _quadrature, _series_stiffness, _slab_polygon,
+    _slice,
 )
 
 __all__ = ["plane_volume_surface", "surface_volume_surface", "slab_surface_surface",
@@ -37,22 +38,23 @@ MIN_RELATIVE_AREA = 1e-12
 
 
 @njit(cache=True)
-def _emit(pts, pp, m, X_WA, nx, ny, nz, g, box, nf, nvo, out_v, out_p, out_start, faces):
+def _emit(pts, pp, m, X_WA, nx, ny, nz, g, boxes, e, nf, nvo, out_v, out_p, out_start, faces):
     """Append polygon pts[:m] (frame A, pressures pp) in W with its quadrature; normal n
-    in W; `box` (6,): the box of the element it came from. Returns the number of vertices
-    written (0: a negligible area, not kept)."""
+    in W; boxes[e] (6,): the box of the element it came from. Returns the number of
+    vertices written (0: a negligible area, not kept)."""
     for k in range(m):
         for r in range(3):
             out_v[nvo + k, r] = (X_WA[r, 3] + X_WA[r, 0] * pts[k, 0] + X_WA[r, 1] * pts[k, 1]
                                  + X_WA[r, 2] * pts[k, 2])
         out_p[nvo + k] = pp[k]
     a, cx, cy, cz, pc = _quadrature(out_v, out_p, nvo, nvo + m)
-    if not a > MIN_RELATIVE_AREA * ((box[3] - box[0]) ** 2 + (box[4] - box[1]) ** 2
-                                    + (box[5] - box[2]) ** 2):
+    if not a > MIN_RELATIVE_AREA * ((boxes[e, 3] - boxes[e, 0]) ** 2
+                                    + (boxes[e, 4] - boxes[e, 1]) ** 2
+                                    + (boxes[e, 5] - boxes[e, 2]) ** 2):
         return 0
-    f = faces[nf]
-    f[0], f[1], f[2], f[3], f[4], f[5] = nx, ny, nz, cx, cy, cz
-    f[6], f[7], f[8] = a, pc, g
+    faces[nf, 0], faces[nf, 1], faces[nf, 2] = nx, ny, nz
+    faces[nf, 3], faces[nf, 4], faces[nf, 5] = cx, cy, cz
+    faces[nf, 6], faces[nf, 7], faces[nf, 8] = a, pc, g
     out_start[nf + 1] = nvo + m
     return m
 
@@ -104,7 +106,7 @@ def plane_volume_surface(X_WA, n_W, o_W, V, P, tets, field, nodes, elements, ord
         if m == 0:
             continue
         g = abs(field[t, 0] * nx + field[t, 1] * ny + field[t, 2] * nz)
-        m = _emit(pts, pp, m, X_WA, n_W[0], n_W[1], n_W[2], g, elements[t], nf, nvo, out_v,
+        m = _emit(pts, pp, m, X_WA, n_W[0], n_W[1], n_W[2], g, elements, t, nf, nvo, out_v,
                   out_p, out_start, faces)
         if m:
             nf += 1
@@ -137,7 +139,7 @@ def surface_volume_surface(X_WA, X_WB, sign, field, planes, a_nodes, a_elements,
             for r in range(3):
                 buf_a[q, r] = (p_AB[r] + R_AB[r, 0] * TV[v, 0] + R_AB[r, 1] * TV[v, 1]
                                + R_AB[r, 2] * TV[v, 2])
-        m = _clip_in_tet(planes[t], buf_a, 3, buf_b)
+        m = _clip_in_tet(planes, t, buf_a, 3, buf_b)
         if m == 0:
             continue
         for q in range(m):
@@ -150,7 +152,7 @@ def surface_volume_surface(X_WA, X_WB, sign, field, planes, a_nodes, a_elements,
         nwx = sign * (X_WA[0, 0] * nax + X_WA[0, 1] * nay + X_WA[0, 2] * naz)
         nwy = sign * (X_WA[1, 0] * nax + X_WA[1, 1] * nay + X_WA[1, 2] * naz)
         nwz = sign * (X_WA[2, 0] * nax + X_WA[2, 1] * nay + X_WA[2, 2] * naz)
-        m = _emit(buf_a, pp, m, X_WA, nwx, nwy, nwz, g, a_elements[t], nf, nvo, out_v, out_p,
+        m = _emit(buf_a, pp, m, X_WA, nwx, nwy, nwz, g, a_elements, t, nf, nvo, out_v, out_p,
                   out_start, faces)
         if m:
             nf += 1
@@ -186,7 +188,7 @@ def slab_surface_surface(X_WS, X_WB, modulus, thickness, sign, TV, tris, tri_n, 
         nwx = sign * (X_WB[0, 0] * tri_n[f, 0] + X_WB[0, 1] * tri_n[f, 1] + X_WB[0, 2] * tri_n[f, 2])
         nwy = sign * (X_WB[1, 0] * tri_n[f, 0] + X_WB[1, 1] * tri_n[f, 1] + X_WB[1, 2] * tri_n[f, 2])
         nwz = sign * (X_WB[2, 0] * tri_n[f, 0] + X_WB[2, 1] * tri_n[f, 1] + X_WB[2, 2] * tri_n[f, 2])
-        m = _emit(buf_b, pp, m, X_WB, nwx, nwy, nwz, g, elements[f], nf, nvo, out_v, out_p,
+        m = _emit(buf_b, pp, m, X_WB, nwx, nwy, nwz, g, elements, f, nf, nvo, out_v, out_p,
                   out_start, faces)
         if m:
             nf += 1
@@ -196,11 +198,12 @@ def slab_surface_surface(X_WS, X_WB, modulus, thickness, sign, TV, tris, tri_n, 
 
 @njit(cache=True)
 def volume_volume_surface(X_WA, X_WB, Va, tets_a, field_a, a_nodes, a_elements, a_order,
-                          a_leaves, field_b, planes_b, b_nodes, b_elements, b_order, b_leaves,
-                          pairs, out_v, out_p, out_start, faces):
-    """Compliant volumes A (vertices Va, tets, ``field_a`` (nt, 4) in A) and B
-    (``field_b``, ``planes_b`` in B): the surface p_a = p_b, tet pair by tet pair (see
-    `geometry.hydroelastic.slicing_kernels._equal_pressure_polygon`), pressures p_a;
+                          a_leaves, Vb, tets_b, field_b, planes_b, b_nodes, b_elements, b_order,
+                          b_leaves, pairs, out_v, out_p, out_start, faces):
+    """Compliant volumes A (vertices Va, tets, ``field_a`` (nt, 4), in A) and B (the same
+    and ``planes_b``, in B): the surface p_a = p_b, tet pair by tet pair: the plane of
+    equal pressure (`geometry.hydroelastic.slicing_kernels._equal_pressure_plane`), kept
+    where it crosses both tets, sliced by tet a and clipped by tet b; pressures p_a;
     ``pairs`` (k, 2) is work."""
     R_AB, p_AB = np.empty((3, 3)), np.empty(3)
     _relative(X_WA, X_WB, R_AB, p_AB)
@@ -208,39 +211,54 @@ def volume_volume_surface(X_WA, X_WB, Va, tets_a, field_a, a_nodes, a_elements, 
                         b_leaves, R_AB, p_AB, pairs)
     if not _fits(k, pairs.shape[0], out_v, faces):
         return -(k + 1)
-    Wa, s = np.empty((4, 3)), np.empty(4)
+    Wa, Wb, s = np.empty((4, 3)), np.empty((4, 3)), np.empty(4)
     pts, buf, pp = np.empty((12, 3)), np.empty((12, 3)), np.empty(12)
-    gb, pl, n_A = np.empty(3), np.empty((4, 4)), np.empty(3)
+    pl = np.empty((1, 4, 4))
     nf = nvo = 0
     out_start[0] = 0
+    last = -1
+    gb0 = gb1 = gb2 = cb = 0.0
     for i in range(k):
         ta, tb = pairs[i, 0], pairs[i, 1]
-        # tet b's field and planes in A: ∇p_A = R_AB ∇p_B, C_A = C_B - ∇p_A·p_AB
-        cb = field_b[tb, 3]
-        for r in range(3):
-            gb[r] = (R_AB[r, 0] * field_b[tb, 0] + R_AB[r, 1] * field_b[tb, 1]
-                     + R_AB[r, 2] * field_b[tb, 2])
-            cb -= gb[r] * p_AB[r]
-        for q in range(4):
-            off = planes_b[tb, q, 3]
-            for r in range(3):
-                pl[q, r] = (R_AB[r, 0] * planes_b[tb, q, 0] + R_AB[r, 1] * planes_b[tb, q, 1]
-                            + R_AB[r, 2] * planes_b[tb, q, 2])
-                off += pl[q, r] * p_AB[r]
-            pl[q, 3] = off
+        if tb != last:          # the candidates come in runs of one tet b: it in A, once
+            last = tb
+            # ∇p_A = R_AB ∇p_B, C_A = C_B - ∇p_A·p_AB; planes n_A = R_AB n_B,
+            # off_A = off_B + n_A·p_AB; vertices R_AB x_B + p_AB
+            fx, fy, fz = field_b[tb, 0], field_b[tb, 1], field_b[tb, 2]
+            gb0 = R_AB[0, 0] * fx + R_AB[0, 1] * fy + R_AB[0, 2] * fz
+            gb1 = R_AB[1, 0] * fx + R_AB[1, 1] * fy + R_AB[1, 2] * fz
+            gb2 = R_AB[2, 0] * fx + R_AB[2, 1] * fy + R_AB[2, 2] * fz
+            cb = field_b[tb, 3] - gb0 * p_AB[0] - gb1 * p_AB[1] - gb2 * p_AB[2]
+            for q in range(4):
+                o = planes_b[tb, q, 3]
+                v = tets_b[tb, q]
+                for r in range(3):
+                    pl[0, q, r] = (R_AB[r, 0] * planes_b[tb, q, 0]
+                                   + R_AB[r, 1] * planes_b[tb, q, 1]
+                                   + R_AB[r, 2] * planes_b[tb, q, 2])
+                    o += pl[0, q, r] * p_AB[r]
+                    Wb[q, r] = (p_AB[r] + R_AB[r, 0] * Vb[v, 0] + R_AB[r, 1] * Vb[v, 1]
+                                + R_AB[r, 2] * Vb[v, 2])
+                pl[0, q, 3] = o
+        gax, gay, gaz, ca = field_a[ta, 0], field_a[ta, 1], field_a[ta, 2], field_a[ta, 3]
+        mx, my, mz, off, ok = _equal_pressure_plane(gax, gay, gaz, ca, gb0, gb1, gb2, cb)
+        if not ok or not _crosses(Wb, mx, my, mz, off, s):
+            continue
         for q in range(4):
             v = tets_a[ta, q]
             Wa[q, 0], Wa[q, 1], Wa[q, 2] = Va[v, 0], Va[v, 1], Va[v, 2]
-        ga = field_a[ta]
-        m, g = _equal_pressure_polygon(Wa, ga, ga[3], gb, cb, pl, pts, buf, pp, s, n_A)
+        if not _crosses(Wa, mx, my, mz, off, s):
+            continue
+        m = _clip_in_tet(pl, 0, pts, _slice(Wa, s, s, mx, my, mz, pts, pp), buf)
         if m == 0:
             continue
+        nx, ny, nz, g = _series_stiffness(gax, gay, gaz, gb0, gb1, gb2, mx, my, mz)
         for q in range(m):
-            pp[q] = max(0.0, ga[3] + ga[0] * pts[q, 0] + ga[1] * pts[q, 1] + ga[2] * pts[q, 2])
-        nwx = X_WA[0, 0] * n_A[0] + X_WA[0, 1] * n_A[1] + X_WA[0, 2] * n_A[2]
-        nwy = X_WA[1, 0] * n_A[0] + X_WA[1, 1] * n_A[1] + X_WA[1, 2] * n_A[2]
-        nwz = X_WA[2, 0] * n_A[0] + X_WA[2, 1] * n_A[1] + X_WA[2, 2] * n_A[2]
-        m = _emit(pts, pp, m, X_WA, nwx, nwy, nwz, g, a_elements[ta], nf, nvo, out_v, out_p,
+            pp[q] = max(0.0, ca + gax * pts[q, 0] + gay * pts[q, 1] + gaz * pts[q, 2])
+        nwx = X_WA[0, 0] * nx + X_WA[0, 1] * ny + X_WA[0, 2] * nz
+        nwy = X_WA[1, 0] * nx + X_WA[1, 1] * ny + X_WA[1, 2] * nz
+        nwz = X_WA[2, 0] * nx + X_WA[2, 1] * ny + X_WA[2, 2] * nz
+        m = _emit(pts, pp, m, X_WA, nwx, nwy, nwz, g, a_elements, ta, nf, nvo, out_v, out_p,
                   out_start, faces)
         if m:
             nf += 1
