@@ -11,8 +11,9 @@ once). Empty nodes have the box (+inf, -inf), which no test accepts.
 The traversal kernels find the candidates of one query: the elements whose boxes a plane
 crosses (`plane_candidates`), or the element pairs of two meshes in relative pose X_AB
 whose boxes overlap (`pair_candidates`; B's boxes are bounded in A by the box of the
-rotated box). Both accept every element (pair) that can intersect and are followed by the
-exact element kernels of `geometry.hydroelastic.surface_kernels`.
+rotated box, each computed once per query). Both accept every element (pair) that can
+intersect and are followed by the exact element kernels of
+`geometry.hydroelastic.surface_kernels`.
 """
 
 from dataclasses import dataclass
@@ -49,6 +50,11 @@ class Bvh:
     def arrays(self):
         """(nodes, elements, order, num_leaves): the arguments of the traversal kernels."""
         return self.nodes, self.elements, self.order, self.num_leaves
+
+    def move_work(self):
+        """New work arrays (moved, stamp) of `pair_candidates` with this tree as B."""
+        n = self.nodes.shape[0] + self.elements.shape[0]
+        return np.empty((n, 6)), np.zeros(n + 1, np.int64)
 
 
 def element_boxes(vertices, elements):
@@ -134,45 +140,57 @@ def plane_candidates(nodes, elements, order, num_leaves, nx, ny, nz, off, half_s
 
 
 @njit(cache=True)
-def _overlap(boxes, k, c, e):
-    """Box k of `boxes` (rows lo, hi) meets the box of centre c (3,) and half sizes e (3,)
+def _overlap(boxes, k, moved, row):
+    """Box k of `boxes` (rows lo, hi) meets the box moved[row] (centre, half sizes)
     (false if either is empty or nan)."""
-    return (boxes[k, 0] <= c[0] + e[0] and c[0] - e[0] <= boxes[k, 3]
-            and boxes[k, 1] <= c[1] + e[1] and c[1] - e[1] <= boxes[k, 4]
-            and boxes[k, 2] <= c[2] + e[2] and c[2] - e[2] <= boxes[k, 5])
+    return (boxes[k, 0] <= moved[row, 0] + moved[row, 3]
+            and moved[row, 0] - moved[row, 3] <= boxes[k, 3]
+            and boxes[k, 1] <= moved[row, 1] + moved[row, 4]
+            and moved[row, 1] - moved[row, 4] <= boxes[k, 4]
+            and boxes[k, 2] <= moved[row, 2] + moved[row, 5]
+            and moved[row, 2] - moved[row, 5] <= boxes[k, 5])
 
 
 @njit(cache=True)
-def _box_in_a(boxes, k, R, p, c, e):
-    """Centre c and half sizes e in A of the box that bounds box k of `boxes` (rows lo,
-    hi; frame B), with R = R_AB and p = p_AB."""
+def _move(boxes, k, R, p, moved, row, stamp):
+    """moved[row] = (centre, half sizes) in A of the box that bounds box k of `boxes`
+    (rows lo, hi; frame B), with R = R_AB and p = p_AB; computed once per query (stamp[row]
+    equal to the query's number stamp[-1] marks it done)."""
+    if stamp[row] == stamp[-1]:
+        return
+    stamp[row] = stamp[-1]
     for r in range(3):
         cr, er = p[r], 0.0
         for q in range(3):
             cr += R[r, q] * 0.5 * (boxes[k, q] + boxes[k, 3 + q])
             er += abs(R[r, q]) * 0.5 * (boxes[k, 3 + q] - boxes[k, q])
-        c[r], e[r] = cr, er
+        moved[row, r], moved[row, 3 + r] = cr, er
 
 
 @njit(cache=True)
 def pair_candidates(a_nodes, a_elements, a_order, a_leaves, b_nodes, b_elements, b_order,
-                    b_leaves, R_AB, p_AB, out):
+                    b_leaves, R_AB, p_AB, moved, stamp, out):
     """Element pairs (a, b) of two meshes whose element boxes overlap (B's boxes bounded
     in A), found by descending both trees; writes up to len(out) pairs (k, 2) and returns
-    the total count (a count above len(out) asks for a larger `out`)."""
+    the total count (a count above len(out) asks for a larger `out`).
+
+    ``moved`` (nb_nodes + nb_elements, 6) and ``stamp`` (nb_nodes + nb_elements + 1,)
+    int64 are work kept from query to query: B's node and element boxes in A, each
+    computed at most once per query."""
     fa, fb = a_leaves - 1, b_leaves - 1
     la, lb = a_order.shape[0] // a_leaves, b_order.shape[0] // b_leaves
+    nbn = b_nodes.shape[0]
+    stamp[-1] += 1
     stack = np.empty((256, 2), np.int64)
     stack[0, 0], stack[0, 1] = 0, 0
     top = 1
-    c, e = np.empty(3), np.empty(3)
     cap = out.shape[0]
     count = 0
     while top > 0:
         top -= 1
         ka, kb = stack[top, 0], stack[top, 1]
-        _box_in_a(b_nodes, kb, R_AB, p_AB, c, e)
-        if not _overlap(a_nodes, ka, c, e):
+        _move(b_nodes, kb, R_AB, p_AB, moved, kb, stamp)
+        if not _overlap(a_nodes, ka, moved, kb):
             continue
         leaf_a, leaf_b = ka >= fa, kb >= fb
         if leaf_a and leaf_b:
@@ -180,10 +198,10 @@ def pair_candidates(a_nodes, a_elements, a_order, a_leaves, b_nodes, b_elements,
                 eb = b_order[sb]
                 if eb < 0:
                     continue
-                _box_in_a(b_elements, eb, R_AB, p_AB, c, e)
+                _move(b_elements, eb, R_AB, p_AB, moved, nbn + eb, stamp)
                 for sa in range((ka - fa) * la, (ka - fa + 1) * la):
                     ea = a_order[sa]
-                    if ea >= 0 and _overlap(a_elements, ea, c, e):
+                    if ea >= 0 and _overlap(a_elements, ea, moved, nbn + eb):
                         if count < cap:
                             out[count, 0], out[count, 1] = ea, eb
                         count += 1

@@ -55,23 +55,45 @@ class HydroelasticQueryResult:
         Per table index: the geometry is compliant-hydroelastic.
     modulus : list of float
         Per table index: the hydroelastic modulus E (Pa; inf when rigid or absent).
+    supported : ndarray (n, n) bool or None
+        Symmetric: pair (i, j) is one hydroelastic contact supports (it is handled
+        hydroelastically whenever the broad phase finds it); None when no geometry has
+        hydroelastic properties.
     """
 
-    def __init__(self, ids=(), compliant=(), modulus=()):
+    def __init__(self, ids=(), compliant=(), modulus=(), supported=None):
         self.ids = ids
         self.compliant = compliant
         self.modulus = modulus
+        self.supported = supported
         self.surfaces = []
         self.hydroelastic_pairs = set()
         self.surface_pairs = []
 
 
+_NONE, _VOLUME, _SLAB, _PLANE, _SURFACE = range(5)
+_KIND = {"volume": _VOLUME, "slab": _SLAB, "plane": _PLANE, "surface": _SURFACE}
+
+
 class _Store:
-    """Per proximity tables: the representations (index -> representation or None) and
-    each pair's work arrays (reused from query to query)."""
+    """Per proximity tables: the representations (index -> representation or None), the
+    per-index lists of `HydroelasticQueryResult`, the supported-pair matrix, and per pair
+    met so far its plan (`_plan`) and work arrays (reused from query to query)."""
 
     def __init__(self, reps):
         self.reps = reps
+        self.compliant = [r is not None and r.compliant for r in reps]
+        self.modulus = [float("inf") if r is None else r.modulus for r in reps]
+        kind = np.array([_NONE if r is None else _KIND[r.kind] for r in reps], np.int64)
+        soft = (kind == _VOLUME) | (kind == _SLAB)
+        hard = (kind == _PLANE) | (kind == _SURFACE)
+        volume = kind == _VOLUME
+        slab_plane = (kind == _SLAB)[:, None] & (kind == _PLANE)[None, :]
+        supported = ((soft[:, None] & hard[None, :]) | (hard[:, None] & soft[None, :])
+                     | (volume[:, None] & volume[None, :]))
+        self.supported = supported & ~slab_plane & ~slab_plane.T
+        self.any = bool(kind.any())
+        self.plans = {}
         self.work = {}
 
 
@@ -110,32 +132,36 @@ def _polygons(work, key, kernel, args, elements):
         buf = _buffers(k, elements if elements is not None else (k, 2))
 
 
-def _surface_arrays(ra, rb, X_a, X_b, sign, work, key):
-    """(nf, work arrays) of compliant ra (pose X_a) against rb (pose X_b), or None for an
-    unsupported pair; the polygons' normals point out of N into M (sign = +1: ra is M)."""
-    if ra.kind == "volume":
-        m = ra.mesh
-        if rb.kind == "plane":
-            return _polygons(work, key, plane_volume_surface, (
-                X_a, sign * X_b[:3, 2], X_b[:3, 3].copy(), m.vertices_G, m.pressure,
-                m.tetrahedra, ra.field, *ra.bvh.arrays()), m.tetrahedra.shape[0])
-        if rb.kind == "surface":
-            s = rb.mesh
-            return _polygons(work, key, surface_volume_surface, (
-                X_a, X_b, sign, ra.field, ra.planes, *ra.bvh.arrays(), s.vertices_G,
-                s.triangles, s.normals_G, *rb.bvh.arrays()), None)
-        if rb.kind == "volume":
-            return _polygons(work, key, volume_volume_surface, (
-                X_a, X_b, m.vertices_G, m.tetrahedra, ra.field, *ra.bvh.arrays(),
-                rb.mesh.vertices_G, rb.mesh.tetrahedra, rb.field, rb.planes,
-                *rb.bvh.arrays()), None)
-        return None
-    if ra.kind == "slab" and rb.kind == "surface":
-        s = rb.mesh
-        return _polygons(work, key, slab_surface_surface, (
-            X_a, X_b, ra.modulus, ra.thickness, sign, s.vertices_G, s.triangles, s.normals_G,
-            *rb.bvh.arrays()), s.triangles.shape[0])
-    return None
+def _plan(ra, rb, i, j):
+    """(kernel, a, b, static arguments, elements) of supported pair (i, j) (i is M): the
+    kernel runs as kernel(X_WG[a], X_WG[b], *static, *work arrays), a the compliant
+    geometry (i when both are); `elements` as in `_polygons`. The polygons' normals point
+    out of N into M."""
+    if not ra.compliant:
+        return _plan_compliant(rb, ra, j, i, -1.0)
+    return _plan_compliant(ra, rb, i, j, 1.0)
+
+
+def _plan_compliant(rc, ro, c, o, sign):
+    m = rc.mesh
+    if rc.kind == "volume" and ro.kind == "plane":
+        return (plane_volume_surface, c, o, (sign, m.vertices_G, m.pressure, m.tetrahedra,
+                                              rc.field, *rc.bvh.arrays()), m.tetrahedra.shape[0])
+    if rc.kind == "volume" and ro.kind == "surface":
+        s = ro.mesh
+        return (surface_volume_surface, c, o, (sign, rc.field, rc.planes, *rc.bvh.arrays(),
+                                               s.vertices_G, s.triangles, s.normals_G,
+                                               *ro.bvh.arrays(), *ro.bvh.move_work()), None)
+    if rc.kind == "volume":
+        n = ro.mesh
+        return (volume_volume_surface, c, o, (m.vertices_G, m.tetrahedra, rc.field,
+                                              *rc.bvh.arrays(), n.vertices_G, n.tetrahedra,
+                                              ro.field, ro.planes, *ro.bvh.arrays(),
+                                              *ro.bvh.move_work()), None)
+    s = ro.mesh
+    return (slab_surface_surface, c, o, (rc.modulus, rc.thickness, sign, s.vertices_G,
+                                         s.triangles, s.normals_G, *ro.bvh.arrays()),
+            s.triangles.shape[0])
 
 
 def _unsupported_reason(ra, rb):
@@ -170,38 +196,32 @@ def compute_hydroelastic(engine, inspector, strict):
     HydroelasticQueryResult
     """
     store = _store(engine, inspector)
-    reps = store.reps
     t = engine.t
-    if not strict and all(r is None for r in reps):
-        return HydroelasticQueryResult(t.ids, [False] * len(reps))
+    if not store.any:
+        if strict and t.n > 1:
+            engine._broad_phase(0.0)
+            if engine.npairs:
+                i, j = engine.pairs[0]
+                _refuse(store, inspector, t, int(i), int(j))
+        return HydroelasticQueryResult(t.ids, store.compliant, store.modulus)
     count = engine._broad_phase(0.0)
-    pairs = engine.pairs[:count].copy()
-    result = HydroelasticQueryResult(t.ids, [r is not None and r.compliant for r in reps],
-                                     [float("inf") if r is None else r.modulus for r in reps])
+    result = HydroelasticQueryResult(t.ids, store.compliant, store.modulus, store.supported)
     X = engine.X_WG
-    for i, j in pairs:
-        i, j = int(i), int(j)
-        ra, rb = reps[i], reps[j]
-        supported = (ra is not None and rb is not None and (
-            (ra.compliant != rb.compliant and not {ra.kind, rb.kind} == {"slab", "plane"})
-            or (ra.kind == "volume" and rb.kind == "volume")))
-        if not supported:
+    supported = store.supported
+    for i, j in engine.pairs[:count].tolist():
+        if not supported[i, j]:
             if strict:
-                exc, why = _unsupported_reason(ra, rb)
-                exc = exc or ValueError
-                raise exc(f"compute_contact_surfaces: the pair of geometries "
-                          f"'{inspector.get_name(t.ids[i])}' and "
-                          f"'{inspector.get_name(t.ids[j])}' {why}; use contact_model "
-                          f"'hydroelastic_with_fallback' for point contact")
+                _refuse(store, inspector, t, i, j)
             continue
         result.hydroelastic_pairs.add((i, j))
-        if ra.compliant:
-            out = _surface_arrays(ra, rb, X[i], X[j], 1.0, store.work, (i, j))
-        else:
-            out = _surface_arrays(rb, ra, X[j], X[i], -1.0, store.work, (i, j))
-        if out is None or out[0] == 0:
+        plan = store.plans.get((i, j))
+        if plan is None:
+            plan = store.plans[(i, j)] = _plan(store.reps[i], store.reps[j], i, j)
+        kernel, a, b, static, elements = plan
+        nf, (_, out_v, out_p, out_start, faces) = _polygons(
+            store.work, (i, j), kernel, (X[a], X[b], *static), elements)
+        if nf == 0:
             continue
-        nf, (_, out_v, out_p, out_start, faces) = out
         nv = out_start[nf]
         F = faces[:nf]
         result.surfaces.append(ContactSurface(
@@ -210,3 +230,12 @@ def compute_hydroelastic(engine, inspector, strict):
             F[:, 7].copy(), F[:, 8].copy()))
         result.surface_pairs.append((i, j))
     return result
+
+
+def _refuse(store, inspector, t, i, j):
+    """Raise for the unsupported pair (i, j) of a strict query."""
+    exc, why = _unsupported_reason(store.reps[i], store.reps[j])
+    raise (exc or ValueError)(
+        f"compute_contact_surfaces: the pair of geometries '{inspector.get_name(t.ids[i])}' "
+        f"and '{inspector.get_name(t.ids[j])}' {why}; use contact_model "
+        f"'hydroelastic_with_fallback' for point contact")

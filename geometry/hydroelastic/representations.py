@@ -110,9 +110,8 @@ def make_representation(shape, props, gid=None):
             return _volume(make_sphere_volume_mesh(
                 shape.radius(), h, E), E)
         if isinstance(shape, Box):
-            h = _need(props, "resolution_hint", fn, gid)
-            return _volume(make_box_volume_mesh(
-                shape.size(), h, E), E)
+            _need(props, "resolution_hint", fn, gid)     # required, but unused (as in Drake)
+            return _volume(make_box_volume_mesh(shape.size(), None, E), E)
         if isinstance(shape, Ellipsoid):
             h = _need(props, "resolution_hint", fn, gid)
             return _volume(make_ellipsoid_volume_mesh(

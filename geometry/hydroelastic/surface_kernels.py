@@ -78,16 +78,17 @@ def _relative(X_WA, X_WB, R_AB, p_AB):
 
 
 @njit(cache=True)
-def plane_volume_surface(X_WA, n_W, o_W, V, P, tets, field, nodes, elements, order,
+def plane_volume_surface(X_WA, X_WP, sign, V, P, tets, field, nodes, elements, order,
                          num_leaves, cand, out_v, out_p, out_start, faces):
     """Compliant volume A (vertices V, pressures P, tets, ``field`` (nt, 4) rows
-    (∇p, C) in A) cut by the rigid plane through o_W with unit normal n_W (the polygons'
-    normal), with A's tet tree; ``cand`` (nt,) is work."""
-    nx = X_WA[0, 0] * n_W[0] + X_WA[1, 0] * n_W[1] + X_WA[2, 0] * n_W[2]
-    ny = X_WA[0, 1] * n_W[0] + X_WA[1, 1] * n_W[1] + X_WA[2, 1] * n_W[2]
-    nz = X_WA[0, 2] * n_W[0] + X_WA[1, 2] * n_W[1] + X_WA[2, 2] * n_W[2]
-    off = (n_W[0] * (o_W[0] - X_WA[0, 3]) + n_W[1] * (o_W[1] - X_WA[1, 3])
-           + n_W[2] * (o_W[2] - X_WA[2, 3]))
+    (∇p, C) in A, tet tree) cut by the rigid plane z = 0 of pose X_WP; the polygons'
+    normal is ``sign`` times the plane's; ``cand`` (nt,) is work."""
+    nwx, nwy, nwz = sign * X_WP[0, 2], sign * X_WP[1, 2], sign * X_WP[2, 2]
+    nx = X_WA[0, 0] * nwx + X_WA[1, 0] * nwy + X_WA[2, 0] * nwz
+    ny = X_WA[0, 1] * nwx + X_WA[1, 1] * nwy + X_WA[2, 1] * nwz
+    nz = X_WA[0, 2] * nwx + X_WA[1, 2] * nwy + X_WA[2, 2] * nwz
+    off = (nwx * (X_WP[0, 3] - X_WA[0, 3]) + nwy * (X_WP[1, 3] - X_WA[1, 3])
+           + nwz * (X_WP[2, 3] - X_WA[2, 3]))
     k = plane_candidates(nodes, elements, order, num_leaves, nx, ny, nz, off, False, cand)
     if not _fits(k, cand.shape[0], out_v, faces):
         return -(k + 1)
@@ -106,8 +107,8 @@ def plane_volume_surface(X_WA, n_W, o_W, V, P, tets, field, nodes, elements, ord
         if m == 0:
             continue
         g = abs(field[t, 0] * nx + field[t, 1] * ny + field[t, 2] * nz)
-        m = _emit(pts, pp, m, X_WA, n_W[0], n_W[1], n_W[2], g, elements, t, nf, nvo, out_v,
-                  out_p, out_start, faces)
+        m = _emit(pts, pp, m, X_WA, nwx, nwy, nwz, g, elements, t, nf, nvo, out_v, out_p,
+                  out_start, faces)
         if m:
             nf += 1
             nvo += m
@@ -117,16 +118,16 @@ def plane_volume_surface(X_WA, n_W, o_W, V, P, tets, field, nodes, elements, ord
 @njit(cache=True)
 def surface_volume_surface(X_WA, X_WB, sign, field, planes, a_nodes, a_elements, a_order,
                            a_leaves, TV, tris, tri_n, b_nodes, b_elements, b_order, b_leaves,
-                           pairs, out_v, out_p, out_start, faces):
+                           moved, stamp, pairs, out_v, out_p, out_start, faces):
     """Compliant volume A (``field`` (nt, 4) rows (∇p, C) and face ``planes`` (nt, 4, 4)
     in A, tet tree) against the rigid triangles of B (vertices TV, ``tris``, unit normals
     ``tri_n``, in B; triangle tree): each triangle clipped by each tet it meets, with the
-    tet's pressure; normals ``sign`` times the triangles' in W; ``pairs`` (k, 2) is
-    work."""
+    tet's pressure; normals ``sign`` times the triangles' in W; ``moved``, ``stamp`` (of
+    `geometry.hydroelastic.bvh.pair_candidates`) and ``pairs`` (k, 2) are work."""
     R_AB, p_AB = np.empty((3, 3)), np.empty(3)
     _relative(X_WA, X_WB, R_AB, p_AB)
     k = pair_candidates(a_nodes, a_elements, a_order, a_leaves, b_nodes, b_elements, b_order,
-                        b_leaves, R_AB, p_AB, pairs)
+                        b_leaves, R_AB, p_AB, moved, stamp, pairs)
     if not _fits(k, pairs.shape[0], out_v, faces):
         return -(k + 1)
     buf_a, buf_b, pp = np.empty((12, 3)), np.empty((12, 3)), np.empty(12)
@@ -199,16 +200,17 @@ def slab_surface_surface(X_WS, X_WB, modulus, thickness, sign, TV, tris, tri_n, 
 @njit(cache=True)
 def volume_volume_surface(X_WA, X_WB, Va, tets_a, field_a, a_nodes, a_elements, a_order,
                           a_leaves, Vb, tets_b, field_b, planes_b, b_nodes, b_elements, b_order,
-                          b_leaves, pairs, out_v, out_p, out_start, faces):
+                          b_leaves, moved, stamp, pairs, out_v, out_p, out_start, faces):
     """Compliant volumes A (vertices Va, tets, ``field_a`` (nt, 4), in A) and B (the same
     and ``planes_b``, in B): the surface p_a = p_b, tet pair by tet pair: the plane of
     equal pressure (`geometry.hydroelastic.slicing_kernels._equal_pressure_plane`), kept
     where it crosses both tets, sliced by tet a and clipped by tet b; pressures p_a;
-    ``pairs`` (k, 2) is work."""
+    ``moved``, ``stamp`` (of `geometry.hydroelastic.bvh.pair_candidates`) and ``pairs``
+    (k, 2) are work."""
     R_AB, p_AB = np.empty((3, 3)), np.empty(3)
     _relative(X_WA, X_WB, R_AB, p_AB)
     k = pair_candidates(a_nodes, a_elements, a_order, a_leaves, b_nodes, b_elements, b_order,
-                        b_leaves, R_AB, p_AB, pairs)
+                        b_leaves, R_AB, p_AB, moved, stamp, pairs)
     if not _fits(k, pairs.shape[0], out_v, faces):
         return -(k + 1)
     Wa, Wb, s = np.empty((4, 3)), np.empty((4, 3)), np.empty(4)

@@ -150,7 +150,8 @@ def test_candidates_contain_every_overlapping_element_and_pair():
     X_AB = random_pose(rng, [0.1, 0.05, 0.0], 0.02)
     R, p = X_AB.rotation().matrix(), X_AB.translation()
     pairs = np.zeros((100000, 2), np.int64)
-    k = pair_candidates(*ta.arrays(), *tb.arrays(), np.ascontiguousarray(R), p, pairs)
+    k = pair_candidates(*ta.arrays(), *tb.arrays(), np.ascontiguousarray(R), p,
+                        *tb.move_work(), pairs)
     assert 0 < k <= pairs.shape[0]
     found = set(map(tuple, pairs[:k]))
     assert len(found) == k
