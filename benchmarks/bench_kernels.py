@@ -25,12 +25,13 @@ import sys
 import time
 import xml.etree.ElementTree as ET
 
-import numba
+
 import numpy as np
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from merganser.framework.compilation import get_num_threads  # noqa: E402
 from merganser.multibody.kernels import TreeDynamics  # noqa: E402
 from merganser.multibody.tree.compiled_model import JointType, make_compiled_model  # noqa: E402
 
@@ -228,7 +229,7 @@ def main():
         print(f"{key:10s}{t:10.2f}{t_min:10.2f}"
               + (f"{b:10.2f}{t / b:8.2f}" if b else f"{'-':>10s}"))
 
-    print(f"\nbatch of {nbatch} states on {numba.get_num_threads()} threads (µs per state, "
+    print(f"\nbatch of {nbatch} states on {get_num_threads()} threads (µs per state, "
           f"median and min of {repeat}; baseline: one call of the above)")
     print(f"{'':10s}{'median':>10s}{'min':>10s}{'baseline':>10s}{'ratio':>8s}")
     for key, (t, t_min) in timed_batch.items():

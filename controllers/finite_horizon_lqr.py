@@ -38,7 +38,6 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from scipy.integrate import solve_ivp
 
 from merganser.framework import (Context, OutputPortSelection, PiecewisePolynomial,
                        first_order_taylor_approximation)
@@ -256,6 +255,8 @@ def finite_horizon_linear_quadratic_regulator(system, context, t0, tf, Q, R, opt
     RuntimeError
         If the backward integration fails.
     """
+    from scipy.integrate import solve_ivp
+
     options = options or FiniteHorizonLinearQuadraticRegulatorOptions()
     t0, tf = float(t0), float(tf)
     if not tf > t0:

@@ -23,7 +23,6 @@ Prentice Hall, 1990, chapters 2-3.
 """
 
 import numpy as np
-import scipy.linalg
 
 from merganser.framework import (AffineSystem, Context, LinearSystem, OutputPortSelection, System,
                        linearize)
@@ -34,6 +33,8 @@ from ._riccati_checks import (check_detectable, check_positive_semidefinite,
 
 def _solve_lqr(fn, A, B, Q, R, N, discrete):
     """Validated data -> (K (m, n), S (n, n))."""
+    import scipy.linalg
+
     A, B, Q, R, N = lqr_data(fn, A, B, Q, R, N)
     check_stabilizable(fn, A, B, discrete)
     if N is None:

@@ -96,6 +96,12 @@ class Diagram(System):
                  self._systems[dst[0]].get_input_port(dst[1]))
                 for dst, src in self._connection_map.items()]
 
+    def connection_map(self):
+        """The connections as ``{(dest system, input index): (source system, output
+        index)}`` (Drake's Diagram::connection_map)."""
+        return {(self._systems[dst[0]], dst[1]): (self._systems[src[0]], src[1])
+                for dst, src in self._connection_map.items()}
+
     def has_direct_feedthrough(self, input_index, output_index=None):
         if output_index is None:
             return any(self.has_direct_feedthrough(input_index, j)

@@ -14,9 +14,9 @@ The points run serially or on any `concurrent.futures.Executor` (see
 from __future__ import annotations
 
 import itertools
-import math
 from collections.abc import Mapping
 
+from .arguments import as_finite_float
 from .monte_carlo import map_tasks, resolve_executor
 
 __all__ = ["SweepResult", "parameter_sweep"]
@@ -145,13 +145,7 @@ def parameter_sweep(make_simulator, output, final_time, grid, executor=None, pro
     for arg, value in (("make_simulator", make_simulator), ("output", output)):
         if not callable(value):
             raise TypeError(f"{fn}: {arg} must be callable, got {type(value).__name__}")
-    try:
-        final_time = float(final_time)
-    except (TypeError, ValueError):
-        raise TypeError(f"{fn}: final_time must be a number, got "
-                        f"{type(final_time).__name__}") from None
-    if not math.isfinite(final_time):
-        raise ValueError(f"{fn}: final_time must be finite, got {final_time!r}")
+    final_time = as_finite_float(fn, "final_time", final_time)
     names, points = _grid_points(fn, grid)
     executor = resolve_executor(fn, executor)
     outcomes = map_tasks(_run_point, [(make_simulator, output, final_time, p) for p in points],

@@ -5,6 +5,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .arguments import as_finite_float
 from .ports import OutputPort
 
 
@@ -22,6 +23,13 @@ class SimulationResult:
         The final root context (the one that was advanced).
     status : SimulatorStatus
     simulator : Simulator
+    num_steps : int
+        Simulator steps taken.
+    num_rejected_steps : int
+        Steps the integrator rejected and retried smaller (error control or a failed
+        implicit solve).
+    smallest_step : float
+        Smallest step (s) error control chose; NaN for fixed-step integration.
     """
 
     time: np.ndarray
@@ -29,6 +37,9 @@ class SimulationResult:
     context: object = None
     status: object = None
     simulator: object = None
+    num_steps: int = 0
+    num_rejected_steps: int = 0
+    smallest_step: float = float("nan")
 
 
 def _check_record(system, record):
@@ -80,7 +91,7 @@ def simulate_system(system, t_final, *, context=None, config=None, record=None, 
     """See ``System.simulate``."""
     from .simulator import Simulator
 
-    t_final = float(t_final)
+    t_final = as_finite_float("simulate", "t_final", t_final)
     record = _check_record(system, record)
     if context is None:
         context = system.create_default_context()
@@ -124,5 +135,10 @@ def simulate_system(system, t_final, *, context=None, config=None, record=None, 
     for name, port, _ in sources:
         data = samples[name]
         outputs[name] = np.stack(data, axis=1) if data else np.zeros((port.size(), 0))
-    return SimulationResult(time=time_arr, outputs=outputs, context=ctx, status=status,
-                            simulator=simulator)
+    integrator = simulator.get_integrator()
+    return SimulationResult(
+        time=time_arr, outputs=outputs, context=ctx, status=status, simulator=simulator,
+        num_steps=simulator.get_num_steps_taken(),
+        num_rejected_steps=(integrator.get_num_step_shrinkages_from_error_control()
+                            + integrator.get_num_step_shrinkages_from_substep_failures()),
+        smallest_step=float(integrator.get_smallest_adapted_step_size_taken()))

@@ -23,7 +23,9 @@ from .quaternion import (
     quaternion_to_rotation_matrix,
     rotation_matrix_to_quaternion,
 )
-from .query_object import PenetrationAsPointPair, QueryObject, SignedDistancePair
+from .query_object import (
+    PenetrationAsPointPair, QueryObject, SignedDistancePair, SignedDistanceToPoint,
+)
 from .rigid_transform import RigidTransform
 from .roll_pitch_yaw import RollPitchYaw
 from .rotation_matrix import RotationMatrix
@@ -36,7 +38,7 @@ __all__ = [
     "GeometryId", "GeometryInstance", "GeometrySet", "HalfSpace", "IllustrationProperties",
     "Mesh", "PenetrationAsPointPair", "PerceptionProperties", "ProximityProperties",
     "QueryObject", "RigidTransform", "Role", "RollPitchYaw", "RotationMatrix", "SceneGraph",
-    "SceneGraphInspector", "Shape", "SignedDistancePair", "SourceId", "Sphere",
+    "SceneGraphInspector", "Shape", "SignedDistancePair", "SignedDistanceToPoint", "SourceId", "Sphere",
     "add_compliant_hydroelastic_properties",
     "add_compliant_hydroelastic_properties_for_half_space", "add_contact_material",
     "add_rigid_hydroelastic_properties", "calc_contact_friction_from_surface_properties",

@@ -5,11 +5,21 @@ evaluated in; each query evaluates the current frame poses (from the sources' po
 inputs) and runs the broad and narrow phase (`geometry.proximity`).
 """
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
-__all__ = ["QueryObject", "PenetrationAsPointPair", "SignedDistancePair"]
+from merganser.framework.keyword_check import lists_valid_keywords
+
+from .proximity.narrow_phase import signed_distance_pair
+from .proximity.support import SPHERE
+
+__all__ = ["QueryObject", "PenetrationAsPointPair", "SignedDistancePair",
+           "SignedDistanceToPoint"]
+
+
+def _zeros3():
+    return np.zeros(3)
 
 
 @dataclass(frozen=True, eq=False)
@@ -27,14 +37,16 @@ class PenetrationAsPointPair:
         Unit normal from B towards A (moving A along it separates the pair), in world.
     depth : float
         Penetration depth (m) > 0: ``p_WCb = p_WCa + depth * nhat_BA_W``.
+
+    ``PenetrationAsPointPair()`` is Drake's default: no ids, zero vectors, depth -1.
     """
 
-    id_A: object
-    id_B: object
-    p_WCa: np.ndarray
-    p_WCb: np.ndarray
-    nhat_BA_W: np.ndarray
-    depth: float
+    id_A: object = None
+    id_B: object = None
+    p_WCa: np.ndarray = field(default_factory=_zeros3)
+    p_WCb: np.ndarray = field(default_factory=_zeros3)
+    nhat_BA_W: np.ndarray = field(default_factory=_zeros3)
+    depth: float = -1.0
 
 
 @dataclass(frozen=True, eq=False)
@@ -52,14 +64,37 @@ class SignedDistancePair:
         Signed distance (m); negative when the pair penetrates.
     nhat_BA_W : ndarray (3,)
         Unit direction of steepest increase of the distance when A moves, in world.
+
+    ``SignedDistancePair()`` is Drake's default: no ids, zero vectors and distance.
     """
 
-    id_A: object
-    id_B: object
-    p_ACa: np.ndarray
-    p_BCb: np.ndarray
-    distance: float
-    nhat_BA_W: np.ndarray
+    id_A: object = None
+    id_B: object = None
+    p_ACa: np.ndarray = field(default_factory=_zeros3)
+    p_BCb: np.ndarray = field(default_factory=_zeros3)
+    distance: float = 0.0
+    nhat_BA_W: np.ndarray = field(default_factory=_zeros3)
+
+
+@dataclass(frozen=True, eq=False)
+class SignedDistanceToPoint:
+    """Signed distance from a query point Q to a geometry G (Drake's SignedDistanceToPoint).
+
+    Attributes
+    ----------
+    id_G : GeometryId
+    p_GN : ndarray (3,)
+        The point N of G's surface nearest to Q, expressed in G's frame.
+    distance : float
+        Signed distance (m) from Q to G; negative when Q is inside G.
+    grad_W : ndarray (3,)
+        Gradient of the distance with respect to p_WQ, in world (unit length).
+    """
+
+    id_G: object = None
+    p_GN: np.ndarray = field(default_factory=_zeros3)
+    distance: float = 0.0
+    grad_W: np.ndarray = field(default_factory=_zeros3)
 
 
 def _in_frame(X_WG, p_W):
@@ -67,19 +102,89 @@ def _in_frame(X_WG, p_W):
 
 
 class QueryObject:
-    """Proximity queries bound to a SceneGraph and one of its Contexts."""
+    """Proximity queries bound to a SceneGraph and one of its Contexts.
 
-    def __init__(self, scene_graph, context):
+    ``QueryObject()`` (Drake's default) is bound to nothing: every query raises
+    RuntimeError; SceneGraph's ``query`` output gives bound ones.
+    """
+
+    @lists_valid_keywords
+    def __init__(self, scene_graph=None, context=None):
+        if (scene_graph is None) != (context is None):
+            raise TypeError("QueryObject: give both scene_graph and context, or neither")
         self._sg = scene_graph
         self._ctx = context
 
+    def _bound(self, fn):
+        if self._sg is None:
+            raise RuntimeError(f"QueryObject.{fn}: this QueryObject is not bound to a "
+                               f"SceneGraph context (a default-constructed QueryObject); "
+                               f"use the one from SceneGraph's query output port")
+        return self._sg
+
     def inspector(self):
         """The SceneGraphInspector of the model (with the Context's collision filter)."""
-        return self._sg._inspector_for(self._ctx)
+        return self._bound("inspector")._inspector_for(self._ctx)
 
-    def _prepare(self):
-        """(engine, X_WG) for the current poses."""
-        return self._sg._eval_proximity(self._ctx)
+    def _prepare(self, fn="query"):
+        """The ProximityEngine for the current poses."""
+        return self._bound(fn)._eval_proximity(self._ctx)
+
+    def find_collision_candidates(self):
+        """Pairs (id_A, id_B), id_A < id_B, of unfiltered proximity geometries whose
+        bounding boxes overlap (the broad phase; they may or may not touch).
+
+        Returns
+        -------
+        list of tuple(GeometryId, GeometryId)
+        """
+        engine = self._prepare("find_collision_candidates")
+        count = engine._broad_phase(0.0)
+        ids = engine.t.ids
+        pairs = sorted(tuple(sorted((ids[i], ids[j]))) for i, j in engine.pairs[:count])
+        return pairs
+
+    def compute_signed_distance_to_point(self, p_WQ, threshold=np.inf):
+        """The signed distance from point Q to every proximity geometry within
+        `threshold` (m).
+
+        Parameters
+        ----------
+        p_WQ : array_like, shape (3,)
+            The query point, in world.
+        threshold : float
+            Geometries farther than this are left out (default: none).
+
+        Returns
+        -------
+        list of SignedDistanceToPoint
+            Sorted by geometry id.
+        """
+        fn = "compute_signed_distance_to_point"
+        p = np.asarray(p_WQ, dtype=np.float64).reshape(-1)
+        if p.shape != (3,) or not np.all(np.isfinite(p)):
+            raise ValueError(f"QueryObject.{fn}: p_WQ must be a finite 3-vector, got {p_WQ!r}")
+        try:
+            threshold = float(threshold)
+        except (TypeError, ValueError):
+            raise TypeError(f"QueryObject.{fn}: threshold must be a number, got "
+                            f"{type(threshold).__name__}") from None
+        engine = self._prepare(fn)
+        t = engine.t
+        X_WQ = np.eye(4)
+        X_WQ[:3, 3] = p
+        point = np.zeros(1)                     # Q as a sphere of radius 0
+        out = np.zeros(10)
+        results = []
+        for i in range(len(t.ids)):
+            signed_distance_pair(t.gtype[i], t.params[t.pstart[i]:t.pstart[i + 1]],
+                                 engine.X_WG[i], SPHERE, point, X_WQ, out)
+            if out[9] <= threshold:
+                results.append(SignedDistanceToPoint(
+                    t.ids[i], _in_frame(engine.X_WG[i], out[0:3]), float(out[9]),
+                    -out[6:9].copy()))
+        results.sort(key=lambda r: r.id_G)
+        return results
 
     def compute_point_pair_penetration(self):
         """Every penetrating, unfiltered pair of proximity geometries, one point pair each.
@@ -89,7 +194,7 @@ class QueryObject:
         list of PenetrationAsPointPair
             Sorted by (id_A, id_B), with id_A < id_B.
         """
-        engine = self._prepare()
+        engine = self._prepare("compute_point_pair_penetration")
         rows, pairs = engine.penetration()
         ids = engine.t.ids
         return [PenetrationAsPointPair(ids[i], ids[j], r[0:3].copy(), r[3:6].copy(),
@@ -109,7 +214,7 @@ class QueryObject:
         except (TypeError, ValueError):
             raise TypeError(f"compute_signed_distance_pairwise_closest_points: max_distance "
                             f"must be a number, got {type(max_distance).__name__}") from None
-        engine = self._prepare()
+        engine = self._prepare("compute_signed_distance_pairwise_closest_points")
         rows, pairs = engine.signed_distance(max_distance)
         ids = engine.t.ids
         X = engine.X_WG
@@ -119,13 +224,12 @@ class QueryObject:
 
     def compute_signed_distance_pair_closest_points(self, id_A, id_B):
         """The SignedDistancePair of two given geometries (filters ignored)."""
-        engine = self._prepare()
+        engine = self._prepare("compute_signed_distance_pair_closest_points")
         t = engine.t
         for arg, g in (("id_A", id_A), ("id_B", id_B)):
             if g not in t.index_of:
                 raise ValueError(f"compute_signed_distance_pair_closest_points: {arg} {g!r} is "
                                  f"not a geometry with the proximity role")
-        from .proximity.narrow_phase import signed_distance_pair
         i, j = t.index_of[id_A], t.index_of[id_B]
         out = np.zeros(10)
         ok = signed_distance_pair(t.gtype[i], t.params[t.pstart[i]:t.pstart[i + 1]],
@@ -140,7 +244,7 @@ class QueryObject:
 
     def has_collisions(self):
         """True if some unfiltered pair penetrates."""
-        rows, _ = self._prepare().penetration()
+        rows, _ = self._prepare("has_collisions").penetration()
         return rows.shape[0] > 0
 
     def compute_contact_surfaces(self):
@@ -159,13 +263,13 @@ class QueryObject:
         """The HydroelasticQueryResult of the current poses (`strict` as in
         `geometry.hydroelastic.compute_hydroelastic`)."""
         from .hydroelastic import compute_hydroelastic
-        engine = self._prepare()
+        engine = self._prepare("compute_contact_surfaces")
         return compute_hydroelastic(engine, self.inspector(), strict)
 
     def get_pose_in_world(self, geometry_id):
         """X_WG (RigidTransform) of a proximity geometry, or of any geometry's frame pose
         composed with its pose in frame."""
-        return self._sg._geometry_pose_in_world(self._ctx, geometry_id)
+        return self._bound("get_pose_in_world")._geometry_pose_in_world(self._ctx, geometry_id)
 
     # ---- fast path for the plant ---------------------------------------------------------
     def _contact_point_arrays(self):

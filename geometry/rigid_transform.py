@@ -101,8 +101,6 @@ class RigidTransform:
         """Return the identity transform."""
         return cls._unchecked(RotationMatrix.identity(), np.zeros(3))
 
-    Identity = identity
-
     # ------------------------------------------------------------------ accessors
     def rotation(self):
         """Return the rotation R_AB (a RotationMatrix)."""

@@ -109,8 +109,6 @@ class RotationMatrix:
         """Return the identity rotation."""
         return cls._unchecked(np.eye(3))
 
-    Identity = identity
-
     @classmethod
     def make_x_rotation(cls, theta):
         """Return the rotation by `theta` (radians) about the x axis."""

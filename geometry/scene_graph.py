@@ -53,17 +53,19 @@ class FramePoseVector:
         self._X = np.tile(_EYE4, (len(self._ids), 1, 1))
         self._slots = None
 
-    def set_value(self, frame_id, X_PF):
-        """Set the pose (RigidTransform or (4, 4)) of `frame_id`."""
-        M = X_PF.get_as_matrix4() if isinstance(X_PF, RigidTransform) else np.asarray(
-            X_PF, dtype=float)
+    def set_value(self, id, value):  # noqa: A002 (pydrake's keyword)
+        """Set the pose X_PF `value` (RigidTransform or (4, 4)) of the frame `id`
+        (FrameId), adding the frame if it is new."""
+        frame_id = id
+        M = value.get_as_matrix4() if isinstance(value, RigidTransform) else np.asarray(
+            value, dtype=float)
         if M.shape != (4, 4):
-            raise ValueError(f"FramePoseVector.set_value: X_PF must be a RigidTransform or a "
+            raise ValueError(f"FramePoseVector.set_value: value must be a RigidTransform or a "
                              f"(4, 4) matrix, got shape {M.shape}")
         i = self._index.get(frame_id)
         if i is None:
             if not isinstance(frame_id, FrameId):
-                raise TypeError(f"FramePoseVector.set_value: frame_id must be a FrameId, got "
+                raise TypeError(f"FramePoseVector.set_value: id must be a FrameId, got "
                                 f"{type(frame_id).__name__}")
             self._index[frame_id] = i = len(self._ids)
             self._ids.append(frame_id)
@@ -72,23 +74,34 @@ class FramePoseVector:
         else:
             self._X[i] = M
 
-    def value(self, frame_id):
-        """X_PF (RigidTransform) of `frame_id`."""
-        i = self._index.get(frame_id)
+    def value(self, id):  # noqa: A002 (pydrake's keyword)
+        """X_PF (RigidTransform) of the frame `id`.
+
+        Raises
+        ------
+        KeyError
+            If the vector has no pose for `id` (the message lists how many it has).
+        """
+        i = self._index.get(id)
         if i is None:
-            raise KeyError(f"FramePoseVector.value: no pose for {frame_id!r}")
+            raise KeyError(f"FramePoseVector.value: no pose for {id!r} (the vector holds "
+                           f"{len(self._ids)} frames; see ids())")
         return RigidTransform(self._X[i])
 
-    def has_id(self, frame_id):
-        return frame_id in self._index
+    def has_id(self, id):  # noqa: A002 (pydrake's keyword)
+        """True if the vector holds a pose for the frame `id`."""
+        return id in self._index
 
     def ids(self):
+        """The FrameIds held, in insertion order (list)."""
         return list(self._ids)
 
     def size(self):
+        """The number of frames held."""
         return len(self._ids)
 
     def clear(self):
+        """Remove every frame."""
         self._ids, self._index, self._X, self._slots = [], {}, np.zeros((0, 4, 4)), None
 
     def matrices(self):
@@ -112,7 +125,7 @@ class _PoseCache:
     """Per-Context frame poses X_WF (slots, 4, 4) and geometry poses X_WG."""
 
     def __init__(self):
-        self.X_WF = np.zeros((1, 4, 4))
+        self.X_WF = np.tile(_EYE4, (1, 1, 1))     # the world frame alone
         self.engine = None
 
 

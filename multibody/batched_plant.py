@@ -27,9 +27,9 @@ from __future__ import annotations
 
 import warnings
 
-import numba
 import numpy as np
 
+from merganser.framework.compilation import get_num_threads, parallel_chunksize
 from merganser.multibody.batched_step import BATCHED_INTEGRATION_SCHEMES, runge_kutta_tableau, step_batch
 from merganser.multibody.kernels.layout import pack_model
 from merganser.multibody.plant.discrete_update import SemiExplicitEulerStepper
@@ -204,11 +204,11 @@ class BatchedPlant:
                              f"set_pd_gains(kp, kd) first")
         else:
             XD = self._XD0
-        with numba.parallel_chunksize(1):
+        with parallel_chunksize(1):
             step_batch(self._ip, self._fp, self._X, U, self._I10, self._g, self._h,
                        int(num_steps), self._actuators, self._damping, self._quat_starts,
                        self._qdot_is_v, self._tab_a, self._tab_b, self._KP, self._KD, XD,
-                       self._use_pd, 16 * numba.get_num_threads())
+                       self._use_pd, 16 * get_num_threads())
         self._num_steps += int(num_steps)
 
     # ---- PD-controlled actuators --------------------------------------------------------------

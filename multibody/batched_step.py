@@ -27,16 +27,10 @@ After each step every quaternion is divided by its norm.
 
 from __future__ import annotations
 
-import hashlib
-import os
-import pathlib
-
-import numba
 import numpy as np
-from numba import prange
 
 from merganser.multibody.kernels.aba import calc_forward_dynamics
-from merganser.multibody.kernels.compilation import kernel, parallel_kernel
+from merganser.framework.compilation import kernel, prange
 from merganser.multibody.kernels.joint_velocity_maps import map_velocity_to_qdot
 from merganser.multibody.kernels.layout import NWS
 
@@ -62,40 +56,6 @@ def runge_kutta_tableau(scheme):
     for i, row in enumerate(rows):
         A[i, :len(row)] = row
     return A, np.array(b, dtype=float)
-
-
-def _invalidate_stale_cache():
-    """Drop this module's numba cache files when a kernel source it inlines changed.
-
-    numba revalidates a cached function against its own file only, and these kernels
-    inline those of ``multibody/kernels`` (whose own cache is kept fresh the same way by
-    `multibody.kernels.compilation.invalidate_stale_cache`).
-    """
-    here = pathlib.Path(__file__).resolve()
-    sources = sorted((here.parent / "kernels").glob("*.py")) + [
-        here.parent / "tree" / "compiled_model.py", here]
-    cache_dir = here.parent / "__pycache__"
-    stamp = cache_dir / f"{here.stem}.kernel_sources.sha256"
-    try:
-        h = hashlib.sha256(numba.__version__.encode())
-        for path in sources:
-            h.update(path.name.encode())
-            h.update(path.read_bytes())
-        digest = h.hexdigest()
-        if stamp.is_file() and stamp.read_text() == digest:
-            return
-        cache_dir.mkdir(exist_ok=True)
-        for f in list(cache_dir.glob(f"{here.stem}.*.nbi")) + list(
-                cache_dir.glob(f"{here.stem}.*.nbc")):
-            f.unlink(missing_ok=True)
-        tmp = cache_dir / f"{stamp.name}.{os.getpid()}"
-        tmp.write_text(digest)
-        tmp.replace(stamp)
-    except OSError:
-        pass
-
-
-_invalidate_stale_cache()
 
 
 @kernel
@@ -184,7 +144,7 @@ def _normalize_quaternions(q, quat_starts):
             q[qs + i] /= n
 
 
-@parallel_kernel
+@kernel(parallel=True)
 def step_batch(ip, fp, X, U, I10, g, h, num_steps, actuators, damping, quat_starts,
                qdot_is_v, tab_a, tab_b, KP, KD, XD, use_pd, nchunks):
     """Advance every env of X (N, nq + nv) by `num_steps` steps of size h, in place.

@@ -12,13 +12,14 @@ runge_kutta3                3      yes (order 3)   default; Kutta's RK3 with emb
 runge_kutta5                5      yes (order 5)   Dormand-Prince 5(4), FSAL
 bogacki_shampine3           3      yes (order 3)   Bogacki-Shampine 3(2), FSAL
 implicit_euler              1      yes (order 2)   stiff; L-stable
+radau1                      1      yes (order 2)   = implicit Euler, trapezoid error estimate
 radau3                      3      yes (order 3)   stiff; 2-stage Radau IIA
 velocity_implicit_euler     1      yes (order 2)   stiff; implicit in v and z, q from v
 ==========================  =====  ==============  =========================================
 """
 
-from .implicit import (ImplicitEulerIntegrator, ImplicitIntegrator, Radau3Integrator,
-                       VelocityImplicitEulerIntegrator)
+from .implicit import (ImplicitEulerIntegrator, ImplicitIntegrator, Radau1Integrator,
+                       Radau3Integrator, VelocityImplicitEulerIntegrator)
 from .integrator_base import IntegratorBase, StepResult
 from .runge_kutta import (BogackiShampine3Integrator, ExplicitEulerIntegrator,
                           RungeKutta2Integrator, RungeKutta3Integrator, RungeKutta5Integrator,
@@ -33,7 +34,8 @@ _SCHEME_CLASSES = {
     cls.scheme_name: cls
     for cls in (ExplicitEulerIntegrator, SemiExplicitEulerIntegrator, RungeKutta2Integrator,
                 RungeKutta3Integrator, RungeKutta5Integrator, BogackiShampine3Integrator,
-                ImplicitEulerIntegrator, Radau3Integrator, VelocityImplicitEulerIntegrator)
+                ImplicitEulerIntegrator, Radau1Integrator, Radau3Integrator,
+                VelocityImplicitEulerIntegrator)
 }
 
 #: Names accepted by ``make_integrator`` and ``SimulatorConfig.integration_scheme``.
@@ -68,7 +70,8 @@ def make_integrator(name, system, context, max_step_size):
 
 __all__ = [
     "BogackiShampine3Integrator", "ExplicitEulerIntegrator", "INTEGRATION_SCHEMES",
-    "ImplicitEulerIntegrator", "ImplicitIntegrator", "IntegratorBase", "Radau3Integrator",
+    "ImplicitEulerIntegrator", "ImplicitIntegrator", "IntegratorBase", "Radau1Integrator",
+    "Radau3Integrator",
     "RadauIntegrator", "RungeKutta2Integrator", "RungeKutta3Integrator",
     "RungeKutta5Integrator", "RungeKuttaIntegrator", "SemiExplicitEulerIntegrator",
     "StepResult", "StepSizeController", "VelocityImplicitEulerIntegrator", "make_integrator",

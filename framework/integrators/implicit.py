@@ -38,8 +38,8 @@ Differential-Algebraic Problems*, 2nd ed., Springer, 1996, Sec. IV.5 and IV.8.
 import math
 
 import numpy as np
-from scipy.linalg import lu_factor, lu_solve
 
+from ..keyword_check import lists_valid_keywords
 from .integrator_base import IntegratorBase
 from .step_size_control import scaled_error_norm
 
@@ -57,7 +57,9 @@ class ImplicitIntegrator(IntegratorBase):
 
     max_newton_iterations = 10
     newton_kappa = 0.05
+    is_implicit = True
 
+    @lists_valid_keywords
     def __init__(self, system, max_step_size=None, context=None):
         self._jacobian_scheme = "forward"
         self._reuse = True
@@ -193,6 +195,8 @@ class ImplicitIntegrator(IntegratorBase):
 
     def _factor(self, kind, gamma, build=None):
         """LU factors of ``I - gamma J`` (or of ``build()``), cached by (kind, gamma)."""
+        from scipy.linalg import lu_factor
+
         key = (kind, gamma)
         lu = self._lu_cache.get(key)
         if lu is None:
@@ -249,6 +253,8 @@ class ImplicitIntegrator(IntegratorBase):
         bool
             True when Newton converged.
         """
+        from scipy.linalg import lu_solve
+
         if self._J is None or (not self._reuse and self._jacobian_serial != self._step_serial):
             self._refresh_jacobian()
         atol, rtol = self.get_absolute_tolerance(), self._accuracy_in_use
@@ -311,6 +317,7 @@ class ImplicitEulerIntegrator(ImplicitIntegrator):
     scheme_name = "implicit_euler"
     error_estimate_order = 2
 
+    @lists_valid_keywords
     def __init__(self, system, max_step_size=None, context=None):
         self._use_trapezoid = True
         super().__init__(system, max_step_size, context)
@@ -343,6 +350,13 @@ class ImplicitEulerIntegrator(ImplicitIntegrator):
         if not self._implicit_euler_solve(t0, h, t1, x0, x1):
             return False
         return self._trapezoid_error(t0, h, t1) if want_error else True
+
+
+class Radau1Integrator(ImplicitEulerIntegrator):
+    """One-stage Radau IIA, which is implicit Euler (first order, L-stable), with the
+    implicit-trapezoid error estimate (order 2); Drake's ``radau1`` scheme."""
+
+    scheme_name = "radau1"
 
 
 class Radau3Integrator(ImplicitIntegrator):

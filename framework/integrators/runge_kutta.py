@@ -22,12 +22,12 @@ L. F. Shampine, "A 3(2) pair of Runge-Kutta formulas", Appl. Math. Lett. 2 (1989
 """
 
 import numpy as np
-from numba import njit
+from merganser.framework.compilation import kernel
 
 from .integrator_base import IntegratorBase
 
 
-@njit(cache=True)
+@kernel(allocates=True, inline=False)
 def combine_stages(out, x0, h, weights, K, num_stages):
     """out = x0 + h * sum_{j < num_stages} weights[j] * K[j].
 
@@ -53,7 +53,7 @@ def combine_stages(out, x0, h, weights, K, num_stages):
         out[i] = x0[i] + h * acc
 
 
-@njit(cache=True)
+@kernel(allocates=True, inline=False)
 def finish_step(x1, xc, err, x0, h, b, e, K, num_b, num_e, want_error):
     """x1 = x0 + h Σ_{j < num_b} b[j] K[j], copied into xc, and, when `want_error`,
     err = h Σ_{j < num_e} e[j] K[j] (the last two stage combinations of a step in one pass).

@@ -26,10 +26,10 @@ E. Hairer, S. P. Norsett, G. Wanner, *Solving Ordinary Differential Equations I*
 
 import math
 
-from numba import njit
+from merganser.framework.compilation import kernel
 
 
-@njit(cache=True)
+@kernel(allocates=True, inline=False)
 def scaled_error_norm(err, x0, x1, atol, rtol):
     """Weighted infinity norm of an error (or state change) vector.
 

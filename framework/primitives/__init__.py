@@ -10,6 +10,7 @@ from .constant_value_source import ConstantValueSource
 from .constant_vector_source import ConstantVectorSource
 from .demultiplexer import Demultiplexer
 from .discrete_derivative import DiscreteDerivative
+from .discrete_time_delay import DiscreteTimeDelay
 from .first_order_low_pass_filter import FirstOrderLowPassFilter
 from .gain import Gain
 from .integrator import Integrator
@@ -17,6 +18,7 @@ from .linear_system import AffineSystem, LinearSystem
 from .matrix_gain import MatrixGain
 from .multiplexer import Multiplexer
 from .pass_through import PassThrough
+from .port_switch import PortSwitch
 from .random_source import RandomSource
 from .saturation import Saturation
 from .sine import Sine
@@ -26,7 +28,9 @@ from .zero_order_hold import ZeroOrderHold
 
 __all__ = [
     "Adder", "AffineSystem", "ConstantValueSource", "ConstantVectorSource", "Demultiplexer",
-    "DiscreteDerivative", "FirstOrderLowPassFilter", "Gain", "Integrator", "LinearSystem",
-    "MatrixGain", "Multiplexer", "PassThrough", "RandomSource", "Saturation", "Sine",
+    "DiscreteDerivative", "DiscreteTimeDelay", "FirstOrderLowPassFilter", "Gain", "Integrator",
+    "LinearSystem",
+    "MatrixGain", "Multiplexer", "PassThrough", "PortSwitch", "RandomSource", "Saturation",
+    "Sine",
     "StateInterpolatorWithDiscreteDerivative", "TrajectorySource", "ZeroOrderHold",
 ]

@@ -4,6 +4,7 @@ import numbers
 
 import numpy as np
 
+from ..keyword_check import lists_valid_keywords
 from .linear_system import LinearSystem
 
 
@@ -22,9 +23,16 @@ class MatrixGain(LinearSystem):
     ----------
     D : array_like, shape (p, m), or int
         The matrix; an int ``n`` gives the identity of size n.
+    size : int, optional
+        The identity of this size (pydrake's keyword); give it instead of ``D``.
     """
 
-    def __init__(self, D):
+    @lists_valid_keywords
+    def __init__(self, D=None, *, size=None):
+        if (D is None) == (size is None):
+            raise TypeError("MatrixGain: give exactly one of D (a matrix) and size (an int)")
+        if size is not None:
+            D = size
         if isinstance(D, numbers.Integral) and not isinstance(D, bool):
             if D < 1:
                 raise ValueError(f"MatrixGain: size must be >= 1, got {D}")

@@ -16,10 +16,10 @@ formed by repeated multiplication.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from merganser.framework.compilation import kernel
 
 
-@njit(cache=True)
+@kernel(allocates=True, inline=False)
 def find_segment(breaks, t):
     """(segment, local time tau, inside) of the time ``t``.
 
@@ -55,7 +55,7 @@ def find_segment(breaks, t):
     return lo, t - breaks[lo], True
 
 
-@njit(cache=True)
+@kernel(allocates=True, inline=False)
 def eval_orders(breaks, stack, counts, t, first, last, out):
     """Write derivative orders ``first`` .. ``last`` at ``t`` into ``out``.
 

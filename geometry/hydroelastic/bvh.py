@@ -19,7 +19,7 @@ intersect and are followed by the exact element kernels of
 from dataclasses import dataclass
 
 import numpy as np
-from numba import njit
+from merganser.framework.compilation import kernel
 
 __all__ = ["Bvh", "build_bvh", "element_boxes", "plane_candidates", "pair_candidates", "LEAF"]
 
@@ -98,7 +98,7 @@ def build_bvh(vertices, elements):
                num_leaves)
 
 
-@njit(cache=True)
+@kernel(allocates=True, inline=False)
 def _meets_plane(boxes, k, nx, ny, nz, off, half_space):
     """Box k of `boxes` (rows lo, hi) crosses the plane n·x = off or, if `half_space`,
     reaches into n·x <= off (false for an empty box)."""
@@ -109,7 +109,7 @@ def _meets_plane(boxes, k, nx, ny, nz, off, half_space):
     return s - r <= 0.0 if half_space else abs(s) <= r
 
 
-@njit(cache=True)
+@kernel(allocates=True, inline=False)
 def plane_candidates(nodes, elements, order, num_leaves, nx, ny, nz, off, half_space, out):
     """Elements whose box the plane n·x = off (in G) crosses, or, if `half_space`, whose
     box reaches into n·x <= off, into `out`; returns their count (`out` needs room for
@@ -139,7 +139,7 @@ def plane_candidates(nodes, elements, order, num_leaves, nx, ny, nz, off, half_s
     return count
 
 
-@njit(cache=True)
+@kernel(allocates=True, inline=False)
 def _overlap(boxes, k, moved, row):
     """Box k of `boxes` (rows lo, hi) meets the box moved[row] (centre, half sizes)
     (false if either is empty or nan)."""
@@ -151,7 +151,7 @@ def _overlap(boxes, k, moved, row):
             and moved[row, 2] - moved[row, 5] <= boxes[k, 5])
 
 
-@njit(cache=True)
+@kernel(allocates=True, inline=False)
 def _move(boxes, k, R, p, moved, row, stamp):
     """moved[row] = (centre, half sizes) in A of the box that bounds box k of `boxes`
     (rows lo, hi; frame B), with R = R_AB and p = p_AB; computed once per query (stamp[row]
@@ -167,7 +167,7 @@ def _move(boxes, k, R, p, moved, row, stamp):
         moved[row, r], moved[row, 3 + r] = cr, er
 
 
-@njit(cache=True)
+@kernel(allocates=True, inline=False)
 def pair_candidates(a_nodes, a_elements, a_order, a_leaves, b_nodes, b_elements, b_order,
                     b_leaves, R_AB, p_AB, moved, stamp, out):
     """Element pairs (a, b) of two meshes whose element boxes overlap (B's boxes bounded

@@ -17,7 +17,7 @@ caller grows them and calls again).
 import math
 
 import numpy as np
-from numba import njit
+from merganser.framework.compilation import kernel
 
 __all__ = ["slice_tets_with_plane", "clip_triangles_in_tets", "clip_triangles_in_slab",
            "equal_pressure_polygons", "polygon_quadrature", "tet_tables"]
@@ -25,7 +25,7 @@ __all__ = ["slice_tets_with_plane", "clip_triangles_in_tets", "clip_triangles_in
 _EDGES = np.array([[0, 1], [0, 2], [0, 3], [1, 2], [1, 3], [2, 3]], np.int64)
 
 
-@njit(cache=True)
+@kernel(allocates=True, inline=False)
 def _clip(src, ns, nx, ny, nz, off, dst):
     """Sutherland-Hodgman: the part of polygon src[:ns] with n·x <= off into dst."""
     m = 0
@@ -44,7 +44,7 @@ def _clip(src, ns, nx, ny, nz, off, dst):
     return m
 
 
-@njit(cache=True)
+@kernel(allocates=True, inline=False)
 def _clip_in_tet(planes, t, buf_a, m, buf_b):
     """Polygon buf_a[:m] clipped by the four planes planes[t] (4, 4) of a tet (n·x <= off
     inside); the result is back in buf_a; returns its vertex count (< 3: empty)."""
@@ -60,7 +60,7 @@ def _clip_in_tet(planes, t, buf_a, m, buf_b):
     return m
 
 
-@njit(cache=True)
+@kernel(allocates=True, inline=False)
 def _slice(Wt, vals, s, nx, ny, nz, pts, pp):
     """The polygon where a plane with unit normal n cuts a tetrahedron: vertices Wt
     (4, 3) with signed distances s (4,) to the plane, values `vals` (4,) interpolated
@@ -101,7 +101,7 @@ def _slice(Wt, vals, s, nx, ny, nz, pts, pp):
     return m
 
 
-@njit(cache=True)
+@kernel(allocates=True, inline=False)
 def _tet_gradient(V, P, tets, t):
     """∇p (Pa/m) of the linear pressure in tet t, in V's frame ((0, 0, 0) if degenerate)."""
     i0, i1, i2, i3 = tets[t, 0], tets[t, 1], tets[t, 2], tets[t, 3]
@@ -122,7 +122,7 @@ def _tet_gradient(V, P, tets, t):
     return g0, g1, g2
 
 
-@njit(cache=True)
+@kernel(allocates=True, inline=False)
 def tet_tables(V, P, tets, G, C, planes):
     """Per tet t, in V's frame: pressure p(x) = C[t] + G[t]·x (G: (nt, 3)) and the four
     face planes planes[t] (4, 4) rows (n, off), n·x <= off inside, the row k the face
@@ -153,7 +153,7 @@ def tet_tables(V, P, tets, G, C, planes):
                 planes[t, k, 3] = -1.0
 
 
-@njit(cache=True)
+@kernel(allocates=True, inline=False)
 def _equal_pressure_plane(gax, gay, gaz, Ca, gbx, gby, gbz, Cb):
     """The plane of p_a = p_b in a tet pair (p_a = Ca + ga·x, p_b = Cb + gb·x, one
     frame): (m, off, ok) with m·x = off, m = ga - gb (not normalized: it points out of b
@@ -164,7 +164,7 @@ def _equal_pressure_plane(gax, gay, gaz, Ca, gbx, gby, gbz, Cb):
     return mx, my, mz, Cb - Ca, ok
 
 
-@njit(cache=True)
+@kernel(allocates=True, inline=False)
 def _series_stiffness(gax, gay, gaz, gbx, gby, gbz, mx, my, mz):
     """(n, g) of an equal-pressure plane with normal m (`_equal_pressure_plane`): the unit
     normal and the series stiffness per area g_a g_b / (g_a + g_b), g = |∇p·n|."""
@@ -175,7 +175,7 @@ def _series_stiffness(gax, gay, gaz, gbx, gby, gbz, mx, my, mz):
     return nx, ny, nz, gan * (-gbn) / (gan - gbn)
 
 
-@njit(cache=True)
+@kernel(allocates=True, inline=False)
 def _crosses(Wt, nx, ny, nz, off, s):
     """Signed distances s (4,) of the tet's vertices Wt (4, 3) to the plane n·x = off;
     True if the plane separates them."""
@@ -187,7 +187,7 @@ def _crosses(Wt, nx, ny, nz, off, s):
     return 0 < npos < 4
 
 
-@njit(cache=True)
+@kernel(allocates=True, inline=False)
 def _quadrature(v, p, s0, s1):
     """(area, centroid x, y, z, centroid pressure) of the planar polygon v[s0:s1] with
     the linear pressure p[s0:s1] (fan triangulation; area * centroid pressure is the
@@ -212,7 +212,7 @@ def _quadrature(v, p, s0, s1):
     return 0.0, v[s0, 0], v[s0, 1], v[s0, 2], p[s0]
 
 
-@njit(cache=True)
+@kernel(allocates=True, inline=False)
 def polygon_quadrature(nf, start, v, p, area, centroid, p_c):
     """Area, area centroid and centroid pressure of each planar polygon (fan
     triangulation); ``area[f] * p_c[f]`` is the exact integral of the linear pressure."""
@@ -223,7 +223,7 @@ def polygon_quadrature(nf, start, v, p, area, centroid, p_c):
         p_c[f] = pc
 
 
-@njit(cache=True)
+@kernel(allocates=True, inline=False)
 def _write(pts, pp, m, nx, ny, nz, g, nf, nvo, out_v, out_p, out_start, out_n, out_g):
     """Append polygon pts[:m] (pressures pp) to the raw output; False if it is full."""
     if nf + 1 > out_n.shape[0] or nvo + m > out_v.shape[0]:
@@ -237,7 +237,7 @@ def _write(pts, pp, m, nx, ny, nz, g, nf, nvo, out_v, out_p, out_start, out_n, o
     return True
 
 
-@njit(cache=True)
+@kernel(allocates=True, inline=False)
 def slice_tets_with_plane(V, P, tets, n, o, out_v, out_p, out_start, out_n, out_g):
     """Polygons where the plane n·(x - o) = 0 cuts the tetrahedra.
 
@@ -272,7 +272,7 @@ def slice_tets_with_plane(V, P, tets, n, o, out_v, out_p, out_start, out_n, out_
     return nf
 
 
-@njit(cache=True)
+@kernel(allocates=True, inline=False)
 def clip_triangles_in_tets(TV, tris, tri_n, V, P, tets, sign, out_v, out_p, out_start, out_n,
                            out_g):
     """Polygons: each triangle of a rigid surface clipped by each tetrahedron of a compliant
@@ -325,7 +325,7 @@ def clip_triangles_in_tets(TV, tris, tri_n, V, P, tets, sign, out_v, out_p, out_
     return nf
 
 
-@njit(cache=True)
+@kernel(allocates=True, inline=False)
 def _slab_polygon(TV, tris, f, nx, ny, nz, off, modulus, thickness, buf_a, buf_b, pp):
     """Triangle f of TV clipped to the half space n·x <= off, into buf_b (m vertices),
     with the slab pressure E · depth / thickness in pp; returns m (< 3: empty)."""
@@ -339,7 +339,7 @@ def _slab_polygon(TV, tris, f, nx, ny, nz, off, modulus, thickness, buf_a, buf_b
     return m
 
 
-@njit(cache=True)
+@kernel(allocates=True, inline=False)
 def clip_triangles_in_slab(TV, tris, tri_n, n, o, modulus, thickness, sign, out_v, out_p,
                            out_start, out_n, out_g):
     """Polygons: the parts of a rigid surface's triangles inside the half space
@@ -363,7 +363,7 @@ def clip_triangles_in_slab(TV, tris, tri_n, n, o, modulus, thickness, sign, out_
     return nf
 
 
-@njit(cache=True)
+@kernel(allocates=True, inline=False)
 def equal_pressure_polygons(Va, Pa, tets_a, Vb, Pb, tets_b, out_v, out_p, out_start, out_n,
                             out_g):
     """Compliant-compliant: polygons of the surface p_a = p_b inside both meshes (M = a,

@@ -20,7 +20,7 @@ every array hold k (``faces`` k rows, ``out_v`` 8 k) and calls again.
 """
 
 import numpy as np
-from numba import njit
+from merganser.framework.compilation import kernel
 
 from .bvh import pair_candidates, plane_candidates
 from .slicing_kernels import (
@@ -37,7 +37,7 @@ FACE_COLUMNS = 9
 MIN_RELATIVE_AREA = 1e-12
 
 
-@njit(cache=True)
+@kernel(allocates=True, inline=False)
 def _emit(pts, pp, m, X_WA, nx, ny, nz, g, boxes, e, nf, nvo, out_v, out_p, out_start, faces):
     """Append polygon pts[:m] (frame A, pressures pp) in W with its quadrature; normal n
     in W; boxes[e] (6,): the box of the element it came from. Returns the number of
@@ -59,12 +59,12 @@ def _emit(pts, pp, m, X_WA, nx, ny, nz, g, boxes, e, nf, nvo, out_v, out_p, out_
     return m
 
 
-@njit(cache=True)
+@kernel(allocates=True, inline=False)
 def _fits(k, cand_cap, out_v, faces):
     return k <= cand_cap and k <= faces.shape[0] and MAX_POLYGON_VERTICES * k <= out_v.shape[0]
 
 
-@njit(cache=True)
+@kernel(allocates=True, inline=False)
 def _relative(X_WA, X_WB, R_AB, p_AB):
     """R_AB, p_AB of the poses X_WA, X_WB (4, 4)."""
     for r in range(3):
@@ -77,7 +77,7 @@ def _relative(X_WA, X_WB, R_AB, p_AB):
             R_AB[r, q] = s
 
 
-@njit(cache=True)
+@kernel(allocates=True, inline=False)
 def plane_volume_surface(X_WA, X_WP, sign, V, P, tets, field, nodes, elements, order,
                          num_leaves, cand, out_v, out_p, out_start, faces):
     """Compliant volume A (vertices V, pressures P, tets, ``field`` (nt, 4) rows
@@ -115,7 +115,7 @@ def plane_volume_surface(X_WA, X_WP, sign, V, P, tets, field, nodes, elements, o
     return nf
 
 
-@njit(cache=True)
+@kernel(allocates=True, inline=False)
 def surface_volume_surface(X_WA, X_WB, sign, field, planes, a_nodes, a_elements, a_order,
                            a_leaves, TV, tris, tri_n, b_nodes, b_elements, b_order, b_leaves,
                            moved, stamp, pairs, out_v, out_p, out_start, faces):
@@ -161,7 +161,7 @@ def surface_volume_surface(X_WA, X_WB, sign, field, planes, a_nodes, a_elements,
     return nf
 
 
-@njit(cache=True)
+@kernel(allocates=True, inline=False)
 def slab_surface_surface(X_WS, X_WB, modulus, thickness, sign, TV, tris, tri_n, nodes,
                          elements, order, num_leaves, cand, out_v, out_p, out_start, faces):
     """Compliant half-space slab S (surface z = 0 of X_WS, pressure E · depth / thickness
@@ -197,7 +197,7 @@ def slab_surface_surface(X_WS, X_WB, modulus, thickness, sign, TV, tris, tri_n, 
     return nf
 
 
-@njit(cache=True)
+@kernel(allocates=True, inline=False)
 def volume_volume_surface(X_WA, X_WB, Va, tets_a, field_a, a_nodes, a_elements, a_order,
                           a_leaves, Vb, tets_b, field_b, planes_b, b_nodes, b_elements, b_order,
                           b_leaves, moved, stamp, pairs, out_v, out_p, out_start, faces):

@@ -7,9 +7,3 @@ pairs), ``gjk_epa`` (distance and penetration of general convex pairs), ``narrow
 poses and whole-scene queries), ``tables`` (the flat arrays built from a SceneGraph
 model), ``mesh_loading`` (convex hulls of mesh files through trimesh).
 """
-
-import pathlib
-
-from .compilation import guard_cache
-
-guard_cache(pathlib.Path(__file__).resolve().parent)

@@ -8,11 +8,11 @@ box reaches below their plane.
 
 import math
 
-from .compilation import jit
+from merganser.framework.compilation import kernel
 from .support import BOX, CAPSULE, CONVEX, CYLINDER, HALFSPACE, SPHERE
 
 
-@jit
+@kernel(allocates=True, inline=False)
 def geometry_poses(frame_slot, X_FG, X_WF, X_WG):
     """X_WG[i] = X_WF[frame_slot[i]] @ X_FG[i] for every geometry i."""
     for i in range(X_FG.shape[0]):
@@ -31,7 +31,7 @@ def geometry_poses(frame_slot, X_FG, X_WF, X_WG):
         X_WG[i, 3, 3] = 1.0
 
 
-@jit
+@kernel(allocates=True, inline=False)
 def compute_aabbs(gtype, pstart, params, X_WG, margin, aabb):
     """aabb[i] = [min x, min y, min z, max x, max y, max z] of geometry i, grown by margin.
 
@@ -86,7 +86,7 @@ def compute_aabbs(gtype, pstart, params, X_WG, margin, aabb):
             aabb[i, 3 + c] = X[c, 3] + half + margin
 
 
-@jit
+@kernel(allocates=True, inline=False)
 def _below_plane(aabb, j, Xh, margin):
     """True if some corner of box j is within `margin` of, or below, the plane of Xh."""
     nx, ny, nz = Xh[0, 2], Xh[1, 2], Xh[2, 2]
@@ -97,7 +97,7 @@ def _below_plane(aabb, j, Xh, margin):
     return nx * (px - Xh[0, 3]) + ny * (py - Xh[1, 3]) + nz * (pz - Xh[2, 3]) <= margin
 
 
-@jit
+@kernel(allocates=True, inline=False)
 def candidate_pairs(gtype, aabb, X_WG, allowed, order, pairs):
     """Pairs (i < j) of allowed geometries whose boxes overlap.
 

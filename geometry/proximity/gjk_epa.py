@@ -21,14 +21,14 @@ import math
 
 import numpy as np
 
-from .compilation import jit
+from merganser.framework.compilation import kernel
 from .support import support
 
 _MAX_V = 160
 _MAX_F = 320
 
 
-@jit
+@kernel(allocates=True, inline=False)
 def _closest_on_subset(W, idx, k, lam):
     """Projection of the origin on the affine hull of W[idx[:k]]; barycentric weights into
     lam[:k]. Returns (ok, px, py, pz) with ok False if degenerate or outside the face."""
@@ -95,7 +95,7 @@ def _closest_on_subset(W, idx, k, lam):
     return True, px, py, pz
 
 
-@jit
+@kernel(allocates=True, inline=False)
 def _reduce_simplex(W, A, B, n, lam_out):
     """Closest point of the simplex W[:n] to the origin; keeps only its support set.
 
@@ -134,7 +134,7 @@ def _reduce_simplex(W, A, B, n, lam_out):
     return k, bx, by, bz
 
 
-@jit
+@kernel(allocates=True, inline=False)
 def gjk(ta, pa, Xa, tb, pb, Xb, with_radius, W, A, B, lam):
     """GJK on shapes A and B (with or without their core radius).
 
@@ -179,7 +179,7 @@ def gjk(ta, pa, Xa, tb, pb, Xb, with_radius, W, A, B, lam):
     return n, math.sqrt(vv), False
 
 
-@jit
+@kernel(allocates=True, inline=False)
 def gjk_witness(A, B, lam, n):
     """Witness points (Ca, Cb) from the final GJK simplex."""
     cax, cay, caz, cbx, cby, cbz = 0.0, 0.0, 0.0, 0.0, 0.0, 0.0
@@ -193,7 +193,7 @@ def gjk_witness(A, B, lam, n):
     return cax, cay, caz, cbx, cby, cbz
 
 
-@jit
+@kernel(allocates=True, inline=False)
 def _face_setup(V, faces, normals, dist, f, cx, cy, cz):
     """Normal and origin distance of face f, oriented away from the interior point c."""
     i, j, k = faces[f, 0], faces[f, 1], faces[f, 2]
@@ -214,7 +214,7 @@ def _face_setup(V, faces, normals, dist, f, cx, cy, cz):
     return True
 
 
-@jit
+@kernel(allocates=True, inline=False)
 def _push_support(ta, pa, Xa, tb, pb, Xb, dx, dy, dz, V, VA, VB, nv):
     ax, ay, az = support(ta, pa, Xa, dx, dy, dz, True)
     bx, by, bz = support(tb, pb, Xb, -dx, -dy, -dz, True)
@@ -223,7 +223,7 @@ def _push_support(ta, pa, Xa, tb, pb, Xb, dx, dy, dz, V, VA, VB, nv):
     VB[nv, 0], VB[nv, 1], VB[nv, 2] = bx, by, bz
 
 
-@jit
+@kernel(allocates=True, inline=False)
 def _perpendicular(x, y, z):
     if abs(x) < 0.6:
         px, py, pz = 0.0, -z, y
@@ -233,7 +233,7 @@ def _perpendicular(x, y, z):
     return px / ln, py / ln, pz / ln
 
 
-@jit
+@kernel(allocates=True, inline=False)
 def epa(ta, pa, Xa, tb, pb, Xb, W, A, B, n, out):
     """Penetration of intersecting shapes from the GJK simplex W[:n] (with radii).
 

@@ -19,7 +19,7 @@ import math
 
 import numpy as np
 
-from .compilation import jit
+from merganser.framework.compilation import kernel
 from .gjk_epa import epa, gjk, gjk_witness
 from .primitives import (
     capsule_capsule, shape_halfspace, sphere_box, sphere_capsule, sphere_sphere, write_row,
@@ -29,7 +29,7 @@ from .support import (
 )
 
 
-@jit
+@kernel(allocates=True, inline=False)
 def _generic(ta, pa, Xa, tb, pb, Xb, out):
     W = np.zeros((4, 3))
     A = np.zeros((4, 3))
@@ -51,7 +51,7 @@ def _generic(ta, pa, Xa, tb, pb, Xb, out):
     return True
 
 
-@jit
+@kernel(allocates=True, inline=False)
 def _ordered(ta, pa, Xa, tb, pb, Xb, out):
     """Signed distance for ta <= tb."""
     if tb == HALFSPACE:
@@ -76,7 +76,7 @@ def _ordered(ta, pa, Xa, tb, pb, Xb, out):
     return _generic(ta, pa, Xa, tb, pb, Xb, out)
 
 
-@jit
+@kernel(allocates=True, inline=False)
 def signed_distance_pair(ta, pa, Xa, tb, pb, Xb, out):
     """Signed distance row (see `geometry.proximity.primitives`) of shapes A and B.
 
@@ -93,7 +93,7 @@ def signed_distance_pair(ta, pa, Xa, tb, pb, Xb, out):
     return ok
 
 
-@jit
+@kernel(allocates=True, inline=False)
 def _push_point(px, py, pz, Xh, rows, k, flip):
     """Append the contact of point p (on the shape) if below the plane of Xh."""
     nx, ny, nz = Xh[0, 2], Xh[1, 2], Xh[2, 2]
@@ -108,7 +108,7 @@ def _push_point(px, py, pz, Xh, rows, k, flip):
     return k + 1
 
 
-@jit
+@kernel(allocates=True, inline=False)
 def halfspace_contact_points(ts, ps, Xs, Xh, flip, rows, k):
     """Append to rows[k:] the penetrating points of shape S against half space H.
 
@@ -153,14 +153,14 @@ def halfspace_contact_points(ts, ps, Xs, Xh, flip, rows, k):
     return -1
 
 
-@jit
+@kernel(allocates=True, inline=False)
 def _inside_box(h, X, px, py, pz, tol):
     """True if the world point p is inside the box (half sizes h) posed at X."""
     lx, ly, lz = to_local(X, px - X[0, 3], py - X[1, 3], pz - X[2, 3])
     return abs(lx) <= h[0] + tol and abs(ly) <= h[1] + tol and abs(lz) <= h[2] + tol
 
 
-@jit
+@kernel(allocates=True, inline=False)
 def box_box_contact_points(pa, Xa, pb, Xb, deepest, rows, k):
     """Append to rows[k:] the corners of A inside B and of B inside A (A-B row convention,
     the normal of the `deepest` row, depths measured along it). Returns the new row

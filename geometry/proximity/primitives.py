@@ -8,11 +8,11 @@ witnesses satisfy Ca - Cb = φ nhat_BA_W.
 
 import math
 
-from .compilation import jit
+from merganser.framework.compilation import kernel
 from .support import support, to_local, to_world
 
 
-@jit
+@kernel(allocates=True, inline=False)
 def write_row(out, ax, ay, az, bx, by, bz, nx, ny, nz, phi):
     out[0], out[1], out[2] = ax, ay, az
     out[3], out[4], out[5] = bx, by, bz
@@ -20,7 +20,7 @@ def write_row(out, ax, ay, az, bx, by, bz, nx, ny, nz, phi):
     out[9] = phi
 
 
-@jit
+@kernel(allocates=True, inline=False)
 def sphere_sphere(ax, ay, az, ra, bx, by, bz, rb, out):
     """Spheres (centre a, radius ra) and (centre b, radius rb)."""
     dx, dy, dz = ax - bx, ay - by, az - bz
@@ -33,7 +33,7 @@ def sphere_sphere(ax, ay, az, ra, bx, by, bz, rb, out):
               bx + rb * nx, by + rb * ny, bz + rb * nz, nx, ny, nz, d - ra - rb)
 
 
-@jit
+@kernel(allocates=True, inline=False)
 def shape_halfspace(ta, pa, Xa, Xh, out):
     """Any convex shape A against the half space H (z <= 0 of frame H)."""
     nx, ny, nz = Xh[0, 2], Xh[1, 2], Xh[2, 2]
@@ -42,7 +42,7 @@ def shape_halfspace(ta, pa, Xa, Xh, out):
     write_row(out, sx, sy, sz, sx - phi * nx, sy - phi * ny, sz - phi * nz, nx, ny, nz, phi)
 
 
-@jit
+@kernel(allocates=True, inline=False)
 def sphere_box(cx, cy, cz, r, hb, Xb, out):
     """Sphere (centre c, radius r) against box B (half sizes hb) posed at Xb."""
     dx, dy, dz = cx - Xb[0, 3], cy - Xb[1, 3], cz - Xb[2, 3]
@@ -79,14 +79,14 @@ def sphere_box(cx, cy, cz, r, hb, Xb, out):
     write_row(out, cx - r * nx, cy - r * ny, cz - r * nz, bx, by, bz, nx, ny, nz, phi)
 
 
-@jit
+@kernel(allocates=True, inline=False)
 def segment_of(X, hl):
     """End points of the core segment (±hl along z) of a capsule posed at X."""
     return (X[0, 3] - hl * X[0, 2], X[1, 3] - hl * X[1, 2], X[2, 3] - hl * X[2, 2],
             X[0, 3] + hl * X[0, 2], X[1, 3] + hl * X[1, 2], X[2, 3] + hl * X[2, 2])
 
 
-@jit
+@kernel(allocates=True, inline=False)
 def closest_on_segment(px, py, pz, ax, ay, az, bx, by, bz):
     """Closest point to p on segment [a, b]."""
     ux, uy, uz = bx - ax, by - ay, bz - az
@@ -98,12 +98,12 @@ def closest_on_segment(px, py, pz, ax, ay, az, bx, by, bz):
     return ax + t * ux, ay + t * uy, az + t * uz
 
 
-@jit
+@kernel(allocates=True, inline=False)
 def _clamp01(x):
     return min(max(x, 0.0), 1.0)
 
 
-@jit
+@kernel(allocates=True, inline=False)
 def closest_segment_segment(p1x, p1y, p1z, q1x, q1y, q1z, p2x, p2y, p2z, q2x, q2y, q2z):
     """Closest points (c1 on [p1, q1], c2 on [p2, q2]) of two segments."""
     d1x, d1y, d1z = q1x - p1x, q1y - p1y, q1z - p1z
@@ -138,7 +138,7 @@ def closest_segment_segment(p1x, p1y, p1z, q1x, q1y, q1z, p2x, p2y, p2z, q2x, q2
             p2x + t * d2x, p2y + t * d2y, p2z + t * d2z)
 
 
-@jit
+@kernel(allocates=True, inline=False)
 def sphere_capsule(cx, cy, cz, ra, pb, Xb, out):
     """Sphere (centre c, radius ra) against capsule B (params [r, hl]) posed at Xb."""
     ax, ay, az, bx, by, bz = segment_of(Xb, pb[1])
@@ -146,7 +146,7 @@ def sphere_capsule(cx, cy, cz, ra, pb, Xb, out):
     sphere_sphere(cx, cy, cz, ra, qx, qy, qz, pb[0], out)
 
 
-@jit
+@kernel(allocates=True, inline=False)
 def capsule_capsule(pa, Xa, pb, Xb, out):
     """Capsules A and B (params [r, hl]) posed at Xa and Xb."""
     a0x, a0y, a0z, a1x, a1y, a1z = segment_of(Xa, pa[1])

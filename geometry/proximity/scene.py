@@ -5,12 +5,12 @@ Rows are the signed-distance rows of `geometry.proximity.primitives` (Ca, Cb, nh
 """
 
 from .broad_phase import candidate_pairs, compute_aabbs
-from .compilation import jit
+from merganser.framework.compilation import kernel
 from .narrow_phase import box_box_contact_points, halfspace_contact_points, signed_distance_pair
 from .support import BOX, HALFSPACE
 
 
-@jit
+@kernel(allocates=True, inline=False)
 def sort_pairs(pairs, count):
     """Insertion sort of pairs[:count] by (i, j)."""
     for a in range(1, count):
@@ -24,7 +24,7 @@ def sort_pairs(pairs, count):
         pairs[b + 1, 1] = j
 
 
-@jit
+@kernel(allocates=True, inline=False)
 def penetration_rows(gtype, pstart, params, X_WG, pairs, npairs, rows, out_pairs):
     """One row per penetrating candidate pair (deepest point); returns the row count."""
     k = 0
@@ -39,7 +39,7 @@ def penetration_rows(gtype, pstart, params, X_WG, pairs, npairs, rows, out_pairs
     return k
 
 
-@jit
+@kernel(allocates=True, inline=False)
 def contact_point_rows(gtype, pstart, params, X_WG, pairs, npairs, rows, out_pairs):
     """Point contacts for the plant: like `penetration_rows`, but a box, hull, cylinder or
     capsule against a half space, and a box against a box, give one row per penetrating
@@ -85,7 +85,7 @@ def contact_point_rows(gtype, pstart, params, X_WG, pairs, npairs, rows, out_pai
     return k
 
 
-@jit
+@kernel(allocates=True, inline=False)
 def contact_point_query(gtype, pstart, params, X_WG, aabb, allowed, order, pairs, rows,
                         out_pairs):
     """Broad phase (zero margin), pair sort and `contact_point_rows` in one call.
@@ -105,7 +105,7 @@ def contact_point_query(gtype, pstart, params, X_WG, aabb, allowed, order, pairs
                                      out_pairs)
 
 
-@jit
+@kernel(allocates=True, inline=False)
 def distance_rows(gtype, pstart, params, X_WG, pairs, npairs, max_distance, rows, out_pairs):
     """Signed distance rows of candidate pairs with φ <= max_distance; returns the count."""
     k = 0

@@ -13,12 +13,12 @@ can work on the cores and add the radii (exact and robust for round shapes).
 
 import math
 
-from .compilation import jit
+from merganser.framework.compilation import kernel
 
 SPHERE, BOX, CYLINDER, CAPSULE, ELLIPSOID, HALFSPACE, CONVEX = 0, 1, 2, 3, 4, 5, 6
 
 
-@jit
+@kernel(allocates=True, inline=False)
 def to_local(X, dx, dy, dz):
     """R_WGᵀ d: a world direction expressed in G."""
     return (X[0, 0] * dx + X[1, 0] * dy + X[2, 0] * dz,
@@ -26,7 +26,7 @@ def to_local(X, dx, dy, dz):
             X[0, 2] * dx + X[1, 2] * dy + X[2, 2] * dz)
 
 
-@jit
+@kernel(allocates=True, inline=False)
 def to_world(X, x, y, z):
     """X_WG p_G: a point of G in world."""
     return (X[0, 0] * x + X[0, 1] * y + X[0, 2] * z + X[0, 3],
@@ -34,12 +34,12 @@ def to_world(X, x, y, z):
             X[2, 0] * x + X[2, 1] * y + X[2, 2] * z + X[2, 3])
 
 
-@jit
+@kernel(allocates=True, inline=False)
 def _sgn(x):
     return 1.0 if x >= 0.0 else -1.0
 
 
-@jit
+@kernel(allocates=True, inline=False)
 def local_support(t, prm, lx, ly, lz, with_radius):
     """Support point in G along the G direction (lx, ly, lz)."""
     if t == BOX:
@@ -83,7 +83,7 @@ def local_support(t, prm, lx, ly, lz, with_radius):
     return prm[3 * bi], prm[3 * bi + 1], prm[3 * bi + 2]
 
 
-@jit
+@kernel(allocates=True, inline=False)
 def support(t, prm, X, dx, dy, dz, with_radius):
     """World support point of shape (t, prm) posed at X along world direction d."""
     lx, ly, lz = to_local(X, dx, dy, dz)
@@ -91,7 +91,7 @@ def support(t, prm, X, dx, dy, dz, with_radius):
     return to_world(X, sx, sy, sz)
 
 
-@jit
+@kernel(allocates=True, inline=False)
 def core_radius(t, prm):
     """Radius of the inflated core (spheres and capsules), else 0."""
     if t == SPHERE or t == CAPSULE:
@@ -99,7 +99,7 @@ def core_radius(t, prm):
     return 0.0
 
 
-@jit
+@kernel(allocates=True, inline=False)
 def bounding_radius(t, prm):
     """Radius of a sphere about Go containing the shape (inf for a half space)."""
     if t == SPHERE:
@@ -122,7 +122,7 @@ def bounding_radius(t, prm):
     return math.sqrt(r2)
 
 
-@jit
+@kernel(allocates=True, inline=False)
 def half_extent_along(t, prm, X, ax, ay, az):
     """Half width of the shape's extent along the world unit axis a (for AABBs)."""
     sx, sy, sz = support(t, prm, X, ax, ay, az, True)

@@ -93,7 +93,9 @@ def to_text(info):
         lines.append(f"  {j['name']:<{width}}  {j['type']:<20} {j['parent']} -> "
                      f"{j['child']}  {coords}{limits}")
     lines.append(f"actuators ({len(info['actuators'])}): {', '.join(info['actuators'])}")
-    lines.append(f"warnings ({len(info['warnings'])}):")
+    counts = info["report"]
+    lines.append(f"parser warnings ({counts.get('warned', 0)} warned, "
+                 f"{counts.get('ignored', 0)} ignored):")
     lines += [f"  {w}" for w in info["warnings"]]
     return "\n".join(lines)
 

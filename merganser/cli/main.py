@@ -1,11 +1,12 @@
-"""The ``merganser`` command: ``inspect``, ``simulate`` and ``examples`` subcommands.
+"""The ``merganser`` command: ``inspect``, ``simulate``, ``examples`` and ``warmup``.
 
 ::
 
     merganser inspect MODEL [--json] [--strict] [--package NAME=PATH]
     merganser simulate MODEL [--time T] [--time-step H] [--contact MODEL]
-                             [--solver NAME] [--hold] [--html OUT]
+                             [--solver NAME] [--hold] [--weld BODY] [--actuate] [--html OUT]
     merganser examples [NAME [--quick] [--html OUT] [--plots DIR]]
+    merganser warmup [--group NAME ...] [--no-progress]
 
 Exit codes: 0 success; 1 the command failed (a parse error, a failed simulation or
 example); 2 bad usage (an unknown option, a bad value, a missing file), with a message
@@ -71,7 +72,7 @@ def _add_model_arguments(sub):
 
 def build_parser():
     """The argparse parser of the ``merganser`` command."""
-    from merganser.cli import examples_command, inspect_command, simulate_command
+    from merganser.cli import examples_command, inspect_command, simulate_command, warmup_command
 
     parser = argparse.ArgumentParser(
         prog="merganser",
@@ -100,8 +101,8 @@ def build_parser():
                                "(default: 0, or 1e-3 with --contact)")
     simulate.add_argument("--contact", choices=simulate_command.CONTACT_MODELS, default="none",
                           help="contact with a ground plane at z = --ground (default none)")
-    simulate.add_argument("--solver", choices=simulate_command.SOLVERS, default="sap",
-                          help="discrete contact solver (default sap)")
+    simulate.add_argument("--solver", choices=simulate_command.SOLVERS, default=None,
+                          help="discrete contact solver (default sap); needs --contact")
     simulate.add_argument("--self-collision", action="store_true",
                           help="with --contact, keep collisions between the model's own "
                                "bodies (filtered by default)")
@@ -115,6 +116,11 @@ def build_parser():
                                "(default 0.5)")
     simulate.add_argument("--weld-base", action="store_true",
                           help="weld a free base body to the world at its default pose")
+    simulate.add_argument("--weld", metavar="BODY", action="append", default=[],
+                          help="weld BODY to the world at its default pose (repeatable)")
+    simulate.add_argument("--actuate", action="store_true",
+                          help="add an actuator to every one-dof joint that has none "
+                               "(inputs held at zero)")
     simulate.add_argument("--html", metavar="OUT", default=None,
                           help="write a self-contained HTML replay to OUT")
     simulate.set_defaults(run=simulate_command.run)
@@ -131,6 +137,18 @@ def build_parser():
     examples.add_argument("--plots", metavar="DIR", default=None,
                           help="save the example's PNG plots in DIR")
     examples.set_defaults(run=examples_command.run)
+
+    warmup = subs.add_parser(
+        "warmup", help="compile every kernel ahead (for images and CI)",
+        description="Compile the numba kernels (or load them from the cache) by running one "
+                    "small scene per group, with a progress bar; a later first run on this "
+                    "machine then compiles nothing. Groups: "
+                    + ", ".join(g[0] for g in warmup_command.WARMUP_GROUPS) + ".")
+    warmup.add_argument("--group", metavar="NAME", action="append",
+                        choices=[g[0] for g in warmup_command.WARMUP_GROUPS], default=[],
+                        help="warm up only this group (repeatable; default all)")
+    warmup.add_argument("--no-progress", action="store_true", help="no progress bar")
+    warmup.set_defaults(run=warmup_command.run)
     return parser
 
 
@@ -139,6 +157,9 @@ def main(argv=None):
     exit code."""
     parser = build_parser()
     args = parser.parse_args(argv)
+    if args.command == "simulate" and args.solver is not None and args.contact == "none":
+        parser.error(f"simulate: --solver {args.solver} selects a contact solver and needs "
+                     f"--contact point|hydroelastic|hydroelastic_with_fallback")
     try:
         return args.run(args, parser) or 0
     except CommandError as e:

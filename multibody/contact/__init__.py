@@ -13,14 +13,6 @@
 - ``contact_results_builder``: ContactResults from the pipeline's arrays.
 """
 
-import pathlib
-
-from merganser.geometry.proximity.compilation import guard_cache
-
-_HERE = pathlib.Path(__file__).resolve().parent
-guard_cache(_HERE, sorted((_HERE.parent / "kernels").glob("*.py"))
-            + sorted((_HERE.parent.parent / "geometry" / "proximity").glob("*.py")))
-
-from merganser.multibody.contact.errors import ContactSolverError  # noqa: E402
+from merganser.multibody.contact.errors import ContactSolverError
 
 __all__ = ["ContactSolverError"]

@@ -22,7 +22,7 @@ above; discrete plants get each quadrature point as a point contact
 import math
 
 import numpy as np
-from numba import njit
+from merganser.framework.compilation import kernel
 
 from merganser.multibody.contact.hydroelastic_kernels import append_surface_contacts
 from merganser.multibody.plant.contact_results import HydroelasticContactInfo
@@ -31,7 +31,7 @@ __all__ = ["HydroelasticContacts", "hydroelastic_face_forces", "append_point_con
            "discrete_hydroelastic_results"]
 
 
-@njit(cache=True)
+@kernel(allocates=True, inline=False)
 def hydroelastic_face_forces(nf, node_m, node_n, centroid, normal, area, p0, d, mu,
                              v_stiction, X_WB, V_WB, F_Bo_W, f_M):
     """Add each face's force to F_Bo_W (nb, 6) ([torque; force] at body origins, in W).

@@ -8,13 +8,13 @@ signed distance φ₀ = -p0_f / g_f, so that k (-φ₀) = A_f p0_f is the face's
 with g_f = 0 or p0_f = 0 carry no force and are skipped.
 """
 
-from merganser.geometry.proximity.compilation import jit
+from merganser.framework.compilation import kernel
 from merganser.multibody.contact.contact_kernels import make_contact_frame
 
 __all__ = ["append_surface_contacts"]
 
 
-@jit
+@kernel(allocates=True, inline=False)
 def append_surface_contacts(centroid, normal, area, p0, grad, node_m, node_n, geom_m, geom_n,
                             d, tau, mu, surface, nc, node_a, node_b, geom_a, geom_b, p_WC, R_WC,
                             phi0, k, d_out, tau_out, mu_out, rows, surface_out):

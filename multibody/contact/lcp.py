@@ -33,7 +33,7 @@ import math
 
 import numpy as np
 
-from merganser.geometry.proximity.compilation import jit
+from merganser.framework.compilation import kernel
 
 __all__ = ["lcp_solve", "lemke", "fischer_burmeister"]
 
@@ -44,7 +44,7 @@ SIGMA_BILATERAL = 1.0e-6
 EPS_SLACK = 1.0e-6
 
 
-@jit
+@kernel(allocates=True, inline=False)
 def lemke(A, q, z, max_pivots):
     """Solve w = A z + q, w ≥ 0, z ≥ 0, wᵀz = 0 by Lemke's method (covering vector 1).
 
@@ -112,7 +112,7 @@ def lemke(A, q, z, max_pivots):
     return -1
 
 
-@jit
+@kernel(allocates=True, inline=False)
 def fischer_burmeister(A, q, z, max_iterations, tolerance):
     """Semismooth Newton on Φ(z)ᵢ = zᵢ + wᵢ - sqrt(zᵢ² + wᵢ²), w = A z + q, with an
     Armijo line search on ½‖Φ‖². Returns iterations (-1 if not converged)."""
@@ -193,7 +193,7 @@ def fischer_burmeister(A, q, z, max_iterations, tolerance):
     return -1
 
 
-@jit
+@kernel(allocates=True, inline=False)
 def assemble_lcp(Wc, bc, Dirs, Rn, Rt, vhat, mu, eps_s, A, q):
     """The LCP (A, q) of the module docstring from the (bilateral-reduced) Delassus Wc
     (3nc, 3nc) and free velocities bc (3nc), without forming the (λ, β) -> γ map."""
@@ -235,7 +235,7 @@ def assemble_lcp(Wc, bc, Dirs, Rn, Rt, vhat, mu, eps_s, A, q):
             A[s_idx, bi + k] = -1.0
 
 
-@jit
+@kernel(allocates=True, inline=False)
 def impulses_from_lcp(z, Dirs, gamma):
     """γ (3nc) from the LCP solution z = [λ, β, s]."""
     nc = Dirs.shape[0]

@@ -6,10 +6,10 @@ import math
 
 import numpy as np
 
-from merganser.geometry.proximity.compilation import jit
+from merganser.framework.compilation import kernel
 
 
-@jit
+@kernel(allocates=True, inline=False)
 def cholesky_inplace(A, n):
     """Lower Cholesky factor of the SPD A[:n, :n] in place (upper part untouched).
 
@@ -46,7 +46,7 @@ def cholesky_inplace(A, n):
     return True
 
 
-@jit
+@kernel(allocates=True, inline=False)
 def cholesky_solve(L, n, b):
     """Solve (L Lᵀ) x = b in place (b (n,)); L from `cholesky_inplace` (entries outside
     the envelope are zero, so the dense loops are exact)."""
@@ -62,7 +62,7 @@ def cholesky_solve(L, n, b):
         b[i] = s / L[i, i]
 
 
-@jit
+@kernel(allocates=True, inline=False)
 def block_columns(J, nc, nh, cols, ncols):
     """Nonzero columns of each constraint block (contact i: rows 3i..3i+2; holonomic j:
     row 3nc+j) into cols[b, :ncols[b]]."""
@@ -82,7 +82,7 @@ def block_columns(J, nc, nh, cols, ncols):
         ncols[b] = k
 
 
-@jit
+@kernel(allocates=True, inline=False)
 def sparse_matvec(J, nc, nh, cols, ncols, v, out):
     """out = J v using the block column lists."""
     for b in range(nc + nh):
@@ -96,7 +96,7 @@ def sparse_matvec(J, nc, nh, cols, ncols, v, out):
             out[r0 + r] = s
 
 
-@jit
+@kernel(allocates=True, inline=False)
 def sparse_matvec_transpose(J, nc, nh, cols, ncols, g, out):
     """out = Jᵀ g using the block column lists."""
     for c in range(J.shape[1]):
@@ -112,7 +112,7 @@ def sparse_matvec_transpose(J, nc, nh, cols, ncols, g, out):
             out[c] += s
 
 
-@jit
+@kernel(allocates=True, inline=False)
 def delassus_diagonal_estimate(J, Minv_diag, nc, nh, cols, ncols, w):
     """w[r] ≈ (J M⁻¹ Jᵀ)[r, r] with M approximated by its diagonal."""
     for b in range(nc + nh):
@@ -126,7 +126,7 @@ def delassus_diagonal_estimate(J, Minv_diag, nc, nh, cols, ncols, w):
             w[r0 + r] = s
 
 
-@jit
+@kernel(allocates=True, inline=False)
 def momentum_residual(Mr, jg, D, res, nv):
     """res = Mr − jg and its scaled norms (the convergence test of the Newton solvers).
 

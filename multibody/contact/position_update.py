@@ -4,11 +4,11 @@ same order, as the numpy expression it replaces, so results are bit-identical)."
 
 import math
 
-from merganser.geometry.proximity.compilation import jit
+from merganser.framework.compilation import kernel
 from merganser.multibody.kernels.joint_velocity_maps import map_velocity_to_qdot
 
 
-@jit
+@kernel(allocates=True, inline=False)
 def next_state(ip, q, v_next, h, identity_n, quat_starts, qdot, x_next):
     """Write x_next = [q + h q̇; v_next] (nq + nv,), q̇ = N(q) v_next.
 

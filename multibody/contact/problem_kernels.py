@@ -4,13 +4,13 @@ loops instead of a dozen small numpy calls per step)."""
 
 import math
 
-from merganser.geometry.proximity.compilation import jit
+from merganser.framework.compilation import kernel
 
 SIGMA = 1.0e-3                               # SAP's friction regularization factor
 NEAR_RIGID = 1.0 / (4.0 * math.pi ** 2)      # β² / (4π²), β = 1
 
 
-@jit
+@kernel(allocates=True, inline=False)
 def delassus_estimate(J, M, nrows, w):
     """w[r] ≈ (J M⁻¹ Jᵀ)[r, r] with M approximated by its diagonal."""
     nv = J.shape[1]
@@ -23,7 +23,7 @@ def delassus_estimate(J, M, nrows, w):
         w[r] = s
 
 
-@jit
+@kernel(allocates=True, inline=False)
 def sap_parameters(nc, w, phi0, k, d, tau, mu, J, v0, h, vs, Rt, Rn, vhat, fe0, n0, eps):
     """Per contact: Rt = σ wt, Rn = max(β²/(4π²) wn, 1/(h k (h + τ))), v̂ = -φ₀/(h + τ) (SAP);
     f₀ = k x₀, n₀ = h f₀ (1 - d vn₀)₊ and ε = max(vs, μ Rt n₀) (similar, lagged).
@@ -47,7 +47,7 @@ def sap_parameters(nc, w, phi0, k, d, tau, mu, J, v0, h, vs, Rt, Rn, vhat, fe0, 
         eps[i] = max(vs, mu[i] * Rt[i] * n0[i])
 
 
-@jit
+@kernel(allocates=True, inline=False)
 def generalized_impulse(J, gamma, nrows, h, tau):
     """tau = Jᵀ γ / h over the first `nrows` rows."""
     nv = J.shape[1]

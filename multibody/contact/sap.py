@@ -33,7 +33,7 @@ import math
 
 import numpy as np
 
-from merganser.geometry.proximity.compilation import jit
+from merganser.framework.compilation import kernel
 from merganser.multibody.contact.linalg import (
     block_columns, cholesky_inplace, cholesky_solve, momentum_residual, sparse_matvec,
     sparse_matvec_transpose,
@@ -42,7 +42,7 @@ from merganser.multibody.contact.linalg import (
 SAP, SIMILAR, LAGGED = 0, 1, 2
 
 
-@jit
+@kernel(allocates=True, inline=False)
 def _sap_contact(vt0, vt1, vn, mu, Rt, Rn, vhat, g, G, need_G):
     """SAP cone projection: impulse g (3,) and G = -dγ/dvc (3, 3)."""
     y0, y1, yn = -vt0 / Rt, -vt1 / Rt, (vhat - vn) / Rn
@@ -83,7 +83,7 @@ def _sap_contact(vt0, vt1, vn, mu, Rt, Rn, vhat, g, G, need_G):
                 G[a, b] = 0.0
 
 
-@jit
+@kernel(allocates=True, inline=False)
 def _hc_impulse(h, k, d, fe0, z):
     """n(z) and n'(z) of the discrete Hunt & Crossley impulse."""
     fe = fe0 - h * k * z
@@ -93,7 +93,7 @@ def _hc_impulse(h, k, d, fe0, z):
     return h * fe * damp, -h * (k * h * damp + d * fe)
 
 
-@jit
+@kernel(allocates=True, inline=False)
 def _hc_contact(model, vt0, vt1, vn, mu, h, k, d, fe0, n0, eps, g, G, need_G):
     """Similar / lagged impulse g (3,) and G = -dγ/dvc (3, 3)."""
     r = math.sqrt(vt0 * vt0 + vt1 * vt1 + eps * eps)
@@ -126,7 +126,7 @@ def _hc_contact(model, vt0, vt1, vn, mu, h, k, d, fe0, n0, eps, g, G, need_G):
     G[2, 2] = -dn
 
 
-@jit
+@kernel(allocates=True, inline=False)
 def _impulses(model, nc, nh, vc, mu, Rt, Rn, vhat, h, k, d, fe0, n0, eps, Rh, vhath, gamma,
               Gc, Gh, need_G):
     """Impulses gamma (3nc + nh) and Hessian blocks Gc (nc, 3, 3), Gh (nh) at vc."""
@@ -146,7 +146,7 @@ def _impulses(model, nc, nh, vc, mu, Rt, Rn, vhat, h, k, d, fe0, n0, eps, Rh, vh
         Gh[j] = 1.0 / Rh[j]
 
 
-@jit
+@kernel(allocates=True, inline=False)
 def sap_solve(model, M, vstar, v, J, nc, nh, mu, Rt, Rn, vhat, h, k, d, fe0, n0, eps, Rh,
               vhath, rel_tol, abs_tol, max_iter, gamma, vc):
     """Newton with exact line search on ℓ(v) (see the module docstring).
@@ -283,7 +283,7 @@ def sap_solve(model, M, vstar, v, J, nc, nh, mu, Rt, Rn, vhat, h, k, d, fe0, n0,
     return -max(max_iter, 1), residual
 
 
-@jit
+@kernel(allocates=True, inline=False)
 def _line_derivative(model, alpha, vc, Jdv, A2, B1, nc, nh, mu, Rt, Rn, vhat, h, k, d, fe0, n0,
                      eps, Rh, vhath, vca, ga, Gc, Gh):
     """dℓ/dα and d²ℓ/dα² along the search direction."""

@@ -14,7 +14,7 @@
 
 import math
 
-from merganser.geometry.proximity.compilation import jit
+from merganser.framework.compilation import kernel
 from merganser.multibody.contact.constraint_kernels import bilateral_regularization, constraint_rows
 from merganser.multibody.contact.contact_kernels import contact_jacobian, pose_pass
 from merganser.multibody.contact.problem_kernels import (
@@ -28,7 +28,7 @@ CONTACT_WORK_ROWS = 6        # Rt, Rn, v̂, f₀, n₀, ε per contact
 CONSTRAINT_WORK_ROWS = 5     # g, stiffness, damping, R, v̂ per bilateral row
 
 
-@jit
+@kernel(allocates=True, inline=False)
 def sap_step(model, q, v0, vdot, M, h, vs, rel_tol, abs_tol, max_iter, nc, m, node_a, node_b,
              p_WC, R_WC, phi0, k, d, tau, mu, v, gamma, vc, tau_out, ip, fp, ws, kinds, int_params,
              float_params, J, w, contact_work, constraint_work, vstar):

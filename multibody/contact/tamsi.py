@@ -25,7 +25,7 @@ import math
 
 import numpy as np
 
-from merganser.geometry.proximity.compilation import jit
+from merganser.framework.compilation import kernel
 from merganser.multibody.contact.contact_kernels import contact_jacobian
 from merganser.multibody.contact.linalg import (block_columns, momentum_residual, sparse_matvec,
                                       sparse_matvec_transpose)
@@ -34,7 +34,7 @@ from merganser.multibody.contact.problem_kernels import generalized_impulse
 _COS_MAX = 0.5  # cos 60°
 
 
-@jit
+@kernel(allocates=True, inline=False)
 def _tamsi_contact(vt0, vt1, vn, mu, h, k, d, x0, vs, g, G):
     """Impulse g (3,) and G = -dγ/dvc (3, 3) of one contact."""
     x = x0 - h * vn
@@ -65,7 +65,7 @@ def _tamsi_contact(vt0, vt1, vn, mu, h, k, d, x0, vs, g, G):
     G[2, 2] = -dgn
 
 
-@jit
+@kernel(allocates=True, inline=False)
 def _limit(vt0, vt1, d0, d1, vs):
     """Transition-aware step fraction for one contact's tangential update."""
     s = math.sqrt(vt0 * vt0 + vt1 * vt1)
@@ -93,7 +93,7 @@ def _limit(vt0, vt1, d0, d1, vs):
     return max(lo, 1e-3)
 
 
-@jit
+@kernel(allocates=True, inline=False)
 def _solve_in_place(A, n, b):
     """Gaussian elimination with partial pivoting on A[:n,:n] x = b (both overwritten).
 
@@ -140,7 +140,7 @@ def _solve_in_place(A, n, b):
     return True
 
 
-@jit
+@kernel(allocates=True, inline=False)
 def tamsi_solve(M, vstar, v, J, nc, mu, h, k, d, x0, vs, rel_tol, abs_tol, max_iter, gamma,
                 vc):
     """Newton-Raphson with the transition-aware line search (see the module docstring).
@@ -231,7 +231,7 @@ def tamsi_solve(M, vstar, v, J, nc, mu, h, k, d, x0, vs, rel_tol, abs_tol, max_i
     return -max(max_iter, 1), residual
 
 
-@jit
+@kernel(allocates=True, inline=False)
 def _sparse_m_times(M, mcols, mn, v, vstar, dv, out):
     """out = M (v - v*) over the nonzero columns ``mcols[a, :mn[a]]`` of each row a."""
     nv = M.shape[0]
@@ -245,7 +245,7 @@ def _sparse_m_times(M, mcols, mn, v, vstar, dv, out):
         out[a] = s
 
 
-@jit
+@kernel(allocates=True, inline=False)
 def _residual_norm(M, mcols, mn, vstar, v, J, nc, cols, ncols, mu, h, k, d, x0, vs, D, vc,
                    gamma, g, Gc, dv, Mr, jg):
     """‖D R(v)‖ (scratch: vc, gamma, g, Gc, dv, Mr, jg)."""
@@ -263,7 +263,7 @@ def _residual_norm(M, mcols, mn, vstar, v, J, nc, cols, ncols, mu, h, k, d, x0, 
     return math.sqrt(e2)
 
 
-@jit
+@kernel(allocates=True, inline=False)
 def tamsi_step(ip, fp, ws, q, v0, vdot, M, h, nc, node_a, node_b, p_WC, R_WC, phi0, mu, k,
                d, vs, rel_tol, abs_tol, max_iter, J, v, gamma, vc, tau):
     """One TAMSI step in a single call: the contact Jacobian J (3 nc, nv) in the contact

@@ -11,7 +11,6 @@ bounded to [-1, 1]; kinematics is evaluated at the normalized quaternion.
 import warnings
 
 import numpy as np
-from scipy.optimize import BFGS, Bounds, NonlinearConstraint, minimize
 
 from merganser.multibody.inverse_kinematics._arguments import (
     as_vector,
@@ -223,6 +222,8 @@ class InverseKinematics:
         """scipy constraints; for SLSQP, equality rows become lb - tol/10 <= g <= ub +
         tol/10, which keeps the subproblem regular when a row's gradient vanishes (e.g.
         the z row of a position equality on a planar arm)."""
+        from scipy.optimize import BFGS, NonlinearConstraint
+
         if not self._constraints:
             return []
         lb = np.concatenate([c.lower_bound() for c in self._constraints])
@@ -271,6 +272,8 @@ class InverseKinematics:
             ``cost``, ``constraint_violation``, ``num_iterations``, ``message`` and
             ``details["scipy"]`` (the OptimizeResult).
         """
+        from scipy.optimize import BFGS, Bounds, minimize
+
         fn = "InverseKinematics.solve"
         if method not in _METHODS:
             raise ValueError(f"{fn}: method must be one of {_METHODS}, got {method!r}")

@@ -11,10 +11,9 @@ by all states.
 from __future__ import annotations
 
 import numpy as np
-from numba import prange
 
 from merganser.multibody.kernels.aba import calc_forward_dynamics_with_extra
-from merganser.multibody.kernels.compilation import kernel, parallel_kernel
+from merganser.framework.compilation import kernel, prange
 from merganser.multibody.kernels.crba import calc_mass_matrix_with_extra
 from merganser.multibody.kernels.kinematics import calc_forward_kinematics
 from merganser.multibody.kernels.layout import NWS
@@ -28,7 +27,7 @@ def _chunk(c, nchunks, n):
     return (c * n) // nchunks, ((c + 1) * n) // nchunks
 
 
-@parallel_kernel
+@kernel(parallel=True)
 def fk_batch(ip, fp, Q, X_WB, nchunks):
     """Poses of all bodies for each state: Q (N, nq) -> X_WB (N, nb, 4, 4)."""
     nb = ip.shape[0]
@@ -39,7 +38,7 @@ def fk_batch(ip, fp, Q, X_WB, nchunks):
             calc_forward_kinematics(ip, fp, ws, Q[s], X_WB[s])
 
 
-@parallel_kernel
+@kernel(parallel=True)
 def rnea_batch(ip, fp, Q, V, VD, I10, g, TAU, nchunks, M_extra=None):
     """Inverse dynamics for each state: (N, nq), (N, nv), (N, nv) -> TAU (N, nv)."""
     nb = ip.shape[0]
@@ -53,7 +52,7 @@ def rnea_batch(ip, fp, Q, V, VD, I10, g, TAU, nchunks, M_extra=None):
                                              False, TAU[s], M_extra)
 
 
-@parallel_kernel
+@kernel(parallel=True)
 def crba_batch(ip, fp, Q, I10, M, nchunks, M_extra=None):
     """Mass matrix for each state: Q (N, nq) -> M (N, nv, nv)."""
     nb = ip.shape[0]
@@ -65,7 +64,7 @@ def crba_batch(ip, fp, Q, I10, M, nchunks, M_extra=None):
             calc_mass_matrix_with_extra(ip, fp, ws, Q[s], I10[i], M[s], M_extra)
 
 
-@parallel_kernel
+@kernel(parallel=True)
 def aba_batch(ip, fp, Q, V, TAU, I10, g, VD, nchunks, M_extra=None):
     """Forward dynamics for each state: (N, nq), (N, nv), (N, nv) -> VD (N, nv)."""
     nb = ip.shape[0]

@@ -9,7 +9,7 @@ and first moment about Wo of the subtree of a.
 
 from __future__ import annotations
 
-from merganser.multibody.kernels.compilation import kernel
+from merganser.framework.compilation import kernel
 from merganser.multibody.kernels.kinematics import pose_pass_base_to_tip
 from merganser.multibody.kernels.layout import (
     IP_NV, IP_PARENT, IP_VS, WS_PW, WS_RW, WS_S, WS_TMP, bad_inertia, bad_q,

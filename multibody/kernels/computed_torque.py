@@ -15,7 +15,7 @@ the same order).
 
 from __future__ import annotations
 
-from merganser.multibody.kernels.compilation import kernel
+from merganser.framework.compilation import kernel
 from merganser.multibody.kernels.layout import bad_inertia, bad_q, bad_v, bad_vec3
 from merganser.multibody.kernels.rnea import rnea_base_to_tip, rnea_tip_to_base
 

@@ -14,7 +14,7 @@ R. Featherstone, *Rigid Body Dynamics Algorithms*, Springer 2008, table 6.2.
 
 from __future__ import annotations
 
-from merganser.multibody.kernels.compilation import kernel
+from merganser.framework.compilation import kernel
 from merganser.multibody.kernels.extra_inertia import add_extra_to_matrix, bad_extra
 from merganser.multibody.kernels.inertia import (
     articulated_from_rigid, articulated_to_parent_add, mat6_times, rigid_to_parent_add,

@@ -24,7 +24,7 @@ dynamics algorithms", RSS 2018 (the forward-dynamics derivatives as ``-M^-1 dID`
 
 from __future__ import annotations
 
-from merganser.multibody.kernels.compilation import kernel
+from merganser.framework.compilation import kernel
 from merganser.multibody.kernels.crba import calc_mass_matrix
 from merganser.multibody.kernels.rnea import calc_inverse_dynamics, calc_inverse_dynamics_with_extra
 

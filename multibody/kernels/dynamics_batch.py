@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 
+from merganser.framework.compilation import get_num_threads, parallel_chunksize
 from merganser.multibody.kernels.batch import aba_batch, crba_batch, fk_batch, rnea_batch
 
 __all__ = ["BatchDynamicsMixin"]
@@ -22,13 +22,13 @@ class BatchDynamicsMixin:
     """
 
     def _chunks(self):
-        return 16 * numba.get_num_threads()
+        return 16 * get_num_threads()
 
     def fk_batch(self, Q):
         """Poses of all bodies for N states: Q (N, nq) -> X_WB (N, nb, 4, 4)."""
         Q, = self._batch("fk_batch", Q=Q)
         X = np.empty((Q.shape[0], self.nb, 4, 4))
-        with numba.parallel_chunksize(1):
+        with parallel_chunksize(1):
             fk_batch(self._ip, self._fp, Q, X, self._chunks())
         return X
 
@@ -39,7 +39,7 @@ class BatchDynamicsMixin:
         g, = self._coerce("rnea_batch", g=g)
         E = self._extra("rnea_batch", M_extra)
         TAU = np.empty((Q.shape[0], self.nv))
-        with numba.parallel_chunksize(1):
+        with parallel_chunksize(1):
             rnea_batch(self._ip, self._fp, Q, V, VD, I10, g, TAU, self._chunks(), E)
         return TAU
 
@@ -50,7 +50,7 @@ class BatchDynamicsMixin:
         g, = self._coerce("aba_batch", g=g)
         E = self._extra("aba_batch", M_extra)
         VD = np.empty((Q.shape[0], self.nv))
-        with numba.parallel_chunksize(1):
+        with parallel_chunksize(1):
             aba_batch(self._ip, self._fp, Q, V, TAU, I10, g, VD, self._chunks(), E)
         return VD
 
@@ -60,6 +60,6 @@ class BatchDynamicsMixin:
         I10 = self._batch_inertia("crba_batch", I10, Q.shape[0])
         E = self._extra("crba_batch", M_extra)
         M = np.empty((Q.shape[0], self.nv, self.nv))
-        with numba.parallel_chunksize(1):
+        with parallel_chunksize(1):
             crba_batch(self._ip, self._fp, Q, I10, M, self._chunks(), E)
         return M

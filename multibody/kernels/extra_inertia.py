@@ -31,7 +31,7 @@ Every helper is type-generic (float64 or complex128 workspaces).
 
 from __future__ import annotations
 
-from merganser.multibody.kernels.compilation import kernel
+from merganser.framework.compilation import kernel
 from merganser.multibody.kernels.kinematics import world_pose
 from merganser.multibody.kernels.layout import IP_PARENT, WS_A, WS_RW, WS_V
 from merganser.multibody.kernels.spatial import add6, cross_force, load6, store6

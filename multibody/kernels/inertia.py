@@ -14,7 +14,7 @@ Both are moved from node k's body frame B to its parent P with the pose ``R = R_
 
 from __future__ import annotations
 
-from merganser.multibody.kernels.compilation import kernel
+from merganser.framework.compilation import kernel
 from merganser.multibody.kernels.layout import WS_P, WS_R
 from merganser.multibody.kernels.spatial import store6
 

@@ -9,7 +9,7 @@ classical translational acceleration) when ``vd = 0``, so that
 
 from __future__ import annotations
 
-from merganser.multibody.kernels.compilation import kernel
+from merganser.framework.compilation import kernel
 from merganser.multibody.kernels.kinematics import node_motion, pose_pass_base_to_tip
 from merganser.multibody.kernels.layout import (
     IP_NV, IP_PARENT, IP_VS, WS_A, WS_PW, WS_RW, WS_S, WS_V, bad_q, bad_v, bad_vec3,

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from math import cos, sin
 
-from merganser.multibody.kernels.compilation import kernel
+from merganser.framework.compilation import kernel
 from merganser.multibody.kernels.layout import (
     BALL_RPY, IP_JTYPE, IP_NQ, IP_NV, IP_QS, IP_VS, QUATERNION_FLOATING, RPY_FLOATING, bad_q,
     bad_v,

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from merganser.multibody.kernels.compilation import kernel
+from merganser.framework.compilation import kernel
 from merganser.multibody.kernels.layout import (
     BALL_RPY, FP_P0, FP_P0B, FP_P1, FP_P2, FP_PITCH, FP_P_MB, FP_P_PF, FP_R0, FP_RA, FP_R_MB,
     FP_R_PF, FP_S, IP_JTYPE, IP_MB_IDENTITY, IP_NV, IP_QS, IP_VS, PLANAR, PRISMATIC,

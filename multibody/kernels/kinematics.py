@@ -13,7 +13,7 @@ Accelerations follow Drake: ``A_WB_W = [alpha_WB_W; a_WBo_W]`` with the classica
 
 from __future__ import annotations
 
-from merganser.multibody.kernels.compilation import kernel
+from merganser.framework.compilation import kernel
 from merganser.multibody.kernels.joints import calc_joint_bias, calc_joint_pose, joint_velocity
 from merganser.multibody.kernels.layout import (
     IP_PARENT, WS_A, WS_CJ, WS_P, WS_PW, WS_R, WS_RW, WS_V, bad_q, bad_v,

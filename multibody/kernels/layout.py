@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from merganser.multibody.kernels.compilation import kernel
+from merganser.framework.compilation import kernel
 from merganser.multibody.tree.compiled_model import CompiledModel, JointType
 
 __all__ = ["pack_model", "make_workspace", "bad_q", "bad_v", "bad_inertia", "bad_forces",

@@ -19,7 +19,7 @@ from merganser.multibody.kernels.kinematics import (
 )
 import numpy as np
 
-from merganser.multibody.kernels.compilation import kernel
+from merganser.framework.compilation import kernel
 from merganser.multibody.kernels.extra_inertia import bad_extra, extra_times_motion
 from merganser.multibody.kernels.layout import WS_PW, WS_RW, WS_V, bad_inertia, bad_q, bad_v, bad_vec3
 from merganser.multibody.kernels.spatial import add6, dot6, inertia_times_motion, load6, rotate6

@@ -14,7 +14,7 @@ R. Featherstone, *Rigid Body Dynamics Algorithms*, Springer 2008, table 5.1.
 
 from __future__ import annotations
 
-from merganser.multibody.kernels.compilation import kernel
+from merganser.framework.compilation import kernel
 from merganser.multibody.kernels.extra_inertia import add_extra_body_forces, bad_extra
 from merganser.multibody.kernels.joints import calc_joint_pose, joint_force
 from merganser.multibody.kernels.kinematics import node_motion, set_world_pose, world_pose

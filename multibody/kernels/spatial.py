@@ -15,7 +15,7 @@ R. Featherstone, *Rigid Body Dynamics Algorithms*, Springer 2008, chapter 2.
 
 from __future__ import annotations
 
-from merganser.multibody.kernels.compilation import kernel
+from merganser.framework.compilation import kernel
 from merganser.multibody.kernels.layout import WS_P, WS_R
 
 __all__ = [

@@ -12,6 +12,7 @@ import numbers
 
 import numpy as np
 
+from merganser.framework.keyword_check import lists_valid_keywords
 from merganser.geometry.rotation_matrix import RotationMatrix
 
 __all__ = ["RotationalInertia", "point_mass_inertia_matrix"]
@@ -43,10 +44,14 @@ class RotationalInertia:
     ----------
     Ixx : float or array_like (3, 3)
         The xx moment, or the whole symmetric matrix when no other argument is given.
+        With no argument at all the inertia is NaN, as Drake's default constructor.
     Iyy, Izz : float
         The other two moments.
     Ixy, Ixz, Iyz : float, optional
         Products of inertia (matrix entries), zero by default.
+    mass, p_PQ_E : float and array_like (3,), keyword
+        Drake's point-mass constructor: a particle of `mass` at Q, about P, expressed in
+        E (also accepted positionally, ``RotationalInertia(mass, p_PQ_E)``).
 
     Raises
     ------
@@ -62,8 +67,24 @@ class RotationalInertia:
     __slots__ = ("_I",)
     __array_ufunc__ = None
 
-    def __init__(self, Ixx, Iyy=None, Izz=None, Ixy=0.0, Ixz=0.0, Iyz=0.0):
+    @lists_valid_keywords
+    def __init__(self, Ixx=None, Iyy=None, Izz=None, Ixy=0.0, Ixz=0.0, Iyz=0.0, *, mass=None,
+                 p_PQ_E=None):
         name = type(self).__name__
+        if mass is not None or p_PQ_E is not None:
+            if mass is None or p_PQ_E is None or Ixx is not None or Iyy is not None:
+                raise TypeError(f"{name}: give mass= and p_PQ_E= together (a point mass), "
+                                f"without moments")
+            self._I = RotationalInertia.point_mass(mass, p_PQ_E)._I
+            return
+        if Ixx is None and Iyy is None and Izz is None:
+            self._I = np.full((3, 3), np.nan)       # Drake's default: NaN until set
+            self._I.flags.writeable = False
+            return
+        if Iyy is not None and Izz is None and np.ndim(Iyy) == 1:
+            # Drake's (mass, p_PQ_E) positional overload
+            self._I = RotationalInertia.point_mass(Ixx, Iyy)._I
+            return
         if Iyy is None and Izz is None:
             I = np.array(Ixx, dtype=np.float64)
             if I.shape != (3, 3):
@@ -116,6 +137,21 @@ class RotationalInertia:
     def get_trace(self):
         """Return Ixx + Iyy + Izz."""
         return float(np.trace(self._I))
+
+    trace = get_trace
+
+    @classmethod
+    def NaN(cls):  # noqa: N802 (Drake's name)
+        """Return an inertia whose entries are all NaN (Drake's "not set")."""
+        return cls._unchecked(np.full((3, 3), np.nan))
+
+    def is_nan(self):
+        """True if any entry is NaN."""
+        return bool(np.isnan(self._I).any())
+
+    def is_zero(self):
+        """True if every entry is exactly zero."""
+        return not bool(self._I.any())
 
     def copy_to_full_matrix3(self):
         """Return the symmetric matrix, ndarray of shape (3, 3) (a copy)."""

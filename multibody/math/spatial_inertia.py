@@ -12,6 +12,7 @@ so that L_SP = M V_SP gives the spatial momentum [angular about P; linear].
 
 import numpy as np
 
+from merganser.framework.keyword_check import lists_valid_keywords
 from merganser.geometry.rotation_matrix import RotationMatrix
 
 from .rotational_inertia import RotationalInertia, point_mass_inertia_matrix
@@ -68,6 +69,7 @@ class SpatialInertia:
     __slots__ = ("_mass", "_p", "_G")
     __array_ufunc__ = None
 
+    @lists_valid_keywords
     def __init__(self, mass, p_PScm_E, G_SP_E, skip_validity_check=False):
         if isinstance(G_SP_E, UnitInertia):
             G = G_SP_E
@@ -118,6 +120,20 @@ class SpatialInertia:
     def zero(cls):
         """Return the spatial inertia of nothing (zero mass and inertia)."""
         return cls._unchecked(0.0, np.zeros(3), np.zeros((3, 3)))
+
+    @classmethod
+    def NaN(cls):  # noqa: N802 (Drake's name)
+        """Return a spatial inertia whose mass, center of mass and unit inertia are NaN
+        (Drake's "not set")."""
+        return cls._unchecked(np.nan, np.full(3, np.nan), np.full((3, 3), np.nan))
+
+    def is_nan(self):
+        """True if the mass, the center of mass or the unit inertia has a NaN."""
+        return bool(np.isnan(self._mass) or np.isnan(self._p).any() or self._G.is_nan())
+
+    def is_zero(self):
+        """True if the mass, the center of mass and the unit inertia are all zero."""
+        return self._mass == 0.0 and not self._p.any() and self._G.is_zero()
 
     @classmethod
     def make_from_central_inertia(cls, mass, p_PScm_E, I_SScm_E):
@@ -330,6 +346,9 @@ class SpatialInertia:
         if isinstance(other, SpatialAcceleration):
             return SpatialForce(self.copy_to_full_matrix6() @ other.get_coeffs())
         return NotImplemented
+
+    #: Drake's spelling: ``M * V`` (SpatialMomentum) and ``M * A`` (SpatialForce).
+    __mul__ = __matmul__
 
     def is_nearly_equal_to(self, other, tolerance):
         """Return True if the 6x6 matrices differ by at most `tolerance` elementwise."""

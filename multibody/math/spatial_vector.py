@@ -75,6 +75,11 @@ class SpatialVector:
         """Return the zero spatial vector."""
         return cls._unchecked(np.zeros(6))
 
+    def rotate(self, R_FE):
+        """Return the vector re-expressed in frame F: R_FE (RotationMatrix) times both
+        parts (Drake's Rotate; the same as ``R_FE @ V_E``)."""
+        return self.__rmatmul__(R_FE)
+
     def __reduce__(self):
         return (type(self), (self._V.copy(),))
 

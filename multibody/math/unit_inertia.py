@@ -126,6 +126,28 @@ class UnitInertia(RotationalInertia):
         )
 
     @classmethod
+    def solid_cylinder_about_end(cls, radius, length, unit_vector):
+        """Return G_BBp of a solid cylinder about the center Bp of one of its end faces
+        (axis along the unit vector `unit_vector` (3,)): r²/2 about the axis and
+        (3 r² + 4 L²)/12 across it."""
+        caller = "UnitInertia.solid_cylinder_about_end"
+        _check_dimensions(caller, radius=radius, length=length)
+        r2, L2 = radius * radius, length * length
+        return cls.axially_symmetric(
+            0.5 * r2, (3.0 * r2 + 4.0 * L2) / 12.0, _check_unit_vector(caller, unit_vector)
+        )
+
+    @classmethod
+    def straight_line(cls, moment_perpendicular, unit_vector):
+        """Return the unit inertia of a body whose mass lies on a straight line through the
+        about-point along `unit_vector` (3,): 0 about the line, `moment_perpendicular`
+        (m², > 0) about any axis perpendicular to it."""
+        caller = "UnitInertia.straight_line"
+        _check_dimensions(caller, moment_perpendicular=moment_perpendicular)
+        return cls.axially_symmetric(0.0, moment_perpendicular,
+                                     _check_unit_vector(caller, unit_vector))
+
+    @classmethod
     def thin_rod(cls, length, unit_vector):
         """Return G_BBcm of a thin rod along `unit_vector` (3,): 0 about it, L²/12 across."""
         caller = "UnitInertia.thin_rod"

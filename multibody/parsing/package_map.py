@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import os
 
-from lxml import etree
 
 __all__ = ["PackageMap", "UnresolvedUriError"]
 
@@ -27,6 +26,8 @@ class UnresolvedUriError(ValueError):
 
 def _package_name_from_manifest(path: str) -> str:
     """The ``<name>`` of a ``package.xml`` file (ValueError if absent or unreadable)."""
+    from lxml import etree
+
     try:
         root = etree.parse(path, etree.XMLParser(resolve_entities=False,
                                                  no_network=True)).getroot()

@@ -23,7 +23,6 @@ import os
 import re
 
 import numpy as np
-from lxml import etree
 
 from merganser.multibody.parsing.diagnostics import ParseError
 
@@ -111,6 +110,8 @@ class XmlDocument:
             If the file cannot be read or the XML is malformed (unclosed or mismatched
             tags, bad characters, ...), at the line where the XML parser failed.
         """
+        from lxml import etree
+
         parser = etree.XMLParser(remove_comments=True, remove_pis=True, recover=True,
                                  resolve_entities=False, no_network=True)
         if path is not None:

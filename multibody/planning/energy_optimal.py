@@ -21,8 +21,6 @@ as is.
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.linalg import null_space
-from scipy.optimize import least_squares
 
 from merganser.framework import PiecewisePolynomial
 from merganser.multibody.plant import MultibodyForces, MultibodyPlant
@@ -279,6 +277,10 @@ def solve_energy_optimal_cubic_trajectory(plant, q_start, q_end, duration, *, v_
     -------
     EnergyOptimalTrajectoryResult
     """
+    from scipy.optimize import least_squares
+
+    from scipy.linalg import null_space
+
     fn = "solve_energy_optimal_cubic_trajectory"
     _check_plant(fn, plant)
     n = plant.num_positions()

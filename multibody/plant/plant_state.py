@@ -9,6 +9,7 @@ new arrays; setters validate sizes and name the function and the expected size.
 
 import numpy as np
 
+from merganser.framework.errors import ContextError
 from merganser.geometry import RigidTransform, RollPitchYaw, RotationMatrix
 from merganser.multibody.math import SpatialVelocity
 from merganser.multibody.tree import Frame, JointType, RigidBody
@@ -31,6 +32,12 @@ def _vector(fn, arg, value, size, expected):
     return a
 
 
+class WrongContextError(ContextError, RuntimeError):
+    """A plant method was given the context of a system that does not contain the plant
+    (the message names both systems); a RuntimeError, as Drake raises, and the framework's
+    ContextError."""
+
+
 class PlantStateMixin:
     """get/set of positions, velocities and free-body states (see module docstring)."""
 
@@ -44,7 +51,10 @@ class PlantStateMixin:
         if system is self:
             return context
         self._tree._throw_if_not_finalized(fn)
-        return self._context_from(context, fn)
+        try:
+            return self._context_from(context, fn)
+        except ContextError as err:
+            raise WrongContextError(str(err)) from None
 
     def _x(self, ctx):
         """x = [q; v] of the plant's context `ctx` (read-only view)."""
@@ -133,9 +143,10 @@ class PlantStateMixin:
     # ---- default state -----------------------------------------------------------------
     def set_default_state_and_parameters(self, context):
         """Write the default x = [q0; 0] (joints' default positions) into `context`."""
+        ctx = self._ctx(context, "set_default_state_and_parameters")
         x = np.zeros(self._tables.nq + self._tables.nv)
         x[:self._tables.nq] = self._tree.get_default_positions()
-        self._set_x(context, x)
+        self._set_x(ctx, x)
 
     # ---- free bodies -------------------------------------------------------------------
     def _check_body(self, body, fn):
@@ -152,16 +163,19 @@ class PlantStateMixin:
         jtype = self._model.jtype[self._tables.node_of_body[body.index()]]
         return body.floating_positions_start(), body.floating_velocities_start(), jtype
 
-    def set_free_body_pose(self, context, body, X_WB):
-        """Set the pose X_WB (RigidTransform) of free body `body` in `context`."""
+    def set_free_body_pose(self, context, body, X_JpJc):
+        """Set the pose of free body `body` in `context`: X_JpJc (RigidTransform), the pose
+        of its floating joint's child frame in its parent frame, which for a free body is
+        X_WB, the body's pose in the world (pydrake's keyword)."""
         fn = "set_free_body_pose"
         ctx = self._ctx(context, fn)
         qs, _, jtype = self._free_body_starts(body, fn)
+        X_WB = X_JpJc
         if not isinstance(X_WB, RigidTransform):
             try:
                 X_WB = RigidTransform(X_WB)
             except (TypeError, ValueError) as err:
-                raise ValueError(f"{fn}: X_WB must be a rigid transform: {err}") from None
+                raise ValueError(f"{fn}: X_JpJc must be a rigid transform: {err}") from None
         x = np.array(self._x(ctx))
         if jtype == JointType.QUATERNION_FLOATING:
             x[qs:qs + 4] = X_WB.rotation().to_quaternion()

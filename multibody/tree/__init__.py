@@ -13,7 +13,9 @@ from merganser.multibody.tree.constraints import (
     WeldConstraintSpec,
 )
 from merganser.multibody.tree.element import MultibodyElement, StateAccessor
-from merganser.multibody.tree.errors import ElementLookupError, TopologyError, TreeLifecycleError
+from merganser.multibody.tree.errors import (
+    DuplicateElementError, ElementLookupError, TopologyError, TreeLifecycleError,
+)
 from merganser.multibody.tree.force_elements import (
     ForceElement,
     LinearBushingRollPitchYaw,
@@ -51,6 +53,7 @@ __all__ = [
     "CompiledModel",
     "CouplerConstraintSpec",
     "DistanceConstraintSpec",
+    "DuplicateElementError",
     "ElementLookupError",
     "FixedOffsetFrame",
     "ForceElement",

@@ -17,10 +17,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from merganser.multibody.tree.compiled_model import CompiledModel, JointType
-from merganser.multibody.tree.errors import TopologyError
 from merganser.multibody.tree.topology import Topology
 
-__all__ = ["TreeIndexTables", "check_terminal_mass_properties", "compile_model"]
+__all__ = ["TreeIndexTables", "compile_model"]
 
 
 def _inverse_pose(X: np.ndarray) -> np.ndarray:
@@ -56,63 +55,6 @@ class TreeIndexTables:
     v_indices: tuple
     actuator_inputs: tuple
     actuation_matrix: np.ndarray
-
-
-def check_terminal_mass_properties(topology: Topology, joints, bodies) -> None:
-    """Reject massless terminal bodies that would make the mass matrix singular.
-
-    As Drake does at finalize: for each movable node with no coordinates outboard of
-    it (a leaf, possibly with bodies welded to it), the bodies of its subtree must have
-    a nonzero total mass if its joint can translate, and not all-zero rotational
-    inertias (about each body origin) if it can rotate.
-
-    Parameters
-    ----------
-    topology : Topology
-        Node order.
-    joints : sequence of Joint
-        All joints, by joint index (including those added for base bodies).
-    bodies : sequence of RigidBody
-        All bodies, by body index.
-
-    Raises
-    ------
-    TopologyError
-        Naming the body and the violated condition.
-    """
-    nb = len(topology.body_of_node)
-    nv_outboard = np.zeros(nb, dtype=np.int64)
-    subtree: list[list[int]] = [[k] for k in range(nb)]
-    for k in range(nb - 1, 0, -1):
-        joint = joints[topology.joint_of_node[k]]
-        p = topology.parent_node[k]
-        nv_outboard[p] += nv_outboard[k] + joint.num_velocities()
-        subtree[p].extend(subtree[k])
-    for k in range(1, nb):
-        joint = joints[topology.joint_of_node[k]]
-        if joint.num_velocities() == 0 or nv_outboard[k] > 0:
-            continue
-        params = np.array(
-            [bodies[topology.body_of_node[n]].default_inertia_parameters() for n in subtree[k]]
-        )
-        name = bodies[topology.body_of_node[k]].name()
-        what = (
-            "a terminal body"
-            if len(subtree[k]) == 1
-            else ("the movable body of a terminal welded assembly")
-        )
-        if joint.can_translate() and np.sum(params[:, 0]) == 0.0:
-            raise TopologyError(
-                f"finalize: body {name!r} is {what} that is massless, but its joint "
-                f"{joint.name()!r} ({joint.type_name()}) has a translational degree of freedom; "
-                f"give the body a mass (M_BBo_B) or weld it"
-            )
-        if joint.can_rotate() and not np.any(params[:, 4:]):
-            raise TopologyError(
-                f"finalize: body {name!r} is {what} that has zero rotational inertia, but its "
-                f"joint {joint.name()!r} ({joint.type_name()}) has a rotational degree of "
-                f"freedom; give the body an inertia (M_BBo_B) or weld it"
-            )
 
 
 def compile_model(

@@ -8,6 +8,7 @@ specific class or the built-in one (``RuntimeError`` for lifecycle problems,
 from __future__ import annotations
 
 __all__ = [
+    "DuplicateElementError",
     "ElementLookupError",
     "TopologyError",
     "TreeLifecycleError",
@@ -23,6 +24,11 @@ class TreeLifecycleError(RuntimeError):
     """
 
 
+class DuplicateElementError(RuntimeError, ValueError):
+    """An element that a plant may have only one of was added again (e.g. a second
+    gravity field): a RuntimeError, as Drake raises, and a ValueError."""
+
+
 class ElementLookupError(ValueError, LookupError):
     """A name or index lookup failed, or a name is ambiguous across model instances."""
 
@@ -32,7 +38,8 @@ class TopologyError(ValueError):
 
     Raised at ``finalize()`` for kinematic loops, joints whose child is closer to
     the world than their parent (reversed joints), cycles disconnected from the
-    world and massless movable terminal bodies.
+    world. (Massless bodies are accepted; a singular mass matrix is reported by the
+    dynamics as ``SingularDynamicsError``.)
     """
 
 

@@ -141,3 +141,107 @@ def test_contact_with_the_ground_stops_the_fall(capsys):
     assert main(argv + ["--contact", "point"]) == 0
     landed = _final_z(capsys.readouterr().out)
     assert 0.15 < landed < 0.4                    # standing on its legs, not through the ground
+
+
+def test_free_base_without_actuators_prints_a_hint(capsys):
+    assert main(["simulate", str(PANDA), "--time", "0.05"]) == 0
+    out = capsys.readouterr().out
+    assert "hint: panda.urdf has a free base (panda_link0) and no actuators" in out
+    assert "--weld panda_link0" in out and "--actuate" in out
+    assert main(["simulate", str(PANDA), "--time", "0.05", "--weld", "panda_link0"]) == 0
+    assert "hint:" not in capsys.readouterr().out
+
+
+def test_weld_and_actuate_build_a_fixed_fully_actuated_panda():
+    from merganser.cli.main import build_parser
+    from merganser.cli.simulate_command import build_simulation
+
+    args = build_parser().parse_args(["simulate", str(PANDA), "--weld", "panda_link0",
+                                      "--actuate"])
+    _, plant, free, _ = build_simulation(args)
+    assert free == []
+    assert (plant.num_positions(), plant.num_velocities()) == (9, 9)   # 7 arm + 2 fingers
+    assert plant.num_actuators() == 9
+    assert sorted(plant.get_joint_actuator(a).joint().name()
+                  for a in plant.get_joint_actuator_indices()) == sorted(
+        [f"panda_joint{i}" for i in range(1, 8)] + ["panda_finger_joint1", "panda_finger_joint2"])
+
+
+def test_welded_panda_stays_at_its_base(capsys):
+    assert main(["simulate", str(PANDA), "--time", "0.1", "--weld", "panda_link0",
+                 "--actuate"]) == 0
+    out = capsys.readouterr().out
+    assert "final position" not in out          # no free body left
+    assert _largest_change(out) > 1e-3           # the arm still swings under gravity
+
+
+@pytest.mark.parametrize("body, message", [
+    ("panda_link3", "--weld panda_link3: body 'panda_link3' is not free"),
+    ("wing", "--weld wing: the model has no body 'wing'; free bodies: panda_link0"),
+])
+def test_weld_names_a_free_body(body, message, capsys):
+    assert main(["simulate", str(PANDA), "--weld", body]) == 1
+    assert message in capsys.readouterr().err
+
+
+def test_solver_without_contact_is_a_usage_error(capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        main(["simulate", str(ACROBOT), "--solver", "tamsi"])
+    assert exit_info.value.code == 2
+    assert "--solver tamsi selects a contact solver and needs --contact" in capsys.readouterr().err
+
+
+def _steps(out):
+    line = next(ln for ln in out.splitlines() if " steps, " in ln)
+    steps, rejected = line.split(" steps, ")[0], line.split(" steps, ")[1].split(" rejected")[0]
+    return int(steps), int(rejected), line
+
+
+def test_summary_reports_steps_and_the_contact_that_set_the_smallest_step(tmp_path, capsys):
+    box = tmp_path / "box.urdf"
+    box.write_text("""<robot name="b"><link name="box"><inertial><mass value="1"/>
+      <inertia ixx="0.002" iyy="0.002" izz="0.002" ixy="0" ixz="0" iyz="0"/></inertial>
+      <collision><geometry><box size="0.1 0.1 0.1"/></geometry></collision></link></robot>""")
+    assert main(["simulate", str(box), "--time", "0.1", "--height", "0.0"]) == 0
+    steps, rejected, line = _steps(capsys.readouterr().out)
+    assert steps > 0 and "contact drove" not in line
+    # Resting on the ground at t = 0 (the box's center at z = 0 penetrates 5 cm).
+    assert main(["simulate", str(box), "--time", "0.05", "--height", "0.0", "--contact",
+                 "point", "--time-step", "0"]) == 0
+    steps_c, rejected_c, line = _steps(capsys.readouterr().out)
+    assert steps_c > steps
+    assert "smallest step" in line
+    assert "(contact drove the step size: world - box)" in line or \
+        "(contact drove the step size: box - world)" in line
+
+
+def test_inspect_counts_match_the_listed_warnings(capsys):
+    assert main(["inspect", str(SOLO)]) == 0
+    out = capsys.readouterr().out
+    header = next(ln for ln in out.splitlines() if ln.startswith("parser warnings ("))
+    warned = int(header.split("(")[1].split(" warned")[0])
+    ignored = int(header.split(", ")[1].split(" ignored")[0])
+    listed = out.split(header)[1].strip().splitlines()
+    assert warned + ignored == len(listed) > 0
+    assert sum("[ignored]" in ln for ln in listed) == ignored
+    first_line = out.splitlines()[0]
+    assert f"{warned} warned" in first_line and f"{ignored} ignored" in first_line
+
+
+def test_warmup_compiles_once_then_loads_from_the_cache(tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"))
+    argv = [sys.executable, "-m", "merganser.cli.main", "warmup", "--group", "framework"]
+    cold = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=600)
+    assert cold.returncode == 0, cold.stderr
+    assert "merganser warmup: 100%" in cold.stderr              # the progress bar
+    compiled = int(cold.stdout.split("ready: ")[1].split(" compiled")[0])
+    assert compiled > 0
+    warm = subprocess.run(argv + ["--no-progress"], env=env, capture_output=True, text=True,
+                          timeout=600)
+    assert warm.returncode == 0, warm.stderr
+    assert "ready: 0 compiled" in warm.stdout
+    assert "%" not in warm.stderr

@@ -9,7 +9,7 @@ from fake_system import FakeSystem, mass_spring_damper
 from merganser.framework.integrators import make_integrator
 
 ORDER = {"explicit_euler": 1, "semi_explicit_euler": 1, "runge_kutta2": 2, "runge_kutta3": 3,
-         "runge_kutta5": 5, "bogacki_shampine3": 3, "implicit_euler": 1, "radau3": 3,
+         "runge_kutta5": 5, "bogacki_shampine3": 3, "implicit_euler": 1, "radau1": 1, "radau3": 3,
          "velocity_implicit_euler": 1}
 
 

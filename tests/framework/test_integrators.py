@@ -24,7 +24,7 @@ FIXED_H = 1e-3
 ACCURACY = 1e-6
 BOUND = {"explicit_euler": 2e-3, "semi_explicit_euler": 2e-3, "runge_kutta2": 2e-6,
          "runge_kutta3": 2e-5, "runge_kutta5": 2e-5, "bogacki_shampine3": 5e-5,
-         "radau3": 2e-5, "implicit_euler": 3e-2, "velocity_implicit_euler": 3e-2}
+         "radau3": 2e-5, "implicit_euler": 3e-2, "radau1": 3e-2, "velocity_implicit_euler": 3e-2}
 
 
 def make(name, system, context, h=FIXED_H, accuracy=ACCURACY, max_step=0.1):
@@ -439,7 +439,7 @@ def test_non_positive_step_sizes_are_rejected(bad):
     integrator = make_integrator("runge_kutta3", system, None, 0.1)
     with pytest.raises(ValueError, match="set_maximum_step_size: max_step_size must be"):
         integrator.set_maximum_step_size(bad)
-    with pytest.raises(ValueError, match="set_requested_minimum_step_size: h must be"):
+    with pytest.raises(ValueError, match="set_requested_minimum_step_size: min_step_size must be"):
         integrator.set_requested_minimum_step_size(-1.0)
 
 

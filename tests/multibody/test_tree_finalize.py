@@ -579,29 +579,6 @@ def test_closed_chain_disconnected_from_world_raises():
         tree.finalize()
 
 
-def test_massless_terminal_bodies_raise_like_drake():
-    tree = MultibodyTree()
-    massless = tree.add_rigid_body("massless")
-    tree.add_joint(PrismaticJoint("slide", tree.world_frame(), massless.body_frame(), [1, 0, 0]))
-    with pytest.raises(
-        TopologyError, match="'massless' is a terminal body that is massless.*translational"
-    ):
-        tree.finalize()
-
-    tree = MultibodyTree()
-    tree.add_rigid_body("free_massless")
-    with pytest.raises(TopologyError, match="'free_massless' is a terminal body that is massless"):
-        tree.finalize()
-
-    tree = MultibodyTree()
-    point = tree.add_rigid_body("point", SpatialInertia.point_mass(1.0, [0, 0, 0]))
-    tree.add_joint(RevoluteJoint("pin", tree.world_frame(), point.body_frame(), [1, 0, 0]))
-    with pytest.raises(
-        TopologyError, match="'point' is a terminal body that has zero rotational inertia"
-    ):
-        tree.finalize()
-
-
 def test_massless_bodies_are_fine_inside_a_chain_or_welded_to_mass():
     tree = MultibodyTree()
     link = tree.add_rigid_body("massless_link")

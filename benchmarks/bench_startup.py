@@ -1,0 +1,226 @@
+"""Start-up: the first seconds of a program, against pydrake measured in the same run.
+
+Each figure is one fresh Python process (interleaved with the peer's, medians of the
+repeats, ratio merganser / pydrake):
+
+- ``import``: ``import merganser.framework, merganser.geometry, merganser.multibody,
+  merganser.controllers`` against ``import pydrake.all``; time and RSS after it;
+- ``panda``: import, load example-robot-data's Panda (base welded, no geometry) into a
+  discrete plant (h = 1 ms) and simulate the first 1 s (passive);
+- ``panda+box``: the same, then a 10 cm box dropped on the ground under SAP (point
+  contact, h = 1 ms), 1 s; peak RSS.
+
+merganser runs with a warm numba cache (a folder filled by an untimed first run) and,
+with ``--cold``, with an empty one (a new ``NUMBA_CACHE_DIR`` per run, so everything
+compiles; minutes per run on a busy 2-core machine). pydrake has no cache to warm.
+
+Run: ``.venv/bin/python benchmarks/bench_startup.py [--repeats N] [--cold]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import pathlib
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+PANDA = next(p for p in (
+    pathlib.Path("/work/shared/models/example-robot-data/robots/panda_description/urdf/panda.urdf"),
+    ROOT / "tests/data/models/example-robot-data/robots/panda_description/urdf/panda.urdf")
+    if p.is_file())
+ERD = PANDA.parents[3]
+
+_PROLOGUE = """
+import json, resource, sys, time
+t0 = time.perf_counter()
+"""
+_EPILOGUE = """
+def rss_mib():
+    with open("/proc/self/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+out["rss_mib"] = rss_mib()
+out["peak_rss_mib"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+print("RESULT " + json.dumps(out))
+"""
+
+MERGANSER = {
+    "import": """
+import merganser.framework, merganser.geometry, merganser.multibody, merganser.controllers
+out = {"import_s": time.perf_counter() - t0}
+""",
+    "panda": """
+import merganser.framework, merganser.geometry, merganser.multibody, merganser.controllers
+import numpy as np
+from merganser.multibody import MultibodyPlant
+from merganser.multibody.parsing import Parser
+out = {"import_s": time.perf_counter() - t0}
+plant = MultibodyPlant(1e-3)
+parser = Parser(plant, geometry_roles=())
+parser.package_map().add("example-robot-data", ERD)
+parser.add_models(PANDA)
+plant.weld_frames(plant.world_frame(), plant.get_body_by_name("panda_link0").body_frame())
+plant.finalize()
+context = plant.create_default_context()
+if plant.num_actuators():
+    plant.get_actuation_input_port().fix_value(context, np.zeros(plant.num_actuators()))
+plant.simulate(1.0, context=context, progress=False)
+out["panda_s"] = time.perf_counter() - t0
+""",
+    "box": """
+from merganser.framework import DiagramBuilder
+from merganser.geometry import (Box, CoulombFriction, HalfSpace, ProximityProperties,
+                                RigidTransform, add_contact_material)
+from merganser.multibody import MultibodyPlantConfig, SpatialInertia, add_multibody_plant
+t1 = time.perf_counter()
+builder = DiagramBuilder()
+box_plant, _ = add_multibody_plant(MultibodyPlantConfig(
+    time_step=1e-3, discrete_contact_approximation="sap"), builder)
+box = box_plant.add_rigid_body("box", SpatialInertia.solid_box_with_mass(1.0, 0.1, 0.1, 0.1))
+props = lambda: add_contact_material(friction=CoulombFriction(0.5, 0.5),
+                                     properties=ProximityProperties())
+box_plant.register_collision_geometry(box, RigidTransform(), Box(0.1, 0.1, 0.1), "box", props())
+box_plant.register_collision_geometry(box_plant.world_body(), RigidTransform(), HalfSpace(),
+                                      "ground", props())
+box_plant.finalize()
+diagram = builder.build()
+ctx = diagram.create_default_context()
+box_plant.set_free_body_pose(box_plant.get_my_context_from_root(ctx), box,
+                             RigidTransform([0.0, 0.0, 0.2]))
+diagram.simulate(1.0, context=ctx, progress=False)
+out["box_s"] = time.perf_counter() - t1
+out["total_s"] = time.perf_counter() - t0
+""",
+}
+
+DRAKE = {
+    "import": """
+import pydrake.all
+out = {"import_s": time.perf_counter() - t0}
+""",
+    "panda": """
+import pydrake.all
+import numpy as np
+from pydrake.all import MultibodyPlant, Parser, Simulator
+out = {"import_s": time.perf_counter() - t0}
+plant = MultibodyPlant(1e-3)
+parser = Parser(plant)
+parser.package_map().Add("example-robot-data", ERD)
+parser.AddModels(PANDA)
+plant.WeldFrames(plant.world_frame(), plant.GetBodyByName("panda_link0").body_frame())
+plant.Finalize()
+simulator = Simulator(plant)
+context = plant.GetMyMutableContextFromRoot(simulator.get_mutable_context())
+if plant.num_actuators():
+    plant.get_actuation_input_port().FixValue(context, np.zeros(plant.num_actuators()))
+simulator.AdvanceTo(1.0)
+out["panda_s"] = time.perf_counter() - t0
+""",
+    "box": """
+from pydrake.all import (AddMultibodyPlant, Box, CoulombFriction, DiagramBuilder, HalfSpace,
+                         MultibodyPlantConfig, RigidTransform, Simulator, SpatialInertia)
+t1 = time.perf_counter()
+builder = DiagramBuilder()
+box_plant, _ = AddMultibodyPlant(MultibodyPlantConfig(
+    time_step=1e-3, discrete_contact_approximation="sap"), builder)
+box = box_plant.AddRigidBody("box", SpatialInertia.SolidBoxWithMass(1.0, 0.1, 0.1, 0.1))
+box_plant.RegisterCollisionGeometry(box, RigidTransform(), Box(0.1, 0.1, 0.1), "box",
+                                    CoulombFriction(0.5, 0.5))
+box_plant.RegisterCollisionGeometry(box_plant.world_body(), RigidTransform(), HalfSpace(),
+                                    "ground", CoulombFriction(0.5, 0.5))
+box_plant.Finalize()
+diagram = builder.Build()
+simulator = Simulator(diagram)
+ctx = simulator.get_mutable_context()
+box_plant.SetFreeBodyPose(box_plant.GetMyMutableContextFromRoot(ctx), box,
+                          RigidTransform([0.0, 0.0, 0.2]))
+simulator.AdvanceTo(1.0)
+out["box_s"] = time.perf_counter() - t1
+out["total_s"] = time.perf_counter() - t0
+""",
+}
+
+SCENES = {"import": ("import",), "panda": ("panda",), "panda+box": ("panda", "box")}
+
+
+def _script(codes, scene):
+    head = f"PANDA = {str(PANDA)!r}\nERD = {str(ERD)!r}\n"
+    return _PROLOGUE + head + "".join(codes[c] for c in SCENES[scene]) + _EPILOGUE
+
+
+def run_one(codes, scene, env=None):
+    """The RESULT dict of one fresh process running `scene`, plus its wall time."""
+    start = time.perf_counter()
+    proc = subprocess.run([sys.executable, "-c", _script(codes, scene)], capture_output=True,
+                          text=True, env=env, cwd=str(ROOT))
+    wall = time.perf_counter() - start
+    if proc.returncode != 0:
+        raise RuntimeError(f"bench_startup: {scene} failed:\n{proc.stderr[-3000:]}")
+    line = next(ln for ln in proc.stdout.splitlines() if ln.startswith("RESULT "))
+    out = json.loads(line[len("RESULT "):])
+    out["process_s"] = wall
+    out["compile_notice"] = "compiling dynamics kernels" in proc.stderr
+    return out
+
+
+def _have_drake():
+    return subprocess.run([sys.executable, "-c", "import pydrake.all"],
+                          capture_output=True).returncode == 0
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--cold", action="store_true", help="also with an empty numba cache")
+    ap.add_argument("--cold-repeats", type=int, default=1)
+    args = ap.parse_args(argv)
+    drake = _have_drake()
+    warm_dir = tempfile.mkdtemp(prefix="merganser-startup-warm-")
+    warm_env = dict(os.environ, NUMBA_CACHE_DIR=warm_dir)
+    print(f"bench_startup ({time.strftime('%Y-%m-%d %H:%M')}, {os.cpu_count()} cores, "
+          f"load {os.getloadavg()[0]:.1f}); peer: {'pydrake' if drake else 'none (pydrake missing)'}")
+    run_one(MERGANSER, "panda+box", warm_env)          # fills the warm cache, untimed
+    rows = []
+    for scene, key in (("import", "import_s"), ("panda", "panda_s"), ("panda+box", "total_s")):
+        ours, peer = [], []
+        for _ in range(args.repeats):
+            ours.append(run_one(MERGANSER, scene, warm_env))
+            if drake:
+                peer.append(run_one(DRAKE, scene))
+        rows.append((f"{scene}, warm cache", key, ours, peer))
+    if args.cold:
+        ours, peer = [], []
+        for _ in range(args.cold_repeats):
+            with tempfile.TemporaryDirectory(prefix="merganser-startup-cold-") as cold:
+                ours.append(run_one(MERGANSER, "panda+box", dict(os.environ, NUMBA_CACHE_DIR=cold)))
+            if drake:
+                peer.append(run_one(DRAKE, "panda+box"))
+        rows.append(("panda+box, empty cache", "total_s", ours, peer))
+
+    def med(samples, k):
+        return statistics.median(s[k] for s in samples) if samples else float("nan")
+
+    print(f"{'what':26s} {'merganser s':>11s} {'pydrake s':>9s} {'ratio':>6s}  "
+          f"{'RSS MiB':>7s} {'pydrake':>7s} {'ratio':>5s}  {'peak MiB':>8s} {'pydrake':>7s}")
+    for label, key, ours, peer in rows:
+        t, tp = med(ours, key), med(peer, key)
+        r, rp = med(ours, "rss_mib"), med(peer, "rss_mib")
+        pk, pkp = med(ours, "peak_rss_mib"), med(peer, "peak_rss_mib")
+        print(f"{label:26s} {t:11.2f} {tp:9.2f} {t / tp:6.2f}  {r:7.0f} {rp:7.0f} {r / rp:5.2f}  "
+              f"{pk:8.0f} {pkp:7.0f}")
+        if key == "total_s":
+            print(f"{'':26s} (of which box scene {med(ours, 'box_s'):.2f} s vs "
+                  f"{med(peer, 'box_s'):.2f} s; compile notice shown: "
+                  f"{sum(o['compile_notice'] for o in ours)}/{len(ours)})")
+    print(f"medians of {args.repeats} (warm) / {args.cold_repeats} (empty cache) interleaved runs")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

@@ -1,0 +1,69 @@
+"""Compile time per kernel with an empty numba cache: the top 20.
+
+Runs the warmup scenes (``merganser warmup``'s groups, default all) in a fresh process
+whose ``NUMBA_CACHE_DIR`` is a new temporary folder, so that every kernel compiles, and
+prints the kernels that took longest (seconds spent compiling each, excluding the kernels
+it compiled on the way; signatures compiled), the total per group and overall.
+
+Run: ``.venv/bin/python benchmarks/compile_times.py [--group NAME ...] [--top N]``.
+``MERGANSER_INLINE_THRESHOLD=250`` in the environment measures LLVM's default inlining.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+_CHILD = """
+import json, sys, time
+from merganser.cli.warmup_command import WARMUP_GROUPS
+from merganser.framework.compilation import compile_statistics
+groups = json.loads(sys.argv[1])
+per_group = {}
+for name, _, fn in WARMUP_GROUPS:
+    if not groups or name in groups:
+        t0 = time.perf_counter()
+        fn()
+        per_group[name] = time.perf_counter() - t0
+print(json.dumps({"groups": per_group, "kernels": compile_statistics()}))
+"""
+
+
+def measure(groups=(), env=None):
+    """{"groups": {name: s}, "kernels": {name: (signatures, s, hits)}} of a cold run."""
+    with tempfile.TemporaryDirectory(prefix="merganser-numba-") as cache:
+        child_env = dict(os.environ if env is None else env, NUMBA_CACHE_DIR=cache)
+        out = subprocess.run([sys.executable, "-c", _CHILD, json.dumps(list(groups))],
+                             env=child_env, capture_output=True, text=True, check=True)
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--group", action="append", default=[], help="warmup group (repeatable)")
+    ap.add_argument("--top", type=int, default=20)
+    args = ap.parse_args(argv)
+    start = time.perf_counter()
+    result = measure(args.group)
+    wall = time.perf_counter() - start
+    kernels = sorted(result["kernels"].items(), key=lambda kv: -kv[1][1])
+    print(f"compile times with an empty cache ({time.strftime('%Y-%m-%d')}, "
+          f"inline threshold {os.environ.get('MERGANSER_INLINE_THRESHOLD', 'default 10000')})")
+    print(f"{'kernel':70s} {'sigs':>4s} {'s':>7s}")
+    for name, (sigs, seconds, _) in kernels[:args.top]:
+        print(f"{name.removeprefix('merganser.'):70s} {sigs:4d} {seconds:7.2f}")
+    multi = [(n, s) for n, (s, _, _) in kernels if s > 1]
+    print(f"\nkernels with more than one signature: {len(multi)}"
+          + (": " + ", ".join(f"{n.rsplit('.', 1)[-1]} ({s})" for n, s in multi[:12]) if multi else ""))
+    print("per group (s): " + ", ".join(f"{g} {s:.1f}" for g, s in result["groups"].items()))
+    total = sum(s for _, (_, s, _) in kernels)
+    print(f"total compile {total:.1f} s over {len(kernels)} kernels; process wall {wall:.1f} s")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

@@ -1,0 +1,312 @@
+"""How merganser compiles its kernels: the one module that imports numba.
+
+Every compiled function of the four packages is declared with `kernel`::
+
+    from merganser.framework.compilation import kernel, prange
+
+    @kernel                       # no allocation, no reference counting
+    def rnea_pass(ip, fp, q, ws): ...
+
+    @kernel(allocates=True)       # creates arrays (np.empty, np.zeros, ...)
+    def contact_pairs(...): ...
+
+    @kernel(parallel=True)        # prange loops over cores
+    def aba_batch(...): ...
+
+What a kernel gets, and why (each is tested in ``tests/framework/test_compilation.py``
+so that a numba upgrade that breaks one fails a test):
+
+- an on-disk cache (``cache=True``) whose freshness covers the kernel's whole source:
+  numba checks a cached function against its own file only, so a kernel that inlines a
+  helper from another module would keep stale machine code after that helper changed.
+  Here the stamp a cache entry is checked against also covers the source file of every
+  kernel reachable from it and of every merganser module its module imports names from
+  (`kernel_sources`); nothing is deleted, numba just recompiles a stale entry.
+- numpy's float error model: a division by zero gives inf/nan instead of raising, so
+  hot loops carry no exception branches.
+- no reference counting (numba's private ``_nrt=False``) unless ``allocates=True`` or
+  ``parallel=True``: with it every call between kernels increments and decrements the
+  count of each array argument with atomic operations.
+- LLVM's inlining threshold raised while a kernel compiles (`INLINE_THRESHOLD`; the
+  option is process-wide, so it is set for the duration of the compilation and then put
+  back): the dynamics kernels are many small functions of many arrays, and without it
+  the calls between them stay (``inline=False`` where it does not pay).
+- never silent: when compiling has taken more than `NOTICE_AFTER_SECONDS` in a process,
+  one line on stderr says so (`COMPILE_NOTICE`); ``merganser warmup`` compiles ahead.
+
+Dispatchers compile (or load their cache) at their first call, never at import.
+
+Known to work with numba 0.68 / llvmlite 0.50 (pinned in pyproject.toml).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import pathlib
+import sys
+import threading
+import time
+
+import llvmlite.binding as _llvm
+import numba
+from numba import get_num_threads, parallel_chunksize, prange, set_num_threads
+from numba.core import caching as _caching
+from numba.core import event as _event
+
+__all__ = ["kernel", "prange", "get_num_threads", "set_num_threads", "parallel_chunksize",
+           "registered_kernels", "compile_statistics", "kernel_sources", "inlining",
+           "COMPILE_NOTICE", "NOTICE_AFTER_SECONDS", "INLINE_THRESHOLD",
+           "NUMBA_VERSION"]
+
+NUMBA_VERSION = numba.__version__
+
+#: LLVM's inlining threshold at -O3, and the one used while compiling the kernels.
+_DEFAULT_INLINE_THRESHOLD = 250
+#: (``MERGANSER_INLINE_THRESHOLD`` overrides it, to measure what it buys.)
+INLINE_THRESHOLD = int(os.environ.get("MERGANSER_INLINE_THRESHOLD", "10000"))
+
+#: Compile time (s, summed over the process) after which `COMPILE_NOTICE` is printed;
+#: the environment variable ``MERGANSER_COMPILE_NOTICE_AFTER`` overrides it.
+NOTICE_AFTER_SECONDS = float(os.environ.get("MERGANSER_COMPILE_NOTICE_AFTER", "2.0"))
+COMPILE_NOTICE = ("merganser: compiling dynamics kernels for this machine, first run only "
+                  "(`merganser warmup` does it ahead)...")
+
+_PACKAGE_PREFIX = "merganser."
+#: name -> dispatcher, in definition order.
+_registry: dict[str, object] = {}
+_dispatchers: set = set()
+#: name -> [seconds inside its compilations, excluding those of nested kernels].
+_statistics: dict[str, list] = {}
+
+
+# ---------------------------------------------------------------- the freshness stamp
+def _module_file(name):
+    module = sys.modules.get(name)
+    path = getattr(module, "__file__", None)
+    return pathlib.Path(path).resolve() if path else None
+
+
+def kernel_sources(py_func):
+    """The source files a cached `py_func` depends on.
+
+    Its own file, the files of the kernels it reaches (recursively, through its
+    module's globals) and, for each module met, the files of the merganser modules it
+    imports names from (enums and constants that numba folds into the code).
+
+    Returns
+    -------
+    list of pathlib.Path
+        Sorted, without duplicates.
+    """
+    files, seen = set(), set()
+    stack = [py_func]
+    while stack:
+        fn = stack.pop()
+        if id(fn) in seen:
+            continue
+        seen.add(id(fn))
+        own = _module_file(fn.__module__)
+        if own is not None:
+            files.add(own)
+        for value in fn.__globals__.values():
+            inner = getattr(value, "py_func", None)
+            if inner is not None and getattr(inner, "__module__", "").startswith(_PACKAGE_PREFIX):
+                stack.append(inner)
+                continue
+            name = value.__name__ if isinstance(value, type(sys)) else getattr(value, "__module__", None)
+            if isinstance(name, str) and name.startswith(_PACKAGE_PREFIX):
+                path = _module_file(name)
+                if path is not None:
+                    files.add(path)
+    return sorted(files)
+
+
+def _stamp(paths):
+    out = []
+    for path in paths:
+        try:
+            st = path.stat()
+            out.append((path.name, st.st_mtime_ns, st.st_size))
+        except OSError:
+            out.append((path.name, None, None))
+    return (NUMBA_VERSION, INLINE_THRESHOLD, tuple(out))
+
+
+def _stamped(locator_class):
+    """`locator_class` with a source stamp over all of `kernel_sources`."""
+    class Locator(locator_class):
+        def get_source_stamp(self):
+            return _stamp(kernel_sources(self._merganser_py_func))
+
+        @classmethod
+        def from_function(cls, py_func, py_file):
+            locator = super().from_function(py_func, py_file)
+            if locator is not None:
+                locator._merganser_py_func = py_func
+            return locator
+
+    Locator.__name__ = f"Kernel{locator_class.__name__}"
+    return Locator
+
+
+class _KernelCacheImpl(_caching.CompileResultCacheImpl):
+    _locator_classes = [_stamped(c) for c in _caching.CompileResultCacheImpl._locator_classes]
+
+
+class _KernelCache(_caching.FunctionCache):
+    _impl_class = _KernelCacheImpl
+
+
+# ---------------------------------------------------------------- inlining and timing
+_state = threading.local()
+_notice = {"spent": 0.0, "printed": False, "lock": threading.Lock()}
+
+
+@contextlib.contextmanager
+def inlining(threshold=INLINE_THRESHOLD):
+    """Set LLVM's inlining threshold to `threshold` for the block, then put back the
+    one before (LLVM's default outside any block).
+
+    Blocks nest: a kernel's compilation compiles the kernels it calls on the way, each
+    inside its own block.
+    """
+    stack = getattr(_state, "inline_stack", None)
+    if stack is None:
+        stack = _state.inline_stack = [_DEFAULT_INLINE_THRESHOLD]
+    if threshold != stack[-1]:
+        _llvm.set_option("merganser", f"-inline-threshold={threshold}")
+    stack.append(threshold)
+    try:
+        yield
+    finally:
+        stack.pop()
+        if threshold != stack[-1]:
+            _llvm.set_option("merganser", f"-inline-threshold={stack[-1]}")
+
+
+def _print_notice():
+    with _notice["lock"]:
+        if _notice["printed"]:
+            return
+        _notice["printed"] = True
+    print(COMPILE_NOTICE, file=sys.stderr, flush=True)
+
+
+class _CompileNotice(_event.Listener):
+    """Sums the time numba spends compiling merganser kernels (cache loads excluded:
+    numba broadcasts "numba:compile" only on a cache miss); prints the notice once the
+    sum passes `NOTICE_AFTER_SECONDS` (a timer, so it appears while compiling)."""
+
+    def on_start(self, event):
+        depth = getattr(_state, "notice_depth", 0)
+        _state.notice_depth = depth + 1
+        if depth or _notice["printed"] or event.data["dispatcher"] not in _dispatchers:
+            return
+        _state.notice_t0 = time.perf_counter()
+        _state.notice_timer = threading.Timer(
+            max(0.0, NOTICE_AFTER_SECONDS - _notice["spent"]), _print_notice)
+        _state.notice_timer.daemon = True
+        _state.notice_timer.start()
+
+    def on_end(self, event):
+        _state.notice_depth -= 1
+        timer = getattr(_state, "notice_timer", None)
+        if _state.notice_depth == 0 and timer is not None:
+            timer.cancel()
+            _state.notice_timer = None
+            _notice["spent"] += time.perf_counter() - _state.notice_t0
+
+
+_event.register("numba:compile", _CompileNotice())
+
+
+def _instrumented(name, dispatcher, threshold):
+    """Route every compilation of `dispatcher` through the inlining option, the timers
+    and the statistics (numba calls ``dispatcher.compile(sig)`` for each new signature,
+    also when a caller's compilation reaches this kernel). The on-disk cache is attached
+    at the first compilation, so that defining a kernel touches no file."""
+    compile_signature = dispatcher.compile
+    stats = _statistics.setdefault(name, [0.0])
+
+    def compile(sig):
+        if isinstance(dispatcher._cache, _caching.NullCache):
+            dispatcher._cache = _KernelCache(dispatcher.py_func)
+        depth = getattr(_state, "compile_depth", 0)
+        nested = getattr(_state, "nested_seconds", 0.0)
+        _state.compile_depth, _state.nested_seconds = depth + 1, 0.0
+        t0 = time.perf_counter()
+        try:
+            with inlining(threshold):
+                return compile_signature(sig)
+        finally:
+            elapsed = time.perf_counter() - t0
+            stats[0] += elapsed - _state.nested_seconds
+            _state.compile_depth = depth
+            _state.nested_seconds = nested + elapsed
+
+    dispatcher.compile = compile
+    return dispatcher
+
+
+# ---------------------------------------------------------------- the decorator
+def kernel(fn=None, *, allocates=False, parallel=False, inline=True):
+    """Compile `fn` as a merganser kernel (see the module docstring).
+
+    Parameters
+    ----------
+    fn : function
+        Its arguments are numpy arrays, scalars and tuples of them.
+    allocates : bool
+        The kernel creates arrays (keeps numba's reference counting).
+    parallel : bool
+        The kernel has ``prange`` loops (numba ``parallel=True``; implies `allocates`).
+    inline : bool
+        Compile with the raised LLVM inlining threshold (`INLINE_THRESHOLD`), else with
+        LLVM's default. It halves the run time of the dynamics kernels (many small
+        helpers of many arrays) and costs compile time (``benchmarks/compile_times.py``
+        measures both ways); the contact, geometry and framework kernels go without.
+
+    Returns
+    -------
+    numba dispatcher
+        Called like `fn`; compiles (or loads its cache) at the first call for each new
+        argument type signature.
+    """
+    if fn is None:
+        return lambda f: kernel(f, allocates=allocates, parallel=parallel, inline=inline)
+    options = {"error_model": "numpy"}
+    if parallel:
+        options["parallel"] = True
+    elif not allocates:
+        options["_nrt"] = False
+    dispatcher = numba.njit(**options)(fn)
+    name = f"{fn.__module__}.{fn.__qualname__}"
+    _registry[name] = dispatcher
+    _dispatchers.add(dispatcher)
+    return _instrumented(name, dispatcher,
+                         INLINE_THRESHOLD if inline else _DEFAULT_INLINE_THRESHOLD)
+
+
+def registered_kernels():
+    """{qualified name: dispatcher} of every kernel defined so far (modules imported)."""
+    return dict(_registry)
+
+
+def compile_statistics():
+    """Compilation of the kernels so far in this process.
+
+    Returns
+    -------
+    dict
+        {qualified name: (signatures, seconds, cache_hits)} for each kernel with at least
+        one signature: the number of type signatures compiled or loaded, the seconds spent
+        in them (excluding the kernels they compiled on the way) and how many of the
+        signatures came from the on-disk cache.
+    """
+    out = {}
+    for name, dispatcher in _registry.items():
+        if dispatcher.overloads:
+            out[name] = (len(dispatcher.overloads), _statistics[name][0],
+                         sum(dispatcher.stats.cache_hits.values()))
+    return out

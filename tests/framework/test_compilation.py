@@ -1,0 +1,194 @@
+"""framework.compilation, the one way to compile a kernel: each trick it plays on numba is
+checked here, so that a numba upgrade that breaks one fails a test. Also: every compiled
+function of the package comes from `kernel`, and the first-run compile is never silent."""
+
+import importlib
+import os
+import pkgutil
+import subprocess
+import sys
+import textwrap
+
+import numpy as np
+import pytest
+
+from merganser.framework.compilation import (COMPILE_NOTICE, NUMBA_VERSION, kernel,
+                                             registered_kernels)
+
+
+@kernel
+def _helper_no_alloc(a, i):
+    return a[i] * 2.0
+
+
+@kernel
+def _caller_no_alloc(a):
+    s = 0.0
+    for i in range(a.shape[0]):
+        s += _helper_no_alloc(a, i)
+    return s
+
+
+@kernel(allocates=True)
+def _helper_alloc(a, i):
+    return a[i] * 2.0
+
+
+@kernel(allocates=True)
+def _caller_alloc(a):
+    s = 0.0
+    for i in range(a.shape[0]):
+        s += _helper_alloc(a, i)
+    return s
+
+
+def _llvm(dispatcher):
+    return "\n".join(dispatcher.inspect_llvm().values())
+
+
+def test_numba_is_the_pinned_version():
+    import tomllib
+    from pathlib import Path
+
+    pyproject = tomllib.loads((Path(__file__).resolve().parents[2] / "pyproject.toml").read_text())
+    pins = [d for d in pyproject["project"]["dependencies"] if d.startswith(("numba", "llvmlite"))]
+    assert "numba>=0.68,<0.69" in pins and "llvmlite>=0.50,<0.51" in pins
+    assert NUMBA_VERSION.startswith("0.68.")
+
+
+def test_kernel_without_allocation_has_no_reference_counting():
+    a = np.arange(5.0)
+    assert _caller_no_alloc(a) == pytest.approx(20.0)
+    assert _caller_alloc(a) == pytest.approx(20.0)
+    # The default kernel passes arrays between kernels with no atomic count updates; the
+    # same code with numba's reference counting has them (so the check can see them).
+    assert "NRT_incref" not in _llvm(_caller_no_alloc)
+    assert "NRT_decref" not in _llvm(_caller_no_alloc)
+    assert "NRT_incref" in _llvm(_caller_alloc) or "NRT_decref" in _llvm(_caller_alloc)
+
+
+def test_kernel_float_errors_give_inf_not_exceptions():
+    @kernel
+    def divide(a, b):
+        return a / b
+
+    assert divide(1.0, 0.0) == np.inf
+
+
+_BIG_HELPER = "\n".join(f"    s = s * 1.0001 + a[{i} % n] * {i + 1}.5" for i in range(60))
+_INLINE_SOURCE = """
+from merganser.framework.compilation import kernel
+
+@kernel(inline={inline})
+def big_helper(a):
+    n = a.shape[0]
+    s = 0.0
+{body}
+    return s
+
+@kernel(inline={inline})
+def two_calls(a):
+    return big_helper(a) + big_helper(a[::-1])
+"""
+
+
+def _compile_two_calls(tmp_path, inline):
+    """Assembly of `two_calls` compiled with ``kernel(inline=inline)`` (fresh module)."""
+    name = f"_inline_probe_{inline}"
+    (tmp_path / f"{name}.py").write_text(_INLINE_SOURCE.format(inline=inline, body=_BIG_HELPER))
+    sys.path.insert(0, str(tmp_path))
+    try:
+        module = importlib.import_module(name)
+        module.two_calls(np.arange(8.0))
+        return "\n".join(module.two_calls.inspect_asm().values())
+    finally:
+        sys.path.remove(str(tmp_path))
+        sys.modules.pop(name, None)
+
+
+def _references_to_helper(asm):
+    """Instructions of `asm` that name big_helper (its address, loaded to call it)."""
+    lines = (line.strip() for line in asm.splitlines())
+    return sum("big_helper" in line and not line.startswith(".") and not line.endswith(":")
+               for line in lines)
+
+
+def test_raised_inlining_threshold_inlines_the_helpers(tmp_path, monkeypatch):
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "cache"))
+    # At LLVM's default threshold the 60-statement helper stays a call; at the kernels'
+    # threshold both calls are inlined.
+    default = _compile_two_calls(tmp_path, False)
+    raised = _compile_two_calls(tmp_path, True)
+    assert _references_to_helper(default) >= 2
+    assert _references_to_helper(raised) == 0
+
+
+def _run(code, env):
+    return subprocess.run([sys.executable, "-c", textwrap.dedent(code)], env=env,
+                          capture_output=True, text=True, timeout=600)
+
+
+def test_cache_is_refreshed_when_an_inlined_helper_in_another_module_changes(tmp_path):
+    """numba checks a cache entry against its function's own file; a kernel must also be
+    recompiled when a kernel it calls from another module changes."""
+    pkg = tmp_path / "merganser_probe"
+    pkg.mkdir()
+    helper = pkg / "probe_helper.py"
+    (pkg / "probe_main.py").write_text(
+        "from merganser.framework.compilation import kernel\n"
+        "from merganser.probe_helper import value\n\n"
+        "@kernel\ndef twice(x):\n    return 2.0 * value(x)\n")
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"))
+    code = f"""
+        import merganser
+        merganser.__path__.append({str(pkg)!r})
+        from merganser.probe_main import twice
+        print(twice(1.0), sum(twice.stats.cache_hits.values()))
+    """
+    helper.write_text("from merganser.framework.compilation import kernel\n\n"
+                      "@kernel\ndef value(x):\n    return x + 1.0\n")
+    first = _run(code, env)
+    assert first.returncode == 0, first.stderr
+    assert first.stdout.split() == ["4.0", "0"]
+    again = _run(code, env)
+    assert again.stdout.split() == ["4.0", "1"]          # loaded from the cache
+    helper.write_text("from merganser.framework.compilation import kernel\n\n"
+                      "@kernel\ndef value(x):\n    return x + 10.0\n")
+    changed = _run(code, env)
+    assert changed.returncode == 0, changed.stderr
+    assert changed.stdout.split() == ["22.0", "0"]      # recompiled, not the stale code
+
+
+def test_every_compiled_function_of_the_package_is_a_kernel():
+    from numba.core.registry import CPUDispatcher
+
+    found = {}
+    for layer in ("framework", "geometry", "multibody"):
+        package = importlib.import_module(f"merganser.{layer}")
+        for info in pkgutil.walk_packages(package.__path__, f"merganser.{layer}."):
+            module = importlib.import_module(info.name)
+            for value in vars(module).values():
+                if isinstance(value, CPUDispatcher) and value.__module__ == module.__name__:
+                    found[id(value)] = f"{module.__name__}.{value.__name__}"
+    registered = {id(d) for d in registered_kernels().values()}
+    assert len(found) > 100
+    assert [name for i, name in found.items() if i not in registered] == []
+
+
+def test_first_compilation_is_announced_once_on_stderr(tmp_path):
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"),
+               MERGANSER_COMPILE_NOTICE_AFTER="0.3")
+    code = """
+        from merganser.framework import PiecewisePolynomial
+        import numpy as np
+        spline = PiecewisePolynomial.cubic_with_continuous_second_derivatives(
+            [0.0, 1.0, 2.0], np.array([[0.0, 1.0, 0.0]]))
+        print(spline.value(0.5)[0, 0], spline.eval_derivative(1.5, 2)[0, 0])
+    """
+    cold = _run(code, env)
+    assert cold.returncode == 0, cold.stderr
+    assert cold.stderr.count(COMPILE_NOTICE) == 1
+    warm = _run(code, env)
+    assert warm.returncode == 0, warm.stderr
+    assert COMPILE_NOTICE not in warm.stderr
+    assert warm.stdout == cold.stdout
