@@ -12,11 +12,11 @@ import math
 import numpy as np
 
 from merganser.geometry import quaternion_to_rotation_matrix
+from merganser.multibody.parsing.mjcf_defaults import ORIENTATIONS
 from merganser.multibody.parsing.poses import rotation_closest_to_identity_from_z
 
 __all__ = ["CompilerSettings", "angle_axis_rotation", "parse_mjcf_pose"]
 
-_ORIENTATIONS = ("quat", "axisangle", "euler", "xyaxes", "zaxis")
 
 
 class CompilerSettings:
@@ -28,6 +28,7 @@ class CompilerSettings:
         self.meshdir = ""
         self.autolimits = True
         self.inertiafromgeom = "auto"
+        self.mesh_inertia = "legacy"
 
     def to_radians(self, value):
         """`value` (scalar or array) converted to radians if angles are in degrees."""
@@ -55,7 +56,7 @@ def parse_mjcf_pose(doc, el, compiler: CompilerSettings) -> np.ndarray:
     """X_PE (4, 4) of element `el` in its parent (``pos`` + one orientation)."""
     X = np.eye(4)
     X[:3, 3] = doc.attr_vector(el, "pos", 3, default=np.zeros(3))
-    given = [name for name in _ORIENTATIONS if doc.has(el, name)]
+    given = [name for name in ORIENTATIONS if doc.has(el, name)]
     if len(given) > 1:
         doc.error(el, f"<{doc.tag(el)}> specifies more than one orientation: {given}")
     if not given:
