@@ -12,7 +12,6 @@ and the count of models that load and match to `--tol` (relative, default 1e-6).
 from __future__ import annotations
 
 import argparse
-import sys
 import traceback
 import warnings
 
@@ -45,12 +44,17 @@ def compare(path, tol, num_states, rng):
     ctx = plant.create_default_context()
     # Map each MuJoCo joint to ours (by body name and index among the body's joints).
     joints = []
+    named = {mujoco.mj_id2name(m, mujoco.mjtObj.mjOBJ_BODY, b) for b in range(m.nbody)}
+    plant.finalize() if not plant.is_finalized() else None
+    unnamed_free = iter([plant.get_body(b) for b in plant.get_body_indices(mi)
+                         if plant.get_body(b).is_floating()
+                         and plant.get_body(b).name() not in named])
     for j in range(m.njnt):
         b = m.jnt_bodyid[j]
         bname = mujoco.mj_id2name(m, mujoco.mjtObj.mjOBJ_BODY, b)
         kind = m.jnt_type[j]
         if kind == mujoco.mjtJoint.mjJNT_FREE:
-            body = plant.get_body_by_name(bname, mi)
+            body = (plant.get_body_by_name(bname, mi) if bname else next(unnamed_free))
             joints.append((j, kind, body.floating_positions_start(),
                            body.floating_velocities_start()))
             continue
@@ -122,6 +126,7 @@ def main(argv=None):
     ap.add_argument("files", nargs="+")
     ap.add_argument("--tol", type=float, default=1e-6)
     ap.add_argument("--states", type=int, default=3)
+    ap.add_argument("--verbose", action="store_true", help="print tracebacks")
     args = ap.parse_args(argv)
     rng = np.random.default_rng(0)
     counts = {"mujoco fails": 0, "merganser fails": 0, "match": 0, "differ": 0}
@@ -139,7 +144,7 @@ def main(argv=None):
         except Exception as err:
             counts["merganser fails"] += 1
             print(f"FAIL    {path}: {type(err).__name__}: {str(err).splitlines()[0][:160]}")
-            if "-v" in sys.argv:
+            if args.verbose:
                 traceback.print_exc()
             continue
         counts["match" if ok else "differ"] += 1

@@ -19,7 +19,9 @@ Supported: ``<compiler angle eulerseq meshdir autolimits inertiafromgeom>``,
   smaller of the control and force ranges; ``gear`` is the gear ratio, used for
   reflected inertia with the joint's ``armature`` as Drake does).
 
-Anything else is reported as ignored (warning); ``<include>`` is an error.
+``<include>``, ``<frame>`` and ``<asset><model>`` with ``<attach>`` are resolved first
+(`mjcf_composition`); ``<equality>`` and fixed ``<tendon>`` map to the plant's constraints
+(`mjcf_equality`). Anything else is reported as ignored (warning).
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ import numpy as np
 from merganser.multibody.math import SpatialInertia
 from merganser.multibody.parsing.link_inertia import add_link_body, link_spatial_inertia
 from merganser.multibody.parsing.mjcf_actuators import parse_mjcf_actuators, parse_mjcf_range
+from merganser.multibody.parsing.mjcf_composition import compose_mjcf
 from merganser.multibody.parsing.mjcf_defaults import MjcfDefaults
 from merganser.multibody.parsing.mjcf_equality import parse_mjcf_equality, parse_mjcf_tendons
 from merganser.multibody.parsing.mjcf_frames import CompilerSettings, angle_axis_rotation, parse_mjcf_pose
@@ -72,8 +75,7 @@ class _MjcfParser:
             doc.defaulted(root, "no 'model' attribute: the model is named 'MujocoModel'")
         self.mi = self.ws.add_model_instance(doc, root, name)
         doc.mark(root, message=f"model instance {self.mi}")
-        for el in doc.elements(root, "include"):
-            doc.error(el, "MJCF <include> is not supported")
+        compose_mjcf(doc)
         for el in doc.elements(root, "compiler"):
             self._compiler(el)
         for el in doc.elements(root, "default"):
