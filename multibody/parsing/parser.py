@@ -15,7 +15,7 @@ model becomes a model instance named after it (``<robot name>``, ``<model name>`
 `ParseError` unless auto-renaming is enabled (``name_1``, ``name_2``, ...) or a
 ``model_name_prefix`` scopes the names (``prefix::name``).
 
-Diagnostics: errors raise `ParseError` (a ValueError) with file:line; everything that
+Diagnostics: errors raise `ParseError` (a RuntimeError and a ValueError) with file:line; everything that
 is ignored, defaulted or replaced is a `ParseWarning` with file:line and an entry of the
 import report (`last_report`); `set_strict_parsing` turns the warnings into errors. A
 failed parse may leave the elements it added before the error in the plant, as in Drake.
