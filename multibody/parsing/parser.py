@@ -44,6 +44,26 @@ FILE_TYPES = {"urdf": ".urdf", "sdf": ".sdf", "xml": ".xml"}
 _FORMAT_PARSERS = {"urdf": parse_urdf, "sdf": parse_sdformat, "xml": parse_mjcf}
 
 
+def _record_source_locations(doc, plant, first_body: int, first_joint: int) -> None:
+    """Give the bodies and joints created from `doc` the file:line of their element, so
+    that finalize-time errors about them are located."""
+    where = {}
+    for el in doc.root.iter():
+        if not isinstance(el.tag, str) or el.get("name") is None:
+            continue
+        kind = {"link": "body", "body": "body", "joint": "joint"}.get(doc.tag(el))
+        if kind is not None:
+            where.setdefault((kind, el.get("name")),
+                             f"{doc.file_of(el)}:{doc.line(el)}")
+    for index in range(first_body, plant.num_bodies()):
+        body = plant.get_body(index)
+        body.set_source_location(where.get(("body", body.name())))
+    for index in range(first_joint, plant.num_joints()):
+        joint = plant.get_joint(index)
+        joint.set_source_location(where.get(("joint", joint.name()))
+                                  or where.get(("body", joint.child_body().name())))
+
+
 class Parser:
     """Loads model files into `plant` (and, later, their geometry into `scene_graph`).
 
@@ -180,8 +200,10 @@ class Parser:
         doc = XmlDocument.load(diagnostics, **load_args)
         ws = ParsingWorkspace(self._plant, self._package_map, diagnostics, report,
                               self._add_model_instance, self._fluid_density, self._gravity)
+        first_body, first_joint = self._plant.num_bodies(), self._plant.num_joints()
         instances = _FORMAT_PARSERS[file_type](doc, ws)
         doc.finish()
+        _record_source_locations(doc, self._plant, first_body, first_joint)
         report.model_instances = list(instances)
         self._register_geometry(report)
         return list(instances)

@@ -13,7 +13,12 @@ from merganser.multibody.tree.constraints import (
     WeldConstraintSpec,
 )
 from merganser.multibody.tree.element import MultibodyElement, StateAccessor
-from merganser.multibody.tree.errors import ElementLookupError, TopologyError, TreeLifecycleError
+from merganser.multibody.tree.errors import (
+    ElementLookupError,
+    SingularMassWarning,
+    TopologyError,
+    TreeLifecycleError,
+)
 from merganser.multibody.tree.force_elements import (
     ForceElement,
     LinearBushingRollPitchYaw,
@@ -74,6 +79,7 @@ __all__ = [
     "RpyFloatingJoint",
     "ScrewJoint",
     "StateAccessor",
+    "SingularMassWarning",
     "TopologyError",
     "TreeLifecycleError",
     "UniformGravityFieldElement",

@@ -12,12 +12,13 @@ joint J (frame F on parent body P, frame M on child body B):
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
 
 import numpy as np
 
 from merganser.multibody.tree.compiled_model import CompiledModel, JointType
-from merganser.multibody.tree.errors import TopologyError
+from merganser.multibody.tree.errors import SingularMassWarning, TopologyError
 from merganser.multibody.tree.topology import Topology
 
 __all__ = ["TreeIndexTables", "check_terminal_mass_properties", "compile_model"]
@@ -58,13 +59,15 @@ class TreeIndexTables:
     actuation_matrix: np.ndarray
 
 
-def check_terminal_mass_properties(topology: Topology, joints, bodies) -> None:
-    """Reject massless terminal bodies that would make the mass matrix singular.
+def check_terminal_mass_properties(topology: Topology, joints, bodies, locate=None) -> None:
+    """Warn about massless terminal bodies that make the mass matrix singular.
 
-    As Drake does at finalize: for each movable node with no coordinates outboard of
-    it (a leaf, possibly with bodies welded to it), the bodies of its subtree must have
-    a nonzero total mass if its joint can translate, and not all-zero rotational
-    inertias (about each body origin) if it can rotate.
+    Drake 1.51 accepts them at finalize (romeo.urdf has such finger tips) and fails
+    only when the dynamics are evaluated; so does merganser, with a `SingularMassWarning`
+    here: for each movable node with no coordinates outboard of it (a leaf, possibly
+    with bodies welded to it), the bodies of its subtree should have a nonzero total
+    mass if its joint can translate, and not all-zero rotational inertias (about each
+    body origin) if it can rotate. `locate(message)` appends the model-file locations.
 
     Parameters
     ----------
@@ -75,11 +78,12 @@ def check_terminal_mass_properties(topology: Topology, joints, bodies) -> None:
     bodies : sequence of RigidBody
         All bodies, by body index.
 
-    Raises
-    ------
-    TopologyError
-        Naming the body and the violated condition.
+    Warns
+    -----
+    SingularMassWarning
+        Naming the body, the joint and the violated condition.
     """
+    locate = locate or (lambda message: message)
     nb = len(topology.body_of_node)
     nv_outboard = np.zeros(nb, dtype=np.int64)
     subtree: list[list[int]] = [[k] for k in range(nb)]
@@ -101,18 +105,23 @@ def check_terminal_mass_properties(topology: Topology, joints, bodies) -> None:
             if len(subtree[k]) == 1
             else ("the movable body of a terminal welded assembly")
         )
+        message = None
         if joint.can_translate() and np.sum(params[:, 0]) == 0.0:
-            raise TopologyError(
+            message = (
                 f"finalize: body {name!r} is {what} that is massless, but its joint "
                 f"{joint.name()!r} ({joint.type_name()}) has a translational degree of freedom; "
-                f"give the body a mass (M_BBo_B) or weld it"
+                f"the mass matrix is singular (forward dynamics will fail); give the body a "
+                f"mass (M_BBo_B) or weld it"
             )
-        if joint.can_rotate() and not np.any(params[:, 4:]):
-            raise TopologyError(
+        elif joint.can_rotate() and not np.any(params[:, 4:]):
+            message = (
                 f"finalize: body {name!r} is {what} that has zero rotational inertia, but its "
                 f"joint {joint.name()!r} ({joint.type_name()}) has a rotational degree of "
-                f"freedom; give the body an inertia (M_BBo_B) or weld it"
+                f"freedom; the mass matrix is singular (forward dynamics will fail); give the "
+                f"body an inertia (M_BBo_B) or weld it"
             )
+        if message is not None:
+            warnings.warn(SingularMassWarning(locate(message)), stacklevel=4)
 
 
 def compile_model(

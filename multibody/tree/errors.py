@@ -9,6 +9,7 @@ from __future__ import annotations
 
 __all__ = [
     "ElementLookupError",
+    "SingularMassWarning",
     "TopologyError",
     "TreeLifecycleError",
     "list_names",
@@ -31,8 +32,17 @@ class TopologyError(ValueError):
     """The bodies and joints do not form a tree that can be compiled.
 
     Raised at ``finalize()`` for kinematic loops, joints whose child is closer to
-    the world than their parent (reversed joints), cycles disconnected from the
-    world and massless movable terminal bodies.
+    the world than their parent (reversed joints) and cycles disconnected from the
+    world; the message ends with the model-file location of each element it names
+    (when the element was parsed from a file).
+    """
+
+
+class SingularMassWarning(UserWarning):
+    """A massless (or inertia-less) movable terminal body makes the mass matrix singular.
+
+    Emitted at ``finalize()``; Drake accepts such models too and fails when the dynamics
+    are evaluated.
     """
 
 

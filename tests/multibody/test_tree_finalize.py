@@ -14,6 +14,7 @@ from merganser.geometry import RigidTransform, RollPitchYaw, RotationMatrix
 from merganser.multibody.kernels.dynamics import TreeDynamics
 from merganser.multibody.math import SpatialInertia
 from merganser.multibody.tree import (
+    SingularMassWarning,
     BallRpyJoint,
     FixedOffsetFrame,
     JointType,
@@ -579,25 +580,28 @@ def test_closed_chain_disconnected_from_world_raises():
         tree.finalize()
 
 
-def test_massless_terminal_bodies_raise_like_drake():
+def test_massless_terminal_bodies_warn_and_load_like_drake():
+    # Drake 1.51 finalizes these (and fails when the dynamics are evaluated).
     tree = MultibodyTree()
     massless = tree.add_rigid_body("massless")
     tree.add_joint(PrismaticJoint("slide", tree.world_frame(), massless.body_frame(), [1, 0, 0]))
-    with pytest.raises(
-        TopologyError, match="'massless' is a terminal body that is massless.*translational"
+    with pytest.warns(
+        SingularMassWarning, match="'massless' is a terminal body that is massless.*translational"
     ):
-        tree.finalize()
+        assert tree.finalize().nv == 1
 
     tree = MultibodyTree()
     tree.add_rigid_body("free_massless")
-    with pytest.raises(TopologyError, match="'free_massless' is a terminal body that is massless"):
+    with pytest.warns(SingularMassWarning, match="'free_massless' is a terminal body that is massless"):
         tree.finalize()
 
     tree = MultibodyTree()
     point = tree.add_rigid_body("point", SpatialInertia.point_mass(1.0, [0, 0, 0]))
-    tree.add_joint(RevoluteJoint("pin", tree.world_frame(), point.body_frame(), [1, 0, 0]))
-    with pytest.raises(
-        TopologyError, match="'point' is a terminal body that has zero rotational inertia"
+    pin = tree.add_joint(RevoluteJoint("pin", tree.world_frame(), point.body_frame(), [1, 0, 0]))
+    pin.set_source_location("robot.urdf:12")
+    with pytest.warns(
+        SingularMassWarning, match="'point' is a terminal body that has zero rotational inertia"
+        r".*\('pin' at robot.urdf:12\)"
     ):
         tree.finalize()
 
