@@ -61,6 +61,7 @@ class _MjcfParser:
         self.sites: dict[str, tuple] = {}
         self.joint_ref: dict[str, float] = {}
         self.tendons: dict = {}
+        self.geom_names: dict[str, int] = {}
         self.mi = None
 
     # ------------------------------------------------------------------ top level
@@ -323,6 +324,12 @@ class _MjcfParser:
             doc.warn(el, f"joint '{name}': 'stiffness' is not supported and is ignored")
 
     def _geometry(self, el, index, body_name, with_inertia):
+        name = self.doc.attr(el, "name", None)
+        if name is not None:
+            if name in self.geom_names:
+                self.doc.error(el, f"geom name '{name}' is used twice (first at line "
+                                   f"{self.geom_names[name]}); MJCF geom names are unique")
+            self.geom_names[name] = self.doc.line(el)
         return parse_mjcf_geom(self.doc, el, index, body_name=body_name, model_instance=self.mi,
                                compiler=self.compiler, assets=self.assets,
                                with_inertia=with_inertia)

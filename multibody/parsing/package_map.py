@@ -166,8 +166,8 @@ class PackageMap:
         Raises
         ------
         UnresolvedUriError
-            For an unknown package, an unsupported scheme, or (with `must_exist`) a
-            missing file.
+            For an unknown package, an unsupported scheme, a ``package://`` URI whose
+            ``..`` leave the package's folder, or (with `must_exist`) a missing file.
         """
         if not isinstance(uri, str) or not uri.strip():
             raise UnresolvedUriError(f"expected a file name or URI, got {uri!r}")
@@ -180,7 +180,12 @@ class PackageMap:
             package, _, inner = rest.partition("/")
             if not package:
                 raise UnresolvedUriError(f"URI {uri!r} names no package")
-            path = os.path.normpath(os.path.join(self.get_path(package), inner))
+            root = os.path.normpath(os.path.abspath(self.get_path(package)))
+            path = os.path.normpath(os.path.join(root, inner))
+            if os.path.commonpath([root, path]) != root:
+                raise UnresolvedUriError(
+                    f"URI {uri!r} leaves the folder of package {package!r} ({root!r}); a "
+                    f"package URI must name a file inside its package")
         elif scheme == "file":
             if not rest.startswith("/"):
                 raise UnresolvedUriError(f"file URI {uri!r} must be absolute (file:///...)")

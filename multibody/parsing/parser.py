@@ -27,7 +27,7 @@ import os
 
 import numpy as np
 
-from merganser.multibody.parsing.diagnostics import Diagnostics
+from merganser.multibody.parsing.diagnostics import Diagnostics, ParseError
 from merganser.multibody.parsing.import_report import ImportReport
 from merganser.multibody.parsing.mjcf import parse_mjcf
 from merganser.multibody.parsing.package_map import PackageMap
@@ -199,7 +199,8 @@ class Parser:
         diagnostics = Diagnostics(report, self._strict)
         doc = XmlDocument.load(diagnostics, **load_args)
         ws = ParsingWorkspace(self._plant, self._package_map, diagnostics, report,
-                              self._add_model_instance, self._fluid_density, self._gravity)
+                              self._add_model_instance, self._fluid_density, self._gravity,
+                              geometry_registered=self._geometry_will_register())
         first_body, first_joint = self._plant.num_bodies(), self._plant.num_joints()
         instances = _FORMAT_PARSERS[file_type](doc, ws)
         doc.finish()
@@ -207,6 +208,11 @@ class Parser:
         report.model_instances = list(instances)
         self._register_geometry(report)
         return list(instances)
+
+    def _geometry_will_register(self) -> bool:
+        """True if parsed geometry goes to a SceneGraph (so meshes must resolve)."""
+        return bool(self._geometry_roles) and getattr(
+            self._plant, "geometry_source_is_registered", lambda: False)()
 
     def _register_geometry(self, report):
         """As Drake: a plant registered with a SceneGraph gets the parsed visual and
@@ -217,7 +223,16 @@ class Parser:
             return
         from merganser.multibody.contact.geometry_bridge import register_parsed_geometry
 
-        register_parsed_geometry(plant, report.geometries, self._geometry_roles)
+        try:
+            register_parsed_geometry(plant, report.geometries, self._geometry_roles)
+        except (ValueError, TypeError, LookupError, OSError, NotImplementedError) as err:
+            text = str(err)
+            named = [g for g in report.geometries if g.name and f"'{g.name}'" in text
+                     or (g.name and f"collision_{g.name}" in text)]
+            where = named[0] if named else (report.geometries[0] if report.geometries else None)
+            raise ParseError(f"registering the parsed geometry with the SceneGraph failed: "
+                             f"{text}", where.file if where else report.source,
+                             where.line if where else None) from err
 
     def _add_model_instance(self, doc, el, name: str, parent_name: str | None = None) -> int:
         """Model instance for a model called `name` (see the module docstring)."""

@@ -100,9 +100,10 @@ def _parse_link(doc, el, ws, mi, materials, bodies):
     for geom in doc.elements(el):
         role = doc.tag(geom)
         if role in used:
-            ws.report.geometries.append(parse_urdf_geometry(
-                doc, geom, ws, body_name=name, model_instance=mi, materials=materials,
-                used_names=used[role]))
+            record = parse_urdf_geometry(doc, geom, ws, body_name=name, model_instance=mi,
+                                         materials=materials, used_names=used[role])
+            if record is not None:
+                ws.report.geometries.append(record)
     hydro = doc.elements(el, "hydro")
     if len(hydro) > 1:
         doc.error(hydro[1], f"link '{name}' has more than one <hydro> block")

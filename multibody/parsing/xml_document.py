@@ -125,7 +125,13 @@ class XmlDocument:
         else:
             file_name = label or "<string>"
             base_dir = base_dir or os.getcwd()
-            data = text.encode("utf-8") if isinstance(text, str) else bytes(text)
+            try:
+                data = text.encode("utf-8") if isinstance(text, str) else bytes(text)
+            except UnicodeEncodeError as err:
+                line = text.count("\n", 0, err.start) + 1
+                raise ParseError(f"the text cannot be encoded as UTF-8: {err.reason} at "
+                                 f"character {err.start} ({text[err.start]!r})", file_name,
+                                 line) from None
         if not data.strip():
             raise ParseError("the document is empty; expected an XML model", file_name, 1)
         try:

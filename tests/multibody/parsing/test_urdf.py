@@ -26,7 +26,7 @@ from merganser.multibody.tree import (
     PrismaticJoint,
     RevoluteJoint,
     ScrewJoint,
-    TopologyError,
+    SingularMassWarning,
     UniversalJoint,
     WeldJoint,
 )
@@ -250,12 +250,15 @@ def test_the_files_world_link_welds_and_its_inertial_is_ignored():
         ctx, plant.get_body_by_name("base", mi)).translation(), [0, 0, 1])
 
 
-def test_missing_inertial_on_a_movable_link_is_a_named_error_at_finalize():
+def test_missing_inertial_on_a_movable_link_is_a_located_warning_at_finalize():
+    # Drake 1.51 finalizes a massless terminal link (romeo.urdf has some) and fails only
+    # when the dynamics are evaluated; the warning names the link and joint with file:line.
     text = chain().replace(f'<link name="arm">{INERTIAL}</link>', '<link name="arm"/>')
     plant, parser, [mi] = load(text)
     [entry] = [e for e in parser.last_report().by_status("defaulted") if "arm" in e.element]
     assert "no <inertial>" in entry.message and entry.line == 3
-    with pytest.raises(TopologyError, match="arm"):
+    with pytest.warns(SingularMassWarning, match=r"'arm' at <string\.urdf>:3; 'j' at "
+                                                 r"<string\.urdf>:4"):
         plant.finalize()
 
 
