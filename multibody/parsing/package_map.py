@@ -52,6 +52,21 @@ class PackageMap:
     def __init__(self):
         self._paths: dict[str, str] = {}
 
+    @classmethod
+    def make_empty(cls) -> "PackageMap":
+        """A map with no packages (pydrake's ``PackageMap.MakeEmpty``; merganser ships
+        no built-in packages, so this equals ``PackageMap()``)."""
+        return cls()
+
+    def add_map(self, other_map: "PackageMap") -> None:
+        """Add every package of `other_map` (ValueError for a name registered here with
+        another directory, as `add`)."""
+        if not isinstance(other_map, PackageMap):
+            raise TypeError(f"PackageMap.add_map: other_map must be a PackageMap, got "
+                            f"{type(other_map).__name__}")
+        for name in other_map.get_package_names():
+            self.add(name, other_map.get_path(name))
+
     # ------------------------------------------------------------------ registration
     def add(self, package_name: str, package_path) -> None:
         """Register `package_name` as the directory `package_path`.

@@ -30,7 +30,7 @@ import numpy as np
 from merganser.multibody.parsing.diagnostics import Diagnostics, ParseError
 from merganser.multibody.parsing.import_report import ImportReport
 from merganser.multibody.parsing.mjcf import parse_mjcf
-from merganser.multibody.parsing.package_map import PackageMap
+from merganser.multibody.parsing.package_map import PackageMap, UnresolvedUriError
 from merganser.multibody.parsing.sdformat import parse_sdformat
 from merganser.multibody.parsing.urdf import parse_urdf
 from merganser.multibody.parsing.workspace import ParsingWorkspace
@@ -69,23 +69,47 @@ class Parser:
 
     Parameters
     ----------
-    plant : MultibodyPlant
-        Not yet finalized.
+    plant : MultibodyPlant or DiagramBuilder
+        Not yet finalized. As in pydrake, the first argument may instead be a
+        DiagramBuilder (``Parser(builder)`` or ``Parser(builder=builder)``): the plant and
+        scene graph are then the builder's systems named ``plant`` and ``scene_graph``
+        (as `add_multibody_plant_scene_graph` names them), unless given.
     scene_graph : SceneGraph, optional
         Kept for geometry registration; the parsed geometry is always available as
         records (`geometries`), with or without a scene graph.
     model_name_prefix : str, optional
-        Every top-level model instance is named ``<prefix>::<model name>``.
+        Every top-level model instance is named ``<prefix>::<model name>`` (``""`` or
+        None: no prefix, as pydrake's default).
+    builder : DiagramBuilder, optional
+        See `plant`.
     """
 
-    def __init__(self, plant, scene_graph=None, model_name_prefix: str | None = None, *,
-                 geometry_roles=("visual", "collision")):
+    def __init__(self, plant=None, scene_graph=None, model_name_prefix: str | None = None, *,
+                 builder=None, geometry_roles=("visual", "collision")):
+        if builder is None and plant is not None and hasattr(plant, "add_system") \
+                and hasattr(plant, "get_systems"):
+            builder, plant = plant, None
+        if builder is not None:
+            systems = {s.get_name(): s for s in builder.get_systems()} \
+                if hasattr(builder, "get_systems") else None
+            if systems is None:
+                raise TypeError(f"Parser: builder must be a DiagramBuilder, got "
+                                f"{type(builder).__name__}")
+            plant = plant if plant is not None else systems.get("plant")
+            scene_graph = scene_graph if scene_graph is not None else systems.get("scene_graph")
+            if plant is None:
+                raise ValueError(f"Parser: the builder has no system named 'plant'; systems: "
+                                 f"{sorted(systems)}; pass plant= explicitly")
+        if plant is None:
+            raise TypeError("Parser: a plant (MultibodyPlant) or a builder is required")
         if not (hasattr(plant, "add_model_instance") and hasattr(plant, "is_finalized")):
             raise TypeError(f"Parser: plant must be a MultibodyPlant, got {type(plant).__name__}")
-        if model_name_prefix is not None and (not isinstance(model_name_prefix, str)
-                                              or not model_name_prefix):
-            raise ValueError(f"Parser: model_name_prefix must be a non-empty str or None, got "
+        if model_name_prefix == "":
+            model_name_prefix = None
+        if model_name_prefix is not None and not isinstance(model_name_prefix, str):
+            raise ValueError(f"Parser: model_name_prefix must be a str or None, got "
                              f"{model_name_prefix!r}")
+        self._builder = builder
         roles = tuple(geometry_roles)
         unknown = [r for r in roles if r not in ("visual", "collision")]
         if unknown:
@@ -113,6 +137,10 @@ class Parser:
     def scene_graph(self):
         """The scene graph given at construction (or None)."""
         return self._scene_graph
+
+    def builder(self):
+        """The DiagramBuilder given at construction (or None)."""
+        return self._builder
 
     def package_map(self) -> PackageMap:
         """The package map used to resolve ``package://`` and ``model://`` URIs."""
@@ -175,6 +203,25 @@ class Parser:
             raise ValueError(f"Parser.add_models: file_name {path!r} has extension {ext!r}; "
                              f"expected one of {sorted(FILE_TYPES.values())}")
         return self._parse(file_type, path, dict(path=path))
+
+    def add_models_from_url(self, url: str) -> list[int]:
+        """Load every model of the file at `url` (``package://``, ``file://`` or a path),
+        resolved through the package map; as pydrake's ``AddModelsFromUrl``.
+
+        Raises
+        ------
+        ParseError
+            If the URL does not resolve (naming it), or as `add_models`.
+        """
+        if not isinstance(url, str):
+            raise TypeError(f"Parser.add_models_from_url: url must be a str, got "
+                            f"{type(url).__name__}")
+        try:
+            path = self._package_map.resolve(url)
+        except UnresolvedUriError as err:
+            raise ParseError(f"Parser.add_models_from_url: cannot resolve {url!r}: {err}",
+                             url) from None
+        return self.add_models(path)
 
     def add_models_from_string(self, file_contents: str, file_type: str) -> list[int]:
         """Load the models of a string; `file_type` is ``"urdf"``, ``"sdf"`` or ``"xml"``.

@@ -225,10 +225,21 @@ class XmlDocument:
         self.diagnostics.warn(message, self.file_of(el), self.line(el), element=self.path(el),
                               status=status)
 
-    def ignore(self, el, message: str | None = None) -> None:
-        """Report `el` and its whole subtree as ignored, with one warning."""
+    def ignore(self, el, message: str | None = None, quiet: bool = False) -> None:
+        """Report `el` and its whole subtree as ignored, with one warning.
+
+        With `quiet` (info level: for elements that Drake's own model files carry and that
+        Drake ignores silently, such as ``<gazebo>``), the entry goes to the import report
+        (shown by ``merganser inspect``) with no ParseWarning and no strict-mode error.
+        """
         text = message or f"<{self.tag(el)}> is not supported and is ignored"
-        self.warn(el, text, status="ignored")
+        if quiet:
+            self._used_elements.add(el)
+            self._reported.add(el)
+            self.diagnostics.note("ignored", text, self.file_of(el), self.line(el),
+                                  element=self.path(el))
+        else:
+            self.warn(el, text, status="ignored")
         for sub in el.iter():
             if isinstance(sub.tag, str):
                 self._used_elements.add(sub)
