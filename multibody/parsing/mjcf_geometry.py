@@ -136,5 +136,6 @@ def parse_mjcf_geom(doc, el, index: int, *, body_name: str, model_instance: int,
     if not m > 0.0:
         return records, None
     R = X_BG[:3, :3]
-    return records, SpatialInertia.make_from_central_inertia(
-        m, X_BG[:3, 3] + R @ p_GoGcm_G, R @ I_G @ R.T)
+    with doc.at(el, f"geom '{name}' mass properties"):
+        return records, SpatialInertia.make_from_central_inertia(
+            m, X_BG[:3, 3] + R @ p_GoGcm_G, R @ I_G @ R.T)

@@ -249,8 +249,17 @@ class Parser:
                               self._add_model_instance, self._fluid_density, self._gravity,
                               geometry_registered=self._geometry_will_register())
         first_body, first_joint = self._plant.num_bodies(), self._plant.num_joints()
-        instances = _FORMAT_PARSERS[file_type](doc, ws)
-        doc.finish()
+        try:
+            instances = _FORMAT_PARSERS[file_type](doc, ws)
+            doc.finish()
+        except ParseError:
+            raise
+        except (ArithmeticError, LookupError, OSError, RecursionError, TypeError, ValueError,
+                NotImplementedError) as err:
+            # A gap in the parsers' own checks: still a located ParseError (at the model's
+            # root element, the only location known here), never a raw exception.
+            raise ParseError(f"the model cannot be loaded: {type(err).__name__}: {err}",
+                             doc.file_name, doc.line(doc.root)) from err
         _record_source_locations(doc, self._plant, first_body, first_joint)
         report.model_instances = list(instances)
         self._register_geometry(report)
