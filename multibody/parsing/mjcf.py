@@ -77,6 +77,10 @@ class _MjcfParser:
         self.mi = self.ws.add_model_instance(doc, root, name)
         doc.mark(root, message=f"model instance {self.mi}")
         compose_mjcf(doc)
+        for el in root.iter():
+            if isinstance(el.tag, str) and doc.tag(el) in ("flexcomp", "composite", "flex"):
+                doc.error(el, f"<{doc.tag(el)}> (deformable bodies) is not supported; the "
+                              f"model's degrees of freedom would be missing")
         for el in doc.elements(root, "compiler"):
             self._compiler(el)
         for el in doc.elements(root, "default"):
@@ -105,6 +109,13 @@ class _MjcfParser:
                          f"joint '{joint.name()}': armature {value} is dropped (no actuator "
                          f"on the joint carries it as rotor inertia)")
         return [self.mi]
+
+    def _unused_body_name(self, name):
+        """`name`, or `name` with underscores appended until no body of the model has it
+        (generated names must not collide: ``body2`` + joint 0 vs the 21st body)."""
+        while self.plant.has_body_named(name, self.mi):
+            name += "_"
+        return name
 
     def _pose_of_body(self, name):
         if name not in self.X_W:
@@ -178,7 +189,7 @@ class _MjcfParser:
 
     def _body(self, el, parent, X_WP, parent_class):
         doc, plant = self.doc, self.plant
-        name = doc.attr(el, "name", None) or f"body{plant.num_bodies()}"
+        name = doc.attr(el, "name", None) or self._unused_body_name(f"body{plant.num_bodies()}")
         child_class = doc.attr(el, "childclass", None) or parent_class
         doc.mark(el)
         mode = self.compiler.inertiafromgeom
@@ -267,7 +278,8 @@ class _MjcfParser:
             X_PC = X_PB if k == 0 else np.eye(4)
             if k < len(joints) - 1:
                 with doc.at(joint_el, f"body '{name}'"):
-                    child = plant.add_rigid_body(f"{name}{k}", self.mi, SpatialInertia.zero())
+                    child = plant.add_rigid_body(self._unused_body_name(f"{name}{k}"), self.mi,
+                                                 SpatialInertia.zero())
                 self._joint(joint_el, kind, last, child, X_PC)
                 last = child
             else:

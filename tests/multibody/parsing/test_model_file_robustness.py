@@ -142,3 +142,8 @@ def test_a_lone_surrogate_in_a_name_is_a_located_error():
     with pytest.raises(ParseError, match=r"<string\.urdf>:2: .*UTF-8"):
         Parser(MultibodyPlant(0.0)).add_models_from_string(
             '<robot name="r">\n<link name="a\ud800"/></robot>', "urdf")
+
+
+def test_deformable_mjcf_bodies_are_refused_rather_than_loaded_without_their_dofs():
+    err = parse_error("mjcf/flexcomp_refused.xml", with_scene_graph=False)
+    assert err.line == 3 and "<flexcomp>" in str(err)
