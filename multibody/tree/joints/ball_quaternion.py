@@ -10,6 +10,7 @@ import numpy as np
 
 from merganser.geometry import RotationMatrix
 from merganser.multibody.tree.joints.joint import Joint, as_vector
+from merganser.multibody.tree.joints.quaternion_floating import _unit_quaternion
 
 __all__ = ["BallQuaternionJoint"]
 
@@ -52,22 +53,13 @@ class BallQuaternionJoint(Joint):
     def can_rotate(self) -> bool:
         return True
 
-    @staticmethod
-    def _unit(q_FM, func):
-        q = as_vector(q_FM, 4, func, "q_FM")
-        norm = float(np.linalg.norm(q))
-        if not np.isfinite(norm) or norm < 1e-12:
-            raise ValueError(f"{func}: q_FM must be a non-zero quaternion [w, x, y, z], got "
-                             f"{q.tolist()}")
-        return q / norm
-
     def get_default_quaternion(self) -> np.ndarray:
         """Default quaternion [w, x, y, z] of R_FM, shape (4,)."""
         return self.get_default_positions()
 
     def set_default_quaternion(self, q_FM) -> None:
         """Set the default quaternion of R_FM (normalized here)."""
-        self.set_default_positions(self._unit(q_FM, "BallQuaternionJoint.set_default_quaternion"))
+        self.set_default_positions(_unit_quaternion(q_FM, "BallQuaternionJoint.set_default_quaternion"))
 
     def get_quaternion(self, context) -> np.ndarray:
         """Quaternion [w, x, y, z] of R_FM in `context`, shape (4,)."""
@@ -75,7 +67,7 @@ class BallQuaternionJoint(Joint):
 
     def set_quaternion(self, context, q_FM) -> None:
         """Set the quaternion of R_FM in `context` (normalized here)."""
-        self.set_positions(context, self._unit(q_FM, "BallQuaternionJoint.set_quaternion"))
+        self.set_positions(context, _unit_quaternion(q_FM, "BallQuaternionJoint.set_quaternion"))
 
     def get_rotation(self, context) -> RotationMatrix:
         """R_FM in `context` (the quaternion is normalized)."""
