@@ -31,7 +31,6 @@ def _drake(path, packages):
 def _ours(path, packages):
     from merganser.multibody.parsing import Parser, ParseWarning
     from merganser.multibody.plant import MultibodyPlant
-    from merganser.multibody.tree import SingularMassWarning
 
     plant = MultibodyPlant(0.0)
     parser = Parser(plant)
@@ -39,7 +38,6 @@ def _ours(path, packages):
         parser.package_map().add(name, folder)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ParseWarning)
-        warnings.simplefilter("ignore", SingularMassWarning)
         parser.add_models(path)
         plant.finalize()
     return plant

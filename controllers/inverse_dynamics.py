@@ -2,12 +2,29 @@
 (Drake's InverseDynamics)."""
 
 from merganser.framework import LeafSystem
+from merganser.multibody.tree.choice_enum import ChoiceEnum
 
 from ._control_model import ControlModel
 from ._validation import check_finalized_plant
 
-INVERSE_DYNAMICS = "inverse_dynamics"
-GRAVITY_COMPENSATION = "gravity_compensation"
+
+class InverseDynamicsMode(ChoiceEnum):
+    """Drake's InverseDynamics::InverseDynamicsMode; each member equals its string.
+
+    Attributes
+    ----------
+    kInverseDynamics : "inverse_dynamics"
+        Full inverse dynamics for a desired acceleration.
+    kGravityCompensation : "gravity_compensation"
+        Only −τ_g(q) (no desired_acceleration port).
+    """
+
+    kInverseDynamics = "inverse_dynamics"
+    kGravityCompensation = "gravity_compensation"
+
+
+INVERSE_DYNAMICS = InverseDynamicsMode.kInverseDynamics
+GRAVITY_COMPENSATION = InverseDynamicsMode.kGravityCompensation
 
 
 class InverseDynamics(LeafSystem):
@@ -39,7 +56,10 @@ class InverseDynamics(LeafSystem):
     ----------
     plant : MultibodyPlant
         The finalized control model (need not be the simulated plant).
-    mode : {"inverse_dynamics", "gravity_compensation"}
+    mode : InverseDynamicsMode or str
+        ``InverseDynamics.InverseDynamicsMode.kInverseDynamics`` (or
+        ``"inverse_dynamics"``, the default) or ``kGravityCompensation``
+        (``"gravity_compensation"``).
     plant_context : Context, optional
         A context of ``plant`` whose parameters (masses, inertias) the model uses.
 
@@ -51,15 +71,14 @@ class InverseDynamics(LeafSystem):
         If the plant is not finalized.
     """
 
+    InverseDynamicsMode = InverseDynamicsMode
     kInverseDynamics = INVERSE_DYNAMICS
     kGravityCompensation = GRAVITY_COMPENSATION
 
     def __init__(self, plant, mode=INVERSE_DYNAMICS, plant_context=None):
         super().__init__()
         fn = "InverseDynamics"
-        if mode not in (INVERSE_DYNAMICS, GRAVITY_COMPENSATION):
-            raise ValueError(f"{fn}: mode must be {INVERSE_DYNAMICS!r} or "
-                             f"{GRAVITY_COMPENSATION!r}, got {mode!r}")
+        mode = InverseDynamicsMode.coerce(fn, "mode", mode)
         check_finalized_plant(fn, plant)
         self._mode = mode
         nq, nv = plant.num_positions(), plant.num_velocities()

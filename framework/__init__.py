@@ -14,11 +14,16 @@ from .events import (DiscreteUpdateEvent, EventStatus, PublishEvent, TriggerType
 from .leaf_system import CacheEntry, ContinuousStateDerivatives, LeafSystem
 from .ports import InputPort, OutputPort
 from .simulate import SimulationResult
-from .simulator import DiscreteValues, Simulator, SimulatorStatus, State
+from .simulator import DiscreteValues, ReturnReason, Simulator, SimulatorStatus, State
 from .system import System
 from .value import AbstractValue, BasicVector, Value
-from .integrators import INTEGRATION_SCHEMES, IntegratorBase, make_integrator
-from .simulator_config import SimulatorConfig, apply_simulator_config, reset_integrator_from_flags
+from .integrators import (INTEGRATION_SCHEMES, BogackiShampine3Integrator, ExplicitEulerIntegrator,
+                          ImplicitEulerIntegrator, IntegratorBase, Radau3Integrator,
+                          RadauIntegrator, RungeKutta2Integrator, RungeKutta3Integrator,
+                          RungeKutta5Integrator, SemiExplicitEulerIntegrator,
+                          VelocityImplicitEulerIntegrator, make_integrator)
+from .simulator_config import (SimulatorConfig, apply_simulator_config, extract_simulator_config,
+                               get_integration_schemes, reset_integrator_from_flags)
 from .primitives import (Adder, AffineSystem, ConstantValueSource, ConstantVectorSource,
                          Demultiplexer, DiscreteDerivative, FirstOrderLowPassFilter, Gain,
                          Integrator, LinearSystem, MatrixGain, Multiplexer, PassThrough,
@@ -38,7 +43,11 @@ __all__ = [
     "RandomSimulationResult", "SampleError", "monte_carlo_simulation", "random_simulation",
     "sample_seed", "SweepResult", "parameter_sweep",
     "INTEGRATION_SCHEMES", "IntegratorBase", "make_integrator", "SimulatorConfig",
-    "apply_simulator_config", "reset_integrator_from_flags", "Adder", "AffineSystem",
+    "apply_simulator_config", "reset_integrator_from_flags", "extract_simulator_config",
+    "get_integration_schemes", "BogackiShampine3Integrator", "ExplicitEulerIntegrator",
+    "ImplicitEulerIntegrator", "Radau3Integrator", "RadauIntegrator", "RungeKutta2Integrator",
+    "RungeKutta3Integrator", "RungeKutta5Integrator", "SemiExplicitEulerIntegrator",
+    "VelocityImplicitEulerIntegrator", "ReturnReason", "Adder", "AffineSystem",
     "ConstantValueSource", "ConstantVectorSource", "Demultiplexer", "DiscreteDerivative",
     "FirstOrderLowPassFilter", "Gain", "Integrator", "LinearSystem", "MatrixGain", "Multiplexer",
     "PassThrough", "RandomSource", "Saturation", "Sine", "StateInterpolatorWithDiscreteDerivative",

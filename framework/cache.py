@@ -24,13 +24,28 @@ class Tickets:
     NOTHING = ("nothing",)
     TIME = ("time",)
     ACCURACY = ("accuracy",)
+    Q = ("q",)
+    V = ("v",)
+    Z = ("z",)
     XC = ("xc",)
     XD = ("xd",)
     XA = ("xa",)
     ALL_STATE = ("all_state",)
+    PN = ("pn",)
+    PA = ("pa_all",)
     ALL_PARAMETERS = ("all_parameters",)
     ALL_INPUTS = ("all_inputs",)
+    ALL_SOURCES_EXCEPT_INPUT_PORTS = ("all_sources_except_inputs",)
     ALL_SOURCES = ("all_sources",)
+    XCDOT = ("xcdot",)
+
+    @staticmethod
+    def discrete_state(i):
+        return ("xd_i", int(i))
+
+    @staticmethod
+    def abstract_state(i):
+        return ("xa_i", int(i))
 
     @staticmethod
     def input_port(i):

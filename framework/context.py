@@ -129,6 +129,18 @@ class ContinuousStateView:
         c = self._ctx
         return c.get_continuous_state_vector()[c._nq + c._nv:]
 
+    def get_mutable_generalized_position(self):
+        """q as a BasicVector writing into the context; only q-dependents go out of date."""
+        return BasicVector._wrap(self._ctx._mutable_part("q"))
+
+    def get_mutable_generalized_velocity(self):
+        """v as a BasicVector writing into the context; only v-dependents go out of date."""
+        return BasicVector._wrap(self._ctx._mutable_part("v"))
+
+    def get_mutable_misc_continuous_state(self):
+        """z as a BasicVector writing into the context; only z-dependents go out of date."""
+        return BasicVector._wrap(self._ctx._mutable_part("z"))
+
     def __getitem__(self, i):
         return self._ctx.get_continuous_state_vector()[i]
 
@@ -233,6 +245,12 @@ class Context:
         self._root.xc[self._xc_index] = x.reshape(-1)
         self._notify_xc()
 
+    def _mutable_part(self, part):
+        """A writable view of part ``part`` ("q", "v" or "z") of the continuous state; marks
+        only that part changed (Drake's get_mutable_generalized_position() and kin)."""
+        self._notify_part(part)
+        return self._root.xc[self._part_index[part]]
+
     def set_time_and_continuous_state(self, t, x):
         """Set time and continuous state in one call (root only; used by integrators)."""
         if self._parent is not None:
@@ -247,7 +265,7 @@ class Context:
         root.time = t
         cached = root.xc_root_closure
         if cached is None or cached[0] != root.version:
-            trackers = [root.time_tracker] + [c.trk_xc for c in self._leaf_contexts()]
+            trackers = [root.time_tracker] + [c.note_xc for c in self._leaf_contexts()]
             cached = (root.version, downstream_entries(trackers))
             root.xc_root_closure = cached
         for entry in cached[1]:
@@ -324,12 +342,7 @@ class LeafContext(Context):
         self._p = []
         self._p_ro = []
         self._pa = []
-        self.trk_xc = Tracker("xc")
-        self.trk_xd = Tracker("xd")
-        self.trk_xa = Tracker("xa")
-        self.trk_p = []
-        self.trk_pa = []
-        self.trk_u = []
+        self._make_trackers(0, 0, 0, 0, 0)
         self.out_entries = []
         self.cache_entries = []
         self.deriv_entry = None
@@ -338,8 +351,46 @@ class LeafContext(Context):
     def _leaf_contexts(self):
         yield self
 
+    def _make_trackers(self, n_xd, n_xa, n_p, n_pa, n_u):
+        """Create the dependency trackers of this leaf (Drake's well-known tickets).
+
+        Ticket trackers (``trk_*``) are what cache entries subscribe to; each aggregate
+        subscribes to its parts (q, v, z -> xc; xc, xd, xa -> all state; ...), so a
+        change of a part reaches every aggregate. The change notes (``note_*``) are what
+        writers notify when a whole group changed: their "subscribers" are the parts.
+        """
+        self.trk_q, self.trk_v, self.trk_z = Tracker("q"), Tracker("v"), Tracker("z")
+        self.trk_xc = _aggregate("xc", [self.trk_q, self.trk_v, self.trk_z])
+        self.trk_xd = [Tracker(f"xd{i}") for i in range(n_xd)]
+        self.trk_xd_all = _aggregate("xd", self.trk_xd)
+        self.trk_xa = [Tracker(f"xa{i}") for i in range(n_xa)]
+        self.trk_xa_all = _aggregate("xa", self.trk_xa)
+        self.trk_x = _aggregate("all state", [self.trk_xc, self.trk_xd_all, self.trk_xa_all])
+        self.trk_p = [Tracker(f"p{i}") for i in range(n_p)]
+        self.trk_pn = _aggregate("numeric parameters", self.trk_p)
+        self.trk_pa = [Tracker(f"pa{i}") for i in range(n_pa)]
+        self.trk_pa_all = _aggregate("abstract parameters", self.trk_pa)
+        self.trk_params = _aggregate("all parameters", [self.trk_pn, self.trk_pa_all])
+        self.trk_u = [Tracker(f"u{i}") for i in range(n_u)]
+        self.trk_u_all = _aggregate("all input ports", self.trk_u)
+        # time and accuracy join once the root exists (_link_root_trackers)
+        self.trk_nonu = _aggregate("all sources except input ports",
+                                   [self.trk_x, self.trk_params])
+        self.trk_sources = _aggregate("all sources", [self.trk_nonu, self.trk_u_all])
+        self.note_xc = _note("xc", [self.trk_q, self.trk_v, self.trk_z])
+        self.note_xd = _note("xd", self.trk_xd)
+        self.note_xa = _note("xa", self.trk_xa)
+        self.note_p = _note("parameters", self.trk_p + self.trk_pa)
+
+    def _link_root_trackers(self):
+        self._root.time_tracker.subscribe(self.trk_nonu)
+        self._root.accuracy_tracker.subscribe(self.trk_nonu)
+
     def _notify_xc(self):
-        notify(self.trk_xc, self._root.version)
+        notify(self.note_xc, self._root.version)
+
+    def _notify_part(self, part):
+        notify(getattr(self, "trk_" + part), self._root.version)
 
     # ---- discrete state -----------------------------------------------------------------------
     def num_discrete_state_groups(self):
@@ -377,12 +428,12 @@ class LeafContext(Context):
                 f"Context.set_discrete_state: group {i} of {self._describe()} has size "
                 f"{self._xd[i].size}, got a value of size {x.size}")
         self._xd[i][:] = x.reshape(-1)
-        notify(self.trk_xd, self._root.version)
+        notify(self.trk_xd[i], self._root.version)
 
     def get_mutable_discrete_state(self, i=0):
         """A BasicVector writing into group ``i`` (marks the group changed now)."""
         self._check_group("get_mutable_discrete_state", i)
-        notify(self.trk_xd, self._root.version)
+        notify(self.trk_xd[i], self._root.version)
         return BasicVector._wrap(self._xd[i])
 
     def get_mutable_discrete_state_vector(self):
@@ -406,13 +457,13 @@ class LeafContext(Context):
     def get_mutable_abstract_state(self, i=0):
         """The (mutable) value of abstract state ``i``; marks it changed."""
         self._check_abstract("get_mutable_abstract_state", i)
-        notify(self.trk_xa, self._root.version)
+        notify(self.trk_xa[i], self._root.version)
         return self._xa[i].get_mutable_value()
 
     def set_abstract_state(self, i, value):
         self._check_abstract("set_abstract_state", i)
         self._xa[i].set_value(value)
-        notify(self.trk_xa, self._root.version)
+        notify(self.trk_xa[i], self._root.version)
 
     # ---- parameters ---------------------------------------------------------------------------
     def num_numeric_parameter_groups(self):
@@ -473,8 +524,8 @@ class LeafContext(Context):
         for k, value in enumerate(src._pa):
             self._pa[k] = value.clone()
         version = self._root.version
-        for trk in [self.trk_xd, self.trk_xa] + self.trk_p + self.trk_pa:
-            notify(trk, version)
+        for note in (self.note_xd, self.note_xa, self.note_p):
+            notify(note, version)
 
     def _rebuild_own_views(self):
         super()._rebuild_own_views()
@@ -535,9 +586,14 @@ class DiagramContext(Context):
         root = self._root
         cached = self._xc_closure
         if cached is None or cached[0] != root.version:
-            cached = (root.version, downstream_entries([c.trk_xc for c in self._leaves]))
+            cached = (root.version, downstream_entries([c.note_xc for c in self._leaves]))
             self._xc_closure = cached
         for entry in cached[1]:
+            entry.valid = False
+
+    def _notify_part(self, part):
+        closure = downstream_entries([getattr(c, "trk_" + part) for c in self._leaves])
+        for entry in closure:
             entry.valid = False
 
     # Discrete and abstract state, parameters: the concatenation of the leaves' groups.
@@ -612,6 +668,21 @@ class DiagramContext(Context):
     def set_numeric_parameter(self, i, value):
         leaf, k = self._map(self._p_map, "set_numeric_parameter", i, "numeric parameter")
         leaf.set_numeric_parameter(k, value)
+
+
+def _aggregate(description, parts):
+    """A ticket tracker that every tracker in ``parts`` notifies."""
+    tracker = Tracker(description)
+    for part in parts:
+        part.subscribe(tracker)
+    return tracker
+
+
+def _note(description, parts):
+    """A change note: notifying it reaches everything downstream of each of ``parts``."""
+    note = Tracker("change of " + description)
+    note.subscribers = list(parts)
+    return note
 
 
 def make_cache_entry(value, description, holder=None):

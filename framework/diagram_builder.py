@@ -4,6 +4,8 @@ import networkx as nx
 
 from .diagram import Diagram
 from .errors import DiagramBuildError
+from .graphviz import builder_to_graphviz
+from .keyword_check import lists_valid_keywords
 from .ports import ABSTRACT, InputPort, OutputPort
 
 
@@ -35,6 +37,7 @@ class DiagramBuilder:
                 f"DiagramBuilder.{fn}: this builder already built a diagram; a DiagramBuilder may "
                 f"only be used once (create a new DiagramBuilder)")
 
+    @lists_valid_keywords
     def add_system(self, system):
         """Add ``system`` and return it. It gets a unique default name if it has none."""
         self._check_not_built("add_system")
@@ -76,9 +79,62 @@ class DiagramBuilder:
         return self.add_system(system)
 
     def get_systems(self):
+        """The systems added so far, in order."""
         return list(self._systems)
 
+    def get_mutable_systems(self):
+        """The systems added so far, in order (the same objects as ``get_systems``)."""
+        return list(self._systems)
+
+    def empty(self):
+        """True when no system has been added."""
+        return not self._systems
+
+    def num_input_ports(self):
+        """Number of diagram inputs exported so far."""
+        return len(self._input_exports)
+
+    def num_output_ports(self):
+        """Number of diagram outputs exported so far."""
+        return len(self._output_exports)
+
+    def remove_system(self, system):
+        """Remove ``system`` with every connection and export that involves it.
+
+        The remaining exported inputs and outputs keep their order; those after a removed
+        one move down by one index (as in Drake).
+        """
+        self._check_not_built("remove_system")
+        if not any(s is system for s in self._systems):
+            raise DiagramBuildError(
+                f"DiagramBuilder.remove_system: system "
+                f"'{getattr(system, 'get_name', lambda: system)()}' is not in this builder; "
+                f"systems: " + ", ".join(repr(s.get_name()) for s in self._systems))
+        self._systems = [s for s in self._systems if s is not system]
+        self._names.discard(system.get_name())
+        self._connections = [(o, i) for o, i in self._connections
+                             if o.get_system() is not system and i.get_system() is not system]
+        self._connected_inputs = {id(i): o for o, i in self._connections}
+        exports = []
+        for name, targets in self._input_exports:
+            kept = [p for p in targets if p.get_system() is not system]
+            if kept:
+                exports.append((name, kept))
+        self._input_exports = exports
+        self._output_exports = [(n, p) for n, p in self._output_exports
+                                if p.get_system() is not system]
+        self._reindex_input_exports()
+
+    def _reindex_input_exports(self):
+        self._exported_inputs = {id(p): k for k, (_, targets) in enumerate(self._input_exports)
+                                 for p in targets}
+
+    def get_mutable_subsystem_by_name(self, name):
+        """The system named ``name`` (as ``get_subsystem_by_name``)."""
+        return self.get_subsystem_by_name(name)
+
     def get_subsystem_by_name(self, name):
+        """The system named ``name``; raises listing the names when there is none."""
         for s in self._systems:
             if s.get_name() == name:
                 return s
@@ -99,6 +155,7 @@ class DiagramBuilder:
                 f"which has not been added to this builder")
 
     # ---- wiring -------------------------------------------------------------------------------
+    @lists_valid_keywords
     def connect(self, output_port, input_port):
         """Connect ``output_port`` to ``input_port`` (sizes and types must match)."""
         self._check_not_built("connect")
@@ -133,8 +190,53 @@ class DiagramBuilder:
         self._connected_inputs[key] = output_port
         self._connections.append((output_port, input_port))
 
-    Connect = connect
+    def disconnect(self, source, dest):
+        """Remove the connection from output port ``source`` to input port ``dest``."""
+        self._check_not_built("disconnect")
+        if not isinstance(source, OutputPort) or not isinstance(dest, InputPort):
+            raise TypeError(
+                f"DiagramBuilder.disconnect: expected (OutputPort, InputPort), got "
+                f"({type(source).__name__}, {type(dest).__name__})")
+        if self._connected_inputs.get(id(dest)) is not source:
+            raise DiagramBuildError(
+                f"DiagramBuilder.disconnect: {_port_label(source, 'output')} is not connected "
+                f"to {_port_label(dest, 'input')}")
+        del self._connected_inputs[id(dest)]
+        self._connections = [(o, i) for o, i in self._connections if i is not dest]
 
+    def connect_to_same(self, exemplar, dest):
+        """Connect input port ``dest`` to whatever feeds input port ``exemplar``: the same
+        output port, or the same exported diagram input. Does nothing when ``exemplar`` is
+        neither connected nor exported."""
+        self._check_not_built("connect_to_same")
+        for fn, port in (("exemplar", exemplar), ("dest", dest)):
+            if not isinstance(port, InputPort):
+                raise TypeError(
+                    f"DiagramBuilder.connect_to_same: {fn} must be an InputPort, got "
+                    f"{type(port).__name__}")
+        self._check_member(exemplar, "connect_to_same")
+        source = self._connected_inputs.get(id(exemplar))
+        if source is not None:
+            self.connect(source, dest)
+        elif id(exemplar) in self._exported_inputs:
+            self.connect_input(self._exported_inputs[id(exemplar)], dest)
+
+    def is_connected_or_exported(self, port):
+        """True when input port ``port`` is connected to an output or exported."""
+        if not isinstance(port, InputPort):
+            raise TypeError(
+                f"DiagramBuilder.is_connected_or_exported: port must be an InputPort, got "
+                f"{type(port).__name__}")
+        self._check_member(port, "is_connected_or_exported")
+        return id(port) in self._connected_inputs or id(port) in self._exported_inputs
+
+    def connection_map(self):
+        """The connections as a dict ``{(dest system, input index): (source system, output
+        index)}`` (Drake's ConnectionMap)."""
+        return {(i.get_system(), i.get_index()): (o.get_system(), o.get_index())
+                for o, i in self._connections}
+
+    @lists_valid_keywords
     def export_input(self, input_port, name=None):
         """Make ``input_port`` an input of the diagram; returns the diagram input index."""
         self._check_not_built("export_input")
@@ -154,8 +256,6 @@ class DiagramBuilder:
         self._input_exports.append((name, [input_port]))
         self._exported_inputs[id(input_port)] = index
         return index
-
-    ExportInput = export_input
 
     def connect_input(self, diagram_input, input_port):
         """Connect an already exported diagram input (name or index) to another input port."""
@@ -188,6 +288,7 @@ class DiagramBuilder:
         targets.append(input_port)
         self._exported_inputs[id(input_port)] = index
 
+    @lists_valid_keywords
     def export_output(self, output_port, name=None):
         """Make ``output_port`` an output of the diagram; returns the diagram output index."""
         self._check_not_built("export_output")
@@ -199,8 +300,6 @@ class DiagramBuilder:
                 f"DiagramBuilder.export_output: the diagram already has an output named '{name}'")
         self._output_exports.append((name, output_port))
         return len(self._output_exports) - 1
-
-    ExportOutput = export_output
 
     # ---- build --------------------------------------------------------------------------------
     def _port_graph(self):
@@ -225,9 +324,37 @@ class DiagramBuilder:
         port = system._input_ports[k] if kind == "in" else system._output_ports[k]
         return f"{system.get_name()}.{'input' if kind == 'in' else 'output'}[{port.get_name()}]"
 
+    @lists_valid_keywords
     def build(self, name=None):
-        """Check the wiring and return the Diagram. The builder cannot be used afterwards."""
+        """Check the wiring and return the Diagram. The builder cannot be used afterwards.
+
+        As in Drake, inputs may be left unconnected: fix their values on the diagram's
+        context (``port.fix_value(context, value)``) before simulating; the Simulator
+        refuses to start while a required input is neither connected nor fixed.
+
+        Raises
+        ------
+        DiagramBuildError
+            On an algebraic loop (the message shows the loop), or if already built.
+        """
         self._check_not_built("build")
+        return self._build_into(Diagram(), name)
+
+    def build_into(self, target, name=None):
+        """Build into ``target``, a new, empty Diagram (or instance of a Diagram
+        subclass); see ``build``."""
+        self._check_not_built("build_into")
+        if not isinstance(target, Diagram):
+            raise TypeError(
+                f"DiagramBuilder.build_into: target must be a Diagram, got "
+                f"{type(target).__name__}")
+        if target.get_systems():
+            raise DiagramBuildError(
+                f"DiagramBuilder.build_into: target diagram '{target.get_name()}' was already "
+                f"built; give a new Diagram")
+        self._build_into(target, name)
+
+    def _build_into(self, diagram, name):
         graph = self._port_graph()
         try:
             cycle = nx.find_cycle(graph)
@@ -240,18 +367,6 @@ class DiagramBuilder:
                 f"DiagramBuilder.build: the diagram contains an algebraic loop: {path}. Break it "
                 f"with a state (e.g. a ZeroOrderHold or Integrator) or declare that an output does "
                 f"not depend on an input (prerequisites_of_calc)")
-        missing = []
-        for s in self._systems:
-            for port in s._input_ports:
-                if (port.is_required() and id(port) not in self._connected_inputs
-                        and id(port) not in self._exported_inputs):
-                    missing.append(_port_label(port, "input"))
-        if missing:
-            raise DiagramBuildError(
-                "DiagramBuilder.build: required input(s) neither connected nor exported: "
-                + "; ".join(missing) + ". Connect them, export them with export_input(), or fix "
-                "their value on a context of the subsystem before adding it")
-        diagram = Diagram()
         feedthrough = set()
         in_nodes = {}
         for k, (_, targets) in enumerate(self._input_exports):
@@ -261,11 +376,15 @@ class DiagramBuilder:
             for k, nodes in in_nodes.items():
                 if any(nx.has_path(graph, n, target) for n in nodes):
                     feedthrough.add((k, j))
-        diagram._initialize(name or "", self._systems, self._connections, self._input_exports,
-                            self._output_exports, feedthrough)
+        diagram._initialize(name or diagram.get_name() or "", self._systems, self._connections,
+                            self._input_exports, self._output_exports, feedthrough)
         if not diagram._name:
             diagram._name = f"diagram_{diagram._uid}"
         self._built = True
         return diagram
 
-    Build = build
+    def get_graphviz_string(self, max_depth=None):
+        """A Graphviz (dot) description of the systems and connections so far; diagrams
+        among them are expanded down to ``max_depth`` levels (None: all)."""
+        return builder_to_graphviz(self._systems, self._connections, self._input_exports,
+                                   self._output_exports, max_depth)

@@ -29,4 +29,27 @@ class SimulationError(RuntimeError):
 
 
 class NonFiniteStateError(SimulationError):
-    """A state variable became NaN or infinite during simulation."""
+    """A state variable became NaN or infinite during simulation.
+
+    The Simulator never leaves the non-finite value in its context: it rolls the context
+    back to the last finite state (the start of the integration step, or the state before
+    the update that produced the value) and the exception carries that state.
+
+    Attributes
+    ----------
+    last_finite_time : float or None
+        Time (s) of the last finite state (the simulator's context is at this time);
+        None when there was none (the run started from a non-finite state).
+    last_finite_continuous_state : ndarray, shape (nc,), or None
+        The continuous state x = [q; v; z] at ``last_finite_time``.
+    last_finite_discrete_state : ndarray, shape (nd,), or None
+        Every discrete state group of every leaf system at ``last_finite_time``, in
+        depth-first order of the diagram, concatenated.
+    """
+
+    def __init__(self, message, *, last_finite_time=None, last_finite_continuous_state=None,
+                 last_finite_discrete_state=None):
+        super().__init__(message)
+        self.last_finite_time = last_finite_time
+        self.last_finite_continuous_state = last_finite_continuous_state
+        self.last_finite_discrete_state = last_finite_discrete_state

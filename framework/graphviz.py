@@ -70,3 +70,32 @@ def system_to_graphviz(system, max_depth=None):
     _edges(system, lines, ids, 0, max_depth)
     lines.append("}")
     return "\n".join(lines)
+
+
+def builder_to_graphviz(systems, connections, input_exports, output_exports, max_depth=None):
+    """The dot source of a DiagramBuilder's contents (systems, connections and exports so
+    far), drawn like the diagram it would build; used by
+    ``DiagramBuilder.get_graphviz_string``."""
+    lines = ["digraph _merganser_diagram_ {", "rankdir=LR;", "node [fontsize=10];"]
+    ids = {}
+    for k, (name, _) in enumerate(input_exports):
+        lines.append(f"builder_u{k} [shape=rarrow, label={_quote(name)}];")
+    for j, (name, _) in enumerate(output_exports):
+        lines.append(f"builder_y{j} [shape=rarrow, label={_quote(name)}];")
+    for system in systems:
+        _emit(system, lines, ids, 1, max_depth)
+    for out, inp in connections:
+        src = _port_ref(out.get_system(), "y", out.get_index(), ids, 1, max_depth)
+        dst = _port_ref(inp.get_system(), "u", inp.get_index(), ids, 1, max_depth)
+        lines.append(f"{src} -> {dst};")
+    for k, (_, targets) in enumerate(input_exports):
+        for port in targets:
+            dst = _port_ref(port.get_system(), "u", port.get_index(), ids, 1, max_depth)
+            lines.append(f"builder_u{k} -> {dst};")
+    for j, (_, port) in enumerate(output_exports):
+        src = _port_ref(port.get_system(), "y", port.get_index(), ids, 1, max_depth)
+        lines.append(f"{src} -> builder_y{j};")
+    for system in systems:
+        _edges(system, lines, ids, 1, max_depth)
+    lines.append("}")
+    return "\n".join(lines)

@@ -8,7 +8,7 @@ import functools
 
 import numpy as np
 
-from .cache import CacheEntryValue, Tickets, Tracker
+from .cache import CacheEntryValue, Tickets, notify
 from .context import LeafContext
 from .errors import PortError
 from .events import (DiscreteUpdateEvent, PeriodicEventData, PublishEvent, TriggerType,
@@ -137,33 +137,52 @@ class LeafSystem(System):
         return self.declare_vector_output_port(name, n, _CopyState(k), [Tickets.XD])
 
     # ---- state and parameters --------------------------------------------------------------
-    def declare_continuous_state(self, num_q_or_n=0, num_v=None, num_z=None, *, model_vector=None):
-        """``declare_continuous_state(n)`` or ``(num_q, num_v, num_z)``; returns the size."""
+    def declare_continuous_state(self, *args, num_state_variables=None, num_q=None, num_v=None,
+                                 num_z=None, model_vector=None):
+        """Declare the continuous state; returns its size.
+
+        Drake's forms: ``declare_continuous_state(num_state_variables)``,
+        ``(num_q, num_v, num_z)``, ``(model_vector)`` and ``(model_vector, num_q, num_v,
+        num_z)``, positionally or by keyword. ``model_vector`` (array_like or BasicVector)
+        gives the default values; without q/v/z sizes all of it is z.
+        """
+        fn = "declare_continuous_state"
         if self._nq + self._nv + self._nz:
-            raise RuntimeError(
-                f"declare_continuous_state: system '{self._name}' already declared its continuous state")
-        if hasattr(num_q_or_n, "size") and not isinstance(num_q_or_n, (int, np.integer)):
-            model_vector = num_q_or_n
-            num_q_or_n = None
+            raise RuntimeError(f"{fn}: system '{self._name}' already declared its continuous state")
+        args = list(args)
+        if args and not isinstance(args[0], (int, np.integer)):
+            if model_vector is not None:
+                raise TypeError(f"{fn}: model_vector given twice")
+            model_vector = args.pop(0)
+        if len(args) == 1 and model_vector is None:
+            num_state_variables = args[0]
+        elif len(args) == 3:
+            num_q, num_v, num_z = args
+        elif args:
+            raise TypeError(
+                f"{fn}: expected (num_state_variables), (num_q, num_v, num_z), (model_vector) or "
+                f"(model_vector, num_q, num_v, num_z); got {len(args)} size argument(s)")
+        model = None
         if model_vector is not None:
             model = np.array(model_vector.get_value() if hasattr(model_vector, "get_value")
                              else model_vector, dtype=float).reshape(-1)
-            if num_q_or_n is None or num_v is None:
-                nq, nv, nz = 0, 0, model.size
-            else:
-                nq, nv, nz = int(num_q_or_n), int(num_v), int(num_z)
+        sizes = (num_q, num_v, num_z)
+        if any(n is not None for n in sizes):
+            nq, nv, nz = (int(n or 0) for n in sizes)
+        elif num_state_variables is not None:
+            nq, nv, nz = 0, 0, int(num_state_variables)
+        elif model is not None:
+            nq, nv, nz = 0, 0, model.size
         else:
-            if num_v is None:
-                nq, nv, nz = 0, 0, int(num_q_or_n)
-            else:
-                nq, nv, nz = int(num_q_or_n), int(num_v), int(num_z or 0)
+            raise TypeError(f"{fn}: give num_state_variables, num_q/num_v/num_z or model_vector")
+        if model is None:
             model = np.zeros(nq + nv + nz)
         if min(nq, nv, nz) < 0 or model.size != nq + nv + nz:
             raise ValueError(
-                f"declare_continuous_state: invalid sizes nq={nq}, nv={nv}, nz={nz} for model of "
-                f"size {model.size}")
+                f"{fn}: invalid sizes num_q={nq}, num_v={nv}, num_z={nz} for a model vector of "
+                f"size {model.size} in system '{self._name}'")
         if nv > nq:
-            raise ValueError(f"declare_continuous_state: num_v ({nv}) may not exceed num_q ({nq})")
+            raise ValueError(f"{fn}: num_v ({nv}) may not exceed num_q ({nq})")
         self._nq, self._nv, self._nz = nq, nv, nz
         self._default_xc = model
         return nq + nv + nz
@@ -189,8 +208,10 @@ class LeafSystem(System):
         self._xa_model.append(as_value(model_value))
         return len(self._xa_model) - 1
 
-    def declare_numeric_parameter(self, value):
-        """Declare a numeric parameter group with default ``value``; returns its index."""
+    def declare_numeric_parameter(self, model_vector):
+        """Declare a numeric parameter group with default ``model_vector`` (array_like or
+        BasicVector); returns its index."""
+        value = model_vector
         model = np.array(value.get_value() if hasattr(value, "get_value") else value,
                          dtype=float).reshape(-1)
         self._p_model.append(model)
@@ -211,9 +232,10 @@ class LeafSystem(System):
         self._cache_decls.append(entry)
         return entry
 
-    # ---- tickets ----------------------------------------------------------------------------
+    # ---- tickets (Drake's well-known DependencyTickets) ----------------------------------
     @staticmethod
     def nothing_ticket():
+        """Depends on nothing: computed once per context."""
         return Tickets.NOTHING
 
     @staticmethod
@@ -225,44 +247,99 @@ class LeafSystem(System):
         return Tickets.ACCURACY
 
     @staticmethod
+    def q_ticket():
+        """The generalized positions q of the continuous state."""
+        return Tickets.Q
+
+    @staticmethod
+    def v_ticket():
+        """The generalized velocities v of the continuous state."""
+        return Tickets.V
+
+    @staticmethod
+    def z_ticket():
+        """The miscellaneous continuous state z."""
+        return Tickets.Z
+
+    @staticmethod
     def xc_ticket():
+        """All continuous state (q, v and z)."""
         return Tickets.XC
 
     @staticmethod
     def xd_ticket():
+        """All discrete state groups."""
         return Tickets.XD
 
     @staticmethod
     def xa_ticket():
+        """All abstract state."""
         return Tickets.XA
+
+    @staticmethod
+    def discrete_state_ticket(index):
+        """Discrete state group ``index`` alone."""
+        return Tickets.discrete_state(index)
+
+    @staticmethod
+    def abstract_state_ticket(index):
+        """Abstract state ``index`` alone."""
+        return Tickets.abstract_state(index)
 
     @staticmethod
     def all_state_ticket():
         return Tickets.ALL_STATE
 
     @staticmethod
+    def pn_ticket():
+        """All numeric parameters."""
+        return Tickets.PN
+
+    @staticmethod
+    def pa_ticket():
+        """All abstract parameters."""
+        return Tickets.PA
+
+    @staticmethod
     def all_parameters_ticket():
         return Tickets.ALL_PARAMETERS
+
+    @staticmethod
+    def numeric_parameter_ticket(index):
+        return Tickets.numeric_parameter(index)
+
+    @staticmethod
+    def abstract_parameter_ticket(index):
+        return Tickets.abstract_parameter(index)
+
+    @staticmethod
+    def input_port_ticket(index):
+        """Input port ``index`` (an index or the InputPort)."""
+        return Tickets.input_port(index.get_index() if hasattr(index, "get_index") else index)
 
     @staticmethod
     def all_input_ports_ticket():
         return Tickets.ALL_INPUTS
 
     @staticmethod
+    def all_sources_except_input_ports_ticket():
+        """Time, accuracy, all state and all parameters."""
+        return Tickets.ALL_SOURCES_EXCEPT_INPUT_PORTS
+
+    @staticmethod
     def all_sources_ticket():
+        """Every source: time, accuracy, state, parameters and input ports (the default)."""
         return Tickets.ALL_SOURCES
 
     @staticmethod
-    def input_port_ticket(i):
-        return Tickets.input_port(i.get_index() if hasattr(i, "get_index") else i)
+    def xcdot_ticket():
+        """The cached time derivatives of the continuous state."""
+        return Tickets.XCDOT
 
     @staticmethod
-    def numeric_parameter_ticket(i):
-        return Tickets.numeric_parameter(i)
-
-    @staticmethod
-    def abstract_parameter_ticket(i):
-        return Tickets.abstract_parameter(i)
+    def cache_entry_ticket(index):
+        """The declared cache entry ``index`` (also ``cache_entry.ticket()``)."""
+        return Tickets.cache_entry(index)
 
     def _normalize_prereqs(self, prereqs, fn):
         if prereqs is None:
@@ -436,47 +513,28 @@ class LeafSystem(System):
         ctx._xa = [m.clone() for m in self._xa_model]
         ctx._p = [m.copy() for m in self._p_model]
         ctx._pa = [m.clone() for m in self._pa_model]
-        ctx.trk_p = [Tracker(f"p{i}") for i in range(len(self._p_model))]
-        ctx.trk_pa = [Tracker(f"pa{i}") for i in range(len(self._pa_model))]
-        ctx.trk_u = [Tracker(f"u{i}") for i in range(len(self._input_ports))]
+        ctx._make_trackers(len(self._xd_model), len(self._xa_model), len(self._p_model),
+                           len(self._pa_model), len(self._input_ports))
         return ctx
 
     def _trackers_for(self, ctx, ticket):
-        root = ctx._root
         kind = ticket[0]
         if kind == "nothing":
             return []
-        if kind == "time":
-            return [root.time_tracker]
-        if kind == "accuracy":
-            return [root.accuracy_tracker]
-        if kind == "xc":
-            return [ctx.trk_xc]
-        if kind == "xd":
-            return [ctx.trk_xd]
-        if kind == "xa":
-            return [ctx.trk_xa]
-        if kind == "all_state":
-            return [ctx.trk_xc, ctx.trk_xd, ctx.trk_xa]
-        if kind == "p":
-            return [ctx.trk_p[ticket[1]]]
-        if kind == "pa":
-            return [ctx.trk_pa[ticket[1]]]
-        if kind == "all_parameters":
-            return ctx.trk_p + ctx.trk_pa
-        if kind == "u":
-            if not 0 <= ticket[1] < len(ctx.trk_u):
+        if kind in ("time", "accuracy"):
+            return [getattr(ctx._root, kind + "_tracker")]
+        if kind in _INDEXED_TICKETS:
+            attr, what = _INDEXED_TICKETS[kind]
+            trackers = getattr(ctx, attr)
+            i = ticket[1]
+            if not 0 <= i < len(trackers):
                 raise PortError(
-                    f"system '{self._name}': input_port_ticket({ticket[1]}) names no input port")
-            return [ctx.trk_u[ticket[1]]]
-        if kind == "all_inputs":
-            return list(ctx.trk_u)
-        if kind == "all_sources":
-            return ([root.time_tracker, root.accuracy_tracker, ctx.trk_xc, ctx.trk_xd, ctx.trk_xa]
-                    + ctx.trk_p + ctx.trk_pa + ctx.trk_u)
-        if kind == "cache":
-            return [ctx.cache_entries[ticket[1]]]
-        raise ValueError(f"system '{self._name}': unknown dependency ticket {ticket!r}")
+                    f"system '{self._name}': {what}_ticket({i}) names no {what.replace('_', ' ')}; "
+                    f"the system has {len(trackers)}")
+            return [trackers[i]]
+        if kind == "xcdot":
+            return [ctx.deriv_entry]
+        return [getattr(ctx, _AGGREGATE_TICKETS[kind])]
 
     def _create_entries(self, ctx):
         for decl in self._cache_decls:
@@ -506,10 +564,7 @@ class LeafSystem(System):
             for t in port._prerequisites:
                 for trk in self._trackers_for(ctx, t):
                     trk.subscribe(entry)
-        for trk in self._trackers_for(ctx, Tickets.ALL_SOURCES):
-            trk.subscribe(ctx.deriv_entry)
-        for entry in ctx.cache_entries:      # derivatives may use any cache entry
-            entry.subscribe(ctx.deriv_entry)
+        ctx.trk_sources.subscribe(ctx.deriv_entry)
 
     def _set_default_leaf(self, ctx):
         if self.num_continuous_states():
@@ -524,9 +579,8 @@ class LeafSystem(System):
             ctx._pa[i] = m.clone()
         self.set_default_state_and_parameters(ctx)
         version = ctx._root.version
-        from .cache import notify
-        for trk in [ctx.trk_xd, ctx.trk_xa] + ctx.trk_p + ctx.trk_pa:
-            notify(trk, version)
+        for note in (ctx.note_xd, ctx.note_xa, ctx.note_p):
+            notify(note, version)
 
     def set_default_state_and_parameters(self, context):
         """Hook for subclasses whose defaults are not the declared model values."""
@@ -590,6 +644,25 @@ class CacheEntry:
     def is_out_of_date(self, context):
         ctx = self._system._context_from(context, "CacheEntry.is_out_of_date")
         return not ctx.cache_entries[self._index].valid
+
+
+#: indexed ticket kind -> (context tracker list, ticket name)
+_INDEXED_TICKETS = {
+    "xd_i": ("trk_xd", "discrete_state"),
+    "xa_i": ("trk_xa", "abstract_state"),
+    "p": ("trk_p", "numeric_parameter"),
+    "pa": ("trk_pa", "abstract_parameter"),
+    "u": ("trk_u", "input_port"),
+    "cache": ("cache_entries", "cache_entry"),
+}
+
+#: aggregate ticket kind -> context tracker
+_AGGREGATE_TICKETS = {
+    "q": "trk_q", "v": "trk_v", "z": "trk_z", "xc": "trk_xc", "xd": "trk_xd_all",
+    "xa": "trk_xa_all", "all_state": "trk_x", "pn": "trk_pn", "pa_all": "trk_pa_all",
+    "all_parameters": "trk_params", "all_inputs": "trk_u_all",
+    "all_sources_except_inputs": "trk_nonu", "all_sources": "trk_sources",
+}
 
 
 def _none():

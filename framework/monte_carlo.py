@@ -32,9 +32,12 @@ import math
 import numbers
 import pickle
 import traceback as _traceback
+import warnings
 from dataclasses import dataclass
 
 import numpy as np
+
+from .keyword_check import lists_valid_keywords
 
 __all__ = ["RandomSimulationResult", "SampleError", "map_tasks", "monte_carlo_simulation",
            "portable_exception", "random_simulation", "resolve_executor", "run_task",
@@ -251,6 +254,7 @@ def map_tasks(fn, tasks, executor=None, progress=None, desc="samples"):
         bar.close()
 
 
+@lists_valid_keywords
 def monte_carlo_simulation(make_simulator, output, final_time, num_samples, seed=0,
                            executor=None, progress=None):
     """Run `num_samples` independent random simulations (Drake's MonteCarloSimulation).
@@ -295,9 +299,41 @@ def monte_carlo_simulation(make_simulator, output, final_time, num_samples, seed
     seeds = [sample_seed(seed, i) for i in range(num_samples)]
     tasks = [(make_simulator, output, final_time, s) for s in seeds]
     outcomes = map_tasks(_run_sample, tasks, executor, progress, desc=fn)
-    return [RandomSimulationResult(output=value, seed=s, index=i, exception=exc,
-                                   traceback=tb)
-            for i, (s, (value, exc, tb)) in enumerate(zip(seeds, outcomes))]
+    results = [RandomSimulationResult(output=value, seed=s, index=i, exception=exc,
+                                      traceback=tb)
+               for i, (s, (value, exc, tb)) in enumerate(zip(seeds, outcomes))]
+    _warn_if_all_identical(results)
+    return results
+
+
+def _same_output(a, b):
+    """True when two sample outputs are equal (arrays element-wise, bit for bit)."""
+    try:
+        x, y = np.asarray(a), np.asarray(b)
+        if x.dtype.kind in "biufc" and y.dtype.kind in "biufc":
+            return x.shape == y.shape and bool(np.array_equal(x, y, equal_nan=True))
+    except Exception:
+        pass
+    try:
+        return pickle.dumps(a) == pickle.dumps(b)
+    except Exception:
+        return False
+
+
+def _warn_if_all_identical(results):
+    """Warn when two or more samples succeeded and every output is the same: the usual
+    cause is randomness written into the context inside make_simulator, which
+    set_random_context then resets (as in Drake)."""
+    outputs = [r.output for r in results if r.exception is None]
+    if len(outputs) < 2 or not all(_same_output(outputs[0], o) for o in outputs[1:]):
+        return
+    warnings.warn(
+        f"monte_carlo_simulation: all {len(outputs)} successful samples produced identical "
+        f"outputs. If make_simulator draws random values and writes them into the context, "
+        f"set_random_context (run after make_simulator, as in Drake) resets them to the "
+        f"systems' defaults: put the random values into the systems (their defaults or "
+        f"constructor arguments) or declare random state and parameters "
+        f"(set_random_state / set_random_parameters).", UserWarning, stacklevel=4)
 
 
 def _finite_float(fn, arg, value):

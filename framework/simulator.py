@@ -23,35 +23,82 @@ Step algorithm (Drake's event timing, the contract tested in tests/framework)::
             stop when t >= T; updates still pending at T run at the start of the next
             advance_to (so an update scheduled at T is not applied by advance_to(T))
 
+    initialize() first refuses to start while a required input port is neither
+    connected nor fixed (every such port is named; ports with a default value, like a
+    plant's actuation, are not required). advance_to refuses a NaN boundary time, one
+    before the context time, and an infinite one unless the run can end (no state and no
+    timed events, or a monitor that may return reached_termination).
+
 A state variable that becomes NaN or infinite stops the run with NonFiniteStateError
-naming the subsystem and the state index. An event handler or monitor returning
-EventStatus.failed raises SimulationError; reached_termination ends advance_to early.
+naming the subsystem and the state index, and the context keeps the last finite state:
+new discrete and unrestricted values are checked before they are written, and an
+integration step that produced a non-finite continuous state is undone (the context goes
+back to the step's start). The exception carries that time and state
+(``last_finite_time``, ``last_finite_continuous_state``, ``last_finite_discrete_state``).
+An event handler or monitor returning EventStatus.failed raises SimulationError;
+reached_termination ends advance_to early (SimulatorStatus.ReturnReason
+kReachedTerminationCondition).
 """
 
+import enum
 import math
 import time as _time
 
 import numpy as np
 
 from .cache import notify
-from .errors import ContextError, NonFiniteStateError, SimulationError
+from .context import Context
+from .errors import ContextError, NonFiniteStateError, PortError, SimulationError
 from .events import EventStatus
+from .integrators import make_integrator
+from .keyword_check import lists_valid_keywords
+from .leaf_system import LeafSystem
+from .system import System
 from .value import BasicVector
 
 
-class SimulatorStatus:
-    """Why ``advance_to`` returned (Drake's SimulatorStatus)."""
+class ReturnReason(enum.IntEnum):
+    """Why ``advance_to`` returned (Drake's SimulatorStatus::ReturnReason).
 
+    Drake's names (``kReachedBoundaryTime``, ...) are the canonical members; the project's
+    upper-case spellings are the same members under a second name.
+    """
+
+    kReachedBoundaryTime = 0
+    kReachedTerminationCondition = 1
+    kEventHandlerFailed = 2
     REACHED_BOUNDARY_TIME = 0
     REACHED_TERMINATION_CONDITION = 1
     EVENT_HANDLER_FAILED = 2
 
-    def __init__(self, boundary_time, return_time, reason=0, system=None, message=""):
-        self._boundary_time = boundary_time
-        self._return_time = return_time
-        self._reason = reason
+
+class SimulatorStatus:
+    """Why ``advance_to`` returned (Drake's SimulatorStatus).
+
+    Parameters
+    ----------
+    boundary_time : float
+        The time ``advance_to`` was asked to reach (s).
+    return_time : float, optional
+        The time it returned at (defaults to ``boundary_time``).
+    reason : ReturnReason
+    system : System, optional
+        The system that requested termination or whose handler failed.
+    message : str
+
+    The members of ``SimulatorStatus.ReturnReason`` are also attributes of the class
+    (``SimulatorStatus.kReachedBoundaryTime``), as in pydrake.
+    """
+
+    ReturnReason = ReturnReason
+
+    def __init__(self, boundary_time, return_time=None, reason=ReturnReason.kReachedBoundaryTime,
+                 system=None, message=""):
+        self._boundary_time = float(boundary_time)
+        self._return_time = self._boundary_time if return_time is None else float(return_time)
+        self._reason = ReturnReason(reason)
         self._system = system
-        self._message = message
+        self._message = str(message)
 
     def boundary_time(self):
         return self._boundary_time
@@ -60,6 +107,7 @@ class SimulatorStatus:
         return self._return_time
 
     def reason(self):
+        """A ``ReturnReason`` member."""
         return self._reason
 
     def system(self):
@@ -69,25 +117,55 @@ class SimulatorStatus:
         return self._message
 
     def succeeded(self):
-        return self._reason != self.EVENT_HANDLER_FAILED
+        """False only when an event handler failed."""
+        return self._reason != ReturnReason.kEventHandlerFailed
 
     def reached_termination(self):
-        return self._reason == self.REACHED_TERMINATION_CONDITION
+        return self._reason == ReturnReason.kReachedTerminationCondition
 
-    def FormatMessage(self):
-        return self.format_message()
+    def set_reached_boundary_time(self):
+        """Record that the boundary time was reached."""
+        self._return_time = self._boundary_time
+        self._reason = ReturnReason.kReachedBoundaryTime
+        self._system, self._message = None, ""
+
+    def set_reached_termination(self, termination_time, system, message):
+        """Record that ``system`` requested termination at ``termination_time``."""
+        self._return_time = float(termination_time)
+        self._reason = ReturnReason.kReachedTerminationCondition
+        self._system, self._message = system, str(message)
+
+    def set_event_handler_failed(self, failure_time, system, message):
+        """Record that an event handler of ``system`` failed at ``failure_time``."""
+        self._return_time = float(failure_time)
+        self._reason = ReturnReason.kEventHandlerFailed
+        self._system, self._message = system, str(message)
+
+    def is_identical_status(self, other):
+        """True when every field equals ``other``'s (the system by identity)."""
+        return (self._boundary_time == other._boundary_time
+                and self._return_time == other._return_time
+                and self._reason == other._reason and self._system is other._system
+                and self._message == other._message)
 
     def format_message(self):
-        if self._reason == self.REACHED_BOUNDARY_TIME:
+        if self._reason == ReturnReason.kReachedBoundaryTime:
             return f"Simulator successfully reached the boundary time ({self._boundary_time})."
-        who = self._system.get_name() if self._system is not None else "?"
-        if self._reason == self.REACHED_TERMINATION_CONDITION:
-            return (f"Simulator returned early at time {self._return_time} because system '{who}' "
+        who = (f"{type(self._system).__name__} System '{self._system.get_name()}'"
+               if self._system is not None else "System")
+        if self._reason == ReturnReason.kReachedTerminationCondition:
+            return (f"Simulator returned early at time {self._return_time} because {who} "
                     f"requested termination with message: \"{self._message}\"")
-        return f"Simulator stopped at time {self._return_time} because system '{who}' failed: {self._message}"
+        return (f"Simulator stopped at time {self._return_time} because {who} failed with "
+                f"message: \"{self._message}\"")
 
     def __repr__(self):
         return f"<SimulatorStatus {self.format_message()}>"
+
+
+for _name, _member in ReturnReason.__members__.items():   # pydrake exports the values
+    setattr(SimulatorStatus, _name, _member)
+del _name, _member
 
 
 class DiscreteValues:
@@ -178,16 +256,16 @@ class Simulator:
         Root context of ``system``; a default context is created when omitted.
     """
 
+    @lists_valid_keywords
     def __init__(self, system, context=None):
-        from .integrators import make_integrator
-
+        if not isinstance(system, System):
+            raise TypeError(
+                f"Simulator: system must be a System (a LeafSystem or a Diagram), got "
+                f"{type(system).__name__} {_short_repr(system)}")
         self._system = system
         if context is None:
             context = system.create_default_context()
-        if context._system is not system or context._parent is not None:
-            raise ContextError(
-                f"Simulator: the context must be the root context of system '{system.get_name()}', "
-                f"got a context of '{context._system.get_name()}'")
+        self._check_root_context("Simulator", context)
         self._context = context
         self._integrator = make_integrator("runge_kutta3", system, context, 0.1)
         self._integrator.set_target_accuracy(1e-4)
@@ -200,24 +278,53 @@ class Simulator:
         self.reset_statistics()
         self._collect_events()
 
+    def _check_root_context(self, fn, context):
+        if not isinstance(context, Context):
+            raise TypeError(
+                f"{fn}: context must be a Context of system '{self._system.get_name()}', got "
+                f"{type(context).__name__} {_short_repr(context)}")
+        if context.get_system() is not self._system or context._parent is not None:
+            raise ContextError(
+                f"{fn}: context must be the root context of system "
+                f"'{self._system.get_name()}', got a context of "
+                f"'{context.get_system().get_name()}'"
+                + ("" if context._parent is None else " that is not a root context"))
+
     # ---- configuration ----------------------------------------------------------------------
     def get_system(self):
         return self._system
 
+    def has_context(self):
+        """False only after ``reset_context(None)`` (or ``release_context()``)."""
+        return self._context is not None
+
     def get_context(self):
+        """The root context being advanced."""
+        if self._context is None:
+            raise RuntimeError(
+                "Simulator.get_context: this simulator has no context (reset_context(None) or "
+                "release_context() removed it); give it one with reset_context(context)")
         return self._context
 
-    def get_mutable_context(self):
-        return self._context
+    get_mutable_context = get_context
 
     def reset_context(self, context):
-        """Use another root context of the same system; requires initialize() again."""
-        if context._system is not self._system or context._parent is not None:
-            raise ContextError("Simulator.reset_context: expected a root context of the simulated system")
+        """Use another root context of the same system (or None: no context); the
+        simulator must be initialized again (``advance_to`` does it)."""
+        if context is not None:
+            self._check_root_context("Simulator.reset_context", context)
         self._context = context
         self._integrator.reset_context(context)
         self._initialized = False
-        self._collect_events()
+        self._pending = []
+        if context is not None:
+            self._collect_events()
+
+    def release_context(self):
+        """Return the context and leave the simulator without one."""
+        context = self.get_context()
+        self.reset_context(None)
+        return context
 
     def get_integrator(self):
         return self._integrator
@@ -226,7 +333,18 @@ class Simulator:
         return self._integrator
 
     def reset_integrator(self, integrator):
-        """Replace the integrator (it must be built for this simulator's system and context)."""
+        """Replace the integrator (one built for this simulator's system) and return it; it
+        integrates this simulator's context from now on."""
+        get_system = getattr(integrator, "get_system", None)
+        if get_system is None or not hasattr(integrator, "integrate_no_further_than_time"):
+            raise TypeError(
+                f"Simulator.reset_integrator: integrator must be an integrator (e.g. "
+                f"RungeKutta3Integrator(system)), got {type(integrator).__name__}")
+        if get_system() is not self._system:
+            raise ValueError(
+                f"Simulator.reset_integrator: the integrator integrates system "
+                f"'{get_system().get_name()}', not this simulator's system "
+                f"'{self._system.get_name()}'")
         integrator.reset_context(self._context)
         self._integrator = integrator
         self._initialized = False
@@ -279,7 +397,7 @@ class Simulator:
         self._num_discrete_updates = 0
         self._num_unrestricted_updates = 0
         self._wall_start = _time.perf_counter()
-        self._sim_start = self._context.get_time()
+        self._sim_start = self._context.get_time() if self._context is not None else 0.0
 
     def get_num_steps_taken(self):
         return self._num_steps
@@ -390,19 +508,26 @@ class Simulator:
                 if event.callback is not None:
                     status = self._merge(status, self._handle(event.callback(leaf, state), s, "unrestricted update"))
             results.append((leaf, state))
+        for leaf, state in results:        # nothing is written unless everything is finite
+            self._check_finite_xd(leaf, "an unrestricted update", state._xd._groups)
+            if state._xc.size and not np.all(np.isfinite(state._xc)):
+                i = int(np.flatnonzero(~np.isfinite(state._xc))[0])
+                self._raise_nonfinite(
+                    f"continuous state index {i} of subsystem '{leaf._system.get_name()}' "
+                    f"({type(leaf._system).__name__}) became {state._xc[i]}",
+                    "an unrestricted update")
         for leaf, state in results:
             if state._xc.size:
                 leaf.set_continuous_state(state._xc)
             for i, g in enumerate(state._xd._groups):
                 leaf._xd[i][:] = g
             if state._xd._groups:
-                notify(leaf.trk_xd, leaf._root.version)
+                notify(leaf.note_xd, leaf._root.version)
             if state._xa:
                 for i, v in enumerate(state._xa):
                     leaf._xa[i] = v
-                notify(leaf.trk_xa, leaf._root.version)
+                notify(leaf.note_xa, leaf._root.version)
         self._num_unrestricted_updates += 1
-        self._check_finite("an unrestricted update")
         return status
 
     def _discrete_values(self, leaf):
@@ -425,12 +550,12 @@ class Simulator:
                 result = event.callback(leaf, values)
                 if result is not None:
                     status = self._handle(result, s, "discrete update")
+            self._check_finite_xd(leaf, "a discrete update", values._groups)
             xd = leaf._xd
             for i, g in enumerate(values._groups):
                 xd[i][:] = g
-            notify(leaf.trk_xd, leaf._root.version)
+            notify(leaf.note_xd, leaf._root.version)
             self._num_discrete_updates += 1
-            self._check_finite_xd(leaf, "a discrete update")
             return status
         status = None
         results = []
@@ -440,14 +565,13 @@ class Simulator:
                 if event.callback is not None:
                     status = self._merge(status, self._handle(event.callback(leaf, values), s, "discrete update"))
             results.append((leaf, values))
+        for leaf, values in results:        # nothing is written unless everything is finite
+            self._check_finite_xd(leaf, "a discrete update", values._groups)
         for leaf, values in results:
             for i, g in enumerate(values._groups):
                 leaf._xd[i][:] = g
-            notify(leaf.trk_xd, leaf._root.version)
+            notify(leaf.note_xd, leaf._root.version)
         self._num_discrete_updates += 1
-        # Only the updated discrete states changed.
-        for leaf, _ in results:
-            self._check_finite_xd(leaf, "a discrete update")
         return status
 
     def _apply_publish(self, events):
@@ -493,47 +617,107 @@ class Simulator:
                 and not self._publish_every_time_step and not self._target_realtime_rate > 0.0)
 
     # ---- finiteness -------------------------------------------------------------------------
+    # A non-finite state is never left in the context: new discrete and unrestricted
+    # values are checked before they are written, and an integration step that produced a
+    # non-finite continuous state is undone (the context goes back to where the step
+    # began). NonFiniteStateError carries that last finite time and state.
     def _check_finite(self, where):
         self._check_finite_xc(where)
         for leaf in self._leaves:
             self._check_finite_xd(leaf, where)
 
-    def _check_finite_xd(self, leaf, where):
+    def _check_finite_xd(self, leaf, where, groups=None):
         """Raise NonFiniteStateError naming the subsystem, group and index of a non-finite
-        discrete state of ``leaf`` (a leaf context)."""
-        for k, group in enumerate(leaf._xd):
+        value in ``groups`` (default: the discrete state of the leaf context ``leaf``)."""
+        for k, group in enumerate(leaf._xd if groups is None else groups):
             if group.size and not math.isfinite(float(np.add.reduce(group))):
                 bad = np.flatnonzero(~np.isfinite(group))
                 if not bad.size:        # finite values whose sum overflows
                     continue
                 i = int(bad[0])
-                raise NonFiniteStateError(
-                    f"Simulator: discrete state group {k} index {i} of subsystem "
+                self._raise_nonfinite(
+                    f"discrete state group {k} index {i} of subsystem "
                     f"'{leaf._system.get_name()}' ({type(leaf._system).__name__}) became "
-                    f"{group[i]} at time {self._context.get_time()} after {where}")
+                    f"{group[i]}", where)
 
-    def _check_finite_xc(self, where):
+    def _check_finite_xc(self, where, roll_back=False):
         """Raise NonFiniteStateError naming the subsystem and index of a non-finite
-        continuous state."""
+        continuous state; with ``roll_back``, first undo the integrator's last step."""
         ctx = self._context
         xc = ctx._root.xc
         if xc.size and not math.isfinite(float(np.add.reduce(xc))):
             bad = np.flatnonzero(~np.isfinite(xc))
             if bad.size:
                 g = int(bad[0])
+                what = f"continuous state index {g}"
                 for leaf in self._leaves:
                     local = np.flatnonzero(leaf._global_xc == g)
                     if local.size:
-                        raise NonFiniteStateError(
-                            f"Simulator: continuous state index {int(local[0])} of subsystem "
-                            f"'{leaf._system.get_name()}' ({type(leaf._system).__name__}) became "
-                            f"{xc[g]} at time {ctx.get_time()} after {where}")
+                        what = (f"continuous state index {int(local[0])} of subsystem "
+                                f"'{leaf._system.get_name()}' ({type(leaf._system).__name__})")
+                        break
+                what += f" became {xc[g]}"
+                if roll_back:
+                    t_bad = ctx.get_time()
+                    self._integrator.restore_step_start()
+                    self._raise_nonfinite(what, where, t_bad)
+                self._raise_nonfinite(what, where)
+
+    def _raise_nonfinite(self, what, where, t_bad=None):
+        ctx = self._context
+        t_bad = ctx.get_time() if t_bad is None else t_bad
+        xc = np.array(ctx.get_continuous_state_vector())
+        xd = self._all_discrete_state()
+        finite = bool(np.all(np.isfinite(xc)) and np.all(np.isfinite(xd)))
+        t_last = ctx.get_time() if finite else None
+        note = (f"; the context holds the last finite state, at time {t_last}" if finite
+                else "")
+        raise NonFiniteStateError(
+            f"Simulator: {what} at time {t_bad} after {where}{note}",
+            last_finite_time=t_last,
+            last_finite_continuous_state=xc if finite else None,
+            last_finite_discrete_state=xd if finite else None)
 
     # ---- main loop --------------------------------------------------------------------------
-    def initialize(self):
-        """Dispatch initialization events and publishes due at the start time."""
+    def _unconnected_inputs(self):
+        """Descriptions of the required input ports in the context tree that are neither
+        connected nor fixed (ports with a default value, like a plant's actuation, are
+        not required)."""
         ctx = self._context
+        missing = []
+        system = self._system
+        for port in (system.get_input_port(i) for i in range(system.num_input_ports())):
+            if port.is_required() and not port.has_value(ctx):
+                missing.append(f"input port '{port.get_name()}' of the simulated system "
+                               f"'{system.get_name()}'")
+        for leaf in self._leaves:
+            s = leaf._system
+            if s is system:
+                continue
+            for i in range(s.num_input_ports()):
+                port = s.get_input_port(i)
+                if port.is_required() and not port.has_value(leaf):
+                    missing.append(f"input port '{port.get_name()}' of system '{s.get_name()}'")
+        return missing
+
+    def initialize(self):
+        """Check the inputs, dispatch initialization events and the publishes due at the
+        start time; returns a SimulatorStatus.
+
+        Raises
+        ------
+        PortError
+            While a required input port is neither connected nor fixed (every such port
+            is named).
+        """
+        ctx = self.get_context()
         self._collect_events()
+        missing = self._unconnected_inputs()
+        if missing:
+            raise PortError(
+                f"Simulator.initialize: {len(missing)} required input port(s) neither "
+                f"connected nor fixed: " + "; ".join(missing) + ". Connect them in the "
+                f"DiagramBuilder or fix their values with port.fix_value(context, value)")
         self._integrator.reset_context(ctx)
         self._integrator.initialize()
         status = None
@@ -554,23 +738,63 @@ class Simulator:
         self._initialized = True
         self.reset_statistics()
         self._check_finite("initialization")
-        return status
+        if status is not None and status.is_reached_termination():
+            return self._terminated(t0, status)
+        return SimulatorStatus(t0)
 
-    Initialize = initialize
+    def _check_boundary_time(self, boundary_time):
+        """``boundary_time`` as a float the run can reach, or raise naming advance_to."""
+        fn = "Simulator.advance_to"
+        try:
+            t = float(boundary_time)
+        except (TypeError, ValueError):
+            raise TypeError(f"{fn}: boundary_time must be a number (s), got "
+                            f"{type(boundary_time).__name__} {_short_repr(boundary_time)}") from None
+        now = self.get_context().get_time()
+        if math.isnan(t):
+            raise ValueError(f"{fn}: boundary_time must be a number (s), got nan")
+        if t < now:
+            raise ValueError(
+                f"{fn}: boundary_time {t} is before the current time {now}")
+        if t == math.inf and self._monitor is None and self._runs_forever():
+            raise ValueError(
+                f"{fn}: boundary_time is inf, but system '{self._system.get_name()}' has "
+                f"state or timed events, so the run would never end; give a finite time (or "
+                f"set a monitor that returns EventStatus.reached_termination)")
+        return t
+
+    def _runs_forever(self):
+        return bool(self._nxc or self._periodic or self._per_step or self._witness_leaves
+                    or self._all_discrete_state().size)
+
+    def _all_discrete_state(self):
+        """Every discrete state group of every leaf, depth-first, concatenated (copy)."""
+        groups = [g for leaf in self._leaves for g in leaf._xd]
+        return np.concatenate(groups) if groups else np.zeros(0)
 
     def advance_to(self, boundary_time):
-        """Advance to ``boundary_time`` (s); returns a SimulatorStatus."""
-        boundary_time = float(boundary_time)
+        """Advance to ``boundary_time`` (s); returns a SimulatorStatus.
+
+        Raises
+        ------
+        ValueError
+            If ``boundary_time`` is NaN, earlier than the context time, or infinite for a
+            system with state or timed events and no monitor (it would never return).
+        NonFiniteStateError
+            When a state becomes NaN or infinite; the context then holds the last finite
+            state (see the module docstring).
+        """
+        if self._context is None:
+            self.get_context()          # raises: no context
+        if not self._initialized:
+            self._collect_events()
+        boundary_time = self._check_boundary_time(boundary_time)
         ctx = self._context
-        if boundary_time < ctx.get_time():
-            raise ValueError(
-                f"Simulator.advance_to: boundary_time {boundary_time} is before the current time "
-                f"{ctx.get_time()}")
         if not self._initialized:
             init_status = self.initialize()
-            if init_status is not None and init_status.is_reached_termination():
+            if init_status.reached_termination():
                 return SimulatorStatus(boundary_time, ctx.get_time(),
-                                       SimulatorStatus.REACHED_TERMINATION_CONDITION,
+                                       ReturnReason.kReachedTerminationCondition,
                                        init_status.system(), init_status.message())
         root = ctx._root
         if self._is_plain_integration():
@@ -580,7 +804,7 @@ class Simulator:
             inf = math.inf
             while True:
                 integrate(inf, inf, boundary_time)
-                self._check_finite_xc("an integration step")
+                self._check_finite_xc("an integration step", roll_back=True)
                 self._num_steps += 1
                 if root.time >= boundary_time:
                     return SimulatorStatus(boundary_time, root.time)
@@ -646,19 +870,23 @@ class Simulator:
                 break
         return SimulatorStatus(boundary_time, root.time)
 
-    AdvanceTo = advance_to
-
     def advance_pending_events(self):
-        """Apply pending update events at the current time without advancing time."""
+        """Apply the update events left pending at the current time by the last
+        ``advance_to`` (e.g. an update scheduled exactly at its boundary time) without
+        advancing time; returns a SimulatorStatus at the current time."""
+        if not self._initialized:
+            self.initialize()
+        t = self._context.get_time()
         if self._pending:
             status = self._run_events(self._pending)
             self._pending = []
-            return status
-        return None
+            if status is not None and status.is_reached_termination():
+                return self._terminated(t, status)
+        return SimulatorStatus(t)
 
     def _terminated(self, boundary_time, status):
         return SimulatorStatus(boundary_time, self._context.get_time(),
-                               SimulatorStatus.REACHED_TERMINATION_CONDITION, status.system(),
+                               ReturnReason.kReachedTerminationCondition, status.system(),
                                status.message())
 
     def _pause_if_too_fast(self):
@@ -689,7 +917,7 @@ class Simulator:
             x0 = root.xc.copy()
             w0 = [w.calc_witness_value(leaf) for w, leaf in witnesses]
         self._integrator.integrate_no_further_than_time(next_publish, next_update, boundary_time)
-        self._check_finite("an integration step")
+        self._check_finite_xc("an integration step", roll_back=True)
         if not witnesses:
             return None
         tf = root.time
@@ -723,6 +951,9 @@ class Simulator:
 
 
 def _leaf_witness_default():
-    from .leaf_system import LeafSystem
-
     return LeafSystem.do_get_witness_functions
+
+
+def _short_repr(value, limit=60):
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit - 3] + "..."

@@ -7,7 +7,7 @@ scheme, max_step_size)`` configure a Simulator through these of its methods only
 ``set_publish_every_time_step(b)``.
 """
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from .integrators import INTEGRATION_SCHEMES, make_integrator
 
@@ -43,6 +43,17 @@ class SimulatorConfig(BaseModel):
     target_realtime_rate: float = Field(0.0, ge=0.0, allow_inf_nan=False)
     publish_every_time_step: bool = False
 
+    @model_validator(mode="before")
+    @classmethod
+    def _known_fields(cls, data):
+        if isinstance(data, dict):
+            unknown = [k for k in data if k not in cls.model_fields]
+            if unknown:
+                raise ValueError(
+                    f"SimulatorConfig: unknown field(s) {', '.join(map(repr, unknown))}; valid "
+                    f"fields: {', '.join(cls.model_fields)}")
+        return data
+
     @field_validator("integration_scheme")
     @classmethod
     def _known_scheme(cls, scheme):
@@ -51,6 +62,52 @@ class SimulatorConfig(BaseModel):
                 f"SimulatorConfig: integration_scheme {scheme!r} is not a known scheme; "
                 f"valid schemes: {', '.join(INTEGRATION_SCHEMES)}")
         return scheme
+
+
+def get_integration_schemes():
+    """The names ``reset_integrator_from_flags`` and ``SimulatorConfig`` accept (Drake's
+    GetIntegrationSchemes), as a list of str."""
+    return list(INTEGRATION_SCHEMES)
+
+
+def extract_simulator_config(simulator):
+    """The SimulatorConfig that reproduces ``simulator``'s settings (Drake's
+    ExtractSimulatorConfig): ``apply_simulator_config(extract_simulator_config(a), b)``
+    configures ``b`` like ``a``.
+
+    Parameters
+    ----------
+    simulator : Simulator
+        Read through ``get_integrator()``, ``get_context()``,
+        ``get_target_realtime_rate()`` and ``get_publish_every_time_step()``.
+
+    Returns
+    -------
+    SimulatorConfig
+        ``integration_scheme`` and ``max_step_size`` of the integrator; for schemes with an
+        error estimate ``use_error_control = not fixed_step_mode`` and ``accuracy`` = the
+        accuracy in use, otherwise ``use_error_control = False`` and the default accuracy
+        (Drake reports 0, which this config does not accept); ``start_time`` = the
+        context's time.
+    """
+    integrator = simulator.get_integrator()
+    scheme = getattr(integrator, "scheme_name", "")
+    if scheme not in INTEGRATION_SCHEMES:
+        raise ValueError(
+            f"extract_simulator_config: the simulator's integrator "
+            f"{type(integrator).__name__} is not one of the named schemes "
+            f"({', '.join(INTEGRATION_SCHEMES)})")
+    fields = dict(integration_scheme=scheme, max_step_size=integrator.get_maximum_step_size(),
+                  target_realtime_rate=simulator.get_target_realtime_rate(),
+                  publish_every_time_step=simulator.get_publish_every_time_step(),
+                  start_time=simulator.get_context().get_time())
+    if integrator.supports_error_estimation():
+        fields["use_error_control"] = not integrator.get_fixed_step_mode()
+        accuracy = integrator.get_target_accuracy()
+        fields["accuracy"] = integrator.get_accuracy_in_use() if accuracy is None else accuracy
+    else:
+        fields["use_error_control"] = False
+    return SimulatorConfig(**fields)
 
 
 def reset_integrator_from_flags(simulator, scheme, max_step_size):

@@ -10,6 +10,7 @@ import itertools
 
 import numpy as np
 
+from .cache import downstream_entries
 from .context import DiagramContext, FixedInputValue, LeafContext, _RootData
 from .errors import ContextError, PortError
 from .ports import VECTOR
@@ -188,11 +189,7 @@ class System:
         while root._parent is not None:
             root = root._parent
         root._root.version += 1
-        _wire_subtree(root)
-        for leaf_ctx in root._leaf_contexts():
-            for trk in leaf_ctx.trk_u:
-                for entry in _closure(trk):
-                    entry.valid = False
+        _wire_subtree(root)      # invalidates the dependents of every input whose source changed
         return fixed
 
     # ---- dynamics ---------------------------------------------------------------------------
@@ -305,12 +302,6 @@ def _dispatch_status(system, status, what):
     return status
 
 
-def _closure(tracker):
-    from .cache import downstream_entries
-
-    return downstream_entries([tracker])
-
-
 # ---- context tree construction ------------------------------------------------------------
 
 def _leaves_in_order(ctx, out):
@@ -359,7 +350,13 @@ def _finalize_root(root_ctx):
         ctx._nq = sum(c._system._nq for c in subtree)
         ctx._nv = sum(c._system._nv for c in subtree)
         ctx._nz = sum(c._system._nz for c in subtree)
+        nq_sub, nv_sub = ctx._nq, ctx._nv
+        # each part of a subtree is contiguous in the root array (its leaves are
+        # consecutive in depth-first order)
+        ctx._part_index = {"q": _as_index(g[:nq_sub]), "v": _as_index(g[nq_sub:nq_sub + nv_sub]),
+                           "z": _as_index(g[nq_sub + nv_sub:])}
     for leaf in leaves:
+        leaf._link_root_trackers()
         leaf._system._create_entries(leaf)
     for ctx in root_ctx._all_contexts():
         if isinstance(ctx, DiagramContext):
@@ -416,6 +413,9 @@ def _set_source(ctx, i, source):
             old_node.unsubscribe(trk)
         if new_node is not None:
             new_node.subscribe(trk)
+        if old != source:
+            for entry in downstream_entries([trk]):
+                entry.valid = False
 
 
 def _source_node(source):

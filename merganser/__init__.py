@@ -43,7 +43,8 @@ _NAMES = {
         "add_compliant_hydroelastic_properties", "add_rigid_hydroelastic_properties",
     ),
     "multibody": (
-        "BatchedPlant", "ContactResults", "FixedOffsetFrame", "InverseKinematics",
+        "BaseBodyJointType", "BatchedPlant", "ContactModel", "ContactResults",
+        "DiscreteContactApproximation", "SingularDynamicsError", "FixedOffsetFrame", "InverseKinematics",
         "JacobianWrtVariable", "MultibodyForces", "MultibodyPlant", "MultibodyPlantConfig",
         "Parser", "PrismaticJoint", "QuaternionFloatingJoint", "RevoluteJoint",
         "RotationalInertia", "SpatialAcceleration", "SpatialForce", "SpatialInertia",

@@ -40,6 +40,7 @@ import math
 import numpy as np
 from scipy.linalg import lu_factor, lu_solve
 
+from ..keyword_check import lists_valid_keywords
 from .integrator_base import IntegratorBase
 from .step_size_control import scaled_error_norm
 
@@ -57,7 +58,9 @@ class ImplicitIntegrator(IntegratorBase):
 
     max_newton_iterations = 10
     newton_kappa = 0.05
+    is_implicit = True
 
+    @lists_valid_keywords
     def __init__(self, system, max_step_size=None, context=None):
         self._jacobian_scheme = "forward"
         self._reuse = True
@@ -311,6 +314,7 @@ class ImplicitEulerIntegrator(ImplicitIntegrator):
     scheme_name = "implicit_euler"
     error_estimate_order = 2
 
+    @lists_valid_keywords
     def __init__(self, system, max_step_size=None, context=None):
         self._use_trapezoid = True
         super().__init__(system, max_step_size, context)

@@ -46,6 +46,8 @@ import math
 import numpy as np
 
 from ..errors import SimulationError
+from ..keyword_check import lists_valid_keywords
+from .dense_output import DenseOutputRecorder
 from .step_size_control import StepSizeController, scaled_error_norm
 
 
@@ -101,11 +103,21 @@ class IntegratorBase:
 
     scheme_name = ""
     error_estimate_order = 0
+    is_implicit = False
 
+    @lists_valid_keywords
     def __init__(self, system, max_step_size=None, context=None):
         if not hasattr(system, "eval_time_derivatives"):
             raise TypeError(
                 f"{type(self).__name__}: system must be a System, got {type(system).__name__}")
+        if context is None and hasattr(max_step_size, "get_continuous_state_vector"):
+            # Drake's error-controlled integrators take (system, context): the second
+            # positional argument is then the context.
+            max_step_size, context = None, max_step_size
+        if context is not None and not hasattr(context, "get_continuous_state_vector"):
+            raise TypeError(
+                f"{type(self).__name__}: context must be a Context of system "
+                f"'{system.get_name()}', got {type(context).__name__}")
         self._system = system
         self._max_step = DEFAULT_MAXIMUM_STEP_SIZE if max_step_size is None else _positive(
             type(self).__name__, "max_step_size", max_step_size)
@@ -120,6 +132,8 @@ class IntegratorBase:
         self._controller = StepSizeController()
         self._initialized = False
         self._n = 0
+        self._t_step_start = math.nan
+        self._dense = None
         self.reset_statistics()
         if context is not None:
             self.reset_context(context)
@@ -375,6 +389,9 @@ class IntegratorBase:
             target = t0 + dt
             result = StepResult.TIME_HAS_ADVANCED
         np.copyto(self._x0, ctx.get_continuous_state_vector())
+        self._t_step_start = t0
+        if self._dense is not None:
+            self._dense.begin_step(self, t0)
         if self._fixed_step_mode or not self._supports_error:
             if not self._do_step(t0, dt, target, False, False):
                 self._restore(t0)
@@ -407,6 +424,9 @@ class IntegratorBase:
         if h == 0.0:
             return True
         np.copyto(self._x0, self._context.get_continuous_state_vector())
+        self._t_step_start = t0
+        if self._dense is not None:
+            self._dense.begin_step(self, t0)
         if not self._do_step(t0, h, t_target, False, False):
             self._restore(t0)
             return False
@@ -425,6 +445,49 @@ class IntegratorBase:
         while self._context.get_time() < t_final:
             self.integrate_no_further_than_time(t_final, t_final, t_final)
 
+    def restore_step_start(self):
+        """Put the context back at the time and continuous state where the last step
+        began (the Simulator calls this when a step produced a non-finite state)."""
+        if self._initialized and math.isfinite(self._t_step_start):
+            self._restore(self._t_step_start)
+
+    # ---- dense output -----------------------------------------------------------------------
+    def start_dense_integration(self):
+        """Record every step from now on into a dense output (Drake's
+        StartDenseIntegration): a piecewise cubic Hermite interpolant of the continuous
+        state through the step ends, where the time derivatives are also recorded.
+
+        Raises
+        ------
+        RuntimeError
+            If dense integration is already in progress or the system has no continuous
+            state.
+        """
+        if self._dense is not None:
+            raise RuntimeError(
+                f"{type(self).__name__}.start_dense_integration: dense integration is "
+                f"already in progress; call stop_dense_integration() first")
+        if self._context is not None and self._context.num_continuous_states() == 0:
+            raise RuntimeError(
+                f"{type(self).__name__}.start_dense_integration: system "
+                f"'{self._system.get_name()}' has no continuous state to interpolate")
+        self._dense = DenseOutputRecorder()
+
+    def get_dense_output(self):
+        """The dense output recorded so far: a PiecewisePolynomial with ``value(t)`` of
+        shape (n, 1), or None before dense integration started or before the first step."""
+        return None if self._dense is None else self._dense.trajectory()
+
+    def stop_dense_integration(self):
+        """Stop recording; returns the dense output (as ``get_dense_output``)."""
+        if self._dense is None:
+            raise RuntimeError(
+                f"{type(self).__name__}.stop_dense_integration: no dense integration in "
+                f"progress; call start_dense_integration() first")
+        trajectory = self._dense.trajectory()
+        self._dense = None
+        return trajectory
+
     # ---- internals --------------------------------------------------------------------------
     def _raise_time_in_past(self, t0, publish_time, update_time, boundary_time):
         for name, value in (("publish_time", publish_time), ("update_time", update_time),
@@ -438,6 +501,8 @@ class IntegratorBase:
         self._context.set_time_and_continuous_state(t0, self._x0)
 
     def _record_step(self, h, adapted):
+        if self._dense is not None:
+            self._dense.end_step(self)
         self._num_steps += 1
         self._prev_h = h
         if not h <= self._largest_h:
@@ -503,12 +568,22 @@ class IntegratorBase:
 
     def _check_minimum_step(self, t0, h, working_min):
         if self._throw_on_min_step:
+            if self.is_implicit:
+                advice = ("the solution is probably discontinuous or not smooth here (an "
+                          "event, a contact or friction switch, a non-smooth input): loosen "
+                          "the accuracy, lower set_requested_minimum_step_size, model the "
+                          "switch with an event or witness function, run in fixed-step mode "
+                          "(set_fixed_step_mode(True)), or call "
+                          "set_throw_on_minimum_step_size_violation(False)")
+            else:
+                advice = ("the system may be stiff or discontinuous: loosen the accuracy, "
+                          "use an implicit scheme (implicit_euler, radau3, "
+                          "velocity_implicit_euler), or call "
+                          "set_throw_on_minimum_step_size_violation(False)")
             raise SimulationError(
                 f"integrate_no_further_than_time: {self.scheme_name} error control wants a "
                 f"step of {h:.3g} s at t = {t0:.9g}, smaller than the minimum step size "
-                f"{working_min:.3g} s (accuracy {self._accuracy_in_use:g}); the system may be "
-                f"stiff or discontinuous: loosen the accuracy, use an implicit scheme, or call "
-                f"set_throw_on_minimum_step_size_violation(False)")
+                f"{working_min:.3g} s (accuracy {self._accuracy_in_use:g}); {advice}")
 
     def _eval_derivatives(self):
         """Time derivatives at the context's (t, x), shape (n,), read-only; counted."""

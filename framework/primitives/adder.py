@@ -2,6 +2,7 @@
 
 import numpy as np
 
+from ..keyword_check import lists_valid_keywords
 from ..leaf_system import LeafSystem
 from ._linearization import feedthrough_matrices, select_ports
 from ._validation import as_size
@@ -26,6 +27,7 @@ class Adder(LeafSystem):
         Size of each input and of the output (>= 1).
     """
 
+    @lists_valid_keywords
     def __init__(self, num_inputs, size):
         super().__init__()
         num_inputs = as_size("Adder", "num_inputs", num_inputs)

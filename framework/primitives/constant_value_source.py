@@ -2,6 +2,7 @@
 
 import numpy as np
 
+from ..keyword_check import lists_valid_keywords
 from ..leaf_system import LeafSystem
 from ..value import Value
 
@@ -21,6 +22,7 @@ class ConstantValueSource(LeafSystem):
         The value; each context's output holds its own deep copy.
     """
 
+    @lists_valid_keywords
     def __init__(self, value):
         super().__init__()
         self._value = value.clone() if isinstance(value, Value) else Value(value).clone()

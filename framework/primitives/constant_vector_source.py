@@ -2,6 +2,7 @@
 
 import numpy as np
 
+from ..keyword_check import lists_valid_keywords
 from ..leaf_system import LeafSystem
 from ._linearization import select_ports
 from ._validation import as_vector
@@ -25,6 +26,7 @@ class ConstantVectorSource(LeafSystem):
         The default value.
     """
 
+    @lists_valid_keywords
     def __init__(self, source_value):
         super().__init__()
         value = as_vector("ConstantVectorSource", "source_value", source_value)

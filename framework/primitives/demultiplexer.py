@@ -4,6 +4,7 @@ import numbers
 
 import numpy as np
 
+from ..keyword_check import lists_valid_keywords
 from ..leaf_system import LeafSystem
 from ._linearization import feedthrough_matrices, select_ports
 from ._validation import as_size
@@ -27,11 +28,23 @@ class Demultiplexer(LeafSystem):
         ``output_ports_size`` equal outputs.
     output_ports_size : int
         Size of every output when the first argument is an int (default 1).
+    size : int, optional
+        The input size, split into ``output_ports_size`` outputs (pydrake's keyword).
+    sizes : sequence of int, optional
+        As ``output_ports_sizes`` (the name API.md uses).
+
+    Give exactly one of ``output_ports_sizes``, ``size`` and ``sizes``.
     """
 
-    def __init__(self, output_ports_sizes, output_ports_size=1):
+    @lists_valid_keywords
+    def __init__(self, output_ports_sizes=None, output_ports_size=1, *, size=None, sizes=None):
         super().__init__()
-        sizes_arg = output_ports_sizes
+        given = [x for x in (output_ports_sizes, size, sizes) if x is not None]
+        if len(given) != 1:
+            raise TypeError(
+                "Demultiplexer: give exactly one of output_ports_sizes, size and sizes, got "
+                f"{len(given)}")
+        sizes_arg = given[0]
         if isinstance(sizes_arg, numbers.Integral) and not isinstance(sizes_arg, bool):
             size = as_size("Demultiplexer", "size", sizes_arg)
             each = as_size("Demultiplexer", "output_ports_size", output_ports_size)
@@ -41,7 +54,7 @@ class Demultiplexer(LeafSystem):
             sizes = [each] * (size // each)
         else:
             sizes = [as_size("Demultiplexer", f"output_ports_sizes[{i}]", s)
-                     for i, s in enumerate(output_ports_sizes)]
+                     for i, s in enumerate(sizes_arg)]
             if not sizes:
                 raise ValueError("Demultiplexer: output_ports_sizes must not be empty")
         self._sizes = tuple(sizes)
@@ -59,6 +72,10 @@ class Demultiplexer(LeafSystem):
         D = np.eye(int(self._offsets[-1]))
         return select_ports(self, feedthrough_matrices(D), input_port_index, output_port_index)
 
+    def is_time_invariant_affine(self):
+        """Always True: a time-invariant affine block (see ``framework.affine_fusion``)."""
+        return True
+
 
 class _Piece:
     """Picklable calc of output ``i``: copies its slice of the input."""
@@ -71,7 +88,3 @@ class _Piece:
         s = self.system
         u = s.get_input_port(0).eval(context)
         output.set_value(u[s._offsets[self.i]:s._offsets[self.i + 1]])
-
-    def is_time_invariant_affine(self):
-        """Always True: a time-invariant affine block (see ``framework.affine_fusion``)."""
-        return True

@@ -5,6 +5,7 @@ Shared with StateInterpolatorWithDiscreteDerivative through ``_SampledDifference
 
 import numpy as np
 
+from ..keyword_check import lists_valid_keywords
 from ..leaf_system import LeafSystem
 from ._linearization import select_ports
 from ._validation import as_positive_float, as_size, as_vector
@@ -100,6 +101,7 @@ class DiscreteDerivative(_SampledDifference):
         See above (default True).
     """
 
+    @lists_valid_keywords
     def __init__(self, num_inputs, time_step, suppress_initial_transient=True):
         super().__init__()
         self._declare_sampler("DiscreteDerivative", num_inputs, time_step,

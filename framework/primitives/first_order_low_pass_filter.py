@@ -2,6 +2,7 @@
 
 import numpy as np
 
+from ..keyword_check import lists_valid_keywords
 from ..leaf_system import LeafSystem
 from ._linearization import select_ports
 from ._validation import as_size, as_vector
@@ -25,10 +26,23 @@ class FirstOrderLowPassFilter(LeafSystem):
         τ (s), > 0; a scalar applies to every element.
     size : int, optional
         Vector size with a scalar ``time_constant`` (default 1).
+    time_constants : array_like, shape (size,), optional
+        One τ per element (pydrake's keyword); give it instead of ``time_constant``.
     """
 
-    def __init__(self, time_constant, size=None):
+    @lists_valid_keywords
+    def __init__(self, time_constant=None, size=None, *, time_constants=None):
         super().__init__()
+        if (time_constant is None) == (time_constants is None):
+            raise TypeError(
+                "FirstOrderLowPassFilter: give exactly one of time_constant and time_constants")
+        if time_constants is not None:
+            if size is not None:
+                raise TypeError(
+                    "FirstOrderLowPassFilter: size is implied by time_constants; give one")
+            time_constant = time_constants
+            if np.ndim(time_constant) == 0:
+                time_constant = [time_constant]
         if size is not None:
             size = as_size("FirstOrderLowPassFilter", "size", size)
         elif np.ndim(time_constant) == 0:

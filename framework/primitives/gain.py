@@ -2,6 +2,7 @@
 
 import numpy as np
 
+from ..keyword_check import lists_valid_keywords
 from ..leaf_system import LeafSystem
 from ._linearization import feedthrough_matrices, select_ports
 from ._validation import as_size, as_vector
@@ -27,6 +28,7 @@ class Gain(LeafSystem):
         (default 1), implied by a vector ``k``.
     """
 
+    @lists_valid_keywords
     def __init__(self, k, size=None):
         super().__init__()
         if size is not None:

@@ -4,6 +4,7 @@ import numbers
 
 import numpy as np
 
+from ..keyword_check import lists_valid_keywords
 from ..leaf_system import LeafSystem
 from ._linearization import select_ports
 from ._validation import as_size, as_vector
@@ -24,11 +25,19 @@ class Integrator(LeafSystem):
     Parameters
     ----------
     size : int or array_like
-        The vector size, or the default initial value (shape (size,)).
+        The vector size (or, positionally, the default initial value, shape (size,)).
+    initial_value : array_like, shape (size,), optional
+        The default initial value (pydrake's keyword); give either ``size`` or this.
     """
 
-    def __init__(self, size):
+    @lists_valid_keywords
+    def __init__(self, size=None, *, initial_value=None):
         super().__init__()
+        if (size is None) == (initial_value is None):
+            raise TypeError("Integrator: give exactly one of size (int) and initial_value "
+                            f"(vector), got size={size!r}, initial_value={initial_value!r}")
+        if initial_value is not None:
+            size = initial_value
         if isinstance(size, numbers.Integral) and not isinstance(size, bool):
             initial = np.zeros(as_size("Integrator", "size", size))
         else:

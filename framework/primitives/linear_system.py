@@ -2,12 +2,18 @@
 
 import numpy as np
 
+from ..keyword_check import lists_valid_keywords
 from ..leaf_system import LeafSystem
 from ._validation import as_vector
 
 
 def _as_matrix(fn, name, value):
-    """``value`` as a 2-D float array, or None when it is None or empty."""
+    """``value`` as a 2-D float array, or None when it is None or a shapeless empty.
+
+    As pydrake converts to an Eigen matrix: a scalar is 1x1 and a 1-D array of length k
+    is a k x 1 column (so ``A=[1]`` is the 1x1 matrix [[1]]); an empty 2-D array keeps
+    its shape (``B=np.zeros((0, 2))``: no state, two inputs).
+    """
     if value is None:
         return None
     try:
@@ -15,10 +21,10 @@ def _as_matrix(fn, name, value):
     except (TypeError, ValueError):
         raise TypeError(
             f"{fn}: {name} must be a numeric matrix, got {type(value).__name__}") from None
-    if arr.size == 0:
-        return None
     if arr.ndim == 0:
         return arr.reshape(1, 1)
+    if arr.ndim == 1:
+        return None if arr.size == 0 else arr.reshape(-1, 1)
     if arr.ndim != 2:
         raise ValueError(f"{fn}: {name} must be a 2-D array, got shape {arr.shape}")
     return arr
@@ -26,7 +32,7 @@ def _as_matrix(fn, name, value):
 
 def _checked(fn, name, value, shape, sizes):
     """A copy of ``value`` (zeros when None) after checking its shape."""
-    if value is None:
+    if value is None or (value.size == 0 and 0 in shape):
         return np.zeros(shape)
     if value.shape != shape:
         raise ValueError(f"{fn}: {name} has shape {value.shape}, expected {shape} ({sizes})")
@@ -34,7 +40,9 @@ def _checked(fn, name, value, shape, sizes):
 
 
 def _first(*candidates):
-    return next((c for c in candidates if c is not None), 0)
+    """The first nonzero candidate size, else the first given one, else 0."""
+    given = [c for c in candidates if c is not None]
+    return next((c for c in given if c), given[0] if given else 0)
 
 
 class AffineSystem(LeafSystem):
@@ -74,7 +82,8 @@ class AffineSystem(LeafSystem):
 
     linearization_method = None
 
-    def __init__(self, A, B, f0, C, D, y0, time_period=0.0):
+    @lists_valid_keywords
+    def __init__(self, A=None, B=None, f0=None, C=None, D=None, y0=None, time_period=0.0):
         super().__init__()
         fn = type(self).__name__
         A, B, C, D = (_as_matrix(fn, k, v) for k, v in (("A", A), ("B", B), ("C", C), ("D", D)))
@@ -273,5 +282,6 @@ class LinearSystem(AffineSystem):
         0 for continuous time, else the update period (s).
     """
 
-    def __init__(self, A, B, C, D, time_period=0.0):
+    @lists_valid_keywords
+    def __init__(self, A=None, B=None, C=None, D=None, time_period=0.0):
         super().__init__(A, B, None, C, D, None, time_period)

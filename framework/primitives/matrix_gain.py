@@ -4,6 +4,7 @@ import numbers
 
 import numpy as np
 
+from ..keyword_check import lists_valid_keywords
 from .linear_system import LinearSystem
 
 
@@ -24,6 +25,7 @@ class MatrixGain(LinearSystem):
         The matrix; an int ``n`` gives the identity of size n.
     """
 
+    @lists_valid_keywords
     def __init__(self, D):
         if isinstance(D, numbers.Integral) and not isinstance(D, bool):
             if D < 1:

@@ -4,6 +4,7 @@ import numbers
 
 import numpy as np
 
+from ..keyword_check import lists_valid_keywords
 from ..leaf_system import LeafSystem
 from ._linearization import feedthrough_matrices, select_ports
 from ._validation import as_size
@@ -24,10 +25,29 @@ class Multiplexer(LeafSystem):
     ----------
     input_sizes : int or sequence of int
         An int N gives N scalar inputs; a sequence gives one input per entry, of that size.
+    num_scalar_inputs : int, optional
+        N scalar inputs (pydrake's keyword).
+    model_vector : array_like or BasicVector, optional
+        One scalar input per element of the model vector (pydrake's keyword).
+    sizes : int or sequence of int, optional
+        As ``input_sizes`` (the name API.md uses).
+
+    Give exactly one of them.
     """
 
-    def __init__(self, input_sizes):
+    @lists_valid_keywords
+    def __init__(self, input_sizes=None, *, num_scalar_inputs=None, model_vector=None,
+                 sizes=None):
         super().__init__()
+        given = [x for x in (input_sizes, num_scalar_inputs, sizes) if x is not None]
+        if model_vector is not None:
+            model = model_vector.get_value() if hasattr(model_vector, "get_value") else model_vector
+            given.append(as_size("Multiplexer", "model_vector size", np.size(model)))
+        if len(given) != 1:
+            raise TypeError(
+                "Multiplexer: give exactly one of input_sizes, num_scalar_inputs, "
+                f"model_vector and sizes, got {len(given)}")
+        input_sizes = given[0]
         if isinstance(input_sizes, numbers.Integral) and not isinstance(input_sizes, bool):
             sizes = [1] * as_size("Multiplexer", "num_scalar_inputs", input_sizes)
         else:

@@ -5,6 +5,7 @@ import numbers
 
 import numpy as np
 
+from ..keyword_check import lists_valid_keywords
 from ..leaf_system import LeafSystem
 from ..value import Value
 from ._linearization import feedthrough_matrices, select_ports
@@ -23,14 +24,31 @@ class PassThrough(LeafSystem):
 
     Parameters
     ----------
-    size_or_value : int, array_like or Value
-        An int gives a vector port of that size; a numeric array gives a vector port of
-        its size; a ``Value`` (or any other object) gives abstract ports of that type.
+    vector_size : int, array_like or Value
+        Positionally any of the three forms below; as a keyword, the vector size.
+    value : array_like, optional
+        A model vector: vector ports of its size.
+    abstract_model_value : Value or object, optional
+        Abstract ports whose values look like this one.
+    size : int, optional
+        The vector size (the name API.md uses).
+
+    Give exactly one of them. An int gives vector ports of that size; a numeric array
+    gives vector ports of its size; a ``Value`` (or any other object) gives abstract ports
+    of that type.
     """
 
-    def __init__(self, size_or_value):
+    @lists_valid_keywords
+    def __init__(self, vector_size=None, *, value=None, abstract_model_value=None, size=None):
         super().__init__()
-        v = size_or_value
+        given = [x for x in (vector_size, value, abstract_model_value, size) if x is not None]
+        if len(given) != 1:
+            raise TypeError(
+                "PassThrough: give exactly one of vector_size, value, abstract_model_value "
+                f"and size, got {len(given)}")
+        v = given[0]
+        if abstract_model_value is not None and not isinstance(v, Value):
+            v = Value(v)
         if isinstance(v, numbers.Integral) and not isinstance(v, bool):
             if v < 1:
                 raise ValueError(f"PassThrough: size must be >= 1, got {v}")

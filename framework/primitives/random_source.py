@@ -4,6 +4,7 @@ import itertools
 
 import numpy as np
 
+from ..keyword_check import lists_valid_keywords
 from ..leaf_system import LeafSystem
 from ._validation import as_positive_float, as_size
 
@@ -48,6 +49,7 @@ class RandomSource(LeafSystem):
         Seed of default contexts.
     """
 
+    @lists_valid_keywords
     def __init__(self, distribution, num_outputs, sampling_interval_sec, seed=None):
         super().__init__()
         key = str(getattr(distribution, "name", distribution)).lower()

@@ -2,6 +2,7 @@
 
 import numpy as np
 
+from ..keyword_check import lists_valid_keywords
 from ..leaf_system import LeafSystem
 from ._linearization import feedthrough_matrices, select_ports
 from ._validation import as_size, as_vector
@@ -33,6 +34,7 @@ class Saturation(LeafSystem):
         Give this (and no constant limits) for the variable-limit form.
     """
 
+    @lists_valid_keywords
     def __init__(self, min_value=None, max_value=None, *, input_size=None):
         super().__init__()
         if input_size is not None:

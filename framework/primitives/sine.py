@@ -2,6 +2,7 @@
 
 import numpy as np
 
+from ..keyword_check import lists_valid_keywords
 from ..leaf_system import LeafSystem
 from ._linearization import select_ports
 from ._validation import as_size, as_vector
@@ -27,10 +28,23 @@ class Sine(LeafSystem):
         Output size; implied by vector arguments (default 1).
     is_time_based : bool
         True: s = t; False: s = u0.
+    amplitudes, frequencies, phases : array_like, shape (size,), optional
+        pydrake's keywords for the vector form; each replaces its singular.
     """
 
-    def __init__(self, amplitude, frequency, phase, size=None, is_time_based=True):
+    @lists_valid_keywords
+    def __init__(self, amplitude=None, frequency=None, phase=None, size=None,
+                 is_time_based=True, *, amplitudes=None, frequencies=None, phases=None):
         super().__init__()
+        if isinstance(size, bool):      # pydrake's vector form: (a, w, phi, is_time_based)
+            size, is_time_based = None, size
+        args = []
+        for one, many, name in ((amplitude, amplitudes, "amplitude"),
+                                (frequency, frequencies, "frequency"), (phase, phases, "phase")):
+            if (one is None) == (many is None):
+                raise TypeError(f"Sine: give exactly one of {name} and {name}s")
+            args.append(one if many is None else many)
+        amplitude, frequency, phase = args
         if size is None:
             sizes = [np.size(x) for x in (amplitude, frequency, phase) if np.ndim(x) > 0]
             size = sizes[0] if sizes else 1

@@ -2,6 +2,7 @@
 
 import numpy as np
 
+from ..keyword_check import lists_valid_keywords
 from ._linearization import select_ports
 from ._validation import as_vector
 from .discrete_derivative import _SampledDifference
@@ -30,6 +31,7 @@ class StateInterpolatorWithDiscreteDerivative(_SampledDifference):
         Output zero velocity until two samples have been taken (default True).
     """
 
+    @lists_valid_keywords
     def __init__(self, num_positions, time_step, suppress_initial_transient=True):
         super().__init__()
         self._declare_sampler("StateInterpolatorWithDiscreteDerivative", num_positions,

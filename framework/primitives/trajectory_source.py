@@ -2,6 +2,7 @@
 
 import numpy as np
 
+from ..keyword_check import lists_valid_keywords
 from ..leaf_system import LeafSystem
 from ._linearization import select_ports
 from ._validation import as_size
@@ -28,6 +29,7 @@ class TrajectorySource(LeafSystem):
         ``end_time()``.
     """
 
+    @lists_valid_keywords
     def __init__(self, trajectory, output_derivative_order=0, zero_derivatives_beyond_limits=True):
         super().__init__()
         self._k = as_size("TrajectorySource", "output_derivative_order", output_derivative_order,

@@ -50,9 +50,6 @@ class PlantGeometryMixin:
         self._scene_graph = scene_graph
         name = self.get_name() or "plant"
         self._source_id = scene_graph.register_source(name)
-        state = self.xc_ticket() if self._time_step == 0.0 else self.xd_ticket()
-        self._ports.geometry_pose = self.declare_abstract_output_port(
-            "geometry_pose", self._alloc_geometry_pose, self._calc_geometry_pose, [state])
         return self._source_id
 
     def geometry_source_is_registered(self):
@@ -274,13 +271,9 @@ class PlantGeometryMixin:
 
     def get_geometry_pose_output_port(self):
         """``geometry_pose``: FramePoseVector of the body frames, X_WB (connect to
-        SceneGraph's ``<plant name>_pose`` input); declared by
-        `register_as_source_for_scene_graph`."""
-        port = getattr(self._ports, "geometry_pose", None)
-        if port is None:
-            raise RuntimeError("get_geometry_pose_output_port: the plant is not registered as "
-                               "a SceneGraph source (register_as_source_for_scene_graph)")
-        return port
+        SceneGraph's ``<plant name>_pose`` input); it exists from construction, as in
+        Drake, and holds the frames of the bodies with registered geometry."""
+        return self._ports.geometry_pose
 
     # ---- contact ----------------------------------------------------------------------------
     def get_contact_penalty_method_time_scale(self):

@@ -18,6 +18,11 @@ With an extra spatial inertia per node (``M_extra``, see
 to ``IA`` and ``V x* M_extra V - M_extra A_g`` to ``pA`` after pass 1; passes 2 and 3
 are unchanged.
 
+A joint whose D = Sᵀ IA S has a pivot that is not finite or not above `PIVOT_TOLERANCE`
+times D's largest diagonal entry (a massless body on a free or unconstrained joint) stops
+the kernels with the status `SINGULAR`; `TreeDynamics.forward_dynamics` turns it into
+`SingularDynamicsError` (`multibody.kernels.singular_dynamics`).
+
 References
 ----------
 R. Featherstone, *Rigid Body Dynamics Algorithms*, Springer 2008, table 7.1.
@@ -43,8 +48,14 @@ from merganser.multibody.kernels.spatial import (
     motion_to_child, rotate6_transpose, scale6, store6, sub6,
 )
 
-__all__ = ["aba_base_to_tip_velocities", "aba_tip_to_base", "aba_base_to_tip_accelerations",
-           "calc_forward_dynamics", "calc_forward_dynamics_damped",
+#: Return code of the forward-dynamics kernels for a singular articulated inertia.
+SINGULAR = 2
+#: A pivot of D = Sᵀ IA S at most this fraction of D's largest diagonal entry is singular.
+PIVOT_TOLERANCE = 1e-13
+INFINITY = float("inf")
+
+__all__ = ["SINGULAR", "PIVOT_TOLERANCE", "aba_base_to_tip_velocities", "aba_tip_to_base",
+           "aba_base_to_tip_accelerations", "calc_forward_dynamics", "calc_forward_dynamics_damped",
            "calc_forward_dynamics_with_extra"]
 
 
@@ -75,9 +86,20 @@ def aba_base_to_tip_velocities(ip, fp, ws, q, v, I10, g, F_ext_W, use_fext):
 @kernel
 def _invert_in_place(ws, k, off, n):
     """Invert the SPD n x n matrix stored with row stride 6 at ``ws[k, off:]``
-    (Gauss-Jordan without pivoting)."""
+    (Gauss-Jordan without pivoting).
+
+    Returns False, leaving the block partly inverted, when a pivot is not finite or not
+    greater than `PIVOT_TOLERANCE` times the largest diagonal entry (a singular or
+    indefinite articulated inertia); True otherwise."""
+    scale = 0.0
     for c in range(n):
-        piv = 1.0 / ws[k, off + 7 * c]
+        scale = max(scale, ws[k, off + 7 * c])
+    tol = PIVOT_TOLERANCE * scale
+    for c in range(n):
+        d = ws[k, off + 7 * c]
+        if not (tol < d < INFINITY):
+            return False
+        piv = 1.0 / d
         ws[k, off + 7 * c] = 1.0
         for j in range(n):
             ws[k, off + 6 * c + j] *= piv
@@ -87,12 +109,16 @@ def _invert_in_place(ws, k, off, n):
                 ws[k, off + 6 * i + c] = 0.0
                 for j in range(n):
                     ws[k, off + 6 * i + j] -= f * ws[k, off + 6 * c + j]
+    return True
 
 
 @kernel
 def aba_tip_to_base(ip, ws, tau):
     """Pass 2: ``U = IA S``, ``D = S^T U``, ``u = tau - S^T pA``; the parent receives
-    ``X^T (IA - U D^-1 U^T) X`` and ``X^T (pA + Ia c + U D^-1 u)``."""
+    ``X^T (IA - U D^-1 U^T) X`` and ``X^T (pA + Ia c + U D^-1 u)``.
+
+    Returns 0, or the first node k (tip to base) whose D is singular (see
+    `_invert_in_place`); then the pass stops there."""
     for k in range(ip.shape[0] - 1, 0, -1):
         n = ip[k, IP_NV]
         vs = ip[k, IP_VS]
@@ -103,7 +129,8 @@ def aba_tip_to_base(ip, ws, tau):
             ws[k, WS_UU + j] = tau[vs + j] - dot6(load6(ws, k, WS_S + 6 * j), pA)
             for i in range(n):
                 ws[k, WS_DINV + 6 * i + j] = dot6(load6(ws, k, WS_S + 6 * i), U)
-        _invert_in_place(ws, k, WS_DINV, n)
+        if not _invert_in_place(ws, k, WS_DINV, n):
+            return k
         p = ip[k, IP_PARENT]
         if p == 0:
             continue
@@ -118,6 +145,7 @@ def aba_tip_to_base(ip, ws, tau):
         pa = add6(pA, mat6_times(ws, k, WS_IA, load6(ws, k, WS_C)))
         articulated_to_parent_add(ws, k, p, WS_IA)
         store6(ws, p, WS_PA, add6(load6(ws, p, WS_PA), force_to_parent(ws, k, pa)))
+    return 0
 
 
 @kernel
@@ -137,6 +165,18 @@ def aba_base_to_tip_accelerations(ip, ws, vd):
             vd[vs + i] = x
         a = add6(a, joint_velocity(ip, ws, k, vd))
         store6(ws, k, WS_A, a)
+
+
+@kernel
+def _finish(ip, ws, tau, vd):
+    """Passes 2 and 3; returns 0, or SINGULAR with the singular node in ``ws[0, WS_DINV]``
+    (the world row, which has no joint) and `vd` untouched."""
+    k = aba_tip_to_base(ip, ws, tau)
+    if k != 0:
+        ws[0, WS_DINV] = k
+        return SINGULAR
+    aba_base_to_tip_accelerations(ip, ws, vd)
+    return 0
 
 
 @kernel
@@ -167,15 +207,16 @@ def calc_forward_dynamics(ip, fp, ws, q, v, tau, I10, g, F_ext_W, use_fext, vd):
     Returns
     -------
     int
-        0, or 1 if an input has the wrong size (then nothing is computed).
+        0; 1 if an input has the wrong size (then nothing is computed); `SINGULAR` (2)
+        if a joint's articulated inertia D = Sᵀ IA S is singular (a massless body on a
+        free or unconstrained joint), with the node in ``ws[0, WS_DINV]`` and `vd`
+        untouched.
     """
     if (bad_q(ip, q) or bad_v(ip, v) or bad_v(ip, tau) or bad_inertia(ip, I10) or bad_vec3(g)
             or (use_fext and bad_forces(ip, F_ext_W))):
         return 1
     aba_base_to_tip_velocities(ip, fp, ws, q, v, I10, g, F_ext_W, use_fext)
-    aba_tip_to_base(ip, ws, tau)
-    aba_base_to_tip_accelerations(ip, ws, vd)
-    return 0
+    return _finish(ip, ws, tau, vd)
 
 
 @kernel
@@ -199,9 +240,7 @@ def calc_forward_dynamics_damped(ip, fp, ws, q, v, u, damping, I10, g, F_ext_W, 
     for i in range(tau.shape[0]):
         tau[i] = u[i] - damping[i] * v[i]
     aba_base_to_tip_velocities(ip, fp, ws, q, v, I10, g, F_ext_W, use_fext)
-    aba_tip_to_base(ip, ws, tau)
-    aba_base_to_tip_accelerations(ip, ws, vd)
-    return 0
+    return _finish(ip, ws, tau, vd)
 
 
 @kernel
@@ -225,6 +264,4 @@ def calc_forward_dynamics_with_extra(ip, fp, ws, q, v, tau, I10, g, F_ext_W, use
         for k in range(1, ip.shape[0]):
             add_extra_to_matrix(M_extra, k, ws, WS_IA)
         add_extra_body_forces(ip, ws, M_extra, g, WS_PA, False)
-    aba_tip_to_base(ip, ws, tau)
-    aba_base_to_tip_accelerations(ip, ws, vd)
-    return 0
+    return _finish(ip, ws, tau, vd)

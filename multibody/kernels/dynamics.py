@@ -25,7 +25,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from merganser.multibody.kernels.aba import calc_forward_dynamics, calc_forward_dynamics_with_extra
+from merganser.multibody.kernels.aba import (
+    SINGULAR, calc_forward_dynamics, calc_forward_dynamics_with_extra,
+)
 from merganser.multibody.kernels.arguments import ArgumentChecker, DynamicsArgumentError
 from merganser.multibody.kernels.center_of_mass import (
     calc_center_of_mass, calc_center_of_mass_jacobian,
@@ -42,12 +44,13 @@ from merganser.multibody.kernels.joint_velocity_maps import (
 from merganser.multibody.kernels.kinematics import (
     calc_body_spatial_accelerations, calc_body_spatial_velocities, calc_forward_kinematics,
 )
-from merganser.multibody.kernels.layout import make_workspace, pack_model
+from merganser.multibody.kernels.layout import WS_DINV, make_workspace, pack_model
 from merganser.multibody.kernels.momentum_energy import (
     calc_kinetic_energy, calc_kinetic_energy_with_extra, calc_potential_energy,
     calc_spatial_momentum, calc_spatial_momentum_with_extra,
 )
 from merganser.multibody.kernels.rnea import calc_inverse_dynamics, calc_inverse_dynamics_with_extra
+from merganser.multibody.kernels.singular_dynamics import singular_dynamics_error
 from merganser.multibody.tree.compiled_model import CompiledModel, JointType
 
 __all__ = ["TreeDynamics", "DynamicsArgumentError"]
@@ -96,6 +99,8 @@ class TreeDynamics(ArgumentChecker, BatchDynamicsMixin, DerivativesMixin):
         self._M_extra = None if M_extra is None else self._check_extra_inertia(M_extra)
         self._ip, self._fp = pack_model(model)
         self._ws = make_workspace(nb)
+        #: Name of each node's inboard joint, for error messages (set by the plant).
+        self.node_joint_names = ()
         self._no_fext = np.zeros((nb, 6))
         self._zeros_nv = np.zeros(nv)
         self._zero_g = np.zeros(3)
@@ -281,7 +286,7 @@ class TreeDynamics(ArgumentChecker, BatchDynamicsMixin, DerivativesMixin):
                                              F, use, self._tau, E)
         return self._tau
 
-    def forward_dynamics(self, q, v, tau, I10, g, F_ext_W=None, M_extra=None):
+    def forward_dynamics(self, q, v, tau, I10, g, F_ext_W=None, M_extra=None, fn_name=None):
         """Generalized accelerations ``vdot = M^-1 (tau + tau_g - C v + sum J^T F_ext)``
         by the O(n) articulated body algorithm.
 
@@ -295,10 +300,18 @@ class TreeDynamics(ArgumentChecker, BatchDynamicsMixin, DerivativesMixin):
         M_extra : ndarray, shape (nb, 6, 6), optional
             Extra spatial inertia per node (None: the object's default), included in M
             and C.
+        fn_name : str, optional
+            The operation named by a `SingularDynamicsError` (default
+            "calc_forward_dynamics", the plant's).
 
         Returns
         -------
         vdot : ndarray, shape (nv,)
+
+        Raises
+        ------
+        SingularDynamicsError
+            If a joint's articulated inertia is singular (see `multibody.kernels.aba`).
         """
         F, use = (self._no_fext, False) if F_ext_W is None else (F_ext_W, True)
         E = self._M_extra if M_extra is None else M_extra
@@ -318,11 +331,15 @@ class TreeDynamics(ArgumentChecker, BatchDynamicsMixin, DerivativesMixin):
         F, use = self._forces(fn, F_ext_W)
         E = self._extra(fn, M_extra)
         if E is None:
-            calc_forward_dynamics(self._ip, self._fp, self._ws, q, v, tau, I10, g, F, use,
-                                  self._vd)
+            status = calc_forward_dynamics(self._ip, self._fp, self._ws, q, v, tau, I10, g, F,
+                                           use, self._vd)
         else:
-            calc_forward_dynamics_with_extra(self._ip, self._fp, self._ws, q, v, tau, I10, g,
-                                             F, use, self._vd, E)
+            status = calc_forward_dynamics_with_extra(self._ip, self._fp, self._ws, q, v, tau,
+                                                      I10, g, F, use, self._vd, E)
+        if status == SINGULAR:
+            raise singular_dynamics_error("calc_forward_dynamics" if fn_name is None else fn_name,
+                                          self.model, self._ws[0, WS_DINV],
+                                          self.node_joint_names)
         return self._vd
 
     def bias_term(self, q, v, I10, M_extra=None):

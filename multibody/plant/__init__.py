@@ -12,13 +12,22 @@ from merganser.multibody.plant.contact_results import (
     HydroelasticContactInfo,
     PointPairContactInfo,
 )
+from merganser.multibody.plant.enums import (
+    BaseBodyJointType,
+    ContactModel,
+    DiscreteContactApproximation,
+)
+from merganser.multibody.kernels.singular_dynamics import SingularDynamicsError
 from merganser.multibody.plant.externally_applied_spatial_force import ExternallyAppliedSpatialForce
 from merganser.multibody.plant.jacobian_wrt_variable import JacobianWrtVariable
 from merganser.multibody.plant.multibody_forces import MultibodyForces
 from merganser.multibody.plant.multibody_plant import MultibodyPlant
 
 __all__ = [
+    "BaseBodyJointType",
+    "ContactModel",
     "ContactResults",
+    "DiscreteContactApproximation",
     "ExternallyAppliedSpatialForce",
     "HydroelasticContactInfo",
     "JacobianWrtVariable",
@@ -26,6 +35,7 @@ __all__ = [
     "MultibodyPlant",
     "MultibodyPlantConfig",
     "PointPairContactInfo",
+    "SingularDynamicsError",
     "add_multibody_plant",
     "add_multibody_plant_scene_graph",
     "apply_multibody_plant_config",

@@ -6,11 +6,12 @@ the one given), register the plant as its geometry source and connect the geomet
 (`multibody.contact.geometry_bridge.connect_plant_and_scene_graph`).
 """
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from merganser.multibody.contact.geometry_bridge import connect_plant_and_scene_graph
+from merganser.multibody.plant.enums import ContactModel, DiscreteContactApproximation
+from merganser.multibody.plant.keyword_check import check_keywords
 from merganser.multibody.plant.multibody_plant import MultibodyPlant
-from merganser.multibody.plant.plant_settings import CONTACT_MODELS, DISCRETE_CONTACT_APPROXIMATIONS
 
 __all__ = ["MultibodyPlantConfig", "add_multibody_plant", "add_multibody_plant_scene_graph",
            "apply_multibody_plant_config"]
@@ -28,9 +29,17 @@ class MultibodyPlantConfig(BaseModel):
     stiction_tolerance : float
         Slip speed (m/s, > 0) below which regularized friction acts as stiction.
     contact_model : str
-        ``"point"``, ``"hydroelastic"`` or ``"hydroelastic_with_fallback"``.
+        ``"point"``, ``"hydroelastic"`` or ``"hydroelastic_with_fallback"``; a
+        `ContactModel` member is accepted and stored as its string.
     discrete_contact_approximation : str
-        ``"tamsi"``, ``"sap"``, ``"similar"``, ``"lagged"`` or ``"lcp"``.
+        ``"tamsi"``, ``"sap"``, ``"similar"``, ``"lagged"`` or ``"lcp"``; a
+        `DiscreteContactApproximation` member is accepted and stored as its string.
+
+    Notes
+    -----
+    An unknown keyword raises ValueError listing the fields; Drake's old name
+    ``discrete_contact_solver`` says that ``discrete_contact_approximation`` holds the
+    solver choice.
     """
 
     model_config = ConfigDict(extra="forbid", validate_assignment=True)
@@ -41,23 +50,32 @@ class MultibodyPlantConfig(BaseModel):
     contact_model: str = "hydroelastic_with_fallback"
     discrete_contact_approximation: str = "sap"
 
-    @field_validator("contact_model")
+    @model_validator(mode="before")
+    @classmethod
+    def _known_fields(cls, data):
+        if isinstance(data, dict):
+            check_keywords("MultibodyPlantConfig", data, cls.model_fields, _RENAMED_FIELDS)
+        return data
+
+    @field_validator("contact_model", mode="before")
     @classmethod
     def _known_contact_model(cls, value):
-        if value not in CONTACT_MODELS:
-            raise ValueError(
-                f"MultibodyPlantConfig: contact_model {value!r} is not one of "
-                f"{', '.join(repr(c) for c in CONTACT_MODELS)}")
-        return value
+        return ContactModel.coerce("MultibodyPlantConfig", "contact_model", value).value
 
-    @field_validator("discrete_contact_approximation")
+    @field_validator("discrete_contact_approximation", mode="before")
     @classmethod
     def _known_approximation(cls, value):
-        if value not in DISCRETE_CONTACT_APPROXIMATIONS:
-            raise ValueError(
-                f"MultibodyPlantConfig: discrete_contact_approximation {value!r} is not one of "
-                f"{', '.join(repr(c) for c in DISCRETE_CONTACT_APPROXIMATIONS)}")
-        return value
+        return DiscreteContactApproximation.coerce(
+            "MultibodyPlantConfig", "discrete_contact_approximation", value).value
+
+
+#: Names a Drake user may try, and the field that holds that setting.
+_RENAMED_FIELDS = {
+    "discrete_contact_solver": (
+        "discrete_contact_approximation",
+        "Drake replaced discrete_contact_solver by discrete_contact_approximation: "
+        "'tamsi', 'sap', 'similar', 'lagged' (or merganser's 'lcp')"),
+}
 
 
 def apply_multibody_plant_config(config, plant):

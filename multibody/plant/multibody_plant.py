@@ -6,19 +6,22 @@ compiled into a `CompiledModel`, a `TreeDynamics` (the numba kernels) is made fo
 the plant declares its state, body parameters, cache entries, ports and (discrete plant)
 periodic update. The method groups live in mixin modules:
 
-========================  ==========================================================
-``plant_construction``    adding elements, names, indices, limits (the tree's)
-``plant_settings``        contact model and solver settings
-``plant_state``           q, v, free-body poses in a Context; the StateAccessor
-``plant_parameters``      body mass, center of mass and unit inertia parameters
-``plant_cache``           cache entries (kinematics, mass matrix, forward dynamics)
-``plant_forces``          τ assembly, forward/inverse dynamics, time derivatives
-``plant_queries``         poses, velocities, Jacobians, bias accelerations, N(q)
-``plant_mass_properties`` center of mass, momentum, energy, power
-``plant_ports``           input and output ports
-``plant_linearization``   exact linearization of the continuous plant
-``discrete_update``       the discrete step (the contact solvers' seam)
-========================  ==========================================================
+==========================  ==========================================================
+``plant_construction``      adding elements, names, indices, limits (the tree's)
+``plant_settings``          contact model and solver settings
+``plant_state``             q, v, free-body poses in a Context; the StateAccessor
+``plant_parameters``        body mass, center of mass and unit inertia parameters
+``plant_cache``             cache entries (kinematics, mass matrix, forward dynamics)
+``plant_forces``            τ assembly, forward/inverse dynamics, time derivatives
+``plant_queries``           poses, velocities, Jacobians, bias accelerations, N(q)
+``plant_mass_properties``   center of mass, momentum, energy, power
+``plant_ports``             input and output ports
+``plant_linearization``     exact linearization of the continuous plant
+``discrete_update``         the discrete step (the contact solvers' seam)
+``plant_kinematics_parity`` point velocities, CoM acceleration, gravity, inspector
+``plant_selectors``         state/actuator selector matrices, kinematically affected bodies
+``enums``                   ContactModel, DiscreteContactApproximation, BaseBodyJointType
+==========================  ==========================================================
 """
 
 import math
@@ -31,11 +34,13 @@ from merganser.multibody.plant.plant_cache import PlantCacheMixin
 from merganser.multibody.plant.plant_construction import PlantConstructionMixin
 from merganser.multibody.plant.plant_extra_inertia import collect_extra_spatial_inertias
 from merganser.multibody.plant.plant_forces import PlantForcesMixin
+from merganser.multibody.plant.plant_kinematics_parity import PlantKinematicsParityMixin
 from merganser.multibody.plant.plant_linearization import PlantLinearizationMixin
 from merganser.multibody.plant.plant_mass_properties import PlantMassPropertiesMixin
 from merganser.multibody.plant.plant_parameters import PlantParametersMixin
 from merganser.multibody.plant.plant_ports import PlantPortsMixin
 from merganser.multibody.plant.plant_queries import PlantQueriesMixin
+from merganser.multibody.plant.plant_selectors import PlantSelectorsMixin
 from merganser.multibody.plant.plant_settings import PlantSettingsMixin
 from merganser.multibody.plant.plant_state import PlantStateAccessor, PlantStateMixin
 from merganser.multibody.plant.plant_tables import make_plant_tables
@@ -54,7 +59,8 @@ class _CacheEntries:
 class MultibodyPlant(PlantConstructionMixin, PlantSettingsMixin, PlantStateMixin,
                      PlantParametersMixin, PlantCacheMixin, PlantForcesMixin, PlantQueriesMixin,
                      PlantMassPropertiesMixin, PlantGeometryMixin, PlantPortsMixin,
-                     PlantLinearizationMixin, LeafSystem):
+                     PlantLinearizationMixin, PlantKinematicsParityMixin, PlantSelectorsMixin,
+                     LeafSystem):
     """A multibody system: rigid bodies connected by joints, with forces and actuators.
 
     ::
@@ -129,12 +135,16 @@ class MultibodyPlant(PlantConstructionMixin, PlantSettingsMixin, PlantStateMixin
         TreeLifecycleError
             If called twice.
         TopologyError
-            For loops, reversed joints or massless terminal bodies (see
-            ``MultibodyTree.finalize``).
+            For loops or reversed joints (see ``MultibodyTree.finalize``). Massless
+            bodies are accepted as in Drake; if they make M(q) singular, the dynamics
+            raise `SingularDynamicsError`.
         """
         self._model = self._tree.finalize()
         self._tables = t = make_plant_tables(self._tree, self._time_step)
         self._dyn = TreeDynamics(self._model, collect_extra_spatial_inertias(self._tree, self._model))
+        self._dyn.node_joint_names = ("",) + tuple(
+            self._tree.get_joint(self._tree._joint_of_node[k].index()).name()
+            for k in range(1, self._model.nb))
         if t.continuous:
             self.declare_continuous_state(t.nq, t.nv, 0)
             state_ticket = self.xc_ticket()

@@ -19,6 +19,7 @@ the kernels have no armature term.
 import numpy as np
 
 from merganser.multibody.kernels.aba import calc_forward_dynamics_damped
+from merganser.multibody.plant.singular_mass_matrix import solve_with_mass_matrix
 from merganser.multibody.plant.externally_applied_spatial_force import ExternallyAppliedSpatialForce
 from merganser.multibody.plant.multibody_forces import MultibodyForces
 from merganser.multibody.plant.plant_cache import ForwardDynamicsCache
@@ -193,7 +194,7 @@ class PlantForcesMixin:
             M = self._cache.mass_matrix.eval(context).M
             tau0 = self._dyn.inverse_dynamics(state.q, state.v, np.zeros(self._tables.nv), I10,
                                               g, F)
-            fd.vdot[:] = np.linalg.solve(M, fd.tau - tau0)
+            fd.vdot[:] = solve_with_mass_matrix(self, M, fd.tau - tau0)
         else:
             fd.vdot[:] = self._dyn.forward_dynamics(state.q, state.v, fd.tau, I10, g, F)
 

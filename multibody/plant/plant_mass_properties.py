@@ -10,9 +10,26 @@ d(KE + PE)/dt = non-conservative power.
 import numpy as np
 
 from merganser.multibody.math import SpatialMomentum
+from merganser.multibody.plant.jacobian_wrt_variable import JacobianWrtVariable
 from merganser.multibody.plant.plant_extra_inertia import calc_extra_inertia_momentum
 
 __all__ = ["PlantMassPropertiesMixin"]
+
+
+def _instances_and_last(fn, args, model_instances, last, expected):
+    """(model_instances, last) from ``(*args)`` = ``([model_instances,] last)`` with either
+    also allowed as a keyword."""
+    given = list(args)
+    if last is None:
+        if not given:
+            raise TypeError(f"{fn}: expected {expected}, got no {expected.split()[-1][:-1]}")
+        last = given.pop()
+    if given:
+        if model_instances is not None or len(given) > 1:
+            raise TypeError(f"{fn}: expected {expected}, got {len(args) + 1} positional "
+                            f"arguments")
+        model_instances = given[0]
+    return model_instances, last
 
 
 class PlantMassPropertiesMixin:
@@ -58,21 +75,33 @@ class PlantMassPropertiesMixin:
         return m @ p_WBcm / total
 
     def calc_jacobian_center_of_mass_translational_velocity(self, context, *args,
-                                                            model_instances=None):
+                                                            model_instances=None,
+                                                            with_respect_to=None, frame_A=None,
+                                                            frame_E=None):
         """Jacobian (3, nv) or (3, nq) of v_AScm_E, the velocity of the center of mass
         measured in frame_A (the world frame, as in Drake) and expressed in frame_E.
 
         Call as ``(context, with_respect_to, frame_A, frame_E)`` for all bodies or, as
-        Drake's overload, ``(context, model_instances, with_respect_to, frame_A, frame_E)``.
+        Drake's overload, ``(context, model_instances, with_respect_to, frame_A, frame_E)``;
+        every argument after `context` may be given by pydrake's keyword.
         """
         fn = "calc_jacobian_center_of_mass_translational_velocity"
         ctx = self._ctx(context, fn)
-        if len(args) == 4:
-            model_instances, args = args[0], args[1:]
-        if len(args) != 3:
+        given = list(args)
+        if given and not isinstance(given[0], JacobianWrtVariable):
+            if model_instances is not None:
+                raise TypeError(f"{fn}: model_instances given twice")
+            model_instances = given.pop(0)
+        named = [with_respect_to, frame_A, frame_E]
+        for i, value in enumerate(given):
+            if named[i] is not None:
+                raise TypeError(f"{fn}: {('with_respect_to', 'frame_A', 'frame_E')[i]} given "
+                                f"twice")
+            named[i] = value
+        if len(given) > 3 or any(value is None for value in named):
             raise TypeError(f"{fn}: expected (context, [model_instances,] with_respect_to, "
                             f"frame_A, frame_E)")
-        with_respect_to, frame_A, frame_E = args
+        with_respect_to, frame_A, frame_E = named
         wrt_qdot = self._wrt(with_respect_to, fn)
         self._frame_node(frame_A, fn, "frame_A")
         if not frame_A.is_world_frame():
@@ -102,18 +131,15 @@ class PlantMassPropertiesMixin:
         v_cm = V[:, 3:] + np.cross(V[:, :3], c_W)
         return m @ v_cm / total
 
-    def calc_spatial_momentum_in_world_about_point(self, context, *args):
-        """L_WS_P_W (SpatialMomentum) of all bodies about point P (position p_WoP_W (3,)):
-        ``(context, p_WoP_W)`` or ``(context, model_instances, p_WoP_W)``."""
+    def calc_spatial_momentum_in_world_about_point(self, context, *args, model_instances=None,
+                                                   p_WoP_W=None):
+        """L_WS_P_W (SpatialMomentum) of all bodies (or those of `model_instances`) about
+        point P, at p_WoP_W (3,) in world: ``(context, p_WoP_W)`` or
+        ``(context, model_instances, p_WoP_W)``, positionally or by pydrake's keywords."""
         fn = "calc_spatial_momentum_in_world_about_point"
         ctx = self._ctx(context, fn)
-        if len(args) == 1:
-            model_instances, p = None, args[0]
-        elif len(args) == 2:
-            model_instances, p = args
-        else:
-            raise TypeError(f"{fn}: expected (context, p_WoP_W) or (context, model_instances, "
-                            f"p_WoP_W), got {len(args) + 1} arguments")
+        model_instances, p = _instances_and_last(fn, args, model_instances, p_WoP_W,
+                                                 "(context, [model_instances,] p_WoP_W)")
         p_WoP_W = self._vector_arg(fn, "p_WoP_W", p, 3, "3")
         if model_instances is None:
             q, v = self._eval_q_v(ctx)

@@ -22,6 +22,8 @@ Outputs:
   body C at the joint's child frame origin Jc, expressed in Jc (see
   `multibody.plant.plant_reaction_forces`).
 - ``contact_results`` (abstract): ContactResults (empty until contact is modelled).
+- ``geometry_pose`` (abstract, declared at construction as in Drake): FramePoseVector of
+  the frames of the bodies with registered geometry (empty before registration).
 """
 
 import functools
@@ -45,9 +47,15 @@ class PlantPortsMixin:
     """Port declaration, calculation and getters (see the module docstring)."""
 
     def _declare_geometry_ports(self):
+        """The two SceneGraph ports exist from construction, as in Drake: the
+        ``geometry_pose`` output holds no frames until the plant registers geometry."""
         self._ports = SimpleNamespace()
         self._ports.geometry_query = self.declare_abstract_input_port(
             "geometry_query", None, required=False)
+        self._pose_nodes = np.zeros(0, dtype=np.int64)
+        state = self.xc_ticket() if self._time_step == 0.0 else self.xd_ticket()
+        self._ports.geometry_pose = self.declare_abstract_output_port(
+            "geometry_pose", self._alloc_geometry_pose, self._calc_geometry_pose, [state])
 
     def _declare_input_ports(self):
         t, p, tree = self._tables, self._ports, self._tree
@@ -214,8 +222,3 @@ class PlantPortsMixin:
         """``geometry_query`` (abstract; connect SceneGraph's query output)."""
         return self._ports.geometry_query
 
-    def get_geometry_pose_output_port(self):
-        """``geometry_pose``: not available until SceneGraph exists (raises)."""
-        raise NotImplementedError(
-            "get_geometry_pose_output_port: the geometry_pose output port needs SceneGraph "
-            "(frame ids and FramePoseVector), which does not exist yet")

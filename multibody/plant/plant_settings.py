@@ -2,25 +2,21 @@
 allowance, stiction tolerance).
 
 The plant only stores and validates them; the contact models read them. The choices are
-Drake's, spelled as in `MultibodyPlantConfig`.
+Drake's enumerations (`multibody.plant.enums`): the setters take a member or its string
+(as in `MultibodyPlantConfig`), the getters return the member, which compares equal to
+its string.
 """
 
 import math
 
+from merganser.multibody.plant.enums import ContactModel, DiscreteContactApproximation
+
 __all__ = ["CONTACT_MODELS", "DISCRETE_CONTACT_APPROXIMATIONS", "PlantSettingsMixin"]
 
 #: Valid values of ``contact_model``.
-CONTACT_MODELS = ("point", "hydroelastic", "hydroelastic_with_fallback")
+CONTACT_MODELS = ContactModel.names()
 #: Valid values of ``discrete_contact_approximation``.
-DISCRETE_CONTACT_APPROXIMATIONS = ("tamsi", "sap", "similar", "lagged", "lcp")
-
-
-def check_choice(fn, arg, value, choices):
-    """Return `value` if it is one of `choices`, else raise ValueError naming them."""
-    if value not in choices:
-        raise ValueError(
-            f"{fn}: {arg} must be one of {', '.join(repr(c) for c in choices)}, got {value!r}")
-    return value
+DISCRETE_CONTACT_APPROXIMATIONS = DiscreteContactApproximation.names()
 
 
 def check_positive(fn, arg, value):
@@ -38,31 +34,31 @@ class PlantSettingsMixin:
     """Contact settings; the defaults are set by ``MultibodyPlant.__init__``."""
 
     def _init_settings(self):
-        self._contact_model = "hydroelastic_with_fallback"
-        self._discrete_contact_approximation = "sap"
+        self._contact_model = ContactModel.kHydroelasticWithFallback
+        self._discrete_contact_approximation = DiscreteContactApproximation.kSap
         self._penetration_allowance = 1e-3
         self._stiction_tolerance = 1e-4
 
     def set_contact_model(self, model):
-        """Choose ``"point"``, ``"hydroelastic"`` or ``"hydroelastic_with_fallback"``
-        (before finalize)."""
+        """Choose the `ContactModel` (before finalize): a member or its string,
+        ``"point"``, ``"hydroelastic"`` or ``"hydroelastic_with_fallback"``."""
         self._throw_if_finalized("set_contact_model")
-        self._contact_model = check_choice("set_contact_model", "model", model, CONTACT_MODELS)
+        self._contact_model = ContactModel.coerce("set_contact_model", "model", model)
 
     def get_contact_model(self):
-        """The contact model name."""
+        """The `ContactModel` (equal to its string, e.g. ``"point"``)."""
         return self._contact_model
 
     def set_discrete_contact_approximation(self, approximation):
-        """Choose the discrete contact solver: ``"tamsi"``, ``"sap"``, ``"similar"``,
-        ``"lagged"`` or ``"lcp"`` (before finalize)."""
+        """Choose the discrete contact solver, a `DiscreteContactApproximation` or its
+        string: ``"tamsi"``, ``"sap"``, ``"similar"``, ``"lagged"`` or ``"lcp"`` (before
+        finalize)."""
         self._throw_if_finalized("set_discrete_contact_approximation")
-        self._discrete_contact_approximation = check_choice(
-            "set_discrete_contact_approximation", "approximation", approximation,
-            DISCRETE_CONTACT_APPROXIMATIONS)
+        self._discrete_contact_approximation = DiscreteContactApproximation.coerce(
+            "set_discrete_contact_approximation", "approximation", approximation)
 
     def get_discrete_contact_approximation(self):
-        """The discrete contact approximation name."""
+        """The `DiscreteContactApproximation` (equal to its string, e.g. ``"sap"``)."""
         return self._discrete_contact_approximation
 
     def set_penetration_allowance(self, penetration_allowance=1e-3):

@@ -152,16 +152,19 @@ class PlantStateMixin:
         jtype = self._model.jtype[self._tables.node_of_body[body.index()]]
         return body.floating_positions_start(), body.floating_velocities_start(), jtype
 
-    def set_free_body_pose(self, context, body, X_WB):
-        """Set the pose X_WB (RigidTransform) of free body `body` in `context`."""
+    def set_free_body_pose(self, context, body, X_JpJc):
+        """Set the pose of free body `body` in `context`: X_JpJc (RigidTransform), the pose
+        of its floating joint's child frame in its parent frame, which for a free body is
+        X_WB, the body's pose in the world (pydrake's keyword)."""
         fn = "set_free_body_pose"
         ctx = self._ctx(context, fn)
         qs, _, jtype = self._free_body_starts(body, fn)
+        X_WB = X_JpJc
         if not isinstance(X_WB, RigidTransform):
             try:
                 X_WB = RigidTransform(X_WB)
             except (TypeError, ValueError) as err:
-                raise ValueError(f"{fn}: X_WB must be a rigid transform: {err}") from None
+                raise ValueError(f"{fn}: X_JpJc must be a rigid transform: {err}") from None
         x = np.array(self._x(ctx))
         if jtype == JointType.QUATERNION_FLOATING:
             x[qs:qs + 4] = X_WB.rotation().to_quaternion()

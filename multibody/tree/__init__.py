@@ -14,10 +14,7 @@ from merganser.multibody.tree.constraints import (
 )
 from merganser.multibody.tree.element import MultibodyElement, StateAccessor
 from merganser.multibody.tree.errors import (
-    ElementLookupError,
-    SingularMassWarning,
-    TopologyError,
-    TreeLifecycleError,
+    DuplicateElementError, ElementLookupError, TopologyError, TreeLifecycleError,
 )
 from merganser.multibody.tree.force_elements import (
     ForceElement,
@@ -58,6 +55,7 @@ __all__ = [
     "CompiledModel",
     "CouplerConstraintSpec",
     "DistanceConstraintSpec",
+    "DuplicateElementError",
     "ElementLookupError",
     "FixedOffsetFrame",
     "ForceElement",
@@ -79,7 +77,6 @@ __all__ = [
     "RpyFloatingJoint",
     "ScrewJoint",
     "StateAccessor",
-    "SingularMassWarning",
     "TopologyError",
     "TreeLifecycleError",
     "UniformGravityFieldElement",

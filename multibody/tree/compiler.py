@@ -12,16 +12,14 @@ joint J (frame F on parent body P, frame M on child body B):
 
 from __future__ import annotations
 
-import warnings
 from dataclasses import dataclass
 
 import numpy as np
 
 from merganser.multibody.tree.compiled_model import CompiledModel, JointType
-from merganser.multibody.tree.errors import SingularMassWarning, TopologyError
 from merganser.multibody.tree.topology import Topology
 
-__all__ = ["TreeIndexTables", "check_terminal_mass_properties", "compile_model"]
+__all__ = ["TreeIndexTables", "compile_model"]
 
 
 def _inverse_pose(X: np.ndarray) -> np.ndarray:
@@ -57,71 +55,6 @@ class TreeIndexTables:
     v_indices: tuple
     actuator_inputs: tuple
     actuation_matrix: np.ndarray
-
-
-def check_terminal_mass_properties(topology: Topology, joints, bodies, locate=None) -> None:
-    """Warn about massless terminal bodies that make the mass matrix singular.
-
-    Drake 1.51 accepts them at finalize (romeo.urdf has such finger tips) and fails
-    only when the dynamics are evaluated; so does merganser, with a `SingularMassWarning`
-    here: for each movable node with no coordinates outboard of it (a leaf, possibly
-    with bodies welded to it), the bodies of its subtree should have a nonzero total
-    mass if its joint can translate, and not all-zero rotational inertias (about each
-    body origin) if it can rotate. `locate(message)` appends the model-file locations.
-
-    Parameters
-    ----------
-    topology : Topology
-        Node order.
-    joints : sequence of Joint
-        All joints, by joint index (including those added for base bodies).
-    bodies : sequence of RigidBody
-        All bodies, by body index.
-
-    Warns
-    -----
-    SingularMassWarning
-        Naming the body, the joint and the violated condition.
-    """
-    locate = locate or (lambda message: message)
-    nb = len(topology.body_of_node)
-    nv_outboard = np.zeros(nb, dtype=np.int64)
-    subtree: list[list[int]] = [[k] for k in range(nb)]
-    for k in range(nb - 1, 0, -1):
-        joint = joints[topology.joint_of_node[k]]
-        p = topology.parent_node[k]
-        nv_outboard[p] += nv_outboard[k] + joint.num_velocities()
-        subtree[p].extend(subtree[k])
-    for k in range(1, nb):
-        joint = joints[topology.joint_of_node[k]]
-        if joint.num_velocities() == 0 or nv_outboard[k] > 0:
-            continue
-        params = np.array(
-            [bodies[topology.body_of_node[n]].default_inertia_parameters() for n in subtree[k]]
-        )
-        name = bodies[topology.body_of_node[k]].name()
-        what = (
-            "a terminal body"
-            if len(subtree[k]) == 1
-            else ("the movable body of a terminal welded assembly")
-        )
-        message = None
-        if joint.can_translate() and np.sum(params[:, 0]) == 0.0:
-            message = (
-                f"finalize: body {name!r} is {what} that is massless, but its joint "
-                f"{joint.name()!r} ({joint.type_name()}) has a translational degree of freedom; "
-                f"the mass matrix is singular (forward dynamics will fail); give the body a "
-                f"mass (M_BBo_B) or weld it"
-            )
-        elif joint.can_rotate() and not np.any(params[:, 4:]):
-            message = (
-                f"finalize: body {name!r} is {what} that has zero rotational inertia, but its "
-                f"joint {joint.name()!r} ({joint.type_name()}) has a rotational degree of "
-                f"freedom; the mass matrix is singular (forward dynamics will fail); give the "
-                f"body an inertia (M_BBo_B) or weld it"
-            )
-        if message is not None:
-            warnings.warn(SingularMassWarning(locate(message)), stacklevel=4)
 
 
 def compile_model(

@@ -8,8 +8,8 @@ specific class or the built-in one (``RuntimeError`` for lifecycle problems,
 from __future__ import annotations
 
 __all__ = [
+    "DuplicateElementError",
     "ElementLookupError",
-    "SingularMassWarning",
     "TopologyError",
     "TreeLifecycleError",
     "list_names",
@@ -24,6 +24,11 @@ class TreeLifecycleError(RuntimeError):
     """
 
 
+class DuplicateElementError(RuntimeError, ValueError):
+    """An element that a plant may have only one of was added again (e.g. a second
+    gravity field): a RuntimeError, as Drake raises, and a ValueError."""
+
+
 class ElementLookupError(ValueError, LookupError):
     """A name or index lookup failed, or a name is ambiguous across model instances."""
 
@@ -32,17 +37,9 @@ class TopologyError(ValueError):
     """The bodies and joints do not form a tree that can be compiled.
 
     Raised at ``finalize()`` for kinematic loops, joints whose child is closer to
-    the world than their parent (reversed joints) and cycles disconnected from the
-    world; the message ends with the model-file location of each element it names
-    (when the element was parsed from a file).
-    """
-
-
-class SingularMassWarning(UserWarning):
-    """A massless (or inertia-less) movable terminal body makes the mass matrix singular.
-
-    Emitted at ``finalize()``; Drake accepts such models too and fails when the dynamics
-    are evaluated.
+    the world than their parent (reversed joints), cycles disconnected from the
+    world. (Massless bodies are accepted; a singular mass matrix is reported by the
+    dynamics as ``SingularDynamicsError``.)
     """
 
 

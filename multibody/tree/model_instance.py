@@ -9,8 +9,11 @@ parsed model gets its own instance.
 
 from __future__ import annotations
 
+from merganser.multibody.tree.choice_enum import ChoiceEnum
+
 __all__ = [
     "BASE_BODY_JOINT_TYPES",
+    "BaseBodyJointType",
     "DEFAULT_MODEL_INSTANCE",
     "DEFAULT_MODEL_INSTANCE_NAME",
     "WORLD_MODEL_INSTANCE",
@@ -27,9 +30,28 @@ WORLD_MODEL_INSTANCE_NAME = "WorldModelInstance"
 #: Drake's name for model instance 1.
 DEFAULT_MODEL_INSTANCE_NAME = "DefaultModelInstance"
 
+class BaseBodyJointType(ChoiceEnum):
+    """The joint that ``finalize()`` gives a body with no inboard joint (Drake's
+    BaseBodyJointType); chosen with ``set_base_body_joint_type``.
+
+    Attributes
+    ----------
+    kQuaternionFloatingJoint : "quaternion_floating"
+        Six degrees of freedom, q = [qw qx qy qz x y z] (default).
+    kRpyFloatingJoint : "rpy_floating"
+        Six degrees of freedom, q = [roll pitch yaw x y z].
+    kWeldJoint : "weld"
+        Welded to the world at its default pose.
+    """
+
+    kQuaternionFloatingJoint = "quaternion_floating"
+    kRpyFloatingJoint = "rpy_floating"
+    kWeldJoint = "weld"
+
+
 #: Joint types accepted by ``set_base_body_joint_type`` for bodies that have no
 #: inboard joint at ``finalize()``.
-BASE_BODY_JOINT_TYPES = ("quaternion_floating", "rpy_floating", "weld")
+BASE_BODY_JOINT_TYPES = BaseBodyJointType.names()
 
 
 class ModelInstance:

@@ -21,12 +21,9 @@ import numpy as np
 
 from merganser.geometry import RigidTransform
 from merganser.multibody.math import check_spatial_inertia
-from merganser.multibody.tree.compiler import check_terminal_mass_properties, compile_model
+from merganser.multibody.tree.compiler import compile_model
 from merganser.multibody.tree.errors import (
-    ElementLookupError,
-    TopologyError,
-    TreeLifecycleError,
-    list_names,
+    DuplicateElementError, ElementLookupError, TopologyError, TreeLifecycleError, list_names,
 )
 from merganser.multibody.tree.force_elements import ForceElement, UniformGravityFieldElement
 from merganser.multibody.tree.frames import Frame, pose_matrix
@@ -38,7 +35,7 @@ from merganser.multibody.tree.joints import (
     WeldJoint,
 )
 from merganser.multibody.tree.model_instance import (
-    BASE_BODY_JOINT_TYPES,
+    BaseBodyJointType,
     DEFAULT_MODEL_INSTANCE,
     DEFAULT_MODEL_INSTANCE_NAME,
     WORLD_MODEL_INSTANCE,
@@ -94,7 +91,7 @@ class MultibodyTree(TreeLookupsMixin, TreeCoordinatesMixin, TreeConstraintsMixin
         self._force_elements: list[ForceElement] = []
         self._constraints: list = []
         self._by_name = {kind: defaultdict(list) for kind in ("body", "frame", "joint", "actuator")}
-        self._base_body_joint_type = "quaternion_floating"
+        self._base_body_joint_type = BaseBodyJointType.kQuaternionFloatingJoint
         self._default_free_body_poses: dict[int, np.ndarray] = {}
         self._joint_between: dict[tuple[int, int], Joint] = {}
 
@@ -216,8 +213,8 @@ class MultibodyTree(TreeLookupsMixin, TreeCoordinatesMixin, TreeConstraintsMixin
             Model instance; the default model instance (1) when omitted.
         M_BBo_B : SpatialInertia, optional
             Spatial inertia about the body origin Bo, expressed in B; zero mass and
-            inertia when omitted (such a body must not end a movable chain, see
-            `finalize`). It is checked with ``check_spatial_inertia`` (a warning, or an
+            inertia when omitted (accepted as in Drake; if it makes M(q) singular the
+            dynamics raise ``SingularDynamicsError``). It is checked with ``check_spatial_inertia`` (a warning, or an
             error with ``strict_inertia``).
 
         Returns
@@ -280,14 +277,16 @@ class MultibodyTree(TreeLookupsMixin, TreeCoordinatesMixin, TreeConstraintsMixin
         mi = self._check_instance(model_instance, "get_body_indices")
         return list(self._model_instances[mi].body_indices)
 
-    def set_default_free_body_pose(self, body: RigidBody, X_WB) -> None:
-        """Set the default pose X_WB of a body that will be (or is) a floating base body.
+    def set_default_free_body_pose(self, body: RigidBody, X_PB) -> None:
+        """Set the default pose X_PB of a body that will be (or is) a floating base body:
+        its pose in the parent of its floating joint, the world, so X_PB = X_WB
+        (pydrake's keyword).
 
         Before ``finalize()`` the pose is stored and becomes the default position of the
         joint added for the body; afterwards the body must be a floating base body.
         """
         self._check_element(body, self._bodies, "set_default_free_body_pose", "body")
-        X = pose_matrix(X_WB, "set_default_free_body_pose", "X_WB")
+        X = pose_matrix(X_PB, "set_default_free_body_pose", "X_PB")
         if not self._finalized:
             self._default_free_body_poses[body.index()] = X
             return
@@ -468,7 +467,7 @@ class MultibodyTree(TreeLookupsMixin, TreeCoordinatesMixin, TreeConstraintsMixin
         if element._tree is not None:
             raise ValueError(f"{func}: this {type(element).__name__} was already added to a plant")
         if isinstance(element, UniformGravityFieldElement) and self._force_elements:
-            raise ValueError(
+            raise DuplicateElementError(
                 f"{func}: the plant already has a gravity field (force element 0); use "
                 f"gravity_field().set_gravity_vector(g) to change it"
             )
@@ -500,16 +499,13 @@ class MultibodyTree(TreeLookupsMixin, TreeCoordinatesMixin, TreeConstraintsMixin
     # =====================================================================================
     # base body joint type
     # =====================================================================================
-    def set_base_body_joint_type(self, joint_type: str, model_instance: int | None = None) -> None:
-        """Choose how free bodies are mobilized at finalize: ``"quaternion_floating"``,
-        ``"rpy_floating"`` or ``"weld"``, globally or for one model instance."""
+    def set_base_body_joint_type(self, joint_type, model_instance: int | None = None) -> None:
+        """Choose how free bodies are mobilized at finalize, globally or for one model
+        instance: a `BaseBodyJointType` or its string (``"quaternion_floating"``,
+        ``"rpy_floating"`` or ``"weld"``)."""
         func = "set_base_body_joint_type"
         self._throw_if_finalized(func, "base body joint type choices")
-        if joint_type not in BASE_BODY_JOINT_TYPES:
-            raise ValueError(
-                f"{func}: joint_type must be one of {list(BASE_BODY_JOINT_TYPES)}, "
-                f"got {joint_type!r}"
-            )
+        joint_type = BaseBodyJointType.coerce(func, "joint_type", joint_type)
         if model_instance is None:
             self._base_body_joint_type = joint_type
         else:
@@ -517,8 +513,8 @@ class MultibodyTree(TreeLookupsMixin, TreeCoordinatesMixin, TreeConstraintsMixin
                 self._check_instance(model_instance, func)
             ].base_body_joint_type = joint_type
 
-    def get_base_body_joint_type(self, model_instance: int | None = None) -> str:
-        """The base body joint type in force for `model_instance` (or the global one)."""
+    def get_base_body_joint_type(self, model_instance: int | None = None) -> BaseBodyJointType:
+        """The `BaseBodyJointType` in force for `model_instance` (or the global one)."""
         if model_instance is not None:
             chosen = self._model_instances[
                 self._check_instance(model_instance, "get_base_body_joint_type")
@@ -563,7 +559,9 @@ class MultibodyTree(TreeLookupsMixin, TreeCoordinatesMixin, TreeConstraintsMixin
         TreeLifecycleError
             If called twice.
         TopologyError
-            For kinematic loops, reversed joints, and massless terminal bodies.
+            For kinematic loops and reversed joints. Massless bodies are accepted (as in
+            Drake); a singular mass matrix is reported by the dynamics
+            (`SingularDynamicsError`).
         """
         if self._finalized:
             raise TreeLifecycleError(
@@ -580,8 +578,6 @@ class MultibodyTree(TreeLookupsMixin, TreeCoordinatesMixin, TreeConstraintsMixin
             topology = order_nodes(len(self._bodies), pairs, body_names)
         except TopologyError as err:
             raise TopologyError(self._with_source_locations(str(err))) from err
-        check_terminal_mass_properties(topology, self._joints + ephemeral, self._bodies,
-                                       self._with_source_locations)
 
         self._compiled, self._tables = compile_model(
             topology,

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from merganser.multibody.tree.body_forces import RigidBodyForcesMixin
 from merganser.multibody.tree.element import MultibodyElement
 from merganser.multibody.tree.frames import BodyFrame
 
@@ -22,7 +23,7 @@ def _zero_spatial_inertia():
     return SpatialInertia.zero()
 
 
-class RigidBody(MultibodyElement):
+class RigidBody(RigidBodyForcesMixin, MultibodyElement):
     """A rigid body B with body frame B and default spatial inertia M_BBo_B.
 
     Parameters
@@ -33,8 +34,8 @@ class RigidBody(MultibodyElement):
         Index of the model instance the body belongs to.
     M_BBo_B : SpatialInertia or None
         Spatial inertia about the body origin Bo, expressed in B. ``None`` means zero
-        mass and inertia (a massless body; see ``MultibodyTree.finalize`` for when
-        that is rejected).
+        mass and inertia (a massless body; accepted as in Drake, and reported by the
+        dynamics as `SingularDynamicsError` if it makes M(q) singular).
 
     Notes
     -----

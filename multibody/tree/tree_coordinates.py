@@ -117,10 +117,19 @@ class TreeCoordinatesMixin:
             return q
         return self.get_positions_from_array(model_instance, q)
 
-    def set_default_positions(self, *args) -> None:
-        """``set_default_positions(q)`` or ``set_default_positions(model_instance, q_instance)``."""
+    def set_default_positions(self, *args, q=None, model_instance=None,
+                              q_instance=None) -> None:
+        """``set_default_positions(q)`` or ``set_default_positions(model_instance, q_instance)``
+        (positionally or by pydrake's keywords)."""
         func = "set_default_positions"
         self._throw_if_not_finalized(func)
+        given = [a for a in (q,) if a is not None] or [
+            a for a in (model_instance, q_instance) if a is not None]
+        if given:
+            if args:
+                raise TypeError(f"{func}: pass the arguments positionally or by keyword, "
+                                f"not both")
+            args = tuple(given)
         if len(args) == 1:
             q = as_vector(args[0], self._compiled.nq, func, "q")
         elif len(args) == 2:

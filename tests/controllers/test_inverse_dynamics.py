@@ -160,8 +160,8 @@ def test_model_without_gravity_uses_the_plant_api():
 
 
 def test_errors_name_the_problem():
-    with pytest.raises(ValueError, match="InverseDynamics: mode must be 'inverse_dynamics' or "
-                                         "'gravity_compensation', got 'torque'"):
+    with pytest.raises(ValueError, match="InverseDynamics: mode must be one of 'inverse_dynamics', "
+                                         "'gravity_compensation' .*got 'torque'"):
         InverseDynamics(make_acrobot(), mode="torque")
     unfinalized = MultibodyPlant(0.0)
     add_acrobot(unfinalized)

@@ -14,7 +14,6 @@ from merganser.geometry import RigidTransform, RollPitchYaw, RotationMatrix
 from merganser.multibody.kernels.dynamics import TreeDynamics
 from merganser.multibody.math import SpatialInertia
 from merganser.multibody.tree import (
-    SingularMassWarning,
     BallRpyJoint,
     FixedOffsetFrame,
     JointType,
@@ -576,32 +575,6 @@ def test_closed_chain_disconnected_from_world_raises():
     tree.add_joint(RevoluteJoint("ca", c.body_frame(), a.body_frame(), [1, 0, 0]))
     with pytest.raises(
         TopologyError, match=r"kinematic loop: the joints among bodies \['a', 'b', 'c'\]"
-    ):
-        tree.finalize()
-
-
-def test_massless_terminal_bodies_warn_and_load_like_drake():
-    # Drake 1.51 finalizes these (and fails when the dynamics are evaluated).
-    tree = MultibodyTree()
-    massless = tree.add_rigid_body("massless")
-    tree.add_joint(PrismaticJoint("slide", tree.world_frame(), massless.body_frame(), [1, 0, 0]))
-    with pytest.warns(
-        SingularMassWarning, match="'massless' is a terminal body that is massless.*translational"
-    ):
-        assert tree.finalize().nv == 1
-
-    tree = MultibodyTree()
-    tree.add_rigid_body("free_massless")
-    with pytest.warns(SingularMassWarning, match="'free_massless' is a terminal body that is massless"):
-        tree.finalize()
-
-    tree = MultibodyTree()
-    point = tree.add_rigid_body("point", SpatialInertia.point_mass(1.0, [0, 0, 0]))
-    pin = tree.add_joint(RevoluteJoint("pin", tree.world_frame(), point.body_frame(), [1, 0, 0]))
-    pin.set_source_location("robot.urdf:12")
-    with pytest.warns(
-        SingularMassWarning, match="'point' is a terminal body that has zero rotational inertia"
-        r".*\('pin' at robot.urdf:12\)"
     ):
         tree.finalize()
 

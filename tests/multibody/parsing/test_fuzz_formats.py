@@ -16,7 +16,7 @@ from lxml import etree
 
 from merganser.multibody.parsing import ParseError, Parser, ParseWarning
 from merganser.multibody.plant import MultibodyPlant
-from merganser.multibody.tree import SingularMassWarning, TopologyError
+from merganser.multibody.tree import TopologyError
 
 INERTIAL = ('<inertial><origin xyz="0 0 -0.2"/><mass value="1"/><inertia ixx="0.1" '
             'iyy="0.1" izz="0.02" ixy="0" ixz="0" iyz="0"/></inertial>')
@@ -141,7 +141,6 @@ def test_mutated_models_raise_only_located_parse_errors(file_type):
         parser = Parser(plant)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", ParseWarning)
-            warnings.simplefilter("ignore", SingularMassWarning)
             try:
                 parser.add_models_from_string(text, file_type)
             except ParseError as err:

@@ -19,14 +19,14 @@ from merganser.multibody.parsing import (
     get_joint_position_starts,
     get_joint_velocity_starts,
 )
-from merganser.multibody.plant import MultibodyPlant
+from merganser.multibody.plant import MultibodyPlant, SingularDynamicsError
 from merganser.multibody.tree import (
     BallRpyJoint,
     PlanarJoint,
     PrismaticJoint,
     RevoluteJoint,
     ScrewJoint,
-    SingularMassWarning,
+    TopologyError,
     UniversalJoint,
     WeldJoint,
 )
@@ -250,16 +250,18 @@ def test_the_files_world_link_welds_and_its_inertial_is_ignored():
         ctx, plant.get_body_by_name("base", mi)).translation(), [0, 0, 1])
 
 
-def test_missing_inertial_on_a_movable_link_is_a_located_warning_at_finalize():
-    # Drake 1.51 finalizes a massless terminal link (romeo.urdf has some) and fails only
-    # when the dynamics are evaluated; the warning names the link and joint with file:line.
+def test_missing_inertial_on_a_movable_link_finalizes_and_dynamics_name_it():
+    """As in Drake 1.51: the massless terminal link finalizes; the dynamics that would
+    need its (zero) articulated inertia raise, naming the link and its joint."""
     text = chain().replace(f'<link name="arm">{INERTIAL}</link>', '<link name="arm"/>')
     plant, parser, [mi] = load(text)
     [entry] = [e for e in parser.last_report().by_status("defaulted") if "arm" in e.element]
     assert "no <inertial>" in entry.message and entry.line == 3
-    with pytest.warns(SingularMassWarning, match=r"'arm' at <string\.urdf>:3; 'j' at "
-                                                 r"<string\.urdf>:4"):
-        plant.finalize()
+    plant.finalize()
+    context = plant.create_default_context()
+    with pytest.raises(SingularDynamicsError, match="arm") as info:
+        plant.calc_forward_dynamics(context)
+    assert info.value.body_name == "arm"
 
 
 # ------------------------------------------------------------------ inertia validity
