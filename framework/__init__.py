@@ -3,7 +3,7 @@
 Knows nothing of robots; usable on its own for any dynamical system.
 """
 
-from .cache import Tickets
+from .cache import DependencyTicket, Tickets
 from .context import Context, DiagramContext, LeafContext
 from .diagram import Diagram
 from .diagram_builder import DiagramBuilder
@@ -19,6 +19,9 @@ from .simulator_print_stats import print_simulator_statistics
 from .state import AbstractValues, ContinuousState, DiscreteValues, State
 from .system import System
 from .value import AbstractValue, BasicVector, Value, VectorBase
+from .indices import (AbstractParameterIndex, AbstractStateIndex, CacheIndex,
+                      DiscreteStateIndex, InputPortIndex, NumericParameterIndex,
+                      OutputPortIndex, SubsystemIndex)
 from .integrators import (INTEGRATION_SCHEMES, BogackiShampine3Integrator, ExplicitEulerIntegrator,
                           ImplicitEulerIntegrator, IntegratorBase, Radau1Integrator,
                           Radau3Integrator,
@@ -45,6 +48,8 @@ from .analysis import (InputPortSelection, OutputPortSelection, controllability_
                        is_observable, is_stabilizable, linearize, observability_matrix)
 
 __all__ = [
+    "AbstractParameterIndex", "AbstractStateIndex", "CacheIndex", "DiscreteStateIndex",
+    "InputPortIndex", "NumericParameterIndex", "OutputPortIndex", "SubsystemIndex",
     "RandomSimulationResult", "SampleError", "monte_carlo_simulation", "random_simulation",
     "sample_seed", "SweepResult", "parameter_sweep",
     "INTEGRATION_SCHEMES", "IntegratorBase", "make_integrator", "SimulatorConfig",
@@ -69,7 +74,7 @@ __all__ = [
     "DiagramContext", "DiscreteUpdateEvent", "DiscreteValues", "EventStatus", "InputPort",
     "LeafContext", "LeafSystem", "NonFiniteStateError", "OutputPort", "PortError",
     "PublishEvent", "SimulationError", "SimulationResult", "Simulator", "SimulatorStatus",
-    "State", "System", "Tickets", "TriggerType", "UnrestrictedUpdateEvent", "Value",
+    "State", "System", "Tickets", "DependencyTicket", "TriggerType", "UnrestrictedUpdateEvent", "Value",
     "WitnessFunction", "WitnessFunctionDirection", "AbstractValues", "ContinuousState",
     "SystemOutput", "VectorBase",
 ]

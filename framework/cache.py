@@ -15,53 +15,59 @@ bumps the root's topology version.
 import numpy as np
 
 
+class DependencyTicket(tuple):
+    """A prerequisite token (Drake's DependencyTicket); a tuple, compared by value."""
+
+    __slots__ = ()
+
+
 class Tickets:
     """Prerequisite tickets accepted by ``prerequisites_of_calc`` (Drake's DependencyTicket).
 
     Use the ``*_ticket()`` methods of a LeafSystem; these are the underlying tokens.
     """
 
-    NOTHING = ("nothing",)
-    TIME = ("time",)
-    ACCURACY = ("accuracy",)
-    Q = ("q",)
-    V = ("v",)
-    Z = ("z",)
-    XC = ("xc",)
-    XD = ("xd",)
-    XA = ("xa",)
-    ALL_STATE = ("all_state",)
-    PN = ("pn",)
-    PA = ("pa_all",)
-    ALL_PARAMETERS = ("all_parameters",)
-    ALL_INPUTS = ("all_inputs",)
-    ALL_SOURCES_EXCEPT_INPUT_PORTS = ("all_sources_except_inputs",)
-    ALL_SOURCES = ("all_sources",)
-    XCDOT = ("xcdot",)
+    NOTHING = DependencyTicket(("nothing",))
+    TIME = DependencyTicket(("time",))
+    ACCURACY = DependencyTicket(("accuracy",))
+    Q = DependencyTicket(("q",))
+    V = DependencyTicket(("v",))
+    Z = DependencyTicket(("z",))
+    XC = DependencyTicket(("xc",))
+    XD = DependencyTicket(("xd",))
+    XA = DependencyTicket(("xa",))
+    ALL_STATE = DependencyTicket(("all_state",))
+    PN = DependencyTicket(("pn",))
+    PA = DependencyTicket(("pa_all",))
+    ALL_PARAMETERS = DependencyTicket(("all_parameters",))
+    ALL_INPUTS = DependencyTicket(("all_inputs",))
+    ALL_SOURCES_EXCEPT_INPUT_PORTS = DependencyTicket(("all_sources_except_inputs",))
+    ALL_SOURCES = DependencyTicket(("all_sources",))
+    XCDOT = DependencyTicket(("xcdot",))
 
     @staticmethod
     def discrete_state(i):
-        return ("xd_i", int(i))
+        return DependencyTicket(("xd_i", int(i)))
 
     @staticmethod
     def abstract_state(i):
-        return ("xa_i", int(i))
+        return DependencyTicket(("xa_i", int(i)))
 
     @staticmethod
     def input_port(i):
-        return ("u", int(i))
+        return DependencyTicket(("u", int(i)))
 
     @staticmethod
     def numeric_parameter(i):
-        return ("p", int(i))
+        return DependencyTicket(("p", int(i)))
 
     @staticmethod
     def abstract_parameter(i):
-        return ("pa", int(i))
+        return DependencyTicket(("pa", int(i)))
 
     @staticmethod
     def cache_entry(i):
-        return ("cache", int(i))
+        return DependencyTicket(("cache", int(i)))
 
 
 class Tracker:

@@ -65,6 +65,25 @@ class FixedInputValue(Tracker):
     def get_mutable_value(self):
         return self.value
 
+    def get_mutable_data(self):
+        """The fixed value as a Value for in-place changes (Drake's ``GetMutableData``):
+        for a vector port a Value holding a BasicVector view of the fixed array, for an
+        abstract port a Value holding the fixed object itself. Invalidates everything that
+        depends on this input, as Drake does."""
+        for entry in downstream_entries((self,)):
+            entry.valid = False
+        if self.is_vector:
+            return Value(BasicVector._wrap(self.value))
+        return Value(self.value)
+
+    def get_mutable_vector_data(self):
+        """The fixed value of a vector port as a BasicVector view (Drake's
+        ``GetMutableVectorData``); invalidates the dependents."""
+        if not self.is_vector:
+            raise TypeError("FixedInputValue.get_mutable_vector_data: the port is abstract; "
+                            "use get_mutable_data()")
+        return self.get_mutable_data().get_value()
+
     def _rebuild(self):
         if self.is_vector:
             self.ro = _readonly(self.value)
@@ -633,7 +652,7 @@ class DiagramContext(Context):
     def _rebuild_own_views(self):
         super()._rebuild_own_views()
         if self.deriv_entry is not None:
-            self.deriv_entry.ro = _readonly(self.deriv_entry.value)
+            self.deriv_entry.ro = as_vector_base(self.deriv_entry.value, False)
 
     def get_subsystem_context(self, index):
         return self._subcontexts[index]

@@ -9,6 +9,7 @@ import numpy as np
 
 from .cache import CacheEntryValue, downstream_entries
 from .context import DiagramContext, LeafContext, _RootData
+from .value import as_vector_base
 
 
 def _leaves_in_order(ctx, out):
@@ -88,6 +89,7 @@ def _setup_diagram_context(ctx):
         leaf.deriv_entry.subscribe(entry)
         parts.append((leaf._system, leaf, _as_index([position[int(g)] for g in leaf._global_xc])))
     ctx.deriv_entry = entry
+    entry.ro = as_vector_base(entry.value, False)     # has Drake's size()
     ctx._deriv_parts = parts
     # one leaf holding the whole continuous state in order: its derivatives are the
     # diagram's (no copy)

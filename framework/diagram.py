@@ -59,6 +59,14 @@ class Diagram(System):
         """The subsystems, in the order they were added."""
         return list(self._systems)
 
+    def get_system(self, index):
+        """The subsystem at ``index`` (a SubsystemIndex or int), in order of addition."""
+        if not 0 <= int(index) < len(self._systems):
+            raise IndexError(
+                f"Diagram.get_system: index {int(index)} out of range for diagram "
+                f"'{self._name}', which has {len(self._systems)} subsystem(s)")
+        return self._systems[int(index)]
+
     def get_subsystem_by_name(self, name):
         """The direct subsystem named ``name``."""
         for s in self._systems:
@@ -108,6 +116,29 @@ class Diagram(System):
         index)}`` (Drake's Diagram::connection_map)."""
         return {(self._systems[dst[0]], dst[1]): (self._systems[src[0]], src[1])
                 for dst, src in self._connection_map.items()}
+
+    def get_input_port_locators(self, port_index):
+        """The subsystem input ports that diagram input ``port_index`` feeds, as a list of
+        ``(subsystem, input index)`` (Drake's ``GetInputPortLocators``)."""
+        i = self.get_input_port(port_index).get_index()
+        return [(self._systems[k], j) for (k, j), idx in self._input_export_of.items()
+                if idx == i]
+
+    def get_output_port_locator(self, port_index):
+        """The ``(subsystem, output index)`` that diagram output ``port_index`` exports
+        (Drake's ``get_output_port_locator``)."""
+        k, j = self._output_sources[self.get_output_port(port_index).get_index()]
+        return (self._systems[k], j)
+
+    def are_connected(self, output, input):
+        """Whether subsystem output port ``output`` feeds subsystem input port ``input``
+        inside this diagram (Drake's ``AreConnected``)."""
+        idx = {id(s): k for k, s in enumerate(self._systems)}
+        src = idx.get(id(output.get_system()))
+        dst = idx.get(id(input.get_system()))
+        if src is None or dst is None:
+            return False
+        return self._connection_map.get((dst, input.get_index())) == (src, output.get_index())
 
     def has_direct_feedthrough(self, input_index, output_index=None):
         if output_index is None:

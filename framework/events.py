@@ -103,6 +103,14 @@ class TriggerType(enum.IntEnum):
     PERIODIC = 4
     PER_STEP = 5
     WITNESS = 6
+    # pydrake's member names, aliases of the above
+    kUnknown = 0
+    kInitialization = 1
+    kForced = 2
+    kTimed = 3
+    kPeriodic = 4
+    kPerStep = 5
+    kWitness = 6
 
 
 class Event:
@@ -120,6 +128,10 @@ class Event:
     def __init__(self, callback=None, trigger_type=TriggerType.UNKNOWN):
         self.callback = callback
         self.trigger_type = trigger_type
+
+    def get_trigger_type(self):
+        """What causes this event (a TriggerType)."""
+        return self.trigger_type
 
     def __repr__(self):
         return f"<{type(self).__name__} {self.trigger_type.name}>"

@@ -16,7 +16,7 @@ from .events import (DiscreteUpdateEvent, PeriodicEventData, PublishEvent, Trigg
 from .ports import ABSTRACT, VECTOR, InputPort, LeafOutputPort
 from .keyword_check import lists_valid_keywords
 from .system import System, _write_derivatives
-from .value import BasicVector, Value, as_value
+from .value import BasicVector, Value, as_value, as_vector_base
 
 
 class ContinuousStateDerivatives(BasicVector):
@@ -283,6 +283,38 @@ class LeafSystem(System):
         return Tickets.Z
 
     @staticmethod
+    def configuration_ticket():
+        """Everything a configuration may depend on (Drake's ``configuration_ticket``);
+        merganser tracks it as all sources except the input ports, a safe superset."""
+        return Tickets.ALL_SOURCES_EXCEPT_INPUT_PORTS
+
+    @staticmethod
+    def kinematics_ticket():
+        """Configuration and velocity (Drake's ``kinematics_ticket``); tracked as all
+        sources except the input ports, a safe superset."""
+        return Tickets.ALL_SOURCES_EXCEPT_INPUT_PORTS
+
+    @staticmethod
+    def ke_ticket():
+        """Kinetic energy (Drake's ``ke_ticket``); tracked as all sources, a safe superset."""
+        return Tickets.ALL_SOURCES
+
+    @staticmethod
+    def pe_ticket():
+        """Potential energy (Drake's ``pe_ticket``); tracked as all sources."""
+        return Tickets.ALL_SOURCES
+
+    @staticmethod
+    def pc_ticket():
+        """Conservative power (Drake's ``pc_ticket``); tracked as all sources."""
+        return Tickets.ALL_SOURCES
+
+    @staticmethod
+    def pnc_ticket():
+        """Non-conservative power (Drake's ``pnc_ticket``); tracked as all sources."""
+        return Tickets.ALL_SOURCES
+
+    @staticmethod
     def xc_ticket():
         """All continuous state (q, v and z)."""
         return Tickets.XC
@@ -428,6 +460,26 @@ class LeafSystem(System):
     @lists_valid_keywords
     def declare_initialization_publish_event(self, publish):
         self._initialization_events.append(PublishEvent(publish, TriggerType.INITIALIZATION))
+
+    def declare_initialization_event(self, event):
+        """Declare an initialization event given as an event object (Drake's
+        ``DeclareInitializationEvent``): a PublishEvent, DiscreteUpdateEvent or
+        UnrestrictedUpdateEvent whose trigger type is initialization."""
+        if not isinstance(event, (PublishEvent, DiscreteUpdateEvent, UnrestrictedUpdateEvent)):
+            raise TypeError(
+                f"declare_initialization_event: system '{self._name}': event must be a "
+                f"PublishEvent, DiscreteUpdateEvent or UnrestrictedUpdateEvent, got "
+                f"{type(event).__name__}")
+        self._initialization_events.append(type(event)(event.callback, TriggerType.INITIALIZATION))
+
+    def declare_per_step_event(self, event):
+        """Declare a per-step event given as an event object (Drake's ``DeclarePerStepEvent``)."""
+        if not isinstance(event, (PublishEvent, DiscreteUpdateEvent, UnrestrictedUpdateEvent)):
+            raise TypeError(
+                f"declare_per_step_event: system '{self._name}': event must be a "
+                f"PublishEvent, DiscreteUpdateEvent or UnrestrictedUpdateEvent, got "
+                f"{type(event).__name__}")
+        self._per_step_events.append(type(event)(event.callback, TriggerType.PER_STEP))
 
     @lists_valid_keywords
     def declare_forced_publish_event(self, publish):
@@ -608,6 +660,7 @@ class LeafSystem(System):
         holder = self._new_derivatives()
         ctx.deriv_holder = holder
         ctx.deriv_entry = CacheEntryValue(holder._data, "time derivatives", holder)
+        ctx.deriv_entry.ro = as_vector_base(holder._data, False)   # has Drake's size()
         for decl, entry in zip(self._cache_decls, ctx.cache_entries):
             for t in decl._prerequisites:
                 for trk in self._trackers_for(ctx, t):

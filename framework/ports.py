@@ -9,6 +9,7 @@ import numbers
 
 import numpy as np
 
+from .cache import Tickets
 from .errors import PortError
 from .keyword_check import lists_valid_keywords
 from .value import BasicVector, Value, as_value
@@ -72,7 +73,10 @@ class PortBase:
         return BasicVector._wrap(self.eval_vector(context))
 
     def eval_abstract(self, context):
-        """The value as an AbstractValue (a Value holding the object, or the vector)."""
+        """The value as an AbstractValue: a Value holding the object (abstract ports) or a
+        read-only BasicVector (vector ports), as Drake's ``EvalAbstract``."""
+        if self._kind == VECTOR:
+            return Value(BasicVector._wrap(self.eval_vector(context)))
         return Value(self.eval(context))
 
     def _context_for(self, context, fn):
@@ -94,6 +98,10 @@ class InputPort(PortBase):
         if default_value is not None and kind == VECTOR:
             self._default = np.asarray(default_value, dtype=float)
             self._default.flags.writeable = False
+
+    def ticket(self):
+        """The dependency ticket of this input port, for ``prerequisites_of_calc``."""
+        return Tickets.input_port(self._index)
 
     def is_required(self):
         """Whether a Diagram containing the system must connect or export this port."""

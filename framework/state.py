@@ -145,7 +145,8 @@ class DiscreteValues:
 
     __slots__ = ("_groups", "_on_write")
 
-    def __init__(self, groups=None, on_write=None):
+    def __init__(self, data=None, on_write=None, *, datum=None):
+        groups = data if datum is None else [datum]
         if groups is None:
             groups = []
         elif isinstance(groups, (BasicVector, np.ndarray)) or (

@@ -17,6 +17,7 @@ from .errors import ContextError, PortError
 from .graphviz import system_to_graphviz
 from .ports import VECTOR, SystemOutput
 from .state import DiscreteValues, detached_continuous_state
+from .value import Value
 
 _counter = itertools.count(1)
 
@@ -95,6 +96,45 @@ class System:
 
     def has_output_port(self, name):
         return any(p.get_name() == name for p in self._output_ports)
+
+    def eval_vector_input(self, context, port_index):
+        """The value of vector input port ``port_index`` as a read-only BasicVector
+        (Drake's ``EvalVectorInput``); ``get_input_port(i).eval(context)`` gives the ndarray."""
+        return self.get_input_port(port_index).eval_basic_vector(context)
+
+    def eval_abstract_input(self, context, port_index):
+        """The value of input port ``port_index`` as a Value (Drake's ``EvalAbstractInput``)."""
+        return self.get_input_port(port_index).eval_abstract(context)
+
+    def allocate_input_vector(self, input_port):
+        """A new BasicVector sized for vector ``input_port`` (Drake's ``AllocateInputVector``)."""
+        if input_port.get_system() is not self or input_port.get_data_type() != VECTOR:
+            raise PortError(
+                f"allocate_input_vector: input_port must be a vector input port of system "
+                f"'{self._name}', got {input_port!r}")
+        return input_port.allocate()
+
+    def allocate_input_abstract(self, input_port):
+        """A new Value for ``input_port`` (Drake's ``AllocateInputAbstract``): a clone of the
+        model value of an abstract port, a Value holding a BasicVector for a vector port."""
+        if input_port.get_system() is not self:
+            raise PortError(
+                f"allocate_input_abstract: input_port must be an input port of system "
+                f"'{self._name}', got {input_port!r}")
+        value = input_port.allocate()
+        return Value(value) if input_port.get_data_type() == VECTOR else value
+
+    def num_constraints(self):
+        """Number of system constraints; merganser declares none (Drake's count is 0 for a
+        system that declares no constraint)."""
+        return 0
+
+    def accept(self, v):
+        """Visitor dispatch (Drake's ``SystemVisitor``): ``v.visit_system(self)``, or
+        ``v.visit_diagram(self)`` for a Diagram."""
+        if self._subsystems():
+            return v.visit_diagram(self)
+        return v.visit_system(self)
 
     # ---- contexts ---------------------------------------------------------------------------
     def allocate_context(self):

@@ -187,8 +187,27 @@ class BasicVector:
         return f"BasicVector({self._data.tolist()})"
 
 
+class _TypedValueMeta(type):
+    """Metaclass of ``Value[T]``: ``isinstance(v, Value[T])`` is true for any Value whose
+    held object is a ``T`` (``Value[object]`` matches every Value), as in pydrake."""
+
+    def __instancecheck__(cls, instance):
+        if not isinstance(instance, Value):
+            return False
+        held = cls._held_type
+        return held is object or isinstance(instance._value, held)
+
+    def __subclasscheck__(cls, subclass):
+        return isinstance(subclass, type) and issubclass(subclass, Value) and (
+            cls._held_type is object or getattr(subclass, "_held_type", None) is cls._held_type)
+
+
 class Value:
     """A type-erased holder for an abstract (non-numeric) value, as Drake's AbstractValue.
+
+    ``Value[T]`` is pydrake's template spelling: ``Value[str]()`` holds ``str()``,
+    ``Value[object](x)`` holds ``x``, and ``isinstance(v, Value[T])`` checks the held type.
+    ``Value.make(x)`` (Drake's ``AbstractValue.Make``) is ``Value(x)``.
 
     Parameters
     ----------
@@ -197,9 +216,35 @@ class Value:
     """
 
     __slots__ = ("_value",)
+    _typed = {}
 
     def __init__(self, value=None):
         self._value = value
+
+    def __class_getitem__(cls, held_type):
+        typed = Value._typed.get(held_type)
+        if typed is None:
+            def __init__(self, *args):
+                if args:
+                    self._value = args[0]
+                else:
+                    self._value = None if held_type is object else held_type()
+            name = f"Value[{getattr(held_type, '__name__', held_type)}]"
+            typed = _TypedValueMeta(name, (Value,), {"__slots__": (), "__init__": __init__,
+                                                      "_held_type": held_type})
+            Value._typed[held_type] = typed
+        return typed
+
+    @staticmethod
+    def make(value):
+        """A Value holding ``value`` (Drake's ``AbstractValue.Make``)."""
+        return Value(value)
+
+    def set_from(self, other):
+        """Copy the held object of another Value (Drake's ``SetFrom``)."""
+        if not isinstance(other, Value):
+            raise TypeError(f"Value.set_from: other must be a Value, got {type(other).__name__}")
+        self._value = copy.deepcopy(other._value)
 
     def get_value(self):
         """The held object."""
