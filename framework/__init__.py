@@ -3,7 +3,7 @@
 Knows nothing of robots; usable on its own for any dynamical system.
 """
 
-from .cache import DependencyTicket, Tickets
+from .cache import DependencyTicket, Tickets, ValueProducer
 from .context import Context, DiagramContext, LeafContext
 from .diagram import Diagram
 from .diagram_builder import DiagramBuilder
@@ -74,7 +74,7 @@ __all__ = [
     "DiagramContext", "DiscreteUpdateEvent", "DiscreteValues", "EventStatus", "InputPort",
     "LeafContext", "LeafSystem", "NonFiniteStateError", "OutputPort", "PortError",
     "PublishEvent", "SimulationError", "SimulationResult", "Simulator", "SimulatorStatus",
-    "State", "System", "Tickets", "DependencyTicket", "TriggerType", "UnrestrictedUpdateEvent", "Value",
+    "State", "System", "Tickets", "DependencyTicket", "ValueProducer", "TriggerType", "UnrestrictedUpdateEvent", "Value",
     "WitnessFunction", "WitnessFunctionDirection", "AbstractValues", "ContinuousState",
     "SystemOutput", "VectorBase",
 ]

@@ -145,3 +145,43 @@ def notify(tracker, version):
         tracker.closure_version = version
     for entry in closure:
         entry.valid = False
+
+
+class ValueProducer:
+    """An allocate/calc pair for a cache entry (Drake's ValueProducer).
+
+    Parameters
+    ----------
+    allocate : callable
+        ``allocate()`` returns a new Value (AbstractValue) holding the storage.
+    calc : callable
+        ``calc(context, value)`` updates ``value`` (the Value from ``allocate``) in place,
+        through ``value.get_mutable_value()`` or ``value.set_value(...)``.
+    """
+
+    __slots__ = ("_allocate", "_calc")
+
+    def __init__(self, allocate, calc):
+        if not callable(allocate) or not callable(calc):
+            raise TypeError(
+                f"ValueProducer: allocate and calc must be callables, got "
+                f"{type(allocate).__name__} and {type(calc).__name__}")
+        self._allocate = allocate
+        self._calc = calc
+
+    def allocate(self):
+        """A new Value from the allocate callback; raises RuntimeError naming the callback
+        when it does not return a Value."""
+        from .value import Value          # value.py does not import cache.py: no cycle
+        value = self._allocate()
+        if not isinstance(value, Value):
+            name = getattr(self._allocate, "__qualname__", repr(self._allocate))
+            got = "None" if value is None else type(value).__name__
+            raise RuntimeError(
+                f"ValueProducer: the allocate callback {name} must return a Value "
+                f"(AbstractValue), not {got}")
+        return value
+
+    def calc(self, context, value):
+        """Run the calc callback on ``value`` (a Value)."""
+        self._calc(context, value)

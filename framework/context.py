@@ -621,6 +621,7 @@ class LeafContext(Context):
                     entry.holder._value = entry.value
         if self.deriv_holder is not None and self.deriv_entry is not None:
             self.deriv_holder._data = self.deriv_entry.value
+            self.deriv_entry.ro = as_vector_base(self.deriv_entry.value, False)
 
 
 class DiagramContext(Context):

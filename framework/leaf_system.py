@@ -8,7 +8,7 @@ import functools
 
 import numpy as np
 
-from .cache import CacheEntryValue, Tickets, notify
+from .cache import CacheEntryValue, Tickets, ValueProducer, notify
 from .context import LeafContext
 from .errors import PortError
 from .events import (DiscreteUpdateEvent, PeriodicEventData, PublishEvent, TriggerType,
@@ -248,6 +248,11 @@ class LeafSystem(System):
         ``calc(context, storage)`` fills it (or returns a new value, which replaces the
         storage); without, ``value_producer(context)`` returns the value."""
         prereqs = self._normalize_prereqs(prerequisites_of_calc, "declare_cache_entry")
+        if isinstance(value_producer, ValueProducer):
+            if calc is not None:
+                raise TypeError(f"declare_cache_entry: system '{self._name}': give calc inside "
+                                f"the ValueProducer or as calc=, not both")
+            value_producer, calc = _producer_alloc(value_producer), _producer_calc(value_producer)
         entry = CacheEntry(self, len(self._cache_decls), description,
                            value_producer, calc, prereqs)
         self._cache_decls.append(entry)
@@ -700,6 +705,22 @@ class LeafSystem(System):
 
     def set_random_parameters(self, context, generator):
         """Override to randomize the parameters; default keeps the defaults."""
+
+
+def _producer_alloc(producer):
+    """merganser's storage allocator from a ValueProducer: the object its Value holds."""
+    return lambda: producer.allocate().get_value()
+
+
+def _producer_calc(producer):
+    """merganser's ``calc(context, storage)`` from a ValueProducer's
+    ``calc(context, value)``; a ``set_value`` on the Value replaces the storage."""
+    def calc(context, storage):
+        value = Value(storage)
+        producer.calc(context, value)
+        held = value.get_value()
+        return None if held is storage else held
+    return calc
 
 
 class CacheEntry:

@@ -1,0 +1,156 @@
+"""Drake-parity names of the framework core: typed values, indices, tickets, input
+evaluation and allocation, fixed-input mutation, diagram locators, event objects."""
+
+import numpy as np
+import pytest
+
+from merganser.framework import (AbstractValue, BasicVector, DependencyTicket, DiagramBuilder,
+                                 InputPortIndex, LeafSystem, OutputPortIndex, PublishEvent,
+                                 Simulator, SubsystemIndex, TriggerType, Value, ValueProducer)
+from merganser.framework.primitives import Adder, PassThrough
+
+
+def test_value_template_holds_default_of_type_and_checks_instances():
+    assert Value[str]().get_value() == ""
+    assert Value[object](3).get_value() == 3
+    v = AbstractValue.make("hi")
+    assert isinstance(v, Value[str]) and isinstance(v, Value[object])
+    assert not isinstance(v, Value[BasicVector])
+    assert Value[str] is Value[str]
+    other = Value([1, 2])
+    v.set_from(other)
+    assert v.get_value() == [1, 2] and v.get_value() is not other.get_value()
+
+
+def test_typed_indices_are_ints_and_reject_negative():
+    assert InputPortIndex(2) == 2 and hash(OutputPortIndex(1)) == hash(1)
+    assert repr(SubsystemIndex(0)) == "SubsystemIndex(0)"
+    with pytest.raises(ValueError):
+        InputPortIndex(-1)
+
+
+class _Summer(LeafSystem):
+    def __init__(self):
+        super().__init__()
+        self.declare_vector_input_port("u", 2)
+        self.declare_abstract_input_port("label", Value[str]())
+        self.declare_vector_output_port("y", 1, self._calc)
+
+    def _calc(self, context, output):
+        u = self.eval_vector_input(context, 0)
+        output.set_value([u.get_value().sum()])
+
+
+def test_eval_and_allocate_inputs_in_drake_types():
+    s = _Summer()
+    ctx = s.create_default_context()
+    s.get_input_port(0).fix_value(ctx, [1.5, 2.0])
+    s.get_input_port(1).fix_value(ctx, "tag")
+    assert isinstance(s.eval_vector_input(ctx, 0), BasicVector)
+    np.testing.assert_array_equal(s.eval_vector_input(ctx, 0).get_value(), [1.5, 2.0])
+    assert s.eval_abstract_input(ctx, 1).get_value() == "tag"
+    np.testing.assert_array_equal(s.get_output_port(0).eval(ctx), [3.5])
+    vec = s.allocate_input_vector(s.get_input_port(0))
+    assert isinstance(vec, BasicVector) and vec.size() == 2
+    assert isinstance(s.allocate_input_abstract(s.get_input_port(1)), Value[str])
+    abstract_of_vector = s.get_input_port(0).eval_abstract(ctx)
+    np.testing.assert_array_equal(abstract_of_vector.get_value().get_value(), [1.5, 2.0])
+    assert s.num_constraints() == 0
+
+
+def test_fixed_input_mutable_data_invalidates_outputs():
+    s = _Summer()
+    ctx = s.create_default_context()
+    fixed = s.get_input_port(0).fix_value(ctx, [1.0, 1.0])
+    s.get_input_port(1).fix_value(ctx, "x")
+    assert s.get_output_port(0).eval(ctx)[0] == 2.0
+    data = fixed.get_mutable_data()
+    assert isinstance(data, AbstractValue)
+    data.get_value().set_value([4.0, 5.0])
+    assert s.get_output_port(0).eval(ctx)[0] == 9.0
+
+
+def test_tickets_are_dependency_tickets_and_input_port_ticket_drives_cache():
+    for t in (LeafSystem.configuration_ticket(), LeafSystem.kinematics_ticket(),
+              LeafSystem.ke_ticket(), LeafSystem.pnc_ticket(), LeafSystem.xc_ticket()):
+        assert isinstance(t, DependencyTicket)
+    s = _Summer()
+    calls = []
+
+    def calc(context, value):
+        calls.append(1)
+        value.set_value(float(s.get_input_port(0).eval(context)[0]) * 10)
+
+    entry = s.declare_cache_entry(
+        "tenfold", ValueProducer(allocate=lambda: Value(0.0), calc=calc),
+        prerequisites_of_calc={s.get_input_port(0).ticket()})
+    ctx = s.create_default_context()
+    s.get_input_port(0).fix_value(ctx, [2.0, 0.0])
+    assert entry.eval(ctx) == 20.0 and entry.eval(ctx) == 20.0 and len(calls) == 1
+    s.get_input_port(0).fix_value(ctx, [3.0, 0.0])
+    assert entry.eval(ctx) == 30.0 and len(calls) == 2
+
+
+def test_value_producer_allocate_must_return_a_value():
+    s = LeafSystem()
+
+    def bad_alloc():
+        return "not a Value"
+
+    s.declare_cache_entry("bad", ValueProducer(allocate=bad_alloc, calc=lambda c, v: None))
+    with pytest.raises(RuntimeError, match="bad_alloc.*Value.*not str"):
+        s.create_default_context()
+
+
+def test_diagram_get_system_locators_and_are_connected():
+    b = DiagramBuilder()
+    a1 = b.add_system(Adder(2, 1))
+    a2 = b.add_system(Adder(1, 1))
+    b.connect(a1.get_output_port(0), a2.get_input_port(0))
+    b.export_input(a1.get_input_port(0))
+    b.export_input(a1.get_input_port(1))
+    b.export_output(a2.get_output_port(0))
+    d = b.build()
+    assert d.get_system(SubsystemIndex(1)) is a2
+    assert d.get_input_port_locators(InputPortIndex(1)) == [(a1, 1)]
+    assert d.get_output_port_locator(OutputPortIndex(0)) == (a2, 0)
+    assert d.are_connected(output=a1.get_output_port(0), input=a2.get_input_port(0))
+    assert not d.are_connected(output=a2.get_output_port(0), input=a1.get_input_port(0))
+
+
+def test_initialization_and_per_step_events_from_event_objects():
+    times = {"init": [], "step": []}
+
+    class S(LeafSystem):
+        def __init__(self):
+            super().__init__()
+            self.declare_initialization_event(PublishEvent(
+                callback=lambda ctx: times["init"].append(ctx.get_time()),
+                trigger_type=TriggerType.kInitialization))
+            self.declare_per_step_event(PublishEvent(
+                callback=lambda ctx: times["step"].append(ctx.get_time())))
+
+    sim = Simulator(S())
+    sim.initialize()
+    assert times["init"] == [0.0]
+    assert PublishEvent(trigger_type=TriggerType.kForced).get_trigger_type() == TriggerType.FORCED
+
+
+def test_time_derivatives_have_drake_size_and_values():
+    class Decay(LeafSystem):
+        def __init__(self):
+            super().__init__()
+            self.declare_continuous_state(3)
+
+        def do_calc_time_derivatives(self, context, derivatives):
+            derivatives.get_mutable_vector().set_from_vector(
+                -2.0 * context.get_continuous_state_vector().copy_to_vector())
+
+    s = Decay()
+    ctx = s.create_default_context()
+    ctx.set_continuous_state([1.0, 2.0, 3.0])
+    xdot = s.eval_time_derivatives(ctx)
+    assert xdot.size() == 3
+    np.testing.assert_array_equal(xdot, [-2.0, -4.0, -6.0])
+    p = PassThrough(3)
+    assert p.allocate_input_vector(p.get_input_port()).size() == 3
