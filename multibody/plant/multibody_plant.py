@@ -30,6 +30,7 @@ method groups live in mixin modules:
 """
 
 import math
+import numbers
 
 import numpy as np
 
@@ -109,11 +110,10 @@ class MultibodyPlant(PlantConstructionMixin, PlantSettingsMixin, PlantStateMixin
     @lists_valid_keywords
     def __init__(self, time_step=0.0, *, strict_inertia=False):
         super().__init__()
-        try:
-            h = float(time_step)
-        except (TypeError, ValueError):
-            raise TypeError(f"MultibodyPlant: time_step must be a number, got "
-                            f"{type(time_step).__name__}") from None
+        if isinstance(time_step, (bool, np.bool_)) or not isinstance(time_step, numbers.Real):
+            raise TypeError(f"MultibodyPlant: time_step must be a real number (seconds; 0 for a "
+                            f"continuous plant), got {type(time_step).__name__} {time_step!r}")
+        h = float(time_step)
         if not (math.isfinite(h) and h >= 0.0):
             raise ValueError(f"MultibodyPlant: time_step must be finite and >= 0, got "
                              f"{time_step!r}")

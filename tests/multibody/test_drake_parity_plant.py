@@ -352,3 +352,14 @@ def test_constructors_list_their_valid_keywords():
     with pytest.raises(TypeError, match="InverseDynamics: unknown keyword argument 'model'.*; "
                                         "valid keywords: plant, mode, plant_context"):
         InverseDynamics(plant, model="inverse_dynamics")
+
+
+@pytest.mark.parametrize("bad", ["0.1", True, None, [0.1]])
+def test_time_step_of_the_wrong_type_is_refused_naming_it(bad):
+    with pytest.raises(TypeError, match=r"MultibodyPlant: time_step must be a real number.*got"):
+        MultibodyPlant(bad)
+
+
+def test_time_step_accepts_numpy_and_int_seconds():
+    assert MultibodyPlant(np.float64(0.001)).time_step() == 0.001
+    assert MultibodyPlant(0).time_step() == 0.0
