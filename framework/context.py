@@ -565,7 +565,7 @@ class LeafContext(Context):
     def to_string(self):
         """Drake's summary of a leaf context: time, states and parameters."""
         path = self.get_system_path()
-        lines = [f"{path} Context", "-" * (len(path) + 8), f"Time: {_fmt(self.get_time())}"]
+        lines = [f"{path} Context", "-" * (len(path) + 9), f"Time: {_fmt(self.get_time())}"]
         nxc, nxd, nxa = len(self._root.xc[self._xc_index]), len(self._xd), len(self._xa)
         if nxc or nxd or nxa:
             lines.append("States:")
@@ -794,10 +794,10 @@ class DiagramContext(Context):
 
 
 def _fmt(values):
-    """Numbers as Drake prints them: ``0.5`` or ``1 2 3`` (space separated, %g)."""
+    """Numbers as Drake (1.51) prints them: ``0.5`` or ``[1, 2, 3]`` (%g)."""
     if np.isscalar(values):
         return f"{float(values):g}"
-    return " ".join(f"{float(v):g}" for v in np.asarray(values).reshape(-1))
+    return "[" + ", ".join(f"{float(v):g}" for v in np.asarray(values).reshape(-1)) + "]"
 
 
 def calc_derivatives_block_by_block(ctx, out):

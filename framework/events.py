@@ -125,9 +125,21 @@ class Event:
 
     kind = None
 
-    def __init__(self, callback=None, trigger_type=TriggerType.UNKNOWN):
+    def __init__(self, callback=None, trigger_type=TriggerType.UNKNOWN, *, system_callback=None):
+        if system_callback is not None:
+            if callback is not None:
+                raise TypeError(f"{type(self).__name__}: give callback or system_callback, "
+                                f"not both")
+            callback = self._bind_system_callback(system_callback)
         self.callback = callback
         self.trigger_type = trigger_type
+
+    def _bind_system_callback(self, system_callback):
+        """Drake's ``system_callback(system, context, event[, state])`` as merganser's
+        ``callback(context[, state])``."""
+        def callback(context, *state):
+            return system_callback(context.get_system(), context, self, *state)
+        return callback
 
     def get_trigger_type(self):
         """What causes this event (a TriggerType)."""

@@ -183,22 +183,22 @@ def test_context_prints_drakes_summary():
     ctx.set_time(0.25)
     assert str(ctx) == (
         "::mixed Context\n"
-        "---------------\n"
+        "----------------\n"
         "Time: 0.25\n"
         "States:\n"
         "  5 continuous states\n"
-        "    1 2 3 4 5\n"
+        "    [1, 2, 3, 4, 5]\n"
         "  2 discrete state groups with\n"
         "     2 states\n"
-        "       6 7\n"
+        "       [6, 7]\n"
         "     3 states\n"
-        "       0 0 0\n"
+        "       [0, 0, 0]\n"
         "  1 abstract states\n"
         "\n"
         "Parameters:\n"
         "  1 numeric parameter groups with\n"
         "     1 parameters\n"
-        "       0.5\n")
+        "       [0.5]\n")
 
 
 def test_diagram_context_summary_lists_totals_and_subcontexts():

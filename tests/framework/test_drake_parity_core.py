@@ -154,3 +154,36 @@ def test_time_derivatives_have_drake_size_and_values():
     np.testing.assert_array_equal(xdot, [-2.0, -4.0, -6.0])
     p = PassThrough(3)
     assert p.allocate_input_vector(p.get_input_port()).size() == 3
+
+
+def test_system_callback_receives_system_context_and_event():
+    seen = []
+
+    class S(LeafSystem):
+        def __init__(self):
+            super().__init__()
+            self.declare_initialization_event(PublishEvent(
+                system_callback=lambda system, ctx, event: seen.append(
+                    (system, ctx.get_time(), event.get_trigger_type()))))
+
+    s = S()
+    sim = Simulator(s)
+    sim.initialize()
+    assert len(seen) == 1 and seen[0][0] is s and seen[0][1] == 0.0
+    with pytest.raises(TypeError):
+        PublishEvent(callback=print, system_callback=print)
+
+
+def test_connect_input_with_pydrake_keywords_feeds_both_ports():
+    b = DiagramBuilder()
+    adder = b.add_system(Adder(3, 1))
+    b.export_input(adder.get_input_port(0), "in0")
+    b.connect_input(diagram_port_name="in0", input=adder.get_input_port(1))
+    b.connect_input(diagram_port_index=InputPortIndex(0), input=adder.get_input_port(2))
+    b.export_output(adder.get_output_port(0))
+    d = b.build()
+    ctx = d.create_default_context()
+    d.get_input_port(0).fix_value(ctx, [2.0])
+    assert d.get_output_port(0).eval(ctx)[0] == 6.0
+    with pytest.raises(TypeError):
+        b.connect_input("in0", adder.get_input_port(1), input=adder.get_input_port(1))
