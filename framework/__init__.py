@@ -7,7 +7,7 @@ from .cache import DependencyTicket, Tickets, ValueProducer
 from .context import Context, DiagramContext, LeafContext
 from .diagram import Diagram
 from .diagram_builder import DiagramBuilder
-from .errors import (ContextError, DiagramBuildError, NonFiniteStateError, PortError,
+from .errors import (ContextError, DiagramBuildError, NonFiniteStateError, PortError, PortTypeError,
                      SimulationError)
 from .events import (DiscreteUpdateEvent, EventStatus, PublishEvent, TriggerType,
                      UnrestrictedUpdateEvent, WitnessFunction, WitnessFunctionDirection)
@@ -74,7 +74,7 @@ __all__ = [
     "DiagramContext", "DiscreteUpdateEvent", "DiscreteValues", "EventStatus", "InputPort",
     "LeafContext", "LeafSystem", "NonFiniteStateError", "OutputPort", "PortError",
     "PublishEvent", "SimulationError", "SimulationResult", "Simulator", "SimulatorStatus",
-    "State", "System", "Tickets", "DependencyTicket", "ValueProducer", "TriggerType", "UnrestrictedUpdateEvent", "Value",
+    "State", "System", "Tickets", "DependencyTicket", "ValueProducer", "PortTypeError", "TriggerType", "UnrestrictedUpdateEvent", "Value",
     "WitnessFunction", "WitnessFunctionDirection", "AbstractValues", "ContinuousState",
     "SystemOutput", "VectorBase",
 ]

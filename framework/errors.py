@@ -11,6 +11,11 @@ class PortError(RuntimeError, ValueError):
     name, unconnected input)."""
 
 
+class PortTypeError(PortError, TypeError):
+    """A raw (not Value-wrapped) object of the wrong type given to an abstract port; a
+    TypeError as pydrake raises, and a PortError."""
+
+
 class DiagramBuildError(RuntimeError, ValueError):
     """A DiagramBuilder request is invalid (size mismatch, algebraic loop, duplicate
     name, unconnected required input, reuse after build)."""

@@ -469,22 +469,28 @@ class LeafSystem(System):
     def declare_initialization_event(self, event):
         """Declare an initialization event given as an event object (Drake's
         ``DeclareInitializationEvent``): a PublishEvent, DiscreteUpdateEvent or
-        UnrestrictedUpdateEvent whose trigger type is initialization."""
-        if not isinstance(event, (PublishEvent, DiscreteUpdateEvent, UnrestrictedUpdateEvent)):
-            raise TypeError(
-                f"declare_initialization_event: system '{self._name}': event must be a "
-                f"PublishEvent, DiscreteUpdateEvent or UnrestrictedUpdateEvent, got "
-                f"{type(event).__name__}")
-        self._initialization_events.append(type(event)(event.callback, TriggerType.INITIALIZATION))
+        UnrestrictedUpdateEvent; it is dispatched with trigger type initialization."""
+        self._initialization_events.append(
+            self._event_copy("declare_initialization_event", event, TriggerType.INITIALIZATION))
 
     def declare_per_step_event(self, event):
         """Declare a per-step event given as an event object (Drake's ``DeclarePerStepEvent``)."""
+        self._per_step_events.append(
+            self._event_copy("declare_per_step_event", event, TriggerType.PER_STEP))
+
+    def declare_periodic_event(self, period_sec, offset_sec, event):
+        """Declare a periodic event given as an event object (Drake's
+        ``DeclarePeriodicEvent``): every ``period_sec`` from ``offset_sec``."""
+        self._periodic("declare_periodic_event", period_sec, offset_sec,
+                       self._event_copy("declare_periodic_event", event, TriggerType.PERIODIC))
+
+    def _event_copy(self, fn, event, trigger_type):
+        """A copy of the user's event object with the trigger type the declaration implies."""
         if not isinstance(event, (PublishEvent, DiscreteUpdateEvent, UnrestrictedUpdateEvent)):
             raise TypeError(
-                f"declare_per_step_event: system '{self._name}': event must be a "
-                f"PublishEvent, DiscreteUpdateEvent or UnrestrictedUpdateEvent, got "
-                f"{type(event).__name__}")
-        self._per_step_events.append(type(event)(event.callback, TriggerType.PER_STEP))
+                f"{fn}: system '{self._name}': event must be a PublishEvent, "
+                f"DiscreteUpdateEvent or UnrestrictedUpdateEvent, got {type(event).__name__}")
+        return type(event)(event.callback, trigger_type)
 
     @lists_valid_keywords
     def declare_forced_publish_event(self, publish):

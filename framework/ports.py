@@ -10,7 +10,7 @@ import numbers
 import numpy as np
 
 from .cache import Tickets
-from .errors import PortError
+from .errors import PortError, PortTypeError
 from .keyword_check import lists_valid_keywords
 from .value import BasicVector, Value, as_value
 
@@ -159,11 +159,23 @@ class InputPort(PortBase):
                     f"{fn}: {self._describe()} has size {self._size}, got a value of size "
                     f"{arr.size}")
             return arr
-        if isinstance(value, Value):
+        wrapped = isinstance(value, Value)
+        if wrapped:
             value = value.get_value()
         model = self._model_value.get_value() if self._model_value is not None else None
-        if model is not None and not _same_kind(value, model):
-            raise PortError(
+        if model is None:
+            return value
+        if type(model) is object:
+            # pydrake's Value[object] port takes any raw object, but not an explicitly
+            # typed Value such as Value("text") (a Value[str])
+            if wrapped and isinstance(value, str):
+                raise PortError(
+                    f"{fn}: abstract {self._describe()} holds Value[object]; got a Value[str] "
+                    f"(pass the raw object instead)")
+            return value
+        if not _same_kind(value, model):
+            error = PortError if wrapped else PortTypeError
+            raise error(
                 f"{fn}: abstract {self._describe()} holds values of type "
                 f"{type(model).__name__}, got {type(value).__name__}")
         return value

@@ -187,3 +187,40 @@ def test_connect_input_with_pydrake_keywords_feeds_both_ports():
     assert d.get_output_port(0).eval(ctx)[0] == 6.0
     with pytest.raises(TypeError):
         b.connect_input("in0", adder.get_input_port(1), input=adder.get_input_port(1))
+
+
+def test_abstract_fix_value_types_follow_pydrake():
+    text = PassThrough(Value(""))
+    ctx = text.create_default_context()
+    port = text.get_input_port(0)
+    port.fix_value(ctx, Value("Bravo"))
+    assert port.eval(ctx) == "Bravo"
+    with pytest.raises(RuntimeError):
+        port.fix_value(ctx, Value(1))
+    with pytest.raises(TypeError):
+        port.fix_value(ctx, 1)
+    anything = PassThrough(Value(object()))
+    ctx = anything.create_default_context()
+    port = anything.get_input_port(0)
+    port.fix_value(ctx, 1)
+    assert port.eval(ctx) == 1
+    port.fix_value(ctx, "string")
+    assert port.eval(ctx) == "string"
+    with pytest.raises(RuntimeError):
+        port.fix_value(ctx, Value("string"))
+
+
+def test_periodic_event_object_fires_on_its_period():
+    times = []
+
+    class S(LeafSystem):
+        def __init__(self):
+            super().__init__()
+            self.declare_periodic_event(period_sec=0.25, offset_sec=0.0, event=PublishEvent(
+                callback=lambda ctx: times.append(round(ctx.get_time(), 9))))
+
+    sim = Simulator(S())
+    sim.advance_to(1.0)
+    assert times == [0.0, 0.25, 0.5, 0.75, 1.0]
+    with pytest.raises(TypeError):
+        S().declare_periodic_event(0.1, 0.0, "not an event")
