@@ -12,14 +12,14 @@ from .errors import (ContextError, DiagramBuildError, NonFiniteStateError, PortE
 from .events import (DiscreteUpdateEvent, EventStatus, PublishEvent, TriggerType,
                      UnrestrictedUpdateEvent, WitnessFunction, WitnessFunctionDirection)
 from .leaf_system import CacheEntry, ContinuousStateDerivatives, LeafSystem
-from .ports import InputPort, OutputPort, SystemOutput
+from .ports import InputPort, OutputPort, PortDataType, SystemOutput, kUseDefaultName
 from .simulate import SimulationResult
 from .simulator import InitializeParams, ReturnReason, Simulator, SimulatorStatus
 from .simulator_print_stats import print_simulator_statistics
 from .state import AbstractValues, ContinuousState, DiscreteValues, State
 from .system import System
 from .value import AbstractValue, BasicVector, Value, VectorBase
-from .indices import (AbstractParameterIndex, AbstractStateIndex, CacheIndex,
+from .indices import (AbstractParameterIndex, AbstractStateIndex, CacheIndex, ContinuousStateIndex,
                       DiscreteStateIndex, InputPortIndex, NumericParameterIndex,
                       OutputPortIndex, SubsystemIndex)
 from .integrators import (INTEGRATION_SCHEMES, BogackiShampine3Integrator, ExplicitEulerIntegrator,
@@ -48,7 +48,7 @@ from .analysis import (InputPortSelection, OutputPortSelection, controllability_
                        is_observable, is_stabilizable, linearize, observability_matrix)
 
 __all__ = [
-    "AbstractParameterIndex", "AbstractStateIndex", "CacheIndex", "DiscreteStateIndex",
+    "AbstractParameterIndex", "AbstractStateIndex", "CacheIndex", "ContinuousStateIndex", "DiscreteStateIndex",
     "InputPortIndex", "NumericParameterIndex", "OutputPortIndex", "SubsystemIndex",
     "RandomSimulationResult", "SampleError", "monte_carlo_simulation", "random_simulation",
     "sample_seed", "SweepResult", "parameter_sweep",
@@ -74,7 +74,7 @@ __all__ = [
     "DiagramContext", "DiscreteUpdateEvent", "DiscreteValues", "EventStatus", "InputPort",
     "LeafContext", "LeafSystem", "NonFiniteStateError", "OutputPort", "PortError",
     "PublishEvent", "SimulationError", "SimulationResult", "Simulator", "SimulatorStatus",
-    "State", "System", "Tickets", "DependencyTicket", "ValueProducer", "PortTypeError", "TriggerType", "UnrestrictedUpdateEvent", "Value",
+    "State", "System", "Tickets", "DependencyTicket", "ValueProducer", "PortTypeError", "PortDataType", "kUseDefaultName", "TriggerType", "UnrestrictedUpdateEvent", "Value",
     "WitnessFunction", "WitnessFunctionDirection", "AbstractValues", "ContinuousState",
     "SystemOutput", "VectorBase",
 ]

@@ -54,3 +54,7 @@ class AbstractParameterIndex(_TypedIndex):
 
 class CacheIndex(_TypedIndex):
     """Index of a cache entry of a system."""
+
+
+class ContinuousStateIndex(_TypedIndex):
+    """Index of a continuous state (a system has at most one: 0)."""

@@ -13,7 +13,7 @@ from .context import LeafContext
 from .errors import PortError
 from .events import (DiscreteUpdateEvent, PeriodicEventData, PublishEvent, TriggerType,
                      UnrestrictedUpdateEvent, WitnessFunction, as_direction)
-from .ports import ABSTRACT, VECTOR, InputPort, LeafOutputPort
+from .ports import ABSTRACT, VECTOR, InputPort, LeafOutputPort, PortDataType, kUseDefaultName
 from .keyword_check import lists_valid_keywords
 from .system import System, _write_derivatives
 from .value import BasicVector, Value, as_value, as_vector_base
@@ -66,31 +66,52 @@ class LeafSystem(System):
 
     # ---- ports ------------------------------------------------------------------------------
     def _check_port_name(self, ports, name, fn):
+        """The port's name: ``name`` checked, or Drake's default (``u{i}`` / ``y{i}``) for
+        ``kUseDefaultName``."""
+        if name is kUseDefaultName:
+            name = f"{'u' if ports is self._input_ports else 'y'}{len(ports)}"
         if not isinstance(name, str) or not name:
             raise ValueError(f"{fn}: port name must be a non-empty str, got {name!r}")
         if any(p.get_name() == name for p in ports):
             raise ValueError(f"{fn}: system '{self._name}' already has a port named {name!r}")
+        return name
 
     @lists_valid_keywords
     def declare_vector_input_port(self, name, size=None, *, model_vector=None, required=True,
-                                  default_value=None):
+                                  default_value=None, random_type=None):
         """Declare a vector input port of ``size`` elements (or the size of
         ``model_vector``, a BasicVector or array_like).
 
         ``required=False`` lets a Diagram leave it unconnected; ``default_value`` is then
         what ``eval`` returns while it is neither connected nor fixed.
         """
+        if random_type is not None:
+            raise NotImplementedError(
+                f"declare_vector_input_port: system '{self._name}', port {name!r}: random "
+                f"input ports (random_type={random_type!r}) are not supported; use a "
+                f"RandomSource connected to the port")
         size = _vector_size("declare_vector_input_port", size, model_vector)
-        self._check_port_name(self._input_ports, name, "declare_vector_input_port")
+        name = self._check_port_name(self._input_ports, name, "declare_vector_input_port")
         port = InputPort(self, len(self._input_ports), name, VECTOR, size,
                          required=required, default_value=default_value)
         self._input_ports.append(port)
         return port
 
+    def declare_input_port(self, name, type, size, random_type=None):
+        """Declare an input port by data type (Drake's ``DeclareInputPort``):
+        ``PortDataType.kVectorValued`` with ``size`` elements, or
+        ``PortDataType.kAbstractValued`` (``size`` ignored, holding any object)."""
+        if type == PortDataType.kVectorValued:
+            return self.declare_vector_input_port(name, size, random_type=random_type)
+        if type == PortDataType.kAbstractValued:
+            return self.declare_abstract_input_port(name, Value[object]())
+        raise TypeError(f"declare_input_port: system '{self._name}': type must be a "
+                        f"PortDataType, got {type!r}")
+
     @lists_valid_keywords
     def declare_abstract_input_port(self, name, model_value, *, required=True):
         """Declare an abstract input port whose values look like ``model_value``."""
-        self._check_port_name(self._input_ports, name, "declare_abstract_input_port")
+        name = self._check_port_name(self._input_ports, name, "declare_abstract_input_port")
         port = InputPort(self, len(self._input_ports), name, ABSTRACT, 0,
                          model_value=as_value(model_value), required=required)
         self._input_ports.append(port)
@@ -102,7 +123,7 @@ class LeafSystem(System):
         """Declare a vector output port of ``size`` elements (or the size of
         ``model_value``); ``calc(context, output)`` fills the BasicVector ``output``."""
         size = _vector_size("declare_vector_output_port", size, model_value)
-        self._check_port_name(self._output_ports, name, "declare_vector_output_port")
+        name = self._check_port_name(self._output_ports, name, "declare_vector_output_port")
         if not callable(calc):
             raise TypeError(f"declare_vector_output_port: calc for port {name!r} is not callable")
         prereqs = self._normalize_prereqs(prerequisites_of_calc, "declare_vector_output_port")
@@ -115,7 +136,7 @@ class LeafSystem(System):
     def declare_abstract_output_port(self, name, alloc, calc, prerequisites_of_calc=None):
         """Declare an abstract output port; ``alloc()`` makes a model value, ``calc(context,
         value)`` sets it (``value.set_value(x)``)."""
-        self._check_port_name(self._output_ports, name, "declare_abstract_output_port")
+        name = self._check_port_name(self._output_ports, name, "declare_abstract_output_port")
         prereqs = self._normalize_prereqs(prerequisites_of_calc, "declare_abstract_output_port")
         port = LeafOutputPort(self, len(self._output_ports), name, ABSTRACT, 0, calc, alloc, prereqs)
         self._output_ports.append(port)

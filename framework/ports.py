@@ -5,6 +5,7 @@ Evaluation is pull-based: ``input_port.eval(ctx)`` returns the fixed value of th
 computed once and cached in the source's context until a prerequisite changes.
 """
 
+import enum
 import numbers
 
 import numpy as np
@@ -16,6 +17,26 @@ from .value import BasicVector, Value, as_value
 
 VECTOR = "vector"
 ABSTRACT = "abstract"
+
+
+class PortDataType(str, enum.Enum):
+    """Drake's PortDataType; ``port.get_data_type()`` compares equal to these."""
+
+    kVectorValued = VECTOR
+    kAbstractValued = ABSTRACT
+
+
+class _UseDefaultName(str):
+    """The type of :data:`kUseDefaultName`."""
+
+    __slots__ = ()
+
+    def __repr__(self):
+        return "kUseDefaultName"
+
+
+kUseDefaultName = _UseDefaultName("kUseDefaultName")
+"""Drake's kUseDefaultName: as a port name, gives the port the name ``u{i}`` / ``y{i}``."""
 
 
 def _same_kind(value, model):

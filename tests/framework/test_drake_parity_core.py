@@ -224,3 +224,16 @@ def test_periodic_event_object_fires_on_its_period():
     assert times == [0.0, 0.25, 0.5, 0.75, 1.0]
     with pytest.raises(TypeError):
         S().declare_periodic_event(0.1, 0.0, "not an event")
+
+
+def test_declare_input_port_by_data_type_and_default_names():
+    from merganser.framework import PortDataType, kUseDefaultName
+    s = LeafSystem()
+    u0 = s.declare_input_port(kUseDefaultName, PortDataType.kVectorValued, 2)
+    u1 = s.declare_input_port("any", PortDataType.kAbstractValued, 0)
+    y0 = s.declare_vector_output_port(kUseDefaultName, 1, lambda c, o: o.set_value([1.0]))
+    assert (u0.get_name(), u0.size(), y0.get_name()) == ("u0", 2, "y0")
+    assert u1.get_data_type() == PortDataType.kAbstractValued
+    assert repr(kUseDefaultName) == "kUseDefaultName"
+    with pytest.raises(TypeError):
+        s.declare_input_port("bad", "matrix", 1)
