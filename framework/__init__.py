@@ -29,11 +29,12 @@ from .simulator_config import (SimulatorConfig, apply_simulator_config, extract_
                                get_integration_schemes, reset_integrator_from_flags)
 from .primitives import (Adder, AffineSystem, ConstantValueSource, ConstantVectorSource,
                          Demultiplexer, DiscreteDerivative, DiscreteTimeDelay,
-                         FirstOrderLowPassFilter, Gain,
+                         DiscreteTimeIntegrator, FirstOrderLowPassFilter, Gain,
                          Integrator, LinearSystem, MatrixGain, Multiplexer, PassThrough,
-                         PortSwitch,
-                         RandomSource, Saturation, Sine, StateInterpolatorWithDiscreteDerivative,
-                         TrajectorySource, ZeroOrderHold)
+                         PortSwitch, RandomDistribution,
+                         RandomSource, Saturation, Selector, SelectorParams, Sine,
+                         SparseMatrixGain, StateInterpolatorWithDiscreteDerivative,
+                         TrajectorySource, WrapToSystem, ZeroOrderHold)
 from .trajectories import PiecewisePolynomial, Trajectory
 from .monte_carlo import (RandomSimulationResult, SampleError, monte_carlo_simulation,
                           random_simulation, sample_seed)
@@ -55,7 +56,8 @@ __all__ = [
     "VelocityImplicitEulerIntegrator", "ReturnReason", "InitializeParams",
     "print_simulator_statistics", "Adder", "AffineSystem",
     "ConstantValueSource", "ConstantVectorSource", "Demultiplexer", "DiscreteDerivative",
-    "DiscreteTimeDelay",
+    "DiscreteTimeDelay", "DiscreteTimeIntegrator", "RandomDistribution", "Selector",
+    "SelectorParams", "SparseMatrixGain", "WrapToSystem",
     "FirstOrderLowPassFilter", "Gain", "Integrator", "LinearSystem", "MatrixGain", "Multiplexer",
     "PassThrough", "PortSwitch", "RandomSource", "Saturation", "Sine",
     "StateInterpolatorWithDiscreteDerivative",
