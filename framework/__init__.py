@@ -42,6 +42,7 @@ from .parameter_sweep import SweepResult, parameter_sweep
 from .vector_log import VectorLog
 from .vector_log_sink import VectorLogSink, log_vector_output
 from .analysis import (InputPortSelection, OutputPortSelection, controllability_matrix,
+                       discrete_time_approximation,
                        first_order_taylor_approximation, is_controllable, is_detectable,
                        is_observable, is_stabilizable, linearize, observability_matrix)
 
@@ -56,7 +57,7 @@ __all__ = [
     "VelocityImplicitEulerIntegrator", "ReturnReason", "InitializeParams",
     "print_simulator_statistics", "Adder", "AffineSystem",
     "ConstantValueSource", "ConstantVectorSource", "Demultiplexer", "DiscreteDerivative",
-    "DiscreteTimeDelay", "DiscreteTimeIntegrator", "RandomDistribution", "Selector",
+    "discrete_time_approximation", "DiscreteTimeDelay", "DiscreteTimeIntegrator", "RandomDistribution", "Selector",
     "SelectorParams", "SparseMatrixGain", "WrapToSystem",
     "FirstOrderLowPassFilter", "Gain", "Integrator", "LinearSystem", "MatrixGain", "Multiplexer",
     "PassThrough", "PortSwitch", "RandomSource", "Saturation", "Sine",

@@ -1,6 +1,8 @@
 """Exceptions raised by the systems framework.
 
-Domain exceptions subclass the built-ins so that callers can catch them either way.
+Domain exceptions subclass the built-ins so that callers can catch them either way; where
+pydrake raises RuntimeError (a wrong-size fix_value, an invalid connection, a context of
+another system) the exception is also a RuntimeError.
 """
 
 
@@ -9,17 +11,17 @@ class SystemError_(RuntimeError):
     shadowing the builtin ``SystemError``)."""
 
 
-class PortError(ValueError):
+class PortError(ValueError, RuntimeError):
     """A port was used in a way its declaration does not allow (wrong size, unknown
     name, unconnected input)."""
 
 
-class DiagramBuildError(ValueError):
+class DiagramBuildError(ValueError, RuntimeError):
     """A DiagramBuilder request is invalid (size mismatch, algebraic loop, duplicate
     name, unconnected required input, reuse after build)."""
 
 
-class ContextError(ValueError):
+class ContextError(ValueError, RuntimeError):
     """A Context was used with the wrong system or with values of the wrong shape."""
 
 

@@ -42,6 +42,7 @@ kReachedTerminationCondition).
 
 import dataclasses
 import enum
+import functools
 import math
 import time as _time
 
@@ -84,6 +85,12 @@ class InitializeParams:
     """
 
     suppress_initialization_events: bool = False
+
+
+def _monitor_status(monitor, root_context):
+    """Call a user's monitor; None counts as EventStatus.did_nothing() (Drake's)."""
+    status = monitor(root_context)
+    return EventStatus.did_nothing() if status is None else status
 
 
 class SimulatorStatus:
@@ -183,12 +190,36 @@ del _name, _member
 
 
 class DiscreteValues:
-    """A leaf's discrete state groups being updated (Drake's DiscreteValues)."""
+    """Discrete state groups, e.g. a leaf's groups being updated (Drake's DiscreteValues).
+
+    Parameters
+    ----------
+    data : list of BasicVector or ndarray, or one BasicVector, optional
+        The groups (pydrake's keyword); none gives zero groups. A BasicVector or float64
+        array is held without copying, so a handler's writes go through to it.
+    datum : BasicVector or array_like, optional
+        A single group (pydrake's keyword), instead of ``data``.
+    """
 
     __slots__ = ("_groups",)
 
-    def __init__(self, groups):
-        self._groups = groups
+    def __init__(self, data=None, *, datum=None):
+        if data is not None and datum is not None:
+            raise TypeError("DiscreteValues: give data (a list of groups) or datum (one "
+                            "group), not both")
+        if isinstance(data, BasicVector):       # Drake's DiscreteValues(datum) overload
+            data, datum = None, data
+        if datum is not None:
+            data = [datum]
+        self._groups = [self._as_group(g) for g in (data or [])]
+
+    @staticmethod
+    def _as_group(group):
+        if isinstance(group, BasicVector):
+            return group.get_mutable_value()
+        if isinstance(group, np.ndarray) and group.dtype == np.float64 and group.ndim == 1:
+            return group
+        return np.array(group, dtype=float).reshape(-1)
 
     def num_groups(self):
         return len(self._groups)
@@ -196,31 +227,49 @@ class DiscreteValues:
     def size(self):
         return sum(g.size for g in self._groups)
 
-    def get_vector(self, i=0):
-        return BasicVector._wrap(self._groups[i])
+    def get_data(self):
+        """The groups as BasicVectors (writing through), one per group."""
+        return [BasicVector._wrap(g) for g in self._groups]
 
-    def get_mutable_vector(self, i=0):
-        return BasicVector._wrap(self._groups[i])
+    def get_vector(self, index=0):
+        return BasicVector._wrap(self._groups[index])
 
-    def get_value(self, i=0):
-        return self._groups[i]
+    def get_mutable_vector(self, index=0):
+        return BasicVector._wrap(self._groups[index])
 
-    def value(self, i=0):
-        return self._groups[i]
+    def get_value(self, index=0):
+        return self._groups[index]
 
-    def get_mutable_value(self, i=0):
-        return self._groups[i]
+    def value(self, index=0):
+        return self._groups[index]
 
-    def set_value(self, i_or_x, x=None):
-        if x is None:
-            i, x = 0, i_or_x
+    def get_mutable_value(self, index=0):
+        return self._groups[index]
+
+    def set_value(self, index_or_value, value=None):
+        """``set_value(value)`` sets group 0; ``set_value(index, value)`` group ``index``."""
+        if value is None:
+            i, value = 0, index_or_value
         else:
-            i = int(i_or_x)
-        x = np.asarray(x, dtype=float).reshape(-1)
-        if x.size != self._groups[i].size:
+            i = int(index_or_value)
+        value = np.asarray(value, dtype=float).reshape(-1)
+        if value.size != self._groups[i].size:
+            raise ValueError(f"DiscreteValues.set_value: group {i} has size "
+                             f"{self._groups[i].size}, got {value.size}")
+        self._groups[i][:] = value
+
+    def set_from(self, other):
+        """Copy every group of ``other`` (a DiscreteValues with the same group sizes)."""
+        if [g.size for g in other._groups] != [g.size for g in self._groups]:
             raise ValueError(
-                f"DiscreteValues.set_value: group {i} has size {self._groups[i].size}, got {x.size}")
-        self._groups[i][:] = x
+                f"DiscreteValues.set_from: group sizes {[g.size for g in other._groups]} "
+                f"differ from {[g.size for g in self._groups]}")
+        for mine, theirs in zip(self._groups, other._groups):
+            mine[:] = theirs
+
+    def clone(self):
+        """An independent copy."""
+        return DiscreteValues([g.copy() for g in self._groups])
 
     def __getitem__(self, i):
         return self._groups[0][i]
@@ -401,7 +450,13 @@ class Simulator:
         self._monitor = None
 
     def get_monitor(self):
-        return self._monitor
+        """The monitor set with ``set_monitor``, as Drake returns it: a callable
+        ``monitor(root_context)`` that always returns an EventStatus (did_nothing when the
+        user's function returns None); None when no monitor is set. Calling it calls the
+        user's function."""
+        if self._monitor is None:
+            return None
+        return functools.partial(_monitor_status, self._monitor)
 
     def has_been_initialized(self):
         return self._initialized

@@ -2,11 +2,13 @@
 
 from .controllability import (controllability_matrix, is_controllable, is_detectable,
                               is_observable, is_stabilizable, observability_matrix)
+from .discrete_time_approximation import discrete_time_approximation
 from .linearize import (InputPortSelection, OutputPortSelection,
                         first_order_taylor_approximation, linearize)
 
 __all__ = [
     "InputPortSelection", "OutputPortSelection", "controllability_matrix",
+    "discrete_time_approximation",
     "first_order_taylor_approximation", "is_controllable", "is_detectable", "is_observable",
     "is_stabilizable", "linearize", "observability_matrix",
 ]
