@@ -42,7 +42,8 @@ from .parameter_sweep import SweepResult, parameter_sweep
 from .vector_log import VectorLog
 from .vector_log_sink import VectorLogSink, log_vector_output
 from .analysis import (InputPortSelection, OutputPortSelection, controllability_matrix,
-                       discrete_time_approximation,
+                       Parallelism, batch_eval_time_derivatives,
+                       batch_eval_unique_periodic_discrete_update, discrete_time_approximation,
                        first_order_taylor_approximation, is_controllable, is_detectable,
                        is_observable, is_stabilizable, linearize, observability_matrix)
 
@@ -57,6 +58,7 @@ __all__ = [
     "VelocityImplicitEulerIntegrator", "ReturnReason", "InitializeParams",
     "print_simulator_statistics", "Adder", "AffineSystem",
     "ConstantValueSource", "ConstantVectorSource", "Demultiplexer", "DiscreteDerivative",
+    "Parallelism", "batch_eval_time_derivatives", "batch_eval_unique_periodic_discrete_update",
     "discrete_time_approximation", "DiscreteTimeDelay", "DiscreteTimeIntegrator", "RandomDistribution", "Selector",
     "SelectorParams", "SparseMatrixGain", "WrapToSystem",
     "FirstOrderLowPassFilter", "Gain", "Integrator", "LinearSystem", "MatrixGain", "Multiplexer",
