@@ -16,6 +16,7 @@ from .first_order_low_pass_filter import FirstOrderLowPassFilter
 from .gain import Gain
 from .integrator import Integrator
 from .linear_system import AffineSystem, LinearSystem
+from .linear_transform_density import LinearTransformDensity
 from .matrix_gain import MatrixGain
 from .multiplexer import Multiplexer
 from .pass_through import PassThrough
@@ -34,7 +35,7 @@ __all__ = [
     "Adder", "AffineSystem", "ConstantValueSource", "ConstantVectorSource", "Demultiplexer",
     "DiscreteDerivative", "DiscreteTimeDelay", "DiscreteTimeIntegrator",
     "FirstOrderLowPassFilter", "Gain", "Integrator",
-    "LinearSystem",
+    "LinearSystem", "LinearTransformDensity",
     "MatrixGain", "Multiplexer", "PassThrough", "PortSwitch", "RandomDistribution", "RandomSource",
     "Saturation", "Selector", "SelectorParams", "Sine", "SparseMatrixGain",
     "StateInterpolatorWithDiscreteDerivative", "TrajectorySource", "WrapToSystem", "ZeroOrderHold",

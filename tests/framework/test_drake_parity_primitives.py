@@ -154,3 +154,35 @@ def test_pass_through_input_may_stay_unconnected():
 def test_adder_with_zero_size_and_zero_inputs():
     adder = Adder(0, 0)
     assert adder.get_output_port(0).size() == 0
+
+
+def test_linear_transform_density_of_gaussian_is_change_of_variables():
+    from merganser.framework import LinearTransformDensity
+    dut = LinearTransformDensity(distribution=RandomDistribution.kGaussian, input_size=2,
+                                 output_size=2)
+    assert dut.get_input_port_A().size() == 4 and dut.get_distribution() == "gaussian"
+    ctx = dut.create_default_context()
+    w_in = np.array([0.5, -1.0])
+    A = np.array([[2.0, 1.0], [0.0, 3.0]])
+    dut.get_input_port_w_in().fix_value(ctx, w_in)
+    dut.fix_constant_a(ctx, A)
+    np.testing.assert_allclose(dut.get_output_port_w_out().eval(ctx), A @ w_in)   # b = 0
+    dut.fix_constant_b(ctx, [1.0, 2.0])
+    np.testing.assert_allclose(dut.get_output_port_w_out().eval(ctx), A @ w_in + [1.0, 2.0])
+    expected = np.exp(-0.5 * w_in @ w_in) / (2 * np.pi) / 6.0        # |det A| = 6
+    assert dut.calc_density(ctx) == pytest.approx(expected, rel=1e-12)
+    np.testing.assert_allclose(dut.get_output_port_w_out_density().eval(ctx), [expected])
+    dut.fix_constant_a(ctx, [[1.0, 2.0], [2.0, 4.0]])
+    with pytest.raises(ValueError, match="A must be square and invertible"):
+        dut.calc_density(ctx)
+
+
+def test_linear_transform_density_of_uniform_is_zero_off_support():
+    from merganser.framework import LinearTransformDensity
+    dut = LinearTransformDensity("uniform", 1, 1)
+    ctx = dut.create_default_context()
+    dut.fix_constant_a(ctx, [[0.5]])
+    dut.get_input_port_w_in().fix_value(ctx, [0.3])
+    assert dut.calc_density(ctx) == pytest.approx(2.0)
+    dut.get_input_port_w_in().fix_value(ctx, [1.3])
+    assert dut.calc_density(ctx) == 0.0
