@@ -119,3 +119,17 @@ def test_framework_errors_are_runtime_errors_as_in_pydrake():
     source = Integrator(1)
     with pytest.raises(RuntimeError, match="has size 1, got a value of size 2"):
         source.get_input_port(0).fix_value(source.create_default_context(), [0.0, 1.0])
+
+
+def test_integrator_statistics_summary_reports_the_counters():
+    source = Integrator(1)
+    ctx = source.create_default_context()
+    source.get_input_port(0).fix_value(ctx, [1.0])
+    simulator = Simulator(source, ctx)
+    simulator.advance_to(1.0)
+    integrator = simulator.get_integrator()
+    summary = integrator.get_statistics_summary()
+    assert f"num_steps_taken: {integrator.get_num_steps_taken()}\n" in summary
+    assert integrator.get_num_steps_taken() > 0
+    integrator.reset_statistics()
+    assert "num_steps_taken: 0\n" in integrator.get_statistics_summary()
