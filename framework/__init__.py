@@ -32,7 +32,8 @@ from .primitives import (Adder, AffineSystem, ConstantValueSource, ConstantVecto
                          DiscreteTimeIntegrator, FirstOrderLowPassFilter, Gain,
                          Integrator, LinearSystem, LinearTransformDensity, MatrixGain, Multiplexer, PassThrough,
                          PortSwitch, RandomDistribution,
-                         RandomSource, Saturation, Selector, SelectorParams, Sine,
+                         RandomSource, Saturation, Selector, SelectorParams,
+                         SharedPointerSystem, Sine,
                          SparseMatrixGain, StateInterpolatorWithDiscreteDerivative,
                          TrajectorySource, WrapToSystem, ZeroOrderHold)
 from .trajectories import PiecewisePolynomial, Trajectory
@@ -61,6 +62,7 @@ __all__ = [
     "Parallelism", "batch_eval_time_derivatives", "batch_eval_unique_periodic_discrete_update",
     "discrete_time_approximation", "DiscreteTimeDelay", "DiscreteTimeIntegrator", "RandomDistribution", "Selector",
     "SelectorParams", "SparseMatrixGain", "WrapToSystem", "LinearTransformDensity",
+    "SharedPointerSystem",
     "FirstOrderLowPassFilter", "Gain", "Integrator", "LinearSystem", "MatrixGain", "Multiplexer",
     "PassThrough", "PortSwitch", "RandomSource", "Saturation", "Sine",
     "StateInterpolatorWithDiscreteDerivative",

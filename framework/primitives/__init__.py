@@ -24,6 +24,7 @@ from .port_switch import PortSwitch
 from .random_source import RandomDistribution, RandomSource
 from .saturation import Saturation
 from .selector import Selector, SelectorParams
+from .shared_pointer_system import SharedPointerSystem
 from .sine import Sine
 from .sparse_matrix_gain import SparseMatrixGain
 from .state_interpolator import StateInterpolatorWithDiscreteDerivative
@@ -37,6 +38,6 @@ __all__ = [
     "FirstOrderLowPassFilter", "Gain", "Integrator",
     "LinearSystem", "LinearTransformDensity",
     "MatrixGain", "Multiplexer", "PassThrough", "PortSwitch", "RandomDistribution", "RandomSource",
-    "Saturation", "Selector", "SelectorParams", "Sine", "SparseMatrixGain",
+    "Saturation", "Selector", "SelectorParams", "SharedPointerSystem", "Sine", "SparseMatrixGain",
     "StateInterpolatorWithDiscreteDerivative", "TrajectorySource", "WrapToSystem", "ZeroOrderHold",
 ]

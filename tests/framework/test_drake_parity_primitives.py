@@ -186,3 +186,15 @@ def test_linear_transform_density_of_uniform_is_zero_off_support():
     assert dut.calc_density(ctx) == pytest.approx(2.0)
     dut.get_input_port_w_in().fix_value(ctx, [1.3])
     assert dut.calc_density(ctx) == 0.0
+
+
+def test_shared_pointer_system_keeps_its_object_with_the_diagram():
+    from merganser.framework import SharedPointerSystem
+    held = [1, 2, 3]
+    assert SharedPointerSystem(value_to_hold=held).get() is held
+    assert SharedPointerSystem(value_to_hold=None).get() is None
+    builder = DiagramBuilder()
+    assert SharedPointerSystem.add_to_builder(builder=builder, value_to_hold=held) is held
+    diagram = builder.build()
+    (system,) = diagram.get_systems()
+    assert system.get() is held and system.num_input_ports() == system.num_output_ports() == 0
