@@ -123,6 +123,7 @@ class HydroelasticContacts:
 
     def __init__(self, manager, tickets):
         self.manager = manager
+        self.core = manager.core
         self.plant = manager.plant
         self.entry = self.plant.declare_cache_entry(
             "hydroelastic contact surfaces", _HydroelasticState, self._calc, tickets)
@@ -130,7 +131,7 @@ class HydroelasticContacts:
     def _calc(self, context, st):
         plant = self.plant
         st.result, st.nf = None, 0
-        port = plant._ports.geometry_query
+        port = self.core.ports.geometry_query
         if not port.has_value(context):
             return
         query = port.eval(context)
@@ -139,7 +140,7 @@ class HydroelasticContacts:
         strict = plant.get_contact_model() == "hydroelastic"
         res = query._hydroelastic(strict)
         st.result = res
-        gt = self.manager._tables_for(res.ids)
+        gt = self.manager.geometry_tables(res.ids)
         keep = [k for k, (i, j) in enumerate(res.surface_pairs) if gt.node[i] != gt.node[j]]
         st.surfaces = [res.surfaces[k] for k in keep]
         st.pairs = pairs = [res.surface_pairs[k] for k in keep]
@@ -189,7 +190,7 @@ class HydroelasticContacts:
             plant = self.plant
             hydroelastic_face_forces(st.nf, st.node_m, st.node_n, st.centroid, st.normal,
                                      st.area, st.p0, st.d, st.mu, plant.get_stiction_tolerance(),
-                                     plant._eval_X_WB(context), plant._eval_V_WB(context), F,
+                                     self.core.eval_X_WB(context), self.core.eval_V_WB(context), F,
                                      f_M)
         return st, f_M
 
@@ -200,7 +201,7 @@ class HydroelasticContacts:
         """Append a HydroelasticContactInfo per surface to `results` (F_Ac_W on M's body
         at the surface centroid, in W)."""
         from merganser.multibody import SpatialForce
-        F = np.zeros((self.plant._tables.nb, 6))
+        F = np.zeros((self.core.tables.nb, 6))
         st, f_M = self.add_forces(context, F)
         if st.nf == 0:
             return results

@@ -193,7 +193,7 @@ class Parser:
         if not self._geometry_roles or not getattr(plant, "geometry_source_is_registered",
                                                    lambda: False)():
             return
-        from merganser.multibody.contact.geometry_bridge import register_parsed_geometry
+        from merganser.multibody.plant.plant_geometry import register_parsed_geometry
 
         register_parsed_geometry(plant, report.geometries, self._geometry_roles)
 
