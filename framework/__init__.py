@@ -44,7 +44,8 @@ from .vector_log import VectorLog
 from .vector_log_sink import VectorLogSink, log_vector_output
 from .analysis import (InputPortSelection, OutputPortSelection, controllability_matrix,
                        Parallelism, batch_eval_time_derivatives,
-                       batch_eval_unique_periodic_discrete_update, discrete_time_approximation,
+                       batch_eval_unique_periodic_discrete_update,
+                       DiscreteTimeApproximationSystem, discrete_time_approximation,
                        first_order_taylor_approximation, is_controllable, is_detectable,
                        is_observable, is_stabilizable, linearize, observability_matrix)
 
@@ -60,7 +61,7 @@ __all__ = [
     "print_simulator_statistics", "Adder", "AffineSystem",
     "ConstantValueSource", "ConstantVectorSource", "Demultiplexer", "DiscreteDerivative",
     "Parallelism", "batch_eval_time_derivatives", "batch_eval_unique_periodic_discrete_update",
-    "discrete_time_approximation", "DiscreteTimeDelay", "DiscreteTimeIntegrator", "RandomDistribution", "Selector",
+    "DiscreteTimeApproximationSystem", "discrete_time_approximation", "DiscreteTimeDelay", "DiscreteTimeIntegrator", "RandomDistribution", "Selector",
     "SelectorParams", "SparseMatrixGain", "WrapToSystem", "LinearTransformDensity",
     "SharedPointerSystem",
     "FirstOrderLowPassFilter", "Gain", "Integrator", "LinearSystem", "MatrixGain", "Multiplexer",

@@ -4,13 +4,14 @@ from .batch_eval import (Parallelism, batch_eval_time_derivatives,
                          batch_eval_unique_periodic_discrete_update)
 from .controllability import (controllability_matrix, is_controllable, is_detectable,
                               is_observable, is_stabilizable, observability_matrix)
-from .discrete_time_approximation import discrete_time_approximation
+from .discrete_time_approximation import (DiscreteTimeApproximationSystem,
+                                          discrete_time_approximation)
 from .linearize import (InputPortSelection, OutputPortSelection,
                         first_order_taylor_approximation, linearize)
 
 __all__ = [
     "InputPortSelection", "OutputPortSelection", "controllability_matrix",
-    "discrete_time_approximation", "Parallelism", "batch_eval_time_derivatives",
+    "DiscreteTimeApproximationSystem", "discrete_time_approximation", "Parallelism", "batch_eval_time_derivatives",
     "batch_eval_unique_periodic_discrete_update",
     "first_order_taylor_approximation", "is_controllable", "is_detectable", "is_observable",
     "is_stabilizable", "linearize", "observability_matrix",

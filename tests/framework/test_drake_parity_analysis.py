@@ -7,7 +7,8 @@ import scipy.linalg
 
 from merganser.framework import (AffineSystem, ConstantVectorSource, DiagramBuilder,
                                  DiscreteValues, Integrator, LinearSystem, Parallelism,
-                                 BasicVector, Simulator, batch_eval_time_derivatives,
+                                 BasicVector, Simulator, SimulatorConfig,
+                                 batch_eval_time_derivatives,
                                  batch_eval_unique_periodic_discrete_update,
                                  discrete_time_approximation)
 from merganser.framework.errors import DiagramBuildError, PortError
@@ -39,8 +40,35 @@ def test_discrete_time_approximation_matches_matrix_exponential_and_rejects_bad_
         discrete_time_approximation(linear_system=LinearSystem(A, np.eye(2)), time_period=0.0)
     with pytest.raises(ValueError, match="is already discrete"):
         discrete_time_approximation(linear_system=dt, time_period=0.1)
-    with pytest.raises(NotImplementedError, match="system=, integrator_config="):
-        discrete_time_approximation(system=Integrator(2), time_period=0.1)
+    with pytest.raises(TypeError, match="integrator_config goes with system="):
+        discrete_time_approximation(linear_system=LinearSystem(A, np.eye(2)), time_period=0.1,
+                                    integrator_config=SimulatorConfig())
+
+
+def test_discrete_time_approximation_of_a_system_samples_its_flow():
+    from merganser.framework import (DiscreteTimeApproximationSystem,
+                                     FirstOrderLowPassFilter)
+    tau, h = 0.5, 0.1
+    config = SimulatorConfig(integration_scheme="runge_kutta5", accuracy=1e-10)
+    dt = discrete_time_approximation(system=FirstOrderLowPassFilter(time_constant=tau, size=1),
+                                     time_period=h, integrator_config=config)
+    assert isinstance(dt, DiscreteTimeApproximationSystem) and dt.time_period() == h
+    builder = DiagramBuilder()
+    builder.add_system(dt)
+    simulator = Simulator(builder.build())
+    ctx = dt.get_my_context_from_root(simulator.get_mutable_context())
+    assert ctx.num_discrete_state_groups() == 1 and ctx.num_continuous_states() == 0
+    dt.get_input_port(0).fix_value(ctx, [1.0])
+    simulator.advance_to(0.25)          # updates at t = 0, 0.1, 0.2: the state at 0.3
+    np.testing.assert_allclose(dt.get_output_port(0).eval(ctx), [1 - np.exp(-0.3 / tau)],
+                               rtol=1e-9)
+    # Explicit Euler with one step per period is x + h u exactly for an integrator.
+    euler = discrete_time_approximation(
+        system=Integrator(2), time_period=h,
+        integrator_config=SimulatorConfig(integration_scheme="explicit_euler", max_step_size=h))
+    x = batch_eval_unique_periodic_discrete_update(
+        euler, euler.create_default_context(), [[0.0]], [[1.0], [2.0]], [[3.0], [4.0]])
+    np.testing.assert_allclose(x, [[1.0 + h * 3.0], [2.0 + h * 4.0]])
 
 
 def test_batch_eval_matches_linear_dynamics_column_by_column():
