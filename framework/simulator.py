@@ -48,6 +48,7 @@ import time as _time
 
 import numpy as np
 
+from .affine_fusion import fuse_by_default
 from .cache import notify
 from .context import Context
 from .errors import ContextError, NonFiniteStateError, PortError, SimulationError
@@ -55,8 +56,8 @@ from .events import EventStatus
 from .integrators import make_integrator
 from .keyword_check import lists_valid_keywords
 from .leaf_system import LeafSystem
+from .state import DiscreteValues, State
 from .system import System
-from .value import BasicVector
 
 
 class ReturnReason(enum.IntEnum):
@@ -189,126 +190,6 @@ for _name, _member in ReturnReason.__members__.items():   # pydrake exports the 
 del _name, _member
 
 
-class DiscreteValues:
-    """Discrete state groups, e.g. a leaf's groups being updated (Drake's DiscreteValues).
-
-    Parameters
-    ----------
-    data : list of BasicVector or ndarray, or one BasicVector, optional
-        The groups (pydrake's keyword); none gives zero groups. A BasicVector or float64
-        array is held without copying, so a handler's writes go through to it.
-    datum : BasicVector or array_like, optional
-        A single group (pydrake's keyword), instead of ``data``.
-    """
-
-    __slots__ = ("_groups",)
-
-    def __init__(self, data=None, *, datum=None):
-        if data is not None and datum is not None:
-            raise TypeError("DiscreteValues: give data (a list of groups) or datum (one "
-                            "group), not both")
-        if isinstance(data, BasicVector):       # Drake's DiscreteValues(datum) overload
-            data, datum = None, data
-        if datum is not None:
-            data = [datum]
-        self._groups = [self._as_group(g) for g in (data or [])]
-
-    @staticmethod
-    def _as_group(group):
-        if isinstance(group, BasicVector):
-            return group.get_mutable_value()
-        if isinstance(group, np.ndarray) and group.dtype == np.float64 and group.ndim == 1:
-            return group
-        return np.array(group, dtype=float).reshape(-1)
-
-    def num_groups(self):
-        return len(self._groups)
-
-    def size(self):
-        return sum(g.size for g in self._groups)
-
-    def get_data(self):
-        """The groups as BasicVectors (writing through), one per group."""
-        return [BasicVector._wrap(g) for g in self._groups]
-
-    def get_vector(self, index=0):
-        return BasicVector._wrap(self._groups[index])
-
-    def get_mutable_vector(self, index=0):
-        return BasicVector._wrap(self._groups[index])
-
-    def get_value(self, index=0):
-        return self._groups[index]
-
-    def value(self, index=0):
-        return self._groups[index]
-
-    def get_mutable_value(self, index=0):
-        return self._groups[index]
-
-    def set_value(self, index_or_value, value=None):
-        """``set_value(value)`` sets group 0; ``set_value(index, value)`` group ``index``."""
-        if value is None:
-            i, value = 0, index_or_value
-        else:
-            i = int(index_or_value)
-        value = np.asarray(value, dtype=float).reshape(-1)
-        if value.size != self._groups[i].size:
-            raise ValueError(f"DiscreteValues.set_value: group {i} has size "
-                             f"{self._groups[i].size}, got {value.size}")
-        self._groups[i][:] = value
-
-    def set_from(self, other):
-        """Copy every group of ``other`` (a DiscreteValues with the same group sizes)."""
-        if [g.size for g in other._groups] != [g.size for g in self._groups]:
-            raise ValueError(
-                f"DiscreteValues.set_from: group sizes {[g.size for g in other._groups]} "
-                f"differ from {[g.size for g in self._groups]}")
-        for mine, theirs in zip(self._groups, other._groups):
-            mine[:] = theirs
-
-    def clone(self):
-        """An independent copy."""
-        return DiscreteValues([g.copy() for g in self._groups])
-
-    def __getitem__(self, i):
-        return self._groups[0][i]
-
-    def __setitem__(self, i, value):
-        self._groups[0][i] = value
-
-
-class State:
-    """A copy of one leaf's state, written by unrestricted update handlers (Drake's State)."""
-
-    def __init__(self, ctx):
-        self._xc = np.array(ctx.get_continuous_state_vector())
-        self._nqvz = (ctx._nq, ctx._nv, ctx._nz)
-        self._xd = DiscreteValues([g.copy() for g in ctx._xd])
-        self._xa = [v.clone() for v in ctx._xa]
-
-    def get_continuous_state(self):
-        return BasicVector._wrap(self._xc)
-
-    def get_mutable_continuous_state(self):
-        return BasicVector._wrap(self._xc)
-
-    def get_discrete_state(self, i=None):
-        return self._xd if i is None else self._xd.get_vector(i)
-
-    def get_mutable_discrete_state(self, i=None):
-        return self._xd if i is None else self._xd.get_mutable_vector(i)
-
-    def get_abstract_state(self, i=0):
-        return self._xa[i].get_value()
-
-    def get_mutable_abstract_state(self, i=0):
-        return self._xa[i]
-
-    def set_abstract_state(self, i, value):
-        self._xa[i].set_value(value)
-
-
 class Simulator:
     """Advances ``system``'s root context in time with an integrator and events.
 
@@ -330,6 +211,7 @@ class Simulator:
             context = system.create_default_context()
         self._check_root_context("Simulator", context)
         self._context = context
+        fuse_by_default(system, context)
         self._integrator = make_integrator("runge_kutta3", system, context, 0.1)
         self._integrator.set_target_accuracy(1e-4)
         self._initialized = False
@@ -377,6 +259,7 @@ class Simulator:
         if context is not None:
             self._check_root_context("Simulator.reset_context", context)
         self._context = context
+        fuse_by_default(self._system, context)
         self._integrator.reset_context(context)
         self._initialized = False
         self._pending = []
@@ -574,7 +457,7 @@ class Simulator:
         status = None
         results = []
         for s, leaf, evs in self._group_by_leaf(events):
-            state = State(leaf)
+            state = State.copy_of(leaf)
             for event in evs:
                 if event.callback is not None:
                     status = self._merge(status, self._handle(event.callback(leaf, state), s, "unrestricted update"))

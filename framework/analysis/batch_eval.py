@@ -5,7 +5,7 @@ import numpy as np
 
 from ..keyword_check import lists_valid_keywords
 from ..leaf_system import LeafSystem
-from ..simulator import DiscreteValues
+from ..state import DiscreteValues
 
 
 class Parallelism:

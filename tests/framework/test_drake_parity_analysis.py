@@ -111,7 +111,7 @@ def test_discrete_values_constructors_and_set_from():
     np.testing.assert_array_equal(clone.get_value(), [1.0, 2.0, 3.0])
     clone.set_from(single)
     np.testing.assert_array_equal(clone.get_value(), [1.0, 7.0, 3.0])
-    with pytest.raises(ValueError, match=r"set_from: group sizes \[1, 2\] differ from \[3\]"):
+    with pytest.raises(ValueError, match=r"set_from: group sizes \[1, 2\], expected \[3\]"):
         clone.set_from(values)
 
 
