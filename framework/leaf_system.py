@@ -15,6 +15,7 @@ from .events import (DiscreteUpdateEvent, PeriodicEventData, PublishEvent, Trigg
                      UnrestrictedUpdateEvent, WitnessFunction, as_direction)
 from .ports import ABSTRACT, VECTOR, InputPort, LeafOutputPort
 from .keyword_check import lists_valid_keywords
+from .state import DiscreteValues
 from .system import System, _write_derivatives
 from .value import BasicVector, Value, as_value
 
@@ -466,6 +467,36 @@ class LeafSystem(System):
 
     def get_periodic_events(self):
         return list(self._periodic_events)
+
+    def get_unique_periodic_discrete_update_attribute(self):
+        """The (period_sec, offset_sec) shared by every periodic discrete update of this
+        system, or None when it has none or several timings (Drake's
+        GetUniquePeriodicDiscreteUpdateAttribute)."""
+        timings = {(t.period_sec, t.offset_sec) for t, e in self._periodic_events
+                   if e.kind == "discrete"}
+        return next(iter(timings)) if len(timings) == 1 else None
+
+    def eval_unique_periodic_discrete_update(self, context):
+        """The discrete state after this system's periodic discrete updates at ``context``
+        (a new DiscreteValues; ``context`` is unchanged). Drake's
+        EvalUniquePeriodicDiscreteUpdate (computed, not cached).
+
+        Raises
+        ------
+        ValueError
+            When the periodic discrete updates do not share one period and offset.
+        """
+        fn = "eval_unique_periodic_discrete_update"
+        ctx = context if context._system is self else self._context_from(context, fn)
+        if self.get_unique_periodic_discrete_update_attribute() is None:
+            raise ValueError(f"{fn}: system '{self._name}' must have periodic discrete updates "
+                             "of one single period and offset")
+        values = DiscreteValues([np.array(ctx.get_discrete_state(i), dtype=float)
+                                 for i in range(ctx.num_discrete_state_groups())])
+        for _, event in self._periodic_events:
+            if event.kind == "discrete" and event.callback is not None:
+                event.callback(ctx, values)
+        return values
 
     # ---- structure --------------------------------------------------------------------------
     def has_direct_feedthrough(self, input_index, output_index=None):

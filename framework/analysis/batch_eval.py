@@ -5,7 +5,6 @@ import numpy as np
 
 from ..keyword_check import lists_valid_keywords
 from ..leaf_system import LeafSystem
-from ..state import DiscreteValues
 
 
 class Parallelism:
@@ -113,19 +112,6 @@ def batch_eval_time_derivatives(system, context, times, states, inputs, *,
     return out
 
 
-def _unique_periodic_discrete_update(fn, system):
-    if not isinstance(system, LeafSystem):
-        raise NotImplementedError(f"{fn}: only a LeafSystem is supported, got "
-                                  f"{type(system).__name__} '{system.get_name()}'")
-    events = [(timing, event) for timing, event in system.get_periodic_events()
-              if event.kind == "discrete"]
-    timings = {(t.period_sec, t.offset_sec) for t, _ in events}
-    if len(timings) != 1:
-        raise ValueError(f"{fn}: system '{system.get_name()}' must have periodic discrete "
-                         f"updates of one single period and offset, got {sorted(timings)}")
-    return next(iter(timings))[0], [event for _, event in events]
-
-
 @lists_valid_keywords
 def batch_eval_unique_periodic_discrete_update(system, context, times, states, inputs, *,
                                                num_time_steps=1, input_port_index=None,
@@ -156,7 +142,14 @@ def batch_eval_unique_periodic_discrete_update(system, context, times, states, i
     """
     fn = "batch_eval_unique_periodic_discrete_update"
     times, states, inputs, port = _samples(fn, system, times, states, inputs, input_port_index)
-    period, events = _unique_periodic_discrete_update(fn, system)
+    if not isinstance(system, LeafSystem):
+        raise NotImplementedError(f"{fn}: only a LeafSystem is supported, got "
+                                  f"{type(system).__name__} '{system.get_name()}'")
+    timing = system.get_unique_periodic_discrete_update_attribute()
+    if timing is None:
+        raise ValueError(f"{fn}: system '{system.get_name()}' must have periodic discrete "
+                         "updates of one single period and offset")
+    period = timing[0]
     ctx = context.clone()
     if ctx.num_discrete_state_groups() != 1:
         raise ValueError(f"{fn}: system '{system.get_name()}' must have one discrete state "
@@ -175,10 +168,7 @@ def batch_eval_unique_periodic_discrete_update(system, context, times, states, i
         if port is not None:
             port.fix_value(ctx, inputs[:, i])
         for k in range(steps):
-            values = DiscreteValues([np.array(ctx.get_discrete_state(0), dtype=float)])
-            for event in events:
-                event.callback(ctx, values)
-            ctx.set_discrete_state(0, values.get_value(0))
+            ctx.set_discrete_state(0, system.eval_unique_periodic_discrete_update(ctx).get_value(0))
             ctx.set_time(times[i] + (k + 1) * period)
         out[:, i] = ctx.get_discrete_state(0)
     return out

@@ -161,3 +161,29 @@ def test_integrator_statistics_summary_reports_the_counters():
     assert integrator.get_num_steps_taken() > 0
     integrator.reset_statistics()
     assert "num_steps_taken: 0\n" in integrator.get_statistics_summary()
+
+
+def test_eval_unique_periodic_discrete_update_leaves_the_context_alone():
+    from merganser.framework import DiscreteTimeIntegrator
+    dut = DiscreteTimeIntegrator(size=2, time_step=0.1)
+    assert dut.get_unique_periodic_discrete_update_attribute() == (0.1, 0.0)
+    ctx = dut.create_default_context()
+    dut.set_integral_value(ctx, [1.0, 2.0])
+    dut.get_input_port(0).fix_value(ctx, [3.0, 4.0])
+    values = dut.eval_unique_periodic_discrete_update(ctx)
+    np.testing.assert_allclose(values.get_value(0), [1.3, 2.4])
+    np.testing.assert_array_equal(ctx.get_discrete_state(0), [1.0, 2.0])
+    with pytest.raises(ValueError, match="one single period and offset"):
+        continuous = Integrator(1)
+        continuous.eval_unique_periodic_discrete_update(continuous.create_default_context())
+
+
+def test_eval_vector_and_abstract_input_and_trigger_type_spellings():
+    from merganser.framework import PassThrough, TriggerType
+    dut = PassThrough(vector_size=2)
+    ctx = dut.create_default_context()
+    dut.get_input_port(0).fix_value(ctx, [1.0, 2.0])
+    np.testing.assert_array_equal(dut.eval_vector_input(ctx, 0).get_value(), [1.0, 2.0])
+    np.testing.assert_array_equal(dut.eval_abstract_input(ctx, 0).get_value(), [1.0, 2.0])
+    assert TriggerType.kForced is TriggerType.FORCED
+    assert TriggerType.kPerStep is TriggerType.PER_STEP and len(TriggerType) == 7
