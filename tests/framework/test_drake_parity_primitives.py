@@ -198,3 +198,24 @@ def test_shared_pointer_system_keeps_its_object_with_the_diagram():
     diagram = builder.build()
     (system,) = diagram.get_systems()
     assert system.get() is held and system.num_input_ports() == system.num_output_ports() == 0
+
+
+def test_vector_log_sink_and_log_vector_output_take_pydrakes_positional_forms():
+    from merganser.framework import TriggerType, VectorLogSink, log_vector_output
+    sink = VectorLogSink(1, {TriggerType.kPeriodic}, 0.125)
+    assert sink.publish_period() == 0.125
+    assert sink.get_publish_triggers() == {TriggerType.PERIODIC}
+    assert VectorLogSink(1, {TriggerType.kForced}).get_publish_triggers() == {TriggerType.FORCED}
+    builder = DiagramBuilder()
+    integrator = builder.add_system(Integrator(1))
+    logger = log_vector_output(integrator.get_output_port(0), builder, {TriggerType.kPeriodic},
+                               0.25)
+    assert logger.publish_period() == 0.25
+    diagram = builder.build()
+    ctx = diagram.create_default_context()
+    integrator.get_input_port(0).fix_value(integrator.get_my_context_from_root(ctx), [1.0])
+    simulator = Simulator(diagram, ctx)
+    simulator.advance_to(1.0)
+    log = logger.find_log(simulator.get_context())
+    np.testing.assert_allclose(log.sample_times(), [0.0, 0.25, 0.5, 0.75, 1.0])
+    np.testing.assert_allclose(log.data()[0], log.sample_times(), atol=1e-12)   # x = t
