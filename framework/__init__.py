@@ -35,7 +35,7 @@ from .primitives import (Adder, AffineSystem, ConstantValueSource, ConstantVecto
                          RandomSource, Saturation, Selector, SelectorParams,
                          SharedPointerSystem, Sine,
                          SparseMatrixGain, StateInterpolatorWithDiscreteDerivative,
-                         TrajectorySource, WrapToSystem, ZeroOrderHold)
+                         TrajectorySource, WrapToSystem, ZeroOrderHold, add_random_inputs)
 from .trajectories import PiecewisePolynomial, Trajectory
 from .monte_carlo import (RandomSimulationResult, SampleError, monte_carlo_simulation,
                           random_simulation, sample_seed)
@@ -63,7 +63,7 @@ __all__ = [
     "Parallelism", "batch_eval_time_derivatives", "batch_eval_unique_periodic_discrete_update",
     "DiscreteTimeApproximationSystem", "discrete_time_approximation", "DiscreteTimeDelay", "DiscreteTimeIntegrator", "RandomDistribution", "Selector",
     "SelectorParams", "SparseMatrixGain", "WrapToSystem", "LinearTransformDensity",
-    "SharedPointerSystem",
+    "SharedPointerSystem", "add_random_inputs",
     "FirstOrderLowPassFilter", "Gain", "Integrator", "LinearSystem", "MatrixGain", "Multiplexer",
     "PassThrough", "PortSwitch", "RandomSource", "Saturation", "Sine",
     "StateInterpolatorWithDiscreteDerivative",

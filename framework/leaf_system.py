@@ -74,17 +74,20 @@ class LeafSystem(System):
 
     @lists_valid_keywords
     def declare_vector_input_port(self, name, size=None, *, model_vector=None, required=True,
-                                  default_value=None):
+                                  default_value=None, random_type=None):
         """Declare a vector input port of ``size`` elements (or the size of
         ``model_vector``, a BasicVector or array_like).
 
         ``required=False`` lets a Diagram leave it unconnected; ``default_value`` is then
-        what ``eval`` returns while it is neither connected nor fixed.
+        what ``eval`` returns while it is neither connected nor fixed. ``random_type`` (a
+        RandomDistribution) marks a port for a random signal of that distribution, which
+        ``add_random_inputs`` connects to a RandomSource.
         """
         size = _vector_size("declare_vector_input_port", size, model_vector)
         self._check_port_name(self._input_ports, name, "declare_vector_input_port")
         port = InputPort(self, len(self._input_ports), name, VECTOR, size,
-                         required=required, default_value=default_value)
+                         required=required, default_value=default_value,
+                         random_type=random_type)
         self._input_ports.append(port)
         return port
 

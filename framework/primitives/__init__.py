@@ -21,7 +21,7 @@ from .matrix_gain import MatrixGain
 from .multiplexer import Multiplexer
 from .pass_through import PassThrough
 from .port_switch import PortSwitch
-from .random_source import RandomDistribution, RandomSource
+from .random_source import RandomDistribution, RandomSource, add_random_inputs
 from .saturation import Saturation
 from .selector import Selector, SelectorParams
 from .shared_pointer_system import SharedPointerSystem
@@ -40,4 +40,5 @@ __all__ = [
     "MatrixGain", "Multiplexer", "PassThrough", "PortSwitch", "RandomDistribution", "RandomSource",
     "Saturation", "Selector", "SelectorParams", "SharedPointerSystem", "Sine", "SparseMatrixGain",
     "StateInterpolatorWithDiscreteDerivative", "TrajectorySource", "WrapToSystem", "ZeroOrderHold",
+    "add_random_inputs",
 ]

@@ -46,7 +46,8 @@ class LinearTransformDensity(LeafSystem):
         self._distribution = as_random_distribution(fn, distribution)
         self._m = as_size(fn, "input_size", input_size)
         self._p = as_size(fn, "output_size", output_size)
-        self._w_in = self.declare_vector_input_port("w_in", self._m)
+        self._w_in = self.declare_vector_input_port("w_in", self._m,
+                                                    random_type=self._distribution)
         self._A = self.declare_vector_input_port("A", self._p * self._m)
         self._b = self.declare_vector_input_port("b", self._p, required=False,
                                                  default_value=np.zeros(self._p))

@@ -119,3 +119,35 @@ class RandomSource(LeafSystem):
     def _resample(self, context, state):
         rng = state.get_abstract_state(0)
         state.get_mutable_discrete_state(0).set_value(self._draw(rng))
+
+
+def add_random_inputs(sampling_interval_sec, builder):
+    """Connect a RandomSource to every random input port in ``builder`` that is neither
+    connected nor exported (Drake's AddRandomInputs).
+
+    A port is random when declared with ``random_type`` (a RandomDistribution); its source
+    draws that distribution, ``sampling_interval_sec`` apart.
+
+    Parameters
+    ----------
+    sampling_interval_sec : float
+        h (s), > 0.
+    builder : DiagramBuilder
+
+    Returns
+    -------
+    int
+        The number of RandomSources added.
+    """
+    as_positive_float("add_random_inputs", "sampling_interval_sec", sampling_interval_sec)
+    added = 0
+    for system in list(builder.get_systems()):
+        for i in range(system.num_input_ports()):
+            port = system.get_input_port(i)
+            if not port.is_random() or builder.is_connected_or_exported(port):
+                continue
+            source = builder.add_system(RandomSource(port.get_random_type(), port.size(),
+                                                     sampling_interval_sec))
+            builder.connect(source.get_output_port(0), port)
+            added += 1
+    return added

@@ -219,3 +219,22 @@ def test_vector_log_sink_and_log_vector_output_take_pydrakes_positional_forms():
     log = logger.find_log(simulator.get_context())
     np.testing.assert_allclose(log.sample_times(), [0.0, 0.25, 0.5, 0.75, 1.0])
     np.testing.assert_allclose(log.data()[0], log.sample_times(), atol=1e-12)   # x = t
+
+
+def test_add_random_inputs_feeds_unconnected_random_ports_only():
+    from merganser.framework import LinearTransformDensity, add_random_inputs
+    builder = DiagramBuilder()
+    density = builder.add_system(LinearTransformDensity("gaussian", 2, 2))
+    assert density.get_input_port_w_in().get_random_type() is RandomDistribution.kGaussian
+    assert not density.get_input_port_A().is_random()
+    assert add_random_inputs(sampling_interval_sec=0.01, builder=builder) == 1
+    assert add_random_inputs(0.01, builder) == 0          # now connected
+    sources = [s for s in builder.get_systems() if isinstance(s, RandomSource)]
+    assert len(sources) == 1 and sources[0].get_distribution() == "gaussian"
+    builder.export_input(density.get_input_port_A(), "A")
+    diagram = builder.build()
+    ctx = diagram.create_default_context()
+    diagram.get_input_port(0).fix_value(ctx, np.eye(2).reshape(-1))
+    w_in = sources[0].get_output_port(0).eval(sources[0].get_my_context_from_root(ctx))
+    np.testing.assert_allclose(
+        density.get_output_port_w_out().eval(density.get_my_context_from_root(ctx)), w_in)
