@@ -27,6 +27,7 @@ from merganser.multibody.tree.force_elements import (
 from merganser.multibody.tree.frames import BodyFrame, FixedOffsetFrame, Frame
 from merganser.multibody.tree.joint_actuator import JointActuator
 from merganser.multibody.tree.joints import (
+    BallQuaternionJoint,
     BallRpyJoint,
     Joint,
     PlanarJoint,
@@ -48,6 +49,7 @@ __all__ = [
     "JOINT_NV",
     "WORLD_MODEL_INSTANCE",
     "BallConstraintSpec",
+    "BallQuaternionJoint",
     "BallRpyJoint",
     "BodyFrame",
     "CompiledModel",
