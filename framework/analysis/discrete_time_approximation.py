@@ -7,6 +7,7 @@ import scipy.linalg
 from ..integrators import make_integrator
 from ..keyword_check import lists_valid_keywords
 from ..leaf_system import LeafSystem
+from ..primitives._validation import as_positive_float
 from ..primitives.linear_system import AffineSystem, LinearSystem
 from ..simulator_config import SimulatorConfig
 
@@ -40,7 +41,7 @@ class DiscreteTimeApproximationSystem(LeafSystem):
     def __init__(self, system, time_period, integrator_config=None):
         super().__init__()
         fn = "DiscreteTimeApproximation"
-        self._h = _as_period(fn, time_period)
+        self._h = as_positive_float(fn, "time_period", time_period)
         self._config = integrator_config if integrator_config is not None else SimulatorConfig()
         self._system = system
         self._sub = system.create_default_context()
@@ -105,16 +106,6 @@ class DiscreteTimeApproximationSystem(LeafSystem):
         discrete_state.set_value(sub.get_continuous_state_vector())
 
 
-def _as_period(fn, time_period):
-    try:
-        h = float(time_period)
-    except (TypeError, ValueError):
-        raise TypeError(f"{fn}: time_period must be a number, got {time_period!r}") from None
-    if not (h > 0.0 and np.isfinite(h)):
-        raise ValueError(f"{fn}: time_period must be a finite number > 0, got {time_period!r}")
-    return h
-
-
 @lists_valid_keywords
 def discrete_time_approximation(linear_system=None, time_period=None, *, affine_system=None,
                                 system=None, integrator_config=None):
@@ -161,7 +152,7 @@ def discrete_time_approximation(linear_system=None, time_period=None, *, affine_
     if source.time_period() != 0.0:
         raise ValueError(f"{fn}: system '{source.get_name()}' is already discrete "
                          f"(time_period {source.time_period()})")
-    h = _as_period(fn, time_period)
+    h = as_positive_float(fn, "time_period", time_period)
     A, B, f0 = (np.asarray(M, dtype=float) for M in (source.A(), source.B(), source.f0()))
     n, m = B.shape
     M = np.zeros((n + m + 1, n + m + 1))
