@@ -103,6 +103,14 @@ class TriggerType(enum.IntEnum):
     PERIODIC = 4
     PER_STEP = 5
     WITNESS = 6
+    # pydrake's spellings, aliases of the members above (TriggerType.kForced is FORCED).
+    kUnknown = 0
+    kInitialization = 1
+    kForced = 2
+    kTimed = 3
+    kPeriodic = 4
+    kPerStep = 5
+    kWitness = 6
 
 
 class Event:

@@ -117,6 +117,16 @@ class System:
         for port, value in zip(self._output_ports, outputs._values):
             port.calc(ctx, value)
 
+    def eval_vector_input(self, context, port_index):
+        """The value of vector input port ``port_index`` as a (read-only) BasicVector
+        (Drake's EvalVectorInput)."""
+        return self.get_input_port(port_index).eval_basic_vector(context)
+
+    def eval_abstract_input(self, context, port_index):
+        """The value of input port ``port_index`` as an AbstractValue (Drake's
+        EvalAbstractInput)."""
+        return self.get_input_port(port_index).eval_abstract(context)
+
     def allocate_time_derivatives(self):
         """A zero ContinuousState laid out as this system's [q; v; z], for
         ``calc_time_derivatives``."""
