@@ -41,7 +41,7 @@ def _scene(extra_sphere_at=None):
 
 def test_query_results_are_default_constructible_as_in_drake():
     pair = PenetrationAsPointPair()
-    assert pair.depth == -1.0 and pair.id_A is None
+    assert pair.depth == -1.0 and isinstance(pair.id_A, GeometryId) and not pair.id_A.is_valid()
     np.testing.assert_array_equal(pair.nhat_BA_W, np.zeros(3))
     distance = SignedDistancePair()
     assert distance.distance == 0.0
