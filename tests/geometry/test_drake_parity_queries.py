@@ -8,7 +8,8 @@ import pytest
 
 from merganser.framework import DiagramBuilder
 from merganser.geometry import (
-    Box, CoulombFriction, FrameId, FramePoseVector, PenetrationAsPointPair, QueryObject,
+    Box, CoulombFriction, FrameId, FramePoseVector, GeometryId, PenetrationAsPointPair,
+    QueryObject,
     RigidTransform, SignedDistancePair, SignedDistanceToPoint, Sphere,
 )
 from merganser.multibody import SpatialInertia, add_multibody_plant_scene_graph
