@@ -18,6 +18,7 @@ def lists_valid_keywords(fn):
     valid = [name for name, p in params.items()
              if name != "self" and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
     valid_set = frozenset(valid)
+    name = fn.__qualname__.removesuffix(".__init__")
 
     @functools.wraps(fn)
     def checked(*args, **kwargs):
@@ -25,7 +26,7 @@ def lists_valid_keywords(fn):
             unknown = [k for k in kwargs if k not in valid_set]
             hint = difflib.get_close_matches(unknown[0], valid, n=1)
             raise TypeError(
-                f"{fn.__qualname__}: unknown keyword argument {unknown[0]!r}"
+                f"{name}: unknown keyword argument {unknown[0]!r}"
                 + (f" (did you mean {hint[0]!r}?)" if hint else "")
                 + f"; valid keywords: {', '.join(valid) if valid else '(none)'}")
         return fn(*args, **kwargs)

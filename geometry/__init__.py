@@ -45,3 +45,17 @@ __all__ = [
     "normalize_quaternion", "quaternion_conjugate", "quaternion_multiply",
     "quaternion_to_rotation_matrix", "rotation_matrix_to_quaternion",
 ]
+
+#: The browser visualizer, re-exported here but loaded at first use (it pulls in meshcat's
+#: optional pieces): ``from merganser.geometry import Meshcat`` works.
+_VISUALIZATION = ("ContactVisualizer", "ContactVisualizerParams", "Meshcat", "MeshcatAnimation",
+                  "MeshcatUnavailableError", "MeshcatVisualizer", "MeshcatVisualizerParams",
+                  "add_default_visualization")
+
+
+def __getattr__(name):
+    if name in _VISUALIZATION:
+        from merganser.geometry import visualization
+
+        return getattr(visualization, name)
+    raise AttributeError(f"module 'merganser.geometry' has no attribute {name!r}")

@@ -3,15 +3,62 @@
 - `actuated_panda`: example-robot-data's panda.urdf loaded with the Parser, its base welded
   to the world and an actuator on every one-dof joint (the URDF has no transmissions);
   nq = nv = nu = 9, joint damping 0.003 (arm) and 0.3 (fingers).
+- `load_reference_model`: a model of tests/data/models for which tests/data/reference holds
+  Drake's values, loaded by the Parser and attached as Drake's reference was computed;
+  `damping_vector`: a plant's joint damping per velocity.
 """
 
 import warnings
 from pathlib import Path
 
-from merganser.multibody import MultibodyPlant, Parser
+import numpy as np
 
-PANDA_URDF = (Path(__file__).resolve().parent / "data" / "models" / "example-robot-data"
-              / "robots" / "panda_description" / "urdf" / "panda.urdf")
+from merganser.multibody import MultibodyPlant, Parser
+from merganser.multibody.parsing import ParseWarning
+
+DATA = Path(__file__).resolve().parent / "data"
+MODELS = DATA / "models"
+PANDA_URDF = MODELS / "example-robot-data" / "robots" / "panda_description" / "urdf" / "panda.urdf"
+
+#: reference model name -> (model file under tests/data/models, frame welded to the world
+#: or None when the file attaches the base itself: its world link, an SDFormat world
+#: joint, or a free body)
+REFERENCE_MODELS = {
+    "acrobot": ("drake/acrobot/Acrobot.urdf", None),
+    "cart_pole": ("drake/cart_pole/cart_pole.sdf", None),
+    "pendulum": ("drake/pendulum/Pendulum.urdf", None),
+    "panda": ("example-robot-data/robots/panda_description/urdf/panda.urdf", "panda_link0"),
+    "ur5": ("example-robot-data/robots/ur_description/urdf/ur5_robot.urdf", None),
+    "solo12": ("example-robot-data/robots/solo_description/robots/solo12.urdf", None),
+}
+
+
+def load_reference_model(name, time_step=0.0, plant=None):
+    """(plant, model_instance, parser) for reference model `name`: a new plant, finalized,
+    or, when `plant` is given, added to it (not finalized)."""
+    path, weld = REFERENCE_MODELS[name]
+    own = plant is None
+    plant = MultibodyPlant(time_step) if own else plant
+    parser = Parser(plant)
+    parser.package_map().add("example-robot-data", MODELS / "example-robot-data")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ParseWarning)
+        [instance] = parser.add_models(MODELS / path)
+    if weld:
+        plant.weld_frames(plant.world_frame(), plant.get_frame_by_name(weld, instance))
+    if own:
+        plant.finalize()
+    return plant, instance, parser
+
+
+def damping_vector(plant):
+    """The joints' default damping per velocity, shape (nv,)."""
+    d = np.zeros(plant.num_velocities())
+    for j in plant.get_joint_indices():
+        joint = plant.get_joint(j)
+        d[joint.velocity_start():joint.velocity_start() + joint.num_velocities()] = \
+            joint.default_damping_vector()
+    return d
 
 
 def actuated_panda(time_step=0.0):

@@ -16,7 +16,8 @@ from merganser.multibody.kernels.layout import (
 )
 from merganser.multibody.kernels.spatial import load6, rotate6
 
-__all__ = ["point_in_world", "calc_jacobian_spatial", "calc_bias_spatial_acceleration"]
+__all__ = ["point_in_world", "point_jacobian_columns", "calc_jacobian_spatial",
+           "calc_bias_spatial_acceleration"]
 
 
 @kernel
@@ -62,6 +63,18 @@ def calc_jacobian_spatial(ip, fp, ws, q, node, p_BoBp_B, J):
             J[i, j] = 0.0
     pose_pass_base_to_tip(ip, fp, q, ws, node)
     px, py, pz = point_in_world(ws, node, p_BoBp_B)
+    point_jacobian_columns(ip, ws, node, px, py, pz, J, False)
+    return 0
+
+
+@kernel
+def point_jacobian_columns(ip, ws, node, px, py, pz, J, subtract):
+    """Write (or, with `subtract`, subtract from J) the columns of the spatial Jacobian
+    of the point at ``p_WP = (px, py, pz)`` moving with `node`'s body, in W.
+
+    Requires the world poses and motion subspaces of `node` and its ancestors in `ws`;
+    columns of the other joints are not touched.
+    """
     a = node
     while a > 0:
         dx = px - ws[a, WS_PW]
@@ -71,14 +84,21 @@ def calc_jacobian_spatial(ip, fp, ws, q, node, p_BoBp_B, J):
         for j in range(ip[a, IP_NV]):
             s = rotate6(ws, a, WS_RW, load6(ws, a, WS_S + 6 * j))
             c = vs + j
-            J[0, c] = s[0]
-            J[1, c] = s[1]
-            J[2, c] = s[2]
-            J[3, c] = s[3] + s[1] * dz - s[2] * dy
-            J[4, c] = s[4] + s[2] * dx - s[0] * dz
-            J[5, c] = s[5] + s[0] * dy - s[1] * dx
+            if subtract:
+                J[0, c] -= s[0]
+                J[1, c] -= s[1]
+                J[2, c] -= s[2]
+                J[3, c] -= s[3] + s[1] * dz - s[2] * dy
+                J[4, c] -= s[4] + s[2] * dx - s[0] * dz
+                J[5, c] -= s[5] + s[0] * dy - s[1] * dx
+            else:
+                J[0, c] = s[0]
+                J[1, c] = s[1]
+                J[2, c] = s[2]
+                J[3, c] = s[3] + s[1] * dz - s[2] * dy
+                J[4, c] = s[4] + s[2] * dx - s[0] * dz
+                J[5, c] = s[5] + s[0] * dy - s[1] * dx
         a = ip[a, IP_PARENT]
-    return 0
 
 
 @kernel

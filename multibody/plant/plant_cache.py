@@ -20,6 +20,8 @@ order (see ``docs/compiled_model.md``).
 
 import numpy as np
 
+from merganser.multibody.plant.query_tables import state_views
+
 __all__ = [
     "AccelerationKinematics", "ForwardDynamicsCache", "InertiaCache", "MassMatrixCache",
     "PlantCacheMixin", "PositionKinematics", "StateCopy", "VelocityKinematics",
@@ -173,14 +175,16 @@ class PlantCacheMixin:
         cache.version += 1
 
     def _calc_position_kinematics(self, context, kin):
-        s = self._cache.state.eval(context)
-        if self._tables.continuous:
-            q_bytes = s.q.tobytes()             # see _calc_mass_matrix_cache
+        qt = self._qt or self._query_tables()
+        views = state_views(context, qt.continuous, qt.nq)
+        q = self._cache.state.eval(context).q if views is None else views[3]
+        if qt.continuous:
+            q_bytes = q.tobytes()               # see _calc_mass_matrix_cache
             if q_bytes == kin.q_bytes:
                 return
         else:
             q_bytes = None
-        kin.X_WB[:] = self._dyn.forward_kinematics(s.q)
+        kin.X_WB[:] = self._dyn.forward_kinematics(q)     # q read in place
         kin.q_bytes = q_bytes
 
     def _calc_velocity_kinematics(self, context, kin):

@@ -14,15 +14,26 @@ Gravity τ_g goes through the kernels' g (or, when it is disabled for some model
 instance, through F_Bo_W). The articulated body algorithm solves for v̇ in one kernel
 call; actuators with reflected inertia switch to a solve with the mass matrix, because
 the kernels have no armature term.
+
+With the plant's own context, `calc_forward_dynamics` (when it is one ABA call, see
+`_one_call_forward_dynamics`), `calc_inverse_dynamics`, `calc_mass_matrix` and
+`calc_force_elements_contribution` (when gravity is the only force element) are each one
+fused kernel call reading the state where the Context stores it and writing the result
+(or the MultibodyForces) directly (`multibody.kernels.queries`).
 """
 
 import numpy as np
 
 from merganser.multibody.kernels.aba import calc_forward_dynamics_damped
+from merganser.multibody.kernels.queries import (
+    calc_forward_dynamics_at, calc_gravity_and_damping_forces_at, calc_inverse_dynamics_at,
+    calc_mass_matrix_at,
+)
 from merganser.multibody.plant.singular_mass_matrix import solve_with_mass_matrix
 from merganser.multibody.plant.externally_applied_spatial_force import ExternallyAppliedSpatialForce
 from merganser.multibody.plant.multibody_forces import MultibodyForces
 from merganser.multibody.plant.plant_cache import ForwardDynamicsCache
+from merganser.multibody.plant.query_tables import state_views
 
 __all__ = ["PlantForcesMixin"]
 
@@ -205,10 +216,47 @@ class PlantForcesMixin:
         elements and joint damping (see the module docstring).
         """
         ctx = self._ctx(context, "calc_forward_dynamics")
+        vdot = self._fused_forward_dynamics(ctx)
+        if vdot is not None:
+            return vdot
         t = self._tables
         fd = ForwardDynamicsCache(t.nv, t.nu, t.nb)
         self._calc_forward_dynamics_cache(ctx, fd)
         return fd.vdot
+
+    def _fast_views(self, ctx):
+        """(QueryTables, state views) of the plant's own context when the fused kernels
+        apply (no extra spatial inertia), else None."""
+        qt = self._qt or self._query_tables()
+        if not qt.rigid:
+            return None
+        views = state_views(ctx, qt.continuous, qt.nq)
+        return None if views is None else (qt, views)
+
+    def _fast_I10(self, qt, ctx):
+        """I10 (nb, 10) of `ctx` (the inertia cache entry, evaluated when out of date)."""
+        entry = ctx.cache_entries[qt.inertia_entry._index]
+        return entry.value.I10 if entry.valid else qt.inertia_entry.eval(ctx).I10
+
+    def _fused_forward_dynamics(self, ctx):
+        """v̇ (a new (nv,) array) in one kernel call, or None (general path)."""
+        fast = self._fast_views(ctx)
+        if fast is None or not self._one_call_forward_dynamics():
+            return None
+        inputs = ctx._inputs
+        ports = self._ports
+        if (inputs[ports.applied_generalized_force._index] is not None
+                or inputs[ports.applied_spatial_force._index] is not None):
+            return None
+        qt, views = fast
+        t = self._tables
+        u = self._net_actuation(ctx, np.empty(t.nu)) if t.nu else self._zero_actuation
+        tau, vdot = np.empty(qt.nv), np.empty(qt.nv)
+        if calc_forward_dynamics_at(qt.ip, qt.fp, self._dyn._ws, views[0], views[1], views[2],
+                                    u, qt.damping, self._fast_I10(qt, ctx),
+                                    self._kernel_gravity(), tau, vdot):
+            return None
+        return vdot
 
     def do_calc_time_derivatives(self, context, derivatives):
         """ẋ = [N(q) v; v̇] of the continuous plant."""
@@ -227,6 +275,10 @@ class PlantForcesMixin:
 
     # ---- inverse dynamics and forces -----------------------------------------------------------
     def _check_forces(self, forces, fn):
+        qt = self._qt
+        if (forces.__class__ is MultibodyForces and qt is not None
+                and forces._tau.shape == qt.shape_v and forces._F_Bo_W.shape[0] == qt.nb):
+            return
         if not isinstance(forces, MultibodyForces):
             raise TypeError(f"{fn}: forces must be a MultibodyForces, got "
                             f"{type(forces).__name__}")
@@ -261,8 +313,20 @@ class PlantForcesMixin:
         fn = "calc_inverse_dynamics"
         ctx = self._ctx(context, fn)
         t = self._tables
-        vdot = self._vector_arg(fn, "known_vdot", known_vdot, t.nv, "nv")
+        vdot = known_vdot
+        if (vdot.__class__ is not _ND or vdot.dtype is not _F64 or vdot.shape != (t.nv,)
+                or not vdot.flags.c_contiguous):
+            vdot = self._vector_arg(fn, "known_vdot", known_vdot, t.nv, "nv")
         self._check_forces(external_forces, fn)
+        fast = self._fast_views(ctx)
+        if fast is not None:
+            qt, views = fast
+            tau = np.empty(qt.nv)
+            if not calc_inverse_dynamics_at(
+                    qt.ip, qt.fp, self._dyn._ws, views[0], views[1], views[2], vdot,
+                    self._fast_I10(qt, ctx), _ZERO3, external_forces._F_Bo_W,
+                    qt.body_of_node, external_forces._tau, qt.reflected, tau):
+                return tau
         q, v = self._eval_q_v(ctx)
         tau = self._dyn.inverse_dynamics(q, v, vdot, self._eval_I10(ctx), _ZERO3,
                                          self._node_forces(external_forces)).copy()
@@ -361,6 +425,14 @@ class PlantForcesMixin:
         fn = "calc_force_elements_contribution"
         ctx = self._ctx(context, fn)
         self._check_forces(forces, fn)
+        fast = self._fast_views(ctx)
+        if fast is not None and fast[0].gravity_only:
+            qt, views = fast
+            if not calc_gravity_and_damping_forces_at(
+                    qt.ip, qt.fp, self._dyn._ws, views[0], views[1], views[2],
+                    self._fast_I10(qt, ctx), qt.gravity, qt.gravity_enabled, qt.damping,
+                    qt.body_of_node, forces._tau, forces._F_Bo_W):
+                return
         t = self._tables
         q, v = self._eval_q_v(ctx)
         tau = np.zeros(t.nv)
@@ -400,6 +472,13 @@ class PlantForcesMixin:
         """Mass matrix M(q) (nv, nv) by the composite rigid body algorithm (actuators'
         reflected inertia on the diagonal)."""
         ctx = self._ctx(context, "calc_mass_matrix")
+        fast = self._fast_views(ctx)
+        if fast is not None:
+            qt, views = fast
+            M = np.empty((qt.nv, qt.nv))
+            if not calc_mass_matrix_at(qt.ip, qt.fp, self._dyn._ws, views[0], views[1],
+                                       self._fast_I10(qt, ctx), qt.reflected, M):
+                return M
         q, _ = self._eval_q_v(ctx)
         M = self._dyn.mass_matrix(q, self._eval_I10(ctx)).copy()
         if self._tables.has_reflected_inertia:

@@ -6,21 +6,43 @@ changed); ``calc_*`` methods compute. Jacobians follow Drake: the spatial veloci
 point Bp fixed to frame B, measured in frame A and expressed in frame E, is
 ``V_ABp_E = J v`` (``JacobianWrtVariable.kV``) or ``J q̇`` (``kQDot``); spatial vectors are
 [rotational; translational].
+
+With the plant's own context, `eval_body_pose_in_world` and
+`calc_jacobian_spatial_velocity` (kV) take a fast path: the body's or frames' nodes come
+from a memo filled after the first full argument check, and the Jacobian is one fused
+kernel call reading q where the Context stores it (`multibody.kernels.queries`).
 """
 
 import numpy as np
 
 from merganser.geometry import RigidTransform, RotationMatrix
+from merganser.multibody.kernels.queries import calc_frame_jacobian_at
 from merganser.multibody.math import SpatialAcceleration, SpatialVelocity
 from merganser.multibody.plant.jacobian_wrt_variable import JacobianWrtVariable
+from merganser.multibody.plant.query_tables import state_views
 
 __all__ = ["PlantQueriesMixin", "rigid_transform"]
 
+_ND = np.ndarray
+_F64 = np.dtype(np.float64)
+_SHAPE3 = (3,)
+_I3 = np.eye(3)
+_new = object.__new__
+_frombuffer = np.frombuffer
+
 
 def rigid_transform(X):
-    """RigidTransform from a (4, 4) pose known to be rigid (copies, no validation)."""
-    return RigidTransform._unchecked(RotationMatrix._unchecked(np.array(X[:3, :3])),
-                                     np.array(X[:3, 3]))
+    """RigidTransform from a (4, 4) pose known to be rigid (copies, no validation).
+
+    The copies are made read-only at creation (arrays over immutable bytes), which costs
+    less than setting the flag of a copy: this is on the path of every pose query.
+    """
+    R = _new(RotationMatrix)
+    R._R = _frombuffer(X[:3, :3].tobytes()).reshape(3, 3)
+    pose = _new(RigidTransform)
+    pose._R = R
+    pose._p = _frombuffer(X[:3, 3].tobytes())
+    return pose
 
 
 def _points(fn, arg, p):
@@ -50,12 +72,27 @@ class PlantQueriesMixin:
     # ---- bodies ------------------------------------------------------------------------
     def _body_node(self, body, fn):
         self._check_body(body, fn)
-        return int(self._tables.node_of_body[body.index()])
+        node = int(self._tables.node_of_body[body.index()])
+        qt = self._qt
+        if qt is not None:
+            qt.node_of_body[body] = node        # checked: later calls skip the checks
+        return node
 
     def eval_body_pose_in_world(self, context, body):
         """X_WB (RigidTransform), the pose of `body`'s frame in world."""
+        qt = self._qt
+        if qt is not None and getattr(context, "_system", None) is self:
+            try:
+                node = qt.node_of_body.get(body)
+            except TypeError:                   # unhashable: not a body
+                node = None
+            if node is not None:
+                entry = context.cache_entries[qt.position_entry._index]
+                kin = entry.value if entry.valid else qt.position_entry.eval(context)
+                return rigid_transform(kin.X_WB[node])
         fn = "eval_body_pose_in_world"
         ctx = self._ctx(context, fn)
+        self._query_tables()
         return rigid_transform(self._eval_X_WB(ctx)[self._body_node(body, fn)])
 
     def eval_body_spatial_velocity_in_world(self, context, body):
@@ -161,8 +198,60 @@ class PlantQueriesMixin:
         fn = "calc_jacobian_spatial_velocity"
         ctx = self._ctx(context, fn)
         wrt_qdot = self._wrt(with_respect_to, fn)
+        if not wrt_qdot:
+            J = self._fused_jacobian(ctx, fn, frame_B, p_BoBp_B, frame_A, frame_E)
+            if J is not None:
+                return J
         p = _point(fn, "p_BoBp_B", p_BoBp_B).reshape(3, 1)
         return self._relative_jacobians(ctx, fn, frame_B, p, frame_A, frame_E, wrt_qdot)[0]
+
+    def _frame_info(self, qt, frame, fn, arg):
+        """(node, R_BF (3, 3) or None, p_BF (3,) or None) of a frame of this plant
+        (memoized after the full check of `_frame_node`)."""
+        try:
+            info = qt.frame_info.get(frame)
+        except TypeError:                       # unhashable: not a frame
+            info = None
+        if info is None:
+            node, X_BF = self._frame_node(frame, fn, arg)
+            if X_BF is None:
+                info = (node, None, None)
+            else:
+                info = (node, np.ascontiguousarray(X_BF[:3, :3], dtype=np.float64),
+                        np.ascontiguousarray(X_BF[:3, 3], dtype=np.float64))
+            qt.frame_info[frame] = info
+        return info
+
+    def _fused_jacobian(self, ctx, fn, frame_B, p_BoBp_B, frame_A, frame_E):
+        """J (6, nv) of V_ABp_E in one kernel call, or None when the plant has no fast
+        path for this context (then the general path answers)."""
+        qt = self._qt or self._query_tables()
+        views = state_views(ctx, qt.continuous, qt.nq)
+        if views is None:
+            return None
+        key = (frame_B, frame_A, frame_E)
+        try:
+            frames = qt.jacobian_frames.get(key)
+        except TypeError:                       # unhashable: not frames
+            frames = None
+        if frames is None:
+            frames = (self._frame_info(qt, frame_B, fn, "frame_B")
+                      + self._frame_info(qt, frame_A, fn, "frame_A")[:1]
+                      + self._frame_info(qt, frame_E, fn, "frame_E")[:2])
+            qt.jacobian_frames[key] = frames
+        node_B, R_BF, p_BF, node_A, node_E, R_BE = frames
+        p = p_BoBp_B
+        if (p.__class__ is not _ND or p.dtype is not _F64 or p.shape != _SHAPE3
+                or not p.flags.c_contiguous):
+            p = _point(fn, "p_BoBp_B", p_BoBp_B)
+        if R_BF is not None:
+            p = R_BF @ p + p_BF                 # the point in B's body frame
+        in_world = node_E == 0 and R_BE is None
+        J = np.empty((6, qt.nv))
+        if calc_frame_jacobian_at(qt.ip, qt.fp, self._dyn._ws, views[0], views[1], node_B, p,
+                                  node_A, node_E, _I3 if R_BE is None else R_BE, in_world, J):
+            return None
+        return J
 
     def calc_jacobian_angular_velocity(self, context, with_respect_to, frame_B, frame_A,
                                        frame_E):

@@ -5,16 +5,25 @@ The state is x = [q; v]: continuous state (time_step == 0) or the single discret
 group (time_step > 0). Every method accepts the plant's own context or any context of a
 diagram containing the plant (the plant's subcontext is found from it). Getters return
 new arrays; setters validate sizes and name the function and the expected size.
+
+``set_positions`` / ``set_velocities`` with the plant's own context and a float64
+ndarray of the right size take a lean path: one copy into the Context's storage and one
+notification of what changed (q or v), no temporary state vector.
 """
 
 import numpy as np
 
+from merganser.framework.cache import notify
 from merganser.framework.errors import ContextError
 from merganser.geometry import RigidTransform, RollPitchYaw, RotationMatrix
 from merganser.multibody.math import SpatialVelocity
+from merganser.multibody.plant.query_tables import QueryTables, state_views
 from merganser.multibody.tree import Frame, JointType, RigidBody
 
 __all__ = ["PlantStateAccessor", "PlantStateMixin"]
+
+_ND = np.ndarray
+_F64 = np.dtype(np.float64)
 
 
 def _vector(fn, arg, value, size, expected):
@@ -40,6 +49,36 @@ class WrongContextError(ContextError, RuntimeError):
 
 class PlantStateMixin:
     """get/set of positions, velocities and free-body states (see module docstring)."""
+
+    _qt = None      # the QueryTables, built at the first fast-path call after finalize()
+
+    def _query_tables(self):
+        """The plant's `QueryTables` (None before finalize())."""
+        qt = self._qt
+        if qt is None and self._tables is not None and self._tree.is_finalized():
+            qt = self._qt = QueryTables(self)
+        return qt
+
+    def _set_fast(self, context, args, part):
+        """The lean path of set_positions / set_velocities; False when it does not apply
+        (another context, a model instance, or a value needing conversion or checks)."""
+        qt = self._qt or self._query_tables()
+        if qt is None or len(args) != 1:
+            return False
+        value = args[0]
+        if (value.__class__ is not _ND or value.dtype is not _F64
+                or value.shape != (qt.shape_q if part == "q" else qt.shape_v)
+                or getattr(context, "_system", None) is not self):
+            return False
+        views = state_views(context, qt.continuous, qt.nq)
+        if views is None:
+            return False
+        views[3 if part == "q" else 4][...] = value
+        if qt.continuous:
+            notify(context.trk_q if part == "q" else context.trk_v, context._root.version)
+        else:
+            notify(context.trk_xd[0], context._root.version)
+        return True
 
     # ---- contexts ----------------------------------------------------------------------
     def _ctx(self, context, fn):
@@ -115,7 +154,8 @@ class PlantStateMixin:
     def set_positions(self, context, *args):
         """``set_positions(context, q)`` with q (nq,), or ``set_positions(context,
         model_instance, q_instance)``."""
-        self._set_part(context, args, "set_positions", "q")
+        if not self._set_fast(context, args, "q"):
+            self._set_part(context, args, "set_positions", "q")
 
     def get_velocities(self, context, model_instance=None):
         """Generalized velocities v, shape (nv,) (or the model instance's)."""
@@ -124,7 +164,8 @@ class PlantStateMixin:
     def set_velocities(self, context, *args):
         """``set_velocities(context, v)`` with v (nv,), or ``set_velocities(context,
         model_instance, v_instance)``."""
-        self._set_part(context, args, "set_velocities", "v")
+        if not self._set_fast(context, args, "v"):
+            self._set_part(context, args, "set_velocities", "v")
 
     def get_positions_and_velocities(self, context, model_instance=None):
         """x = [q; v], shape (nq + nv,) (or the model instance's [q_i; v_i])."""

@@ -16,30 +16,32 @@ from merganser.framework.compilation import (COMPILE_NOTICE, NUMBA_VERSION, kern
                                              registered_kernels)
 
 
-@kernel
-def _helper_no_alloc(a, i):
+_NRT_SOURCE = """
+from merganser.framework.compilation import kernel
+
+@kernel{options}
+def helper(a, i):
     return a[i] * 2.0
 
-
-@kernel
-def _caller_no_alloc(a):
+@kernel{options}
+def caller(a):
     s = 0.0
     for i in range(a.shape[0]):
-        s += _helper_no_alloc(a, i)
+        s += helper(a, i)
     return s
+"""
 
 
-@kernel(allocates=True)
-def _helper_alloc(a, i):
-    return a[i] * 2.0
-
-
-@kernel(allocates=True)
-def _caller_alloc(a):
-    s = 0.0
-    for i in range(a.shape[0]):
-        s += _helper_alloc(a, i)
-    return s
+def _fresh_module(tmp_path, name, source):
+    """Import `source` as a new module from `tmp_path` (its cache is empty: numba keeps
+    no LLVM IR for functions loaded from the cache)."""
+    (tmp_path / f"{name}.py").write_text(source)
+    sys.path.insert(0, str(tmp_path))
+    try:
+        return importlib.import_module(name)
+    finally:
+        sys.path.remove(str(tmp_path))
+        sys.modules.pop(name, None)
 
 
 def _llvm(dispatcher):
@@ -56,15 +58,18 @@ def test_numba_is_the_pinned_version():
     assert NUMBA_VERSION.startswith("0.68.")
 
 
-def test_kernel_without_allocation_has_no_reference_counting():
+def test_kernel_without_allocation_has_no_reference_counting(tmp_path):
     a = np.arange(5.0)
-    assert _caller_no_alloc(a) == pytest.approx(20.0)
-    assert _caller_alloc(a) == pytest.approx(20.0)
+    plain = _fresh_module(tmp_path, "_nrt_probe_plain", _NRT_SOURCE.format(options=""))
+    counted = _fresh_module(tmp_path, "_nrt_probe_alloc",
+                            _NRT_SOURCE.format(options="(allocates=True)"))
+    assert plain.caller(a) == pytest.approx(20.0)
+    assert counted.caller(a) == pytest.approx(20.0)
     # The default kernel passes arrays between kernels with no atomic count updates; the
     # same code with numba's reference counting has them (so the check can see them).
-    assert "NRT_incref" not in _llvm(_caller_no_alloc)
-    assert "NRT_decref" not in _llvm(_caller_no_alloc)
-    assert "NRT_incref" in _llvm(_caller_alloc) or "NRT_decref" in _llvm(_caller_alloc)
+    assert "NRT_incref" not in _llvm(plain.caller)
+    assert "NRT_decref" not in _llvm(plain.caller)
+    assert "NRT_incref" in _llvm(counted.caller) or "NRT_decref" in _llvm(counted.caller)
 
 
 def test_kernel_float_errors_give_inf_not_exceptions():

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from robot_models import REFERENCE_MODELS, damping_vector, load_reference_model
 
 from merganser.multibody.parsing import ParseError, Parser, ParseWarning
 from merganser.multibody.plant import JacobianWrtVariable, MultibodyForces, MultibodyPlant
@@ -22,31 +23,12 @@ MODELS = DATA / "models"
 REFERENCE = DATA / "reference"
 RTOL = 1e-9
 
-# name -> (model file, how the base is attached: "world link", "weld <frame>", "free",
-# "sdf world joint")
-CASES = {
-    "acrobot": ("drake/acrobot/Acrobot.urdf", None),
-    "cart_pole": ("drake/cart_pole/cart_pole.sdf", None),
-    "pendulum": ("drake/pendulum/Pendulum.urdf", None),
-    "panda": ("example-robot-data/robots/panda_description/urdf/panda.urdf", "panda_link0"),
-    "ur5": ("example-robot-data/robots/ur_description/urdf/ur5_robot.urdf", None),
-    "solo12": ("example-robot-data/robots/solo_description/robots/solo12.urdf", None),
-}
+CASES = REFERENCE_MODELS
 
 
 def load(name):
     """(plant, model_instance, parser) for reference model `name`, finalized."""
-    path, weld = CASES[name]
-    plant = MultibodyPlant(0.0)
-    parser = Parser(plant)
-    parser.package_map().add("example-robot-data", MODELS / "example-robot-data")
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", ParseWarning)
-        [instance] = parser.add_models(MODELS / path)
-    if weld:
-        plant.weld_frames(plant.world_frame(), plant.get_frame_by_name(weld, instance))
-    plant.finalize()
-    return plant, instance, parser
+    return load_reference_model(name)
 
 
 @pytest.fixture(scope="module", params=sorted(CASES))
@@ -68,15 +50,6 @@ def assert_close(actual, expected, what):
     expected = np.asarray(expected, dtype=float)
     scale = max(1.0, float(np.max(np.abs(expected))))
     np.testing.assert_allclose(actual, expected, rtol=0.0, atol=RTOL * scale, err_msg=what)
-
-
-def damping_vector(plant):
-    d = np.zeros(plant.num_velocities())
-    for j in plant.get_joint_indices():
-        joint = plant.get_joint(j)
-        d[joint.velocity_start():joint.velocity_start() + joint.num_velocities()] = \
-            joint.default_damping_vector()
-    return d
 
 
 def test_sizes_and_coordinate_names_match_drake(case):

@@ -1,0 +1,177 @@
+"""Fused kernels of the plant's per-call queries: one compiled call per query.
+
+Each kernel reads the state where the Context stores it: ``xs`` is the owning float64
+array (the root's continuous state, or the discrete state group), with the plant's q at
+``xs[q0:q0 + nq]`` and v at ``xs[v0:v0 + nv]``; no copy of the state is made. Each does
+in one call what the Python layer used to do in several (kinematics, the query, the
+gather of forces given in body order, the joint damping, the reflected inertia), with
+the same arithmetic as the general path. Outputs are caller-owned arrays; the
+workspace ``ws`` is the kernel facade's scratch. Every kernel returns the status of the
+algorithm it runs (0: done; nonzero: nothing usable was written, take the general path,
+which raises the error).
+
+Spatial vectors are [rotational; translational]; node order unless stated.
+"""
+
+from __future__ import annotations
+
+from merganser.multibody.kernels.aba import calc_forward_dynamics_damped
+from merganser.framework.compilation import kernel
+from merganser.multibody.kernels.crba import calc_mass_matrix
+from merganser.multibody.kernels.jacobians import point_in_world, point_jacobian_columns
+from merganser.multibody.kernels.kinematics import pose_pass_base_to_tip
+from merganser.multibody.kernels.layout import IP_NQ_TOTAL, IP_NV_TOTAL, WS_PA, WS_RW
+from merganser.multibody.kernels.rnea import calc_inverse_dynamics
+
+__all__ = [
+    "calc_mass_matrix_at", "calc_forward_dynamics_at", "calc_inverse_dynamics_at",
+    "calc_gravity_and_damping_forces_at", "calc_frame_jacobian_at",
+]
+
+
+@kernel
+def calc_mass_matrix_at(ip, fp, ws, xs, q0, I10, reflected, M):
+    """M(q) (nv, nv) by CRBA, plus ``reflected`` (nv,) on the diagonal (size 0: none)."""
+    q = xs[q0:q0 + ip[0, IP_NQ_TOTAL]]
+    status = calc_mass_matrix(ip, fp, ws, q, I10, M)
+    if status == 0:
+        for i in range(reflected.shape[0]):
+            M[i, i] += reflected[i]
+    return status
+
+
+@kernel
+def calc_forward_dynamics_at(ip, fp, ws, xs, q0, v0, u, damping, I10, g, tau, vd):
+    """v̇ (nv,) by ABA with the applied forces τ = u − D v (written into `tau`)."""
+    q = xs[q0:q0 + ip[0, IP_NQ_TOTAL]]
+    v = xs[v0:v0 + ip[0, IP_NV_TOTAL]]
+    return calc_forward_dynamics_damped(ip, fp, ws, q, v, u, damping, I10, g, ws, False,
+                                        tau, vd)
+
+
+@kernel
+def calc_inverse_dynamics_at(ip, fp, ws, xs, q0, v0, vd, I10, g, F_body, body_of_node,
+                             tau_app, reflected, tau):
+    """τ = M v̇ + C v − τ_g − τ_app − Σ J_Bᵀ F_Bo_W (+ reflected v̇) (nv,) by RNEA.
+
+    Parameters
+    ----------
+    F_body : ndarray, shape (nbodies, 6)
+        Spatial forces at each body origin, in W, in *body* order (MultibodyForces).
+    body_of_node : ndarray of int64, shape (nb,)
+        The body of each node.
+    tau_app : ndarray, shape (nv,)
+        Applied generalized forces.
+    reflected : ndarray, shape (nv,) or (0,)
+        Reflected inertia of the actuators (size 0: none).
+    (the other parameters as `calc_inverse_dynamics`; the forces are gathered into
+    node order in the workspace block ``WS_PA``, which RNEA does not use.)
+    """
+    q = xs[q0:q0 + ip[0, IP_NQ_TOTAL]]
+    v = xs[v0:v0 + ip[0, IP_NV_TOTAL]]
+    F_node = ws[:, WS_PA:WS_PA + 6]
+    for k in range(ip.shape[0]):
+        b = body_of_node[k]
+        for i in range(6):
+            F_node[k, i] = F_body[b, i]
+    status = calc_inverse_dynamics(ip, fp, ws, q, v, vd, I10, g, F_node, True, tau)
+    if status == 0:
+        for i in range(tau.shape[0]):
+            tau[i] = tau[i] - tau_app[i]
+        for i in range(reflected.shape[0]):
+            tau[i] += reflected[i] * vd[i]
+    return status
+
+
+@kernel
+def calc_gravity_and_damping_forces_at(ip, fp, ws, xs, q0, v0, I10, g, enabled, damping,
+                                       body_of_node, tau, F_body):
+    """Gravity as body forces and the joint damping forces (Drake's
+    CalcForceElementsContribution with gravity the only force element).
+
+    Writes ``tau = −D v`` (nv,) and, for each body B (body order, (nbodies, 6)),
+    ``F_Bo_W = [p_BoBcm_W × m g; m g]`` with ``m p_BoBcm_W = R_WB (m p_BoBcm_B)``
+    (zero where ``enabled`` (nb,) is 0: gravity disabled for the body's model instance).
+    """
+    nq = ip[0, IP_NQ_TOTAL]
+    v = xs[v0:v0 + ip[0, IP_NV_TOTAL]]
+    nb = ip.shape[0]
+    pose_pass_base_to_tip(ip, fp, xs[q0:q0 + nq], ws, nb - 1)
+    for i in range(tau.shape[0]):
+        tau[i] = 0.0 - damping[i] * v[i]
+    gx, gy, gz = g[0], g[1], g[2]
+    for k in range(nb):
+        e = enabled[k]
+        m = I10[k, 0] * e
+        # (x0 + x2) + x1: the summation order of numpy's einsum in the Python path of
+        # UniformGravityFieldElement, so that both give the same bits.
+        cx = ((ws[k, WS_RW] * I10[k, 1] + ws[k, WS_RW + 2] * I10[k, 3])
+              + ws[k, WS_RW + 1] * I10[k, 2]) * e
+        cy = ((ws[k, WS_RW + 3] * I10[k, 1] + ws[k, WS_RW + 5] * I10[k, 3])
+              + ws[k, WS_RW + 4] * I10[k, 2]) * e
+        cz = ((ws[k, WS_RW + 6] * I10[k, 1] + ws[k, WS_RW + 8] * I10[k, 3])
+              + ws[k, WS_RW + 7] * I10[k, 2]) * e
+        c = (cx, cy, cz)
+        b = body_of_node[k]
+        # 0.0 + x as the Python path's zeroed F += x (no negative zeros)
+        F_body[b, 0] = 0.0 + (c[1] * gz - c[2] * gy)
+        F_body[b, 1] = 0.0 + (c[2] * gx - c[0] * gz)
+        F_body[b, 2] = 0.0 + (c[0] * gy - c[1] * gx)
+        F_body[b, 3] = 0.0 + m * gx
+        F_body[b, 4] = 0.0 + m * gy
+        F_body[b, 5] = 0.0 + m * gz
+    return 0
+
+
+@kernel
+def calc_frame_jacobian_at(ip, fp, ws, xs, q0, node_B, p_BoBp_B, node_A, node_E, R_BE_E,
+                           in_world, J):
+    """Jacobian (6, nv) of ``V_ABp_E = [w_AB_E; v_ABp_E] = J v``.
+
+    Parameters
+    ----------
+    node_B : int
+        Node of the body B on which point Bp is fixed.
+    p_BoBp_B : ndarray, shape (3,)
+        Position of Bp from B's origin, in B (body frame of node_B).
+    node_A : int
+        Node of the body of the measuring frame A (0: world).
+    node_E, R_BE_E : int, ndarray (3, 3)
+        Node of the body of the expressed-in frame E and E's orientation in that body.
+    in_world : bool
+        True when E is the world frame (no rotation applied).
+    J : ndarray, shape (6, nv)
+        Output.
+    """
+    nq = ip[0, IP_NQ_TOTAL]
+    last = max(node_B, max(node_A, node_E))
+    for i in range(6):
+        for j in range(J.shape[1]):
+            J[i, j] = 0.0
+    pose_pass_base_to_tip(ip, fp, xs[q0:q0 + nq], ws, last)
+    px, py, pz = point_in_world(ws, node_B, p_BoBp_B)
+    point_jacobian_columns(ip, ws, node_B, px, py, pz, J, False)
+    if node_A != 0:
+        point_jacobian_columns(ip, ws, node_A, px, py, pz, J, True)
+    if not in_world:
+        e = WS_RW
+        # R_WE = R_WBe R_BeE (row-major r_ij); J's halves become R_EW J = R_WEᵀ J.
+        r00, r01, r02 = _row_times(ws, node_E, e, R_BE_E)
+        r10, r11, r12 = _row_times(ws, node_E, e + 3, R_BE_E)
+        r20, r21, r22 = _row_times(ws, node_E, e + 6, R_BE_E)
+        for c in range(J.shape[1]):
+            for h in (0, 3):
+                x, y, z = J[h, c], J[h + 1, c], J[h + 2, c]
+                J[h, c] = r00 * x + r10 * y + r20 * z
+                J[h + 1, c] = r01 * x + r11 * y + r21 * z
+                J[h + 2, c] = r02 * x + r12 * y + r22 * z
+    return 0
+
+
+@kernel
+def _row_times(ws, k, off, R):
+    """Row ``ws[k, off:off+3]`` of a rotation times the (3, 3) matrix R (3-tuple)."""
+    a0, a1, a2 = ws[k, off], ws[k, off + 1], ws[k, off + 2]
+    return (a0 * R[0, 0] + a1 * R[1, 0] + a2 * R[2, 0],
+            a0 * R[0, 1] + a1 * R[1, 1] + a2 * R[2, 1],
+            a0 * R[0, 2] + a1 * R[1, 2] + a2 * R[2, 2])
