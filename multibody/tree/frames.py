@@ -12,6 +12,7 @@ import numpy as np
 
 from merganser.geometry import RigidTransform
 from merganser.multibody.tree.element import MultibodyElement
+from merganser.multibody.tree.frame_kinematics import FrameKinematicsMixin
 
 __all__ = ["BodyFrame", "FixedOffsetFrame", "Frame", "pose_matrix"]
 
@@ -50,7 +51,7 @@ def _rigid_transform(X44: np.ndarray) -> RigidTransform:
     return RigidTransform(np.asarray(X44, dtype=np.float64))
 
 
-class Frame(MultibodyElement):
+class Frame(FrameKinematicsMixin, MultibodyElement):
     """Base class of frames; a frame F is fixed to one body B at pose X_BF.
 
     Parameters

@@ -185,3 +185,65 @@ def test_floating_body_coordinate_suffixes():
         ["qw", "qx", "qy", "qz", "x", "y", "z"]
     assert [body.floating_velocity_suffix(i) for i in range(6)] == \
         ["wx", "wy", "wz", "vx", "vy", "vz"]
+
+
+def test_frame_kinematics_relative_to_moving_frames():
+    plant, instance, link, joint, actuator = _plant()
+    X_BF = RigidTransform(p=[0.2, 0.0, 0.4])
+    tool = plant.add_frame(FixedOffsetFrame(name="tool", P=link.body_frame(), X_PF=X_BF))
+    plant.finalize()
+    ctx = plant.create_default_context()
+    joint.set_angle(ctx, 0.7)
+    joint.set_angular_rate(ctx, -1.5)
+    plant.get_actuation_input_port().fix_value(ctx, [0.3])
+    W, B = plant.world_frame(), link.body_frame()
+    # A frame fixed on the link has zero velocity and acceleration measured in the link,
+    # however the link moves (the Coriolis and centripetal terms cancel).
+    for frame_E in (W, B, tool):
+        np.testing.assert_allclose(tool.calc_spatial_velocity(ctx, B, frame_E).get_coeffs(),
+                                   np.zeros(6), atol=1e-12)
+        np.testing.assert_allclose(
+            tool.calc_spatial_acceleration(ctx, B, frame_E).get_coeffs(), np.zeros(6),
+            atol=1e-12)
+    # In world: v_WFo = w x p_WoFo (the pivot is at Wo), a = alpha x p + w x (w x p).
+    p = tool.calc_pose_in_world(ctx).translation()
+    w = np.array([0.0, -1.5, 0.0])
+    np.testing.assert_allclose(tool.calc_spatial_velocity_in_world(ctx).translational(),
+                               np.cross(w, p), atol=1e-12)
+    alpha = link.eval_spatial_acceleration_in_world(ctx).rotational()
+    np.testing.assert_allclose(
+        tool.calc_spatial_acceleration_in_world(ctx).translational(),
+        np.cross(alpha, p) + np.cross(w, np.cross(w, p)), atol=1e-12)
+    np.testing.assert_allclose(tool.calc_spatial_acceleration(ctx, W, W).get_coeffs(),
+                               tool.calc_spatial_acceleration_in_world(ctx).get_coeffs())
+    # Measured in the link, the world spins at -w; expressed in the link frame.
+    R_WB = link.eval_pose_in_world(ctx).rotation().matrix()
+    np.testing.assert_allclose(W.calc_angular_velocity(ctx, B, B), R_WB.T @ -w, atol=1e-12)
+    rel = tool.calc_relative_spatial_velocity_in_world(ctx, other_frame=B)
+    np.testing.assert_allclose(rel.get_coeffs(), (tool.calc_spatial_velocity_in_world(ctx)
+                                                  - B.calc_spatial_velocity_in_world(ctx))
+                               .get_coeffs())
+    np.testing.assert_allclose(tool.calc_rotation_matrix_in_body_frame(ctx).matrix(),
+                               np.eye(3))
+    np.testing.assert_allclose(tool.get_fixed_offset_pose_in_body(X_BF).translation(),
+                               [0.4, 0.0, 0.8])
+
+
+
+def test_frame_kinematics_of_a_world_fixed_frame_seen_from_the_moving_link():
+    """Reference values computed with pydrake 1.51 on the same model and state."""
+    plant, instance, link, joint, actuator = _plant()
+    tool = plant.add_frame(FixedOffsetFrame(name="tool", P=link.body_frame(),
+                                            X_PF=RigidTransform(p=[0.2, 0.0, 0.4])))
+    q = plant.add_frame(FixedOffsetFrame(name="q", P=plant.world_frame(),
+                                         X_PF=RigidTransform(p=[1.0, 0.3, -0.2])))
+    plant.finalize()
+    ctx = plant.create_default_context()
+    joint.set_angle(ctx, 0.7)
+    joint.set_angular_rate(ctx, -1.5)
+    plant.get_actuation_input_port().fix_value(ctx, [0.3])
+    np.testing.assert_allclose(
+        q.calc_spatial_acceleration(ctx, tool, link.body_frame()).get_coeffs(),
+        [0.0, -3.30988776, 0.0, -3.63677276, 0.0, 1.85268863], atol=1e-8)
+    np.testing.assert_allclose(q.calc_spatial_velocity(ctx, tool, tool).get_coeffs(),
+                               [0.0, 1.5, 0.0, 0.73687387, 0.0, -1.34052859], atol=1e-8)
