@@ -247,3 +247,25 @@ def test_frame_kinematics_of_a_world_fixed_frame_seen_from_the_moving_link():
         [0.0, -3.30988776, 0.0, -3.63677276, 0.0, 1.85268863], atol=1e-8)
     np.testing.assert_allclose(q.calc_spatial_velocity(ctx, tool, tool).get_coeffs(),
                                [0.0, 1.5, 0.0, 0.73687387, 0.0, -1.34052859], atol=1e-8)
+
+
+def test_floating_base_bodies_by_model_instance():
+    plant = MultibodyPlant(0.01)
+    robot = plant.add_model_instance("robot")
+    other = plant.add_model_instance("other")
+    M = SpatialInertia(1.0, np.zeros(3), UnitInertia(0.1, 0.1, 0.1))
+    body = plant.add_rigid_body("body", robot, M)
+    plant.add_rigid_body("a", other, M)
+    plant.add_rigid_body("b", other, M)
+    X = RigidTransform(p=[1.0, 2.0, 3.0])
+    plant.set_default_floating_base_body_pose(body=body, X_WB=X)
+    plant.finalize()
+    assert plant.has_unique_floating_base_body(model_instance=robot)
+    assert not plant.has_unique_floating_base_body(model_instance=other)
+    assert plant.get_unique_floating_base_body_or_throw(model_instance=robot) is body
+    with pytest.raises(RuntimeError, match="2 floating base bodies"):
+        plant.get_unique_floating_base_body_or_throw(model_instance=other)
+    np.testing.assert_allclose(
+        plant.get_default_floating_base_body_pose(body=body).translation(), [1, 2, 3])
+    ctx = plant.create_default_context()
+    np.testing.assert_allclose(body.eval_pose_in_world(ctx).translation(), [1, 2, 3])
