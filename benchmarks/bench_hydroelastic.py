@@ -1,90 +1,270 @@
-"""Hydroelastic contact cost: µs per step against point contact for the same scenes.
+"""Hydroelastic contact cost, against point contact and against Drake, measured in one run.
 
-Scenes (discrete plant, time_step 1 ms, SAP): a 1 kg, 0.1 m box resting on the ground and
-a sphere (R = 0.05 m) rolling on it at 0.5 m/s. Each scene runs once with
-``contact_model = "point"`` and once with ``"hydroelastic"`` (compliant body, rigid
-half-space; modulus 1e6 Pa, resolution hint R/4 or 0.025 m). Prints the median µs per step
-of each, the ratio hydroelastic / point, and the outcome (height and normal force), all
-measured in this run.
+Rows:
 
-Run: ``.venv/bin/python benchmarks/bench_hydroelastic.py``
+1. compliant box on rigid ground, discrete SAP step (time_step 1 ms): a 1 kg, 0.1 m
+   box (modulus 1e6 Pa, resolution hint 0.025 m) resting on a rigid half space, µs per
+   step of merganser with ``contact_model = "point"`` and ``"hydroelastic"`` and of Drake
+   (pydrake) hydroelastic, interleaved repeat by repeat;
+2. compliant sphere (R = 0.05 m, hint R/4) rolling on the ground at 0.5 m/s, point vs
+   hydroelastic in merganser (and Drake hydroelastic);
+3. two compliant spheres (R = 0.05 m, hint R/8, modulus 1e6 Pa) overlapping by 0.2 R
+   on a SceneGraph with fixed poses: ms per ``compute_contact_surfaces()`` call of
+   merganser and Drake (``ComputeContactSurfaces``, polygon representation),
+   interleaved; also the first call (meshes, trees and kernels loaded).
+
+Every row prints the medians, the ratio merganser / Drake and the outcome (height and
+normal force, or the surface's polygon count, area and force) of both.
+
+Run: ``.venv/bin/python benchmarks/bench_hydroelastic.py [--quick]``
 """
 
+import argparse
+import logging
 import statistics
 import time
 
 import numpy as np
 
 from merganser.framework import DiagramBuilder, Simulator
-from merganser.geometry import (Box, CoulombFriction, HalfSpace, ProximityProperties, RigidTransform,
-                      Sphere, add_compliant_hydroelastic_properties, add_contact_material,
-                      add_rigid_hydroelastic_properties)
-from merganser.multibody import MultibodyPlantConfig, SpatialInertia, add_multibody_plant
+from merganser.geometry import (
+    Box, CoulombFriction, FramePoseVector, GeometryFrame, GeometryInstance, HalfSpace,
+    ProximityProperties, RigidTransform, SceneGraph, Sphere, add_compliant_hydroelastic_properties,
+    add_contact_material, add_rigid_hydroelastic_properties,
+)
+from merganser.multibody import (
+    MultibodyPlantConfig, SpatialInertia, SpatialVelocity, add_multibody_plant,
+)
 
-STEPS = 1000
-REPEATS = 5
 E = 1e6
+R_BALL = 0.05
+
+
+def _scene(shape_name):
+    """(shape size, hint, start height, spatial velocity) of the plant scenes."""
+    if shape_name == "box":
+        return 0.1, 0.025, 0.05 - 1e-4, None
+    return R_BALL, R_BALL / 4, R_BALL - 1e-4, ([0, 0.5 / R_BALL, 0], [0.5, 0, 0])
 
 
 def build(shape_name, model):
+    """(simulator, report) of a merganser plant scene with contact_model `model`."""
+    size, hint, z0, V0 = _scene(shape_name)
     builder = DiagramBuilder()
     config = MultibodyPlantConfig(time_step=1e-3, contact_model=model,
                                   discrete_contact_approximation="sap")
     plant, _ = add_multibody_plant(config, builder)
     friction = CoulombFriction(0.5, 0.5)
     if shape_name == "box":
-        shape, hint = Box(0.1, 0.1, 0.1), 0.025
-        M = SpatialInertia.solid_box_with_mass(1.0, 0.1, 0.1, 0.1)
+        shape, M = Box(size, size, size), SpatialInertia.solid_box_with_mass(1.0, size, size, size)
     else:
-        shape, hint = Sphere(0.05), 0.0125
-        M = SpatialInertia.solid_sphere_with_mass(1.0, 0.05)
+        shape, M = Sphere(size), SpatialInertia.solid_sphere_with_mass(1.0, size)
     body = plant.add_rigid_body("body", M)
-    props = ProximityProperties()
-    add_contact_material(friction=friction, properties=props)
+    props = add_contact_material(friction=friction, properties=ProximityProperties())
     if model != "point":
         add_compliant_hydroelastic_properties(hint, E, props)
     plant.register_collision_geometry(body, RigidTransform(), shape, "body", props)
-    ground = ProximityProperties()
-    add_contact_material(friction=friction, properties=ground)
+    ground = add_contact_material(friction=friction, properties=ProximityProperties())
     if model != "point":
-        add_rigid_hydroelastic_properties(1.0, ground)
+        add_rigid_hydroelastic_properties(properties=ground)
     plant.register_collision_geometry(plant.world_body(), RigidTransform(), HalfSpace(),
                                       "ground", ground)
     plant.finalize()
-    diagram = builder.build()
-    simulator = Simulator(diagram)
+    simulator = Simulator(builder.build())
     ctx = plant.get_my_context_from_root(simulator.get_mutable_context())
-    z0 = 0.05 if shape_name == "box" else 0.05
-    plant.set_free_body_pose(ctx, body, RigidTransform([0.0, 0.0, z0 - 1e-4]))
-    if shape_name == "sphere":
-        from merganser.multibody import SpatialVelocity
-        plant.set_free_body_spatial_velocity(ctx, body, SpatialVelocity([0, 0.5 / 0.05, 0],
-                                                                        [0.5, 0, 0]))
-    return simulator, plant, body, ctx
+    plant.set_free_body_pose(ctx, body, RigidTransform([0.0, 0.0, z0]))
+    if V0 is not None:
+        plant.set_free_body_spatial_velocity(ctx, body, SpatialVelocity(*V0))
+
+    def report():
+        p = plant.eval_body_pose_in_world(ctx, body).translation()
+        res = plant.get_contact_results_output_port().eval(ctx)
+        if model == "point":
+            fz = sum(abs(res.point_pair_contact_info(i).contact_force[2])
+                     for i in range(res.num_point_pair_contacts()))
+            return f"z = {p[2]:.5f} m, f_z = {fz:.3f} N"
+        info = res.hydroelastic_contact_info(0)
+        return (f"z = {p[2]:.5f} m, f_z = {abs(info.F_Ac_W.translational()[2]):.3f} N, "
+                f"{info.contact_surface.num_faces()} faces")
+    return simulator.advance_to, simulator.get_context().get_time, report
 
 
-def run(shape_name, model):
-    simulator, plant, body, ctx = build(shape_name, model)
-    simulator.advance_to(0.2)                       # settle and warm up
-    times = []
-    t = simulator.get_context().get_time()
-    for _ in range(REPEATS):
+def build_drake(shape_name):
+    """The same plant scene in Drake, hydroelastic."""
+    from pydrake.all import (
+        AddCompliantHydroelasticProperties, AddContactMaterial, AddMultibodyPlant,
+        AddRigidHydroelasticProperties, Box as DBox, CoulombFriction as DFriction,
+        DiagramBuilder as DBuilder, HalfSpace as DHalfSpace,
+        MultibodyPlantConfig as DConfig, ProximityProperties as DProps,
+        RigidTransform as DTransform, Simulator as DSimulator, SpatialInertia as DInertia,
+        SpatialVelocity as DVelocity, Sphere as DSphere,
+    )
+    size, hint, z0, V0 = _scene(shape_name)
+    builder = DBuilder()
+    plant, _ = AddMultibodyPlant(DConfig(time_step=1e-3, contact_model="hydroelastic",
+                                         discrete_contact_approximation="sap"), builder)
+    friction = DFriction(0.5, 0.5)
+    if shape_name == "box":
+        shape, M = DBox(size, size, size), DInertia.SolidBoxWithMass(1.0, size, size, size)
+    else:
+        shape, M = DSphere(size), DInertia.SolidSphereWithMass(1.0, size)
+    body = plant.AddRigidBody("body", M)
+    props = DProps()
+    AddContactMaterial(friction=friction, properties=props)
+    AddCompliantHydroelasticProperties(hint, E, props)
+    plant.RegisterCollisionGeometry(body, DTransform(), shape, "body", props)
+    ground = DProps()
+    AddContactMaterial(friction=friction, properties=ground)
+    AddRigidHydroelasticProperties(ground)
+    plant.RegisterCollisionGeometry(plant.world_body(), DTransform(), DHalfSpace(), "ground",
+                                    ground)
+    plant.Finalize()
+    simulator = DSimulator(builder.Build())
+    ctx = plant.GetMyContextFromRoot(simulator.get_mutable_context())
+    plant.SetFreeBodyPose(ctx, body, DTransform([0.0, 0.0, z0]))
+    if V0 is not None:
+        plant.SetFreeBodySpatialVelocity(ctx, body, DVelocity(np.array(V0[0], float),
+                                                              np.array(V0[1], float)))
+
+    def report():
+        p = plant.EvalBodyPoseInWorld(ctx, body).translation()
+        res = plant.get_contact_results_output_port().Eval(ctx)
+        info = res.hydroelastic_contact_info(0)
+        return (f"z = {p[2]:.5f} m, f_z = {abs(info.F_Ac_W().translational()[2]):.3f} N, "
+                f"{info.contact_surface().num_faces()} faces")
+    return simulator.AdvanceTo, simulator.get_context().get_time, report
+
+
+def interleaved_steps(makers, steps, repeats, settle=0.2):
+    """Median µs per step of each (advance_to, time, report) maker, the repeats of the
+    makers interleaved, and each one's report."""
+    runs = [make() for make in makers]
+    for advance, now, _ in runs:
+        advance(settle)
+    samples = [[] for _ in runs]
+    for _ in range(repeats):
+        for k, (advance, now, _) in enumerate(runs):
+            t = now()
+            start = time.perf_counter()
+            advance(t + steps * 1e-3)
+            samples[k].append((time.perf_counter() - start) / steps * 1e6)
+    return [statistics.median(s) for s in samples], [r() for _, _, r in runs]
+
+
+def spheres_query():
+    """(query, report) of two compliant spheres overlapping by 0.2 R in merganser."""
+    sg = SceneGraph()
+    source = sg.register_source("bench")
+    poses = FramePoseVector()
+    for k, z in enumerate((0.0, 1.8 * R_BALL)):
+        f = sg.register_frame(source, GeometryFrame(f"f{k}"))
+        g = GeometryInstance(RigidTransform(), Sphere(R_BALL), f"ball{k}")
+        g.set_proximity_properties(add_compliant_hydroelastic_properties(R_BALL / 8, E, None))
+        sg.register_geometry(source, f, g)
+        poses.set_value(f, RigidTransform([0.0, 0.0, z]))
+    ctx = sg.create_default_context()
+    sg.get_source_pose_port(source).fix_value(ctx, poses)
+    query = sg.get_query_output_port().eval(ctx)
+
+    def report(surfaces):
+        s = surfaces[0]
+        return (f"{s.num_faces()} faces, area {s.area * 1e4:.3f} cm², "
+                f"|f| = {np.linalg.norm(s.total_normal_force()):.2f} N")
+    return query.compute_contact_surfaces, report
+
+
+def spheres_query_drake():
+    """The same query in Drake."""
+    from pydrake.all import (
+        AddCompliantHydroelasticProperties, FramePoseVector as DPoses,
+        GeometryFrame as DFrame, GeometryInstance as DInstance,
+        HydroelasticContactRepresentation, ProximityProperties as DProps,
+        RigidTransform as DTransform, SceneGraph as DSceneGraph, Sphere as DSphere,
+    )
+    sg = DSceneGraph()
+    source = sg.RegisterSource("bench")
+    poses = DPoses()
+    for k, z in enumerate((0.0, 1.8 * R_BALL)):
+        f = sg.RegisterFrame(source, DFrame(f"f{k}"))
+        g = DInstance(DTransform(), DSphere(R_BALL), f"ball{k}")
+        props = DProps()
+        AddCompliantHydroelasticProperties(R_BALL / 8, E, props)
+        g.set_proximity_properties(props)
+        sg.RegisterGeometry(source, f, g)
+        poses.set_value(f, DTransform([0.0, 0.0, z]))
+    ctx = sg.CreateDefaultContext()
+    sg.get_source_pose_port(source).FixValue(ctx, poses)
+    query = sg.get_query_output_port().Eval(ctx)
+
+    def compute(keep=(sg, ctx)):        # the query refers to both
+        return query.ComputeContactSurfaces(HydroelasticContactRepresentation.kPolygon)
+
+    def report(surfaces):
+        s = surfaces[0]
+        force = sum(s.area(f) * s.poly_e_MN().EvaluateCartesian(f, s.centroid(f))
+                    * s.face_normal(f) for f in range(s.num_faces()))
+        return (f"{s.num_faces()} faces, area {s.total_area() * 1e4:.3f} cm², "
+                f"|f| = {np.linalg.norm(force):.2f} N")
+    return compute, report
+
+
+def interleaved_queries(makers, calls, repeats):
+    """(first-call ms, median ms per call, report) of each (compute, report) maker."""
+    out = []
+    runs = []
+    for make in makers:
         start = time.perf_counter()
-        t += STEPS * 1e-3
-        simulator.advance_to(t)
-        times.append((time.perf_counter() - start) / STEPS * 1e6)
-    X_WB = plant.eval_body_pose_in_world(ctx, body)
-    return statistics.median(times), X_WB.translation()
+        compute, report = make()
+        surfaces = compute()
+        runs.append((compute, report, surfaces, (time.perf_counter() - start) * 1e3))
+    samples = [[] for _ in runs]
+    for _ in range(repeats):
+        for k, (compute, _, _, _) in enumerate(runs):
+            start = time.perf_counter()
+            for _ in range(calls):
+                compute()
+            samples[k].append((time.perf_counter() - start) / calls * 1e3)
+    for (compute, report, surfaces, first), s in zip(runs, samples):
+        out.append((first, statistics.median(s), report(surfaces)))
+    return out
 
 
-def main():
-    print(f"{'scene':16s}{'point µs':>10s}{'hydro µs':>10s}{'ratio':>8s}   outcome (hydroelastic)")
+def _drake_available():
+    try:
+        import pydrake.all  # noqa: F401
+    except ImportError:
+        return False
+    logging.getLogger("drake").setLevel(logging.ERROR)
+    return True
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="fewer steps and repeats")
+    args = parser.parse_args(argv)
+    steps, repeats = (200, 3) if args.quick else (500, 7)
+    drake = _drake_available()
+    if not drake:
+        print("pydrake is not installed (pip install -e '.[bench]'): Drake is not run here")
+    print(f"{'scene':16s}{'point µs':>10s}{'hydro µs':>10s}{'h/p':>6s}{'Drake µs':>10s}"
+          f"{'h/Drake':>8s}   outcome: hydroelastic | Drake")
     for shape_name in ("box", "sphere"):
-        point, _ = run(shape_name, "point")
-        hydro, p = run(shape_name, "hydroelastic")
+        makers = [lambda: build(shape_name, "point"), lambda: build(shape_name, "hydroelastic")]
+        if drake:
+            makers.append(lambda: build_drake(shape_name))
+        us, reports = interleaved_steps(makers, steps, repeats)
         label = "box resting" if shape_name == "box" else "sphere rolling"
-        print(f"{label:16s}{point:10.1f}{hydro:10.1f}{hydro / point:8.2f}   "
-              f"p_WBo = {np.round(p, 4)}")
+        peer = f"{us[2]:10.1f}{us[1] / us[2]:8.2f}" if drake else f"{'-':>10s}{'-':>8s}"
+        print(f"{label:16s}{us[0]:10.1f}{us[1]:10.1f}{us[1] / us[0]:6.2f}{peer}   "
+              f"{reports[1]}" + (f" | {reports[2]}" if drake else ""))
+    makers = [spheres_query] + ([spheres_query_drake] if drake else [])
+    rows = interleaved_queries(makers, 3 if args.quick else 10, repeats)
+    print(f"\ntwo compliant spheres, hint R/8: one contact-surface query")
+    print(f"{'':16s}{'first ms':>10s}{'ms/query':>10s}   outcome")
+    for name, (first, ms, report) in zip(("merganser", "Drake"), rows):
+        print(f"{name:16s}{first:10.1f}{ms:10.2f}   {report}")
+    if drake:
+        print(f"{'ratio':16s}{rows[0][0] / rows[1][0]:10.2f}{rows[0][1] / rows[1][1]:10.2f}")
 
 
 if __name__ == "__main__":

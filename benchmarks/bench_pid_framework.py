@@ -11,7 +11,7 @@ and prints the wall time per right-hand-side (time-derivative) evaluation of eac
 ratio (goal: framework / scipy <= 2.0), and the final states to show both computed the
 same trajectory. The framework is measured twice: with its default evaluation, which
 composes this time-invariant affine diagram into one affine map (framework.affine_fusion),
-and block by block (``diagram.affine_fusion = False``), the cost any diagram with a
+and block by block (``unfuse_affine_dynamics(context)``), the cost any diagram with a
 nonlinear or user-written block pays. Medians over repeated, interleaved runs; all measured
 in this process.
 
@@ -26,6 +26,7 @@ from scipy.integrate import solve_ivp
 
 from merganser.framework import (Adder, ConstantVectorSource, DiagramBuilder, Integrator, LinearSystem,
                        MatrixGain, Simulator, SimulatorConfig, apply_simulator_config)
+from merganser.framework.affine_fusion import unfuse_affine_dynamics
 
 KP, KI, KD = 10.0, 5.0, 3.0
 T_FINAL = 10.0
@@ -62,8 +63,10 @@ def build_diagram():
 
 def run_framework(fused=True):
     diagram, plant = build_diagram()
-    diagram.affine_fusion = fused
-    simulator = Simulator(diagram)
+    context = diagram.create_default_context()
+    if not fused:
+        unfuse_affine_dynamics(context)      # the Simulator fuses unless told not to
+    simulator = Simulator(diagram, context)
     apply_simulator_config(SimulatorConfig(integration_scheme="runge_kutta5", accuracy=1e-3,
                                            max_step_size=0.1), simulator)
     start = time.perf_counter()

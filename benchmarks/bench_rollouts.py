@@ -44,7 +44,7 @@ import numpy as np
 from merganser.framework import DiagramBuilder, LeafSystem, Simulator
 from merganser.framework.monte_carlo import monte_carlo_simulation, sample_seed
 from merganser.geometry import RigidTransform, RollPitchYaw
-from merganser.multibody.batched_plant import BatchedPlant
+from merganser.multibody.batched import BatchedPlant
 from merganser.multibody.math import SpatialInertia
 from merganser.multibody.plant import MultibodyPlant
 from merganser.multibody.tree import FixedOffsetFrame, PrismaticJoint, RevoluteJoint, WeldJoint

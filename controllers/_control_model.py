@@ -24,8 +24,9 @@ Two paths give the same values (a test checks it):
   kernel with gravity, τ = RNEA(q, v, v̇, g) + D v, straight from the state input without
   writing a plant context. Inverse dynamics goes through the public
   ``MultibodyPlant.calc_generalized_forces_for_acceleration`` (the model's context
-  supplies the inertial parameters); the gravity and passive compensations still read the
-  plant's private kernel facade (``plant._dyn``, ``plant._tables``) — see `_KernelPath`.
+  supplies the inertial parameters); the gravity and passive compensations use the
+  plant's core (`multibody.plant.plant_core.PlantCore`: its kernel facade and tables) —
+  see `_KernelPath`.
   This cuts the cost of a controller evaluation about threefold (the plant API path
   writes a context on every call). A computed-torque controller (PID acceleration law then
   inverse dynamics) goes one step further with `ControlModel.computed_torque_into`: the
@@ -36,6 +37,7 @@ Two paths give the same values (a test checks it):
 import numpy as np
 
 from merganser.multibody import MultibodyForces, UniformGravityFieldElement
+from merganser.multibody.plant.plant_core import get_plant_core
 from merganser.multibody.kernels.computed_torque import calc_computed_torque
 
 
@@ -69,14 +71,14 @@ class _KernelPath:
     """
 
     def __init__(self, plant, template, damping):
-        dyn = self._dyn = plant._dyn
-        self._I10 = np.array(plant._eval_I10(template))
+        core = self._core = get_plant_core(plant)
+        self._I10 = np.array(core.eval_I10(template))
         self._g = np.array(plant.gravity_field().gravity_vector(), dtype=float)
         self._damping = damping
         self._has_damping = bool(np.any(damping))
         self._nq = plant.num_positions()
-        # The fused computed-torque kernel has no added-mass (extra inertia) variant.
-        self._fused = dyn.M_extra is None and self._nq == plant.num_velocities()
+        # The fused computed-torque kernel has no added-mass (added mass) variant.
+        self._fused = core.added_mass is None and self._nq == plant.num_velocities()
         self._F = np.zeros((plant.num_bodies(), 6))
 
     def computed_torque_into(self, x, x_d, kp, kd, ki, z, vd_ref, vd, tau):
@@ -85,24 +87,24 @@ class _KernelPath:
         size (nothing is written then)."""
         if not self._fused:
             return False
-        dyn = self._dyn
-        return not calc_computed_torque(dyn._ip, dyn._fp, dyn._ws, x, x_d, kp, kd, ki, z,
+        core = self._core
+        return not calc_computed_torque(core.ip, core.fp, core.dyn.workspace, x, x_d, kp, kd, ki, z,
                                         vd_ref, self._damping, self._I10, self._g, self._F,
                                         vd, tau)
 
     @staticmethod
     def applies(plant, gravity_only):
-        tables = getattr(plant, "_tables", None)
-        return (gravity_only and hasattr(plant, "_dyn") and hasattr(plant, "_eval_I10")
-                and getattr(tables, "gravity_in_kernel", False)
-                and not getattr(tables, "has_reflected_inertia", True))
+        if not gravity_only:
+            return False
+        tables = get_plant_core(plant).tables
+        return tables.gravity_in_kernel and not tables.has_reflected_inertia
 
     def _q_v(self, x):
         return np.ascontiguousarray(x[:self._nq]), np.ascontiguousarray(x[self._nq:])
 
     def gravity_compensation(self, x):
         q, _ = self._q_v(x)
-        return -self._dyn.gravity_generalized_forces(q, self._I10, self._g)
+        return -self._core.dyn.gravity_generalized_forces(q, self._I10, self._g)
 
     def passive_compensation(self, x):
         tau = self.gravity_compensation(x)

@@ -98,7 +98,7 @@ class Replay:
     def publish(self, diagram_context):
         """Record one frame from `diagram_context` (kinematic animations)."""
         if self.out is not None:
-            self.visualizer.force_publish(
+            self.visualizer.forced_publish(
                 self.visualizer.get_my_context_from_root(diagram_context))
 
     def finish(self):

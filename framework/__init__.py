@@ -12,13 +12,13 @@ from .errors import (ContextError, DiagramBuildError, NonFiniteStateError, PortE
 from .events import (DiscreteUpdateEvent, EventStatus, PublishEvent, TriggerType,
                      UnrestrictedUpdateEvent, WitnessFunction, WitnessFunctionDirection)
 from .leaf_system import CacheEntry, ContinuousStateDerivatives, LeafSystem
-from .ports import InputPort, OutputPort
+from .ports import InputPort, OutputPort, SystemOutput
 from .simulate import SimulationResult
-from .simulator import (DiscreteValues, InitializeParams, ReturnReason, Simulator,
-                        SimulatorStatus, State)
+from .simulator import InitializeParams, ReturnReason, Simulator, SimulatorStatus
 from .simulator_print_stats import print_simulator_statistics
+from .state import AbstractValues, ContinuousState, DiscreteValues, State
 from .system import System
-from .value import AbstractValue, BasicVector, Value
+from .value import AbstractValue, BasicVector, Value, VectorBase
 from .integrators import (INTEGRATION_SCHEMES, BogackiShampine3Integrator, ExplicitEulerIntegrator,
                           ImplicitEulerIntegrator, IntegratorBase, Radau1Integrator,
                           Radau3Integrator,
@@ -70,5 +70,6 @@ __all__ = [
     "LeafContext", "LeafSystem", "NonFiniteStateError", "OutputPort", "PortError",
     "PublishEvent", "SimulationError", "SimulationResult", "Simulator", "SimulatorStatus",
     "State", "System", "Tickets", "TriggerType", "UnrestrictedUpdateEvent", "Value",
-    "WitnessFunction", "WitnessFunctionDirection",
+    "WitnessFunction", "WitnessFunctionDirection", "AbstractValues", "ContinuousState",
+    "SystemOutput", "VectorBase",
 ]

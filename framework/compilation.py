@@ -275,7 +275,9 @@ def kernel(fn=None, *, allocates=False, parallel=False, inline=True):
     """
     if fn is None:
         return lambda f: kernel(f, allocates=allocates, parallel=parallel, inline=inline)
-    options = {"error_model": "numpy"}
+    # nogil: a call releases the GIL, so threads stepping their own contexts of one
+    # system run their kernels at the same time (tests/multibody/test_plant_threads.py).
+    options = {"error_model": "numpy", "nogil": True}
     if parallel:
         options["parallel"] = True
     elif not allocates:

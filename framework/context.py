@@ -20,9 +20,10 @@ import copy
 
 import numpy as np
 
-from .cache import CacheEntryValue, Tracker, downstream_entries, notify
+from .cache import Tracker, downstream_entries, notify
 from .errors import ContextError
-from .value import BasicVector, Value
+from .state import ContinuousState, DiscreteValues, State
+from .value import BasicVector, Value, as_vector_base
 
 
 def _readonly(array):
@@ -67,87 +68,6 @@ class FixedInputValue(Tracker):
     def _rebuild(self):
         if self.is_vector:
             self.ro = _readonly(self.value)
-
-
-class ContinuousStateView:
-    """The continuous state of one context (Drake's ContinuousState), read and written
-    through the context so that caches stay consistent.
-
-    Attributes
-    ----------
-    num_q(), num_v(), num_z(), size()
-        The q/v/z split.
-    """
-
-    __slots__ = ("_ctx",)
-
-    def __init__(self, ctx):
-        self._ctx = ctx
-
-    def num_q(self):
-        return self._ctx._nq
-
-    def num_v(self):
-        return self._ctx._nv
-
-    def num_z(self):
-        return self._ctx._nz
-
-    def size(self):
-        return self._ctx._nq + self._ctx._nv + self._ctx._nz
-
-    def __len__(self):
-        return self.size()
-
-    def get_value(self):
-        """All continuous state, shape (n,), read-only."""
-        return self._ctx.get_continuous_state_vector()
-
-    def copy_to_vector(self):
-        return np.array(self._ctx.get_continuous_state_vector())
-
-    def get_vector(self):
-        return self
-
-    def get_mutable_vector(self):
-        return self
-
-    def set_value(self, x):
-        self._ctx.set_continuous_state(x)
-
-    def set_from_vector(self, x):
-        self._ctx.set_continuous_state(x)
-
-    def get_generalized_position(self):
-        return self._ctx.get_continuous_state_vector()[: self._ctx._nq]
-
-    def get_generalized_velocity(self):
-        c = self._ctx
-        return c.get_continuous_state_vector()[c._nq: c._nq + c._nv]
-
-    def get_misc_continuous_state(self):
-        c = self._ctx
-        return c.get_continuous_state_vector()[c._nq + c._nv:]
-
-    def get_mutable_generalized_position(self):
-        """q as a BasicVector writing into the context; only q-dependents go out of date."""
-        return BasicVector._wrap(self._ctx._mutable_part("q"))
-
-    def get_mutable_generalized_velocity(self):
-        """v as a BasicVector writing into the context; only v-dependents go out of date."""
-        return BasicVector._wrap(self._ctx._mutable_part("v"))
-
-    def get_mutable_misc_continuous_state(self):
-        """z as a BasicVector writing into the context; only z-dependents go out of date."""
-        return BasicVector._wrap(self._ctx._mutable_part("z"))
-
-    def __getitem__(self, i):
-        return self._ctx.get_continuous_state_vector()[i]
-
-    def __setitem__(self, i, value):
-        x = np.array(self._ctx.get_continuous_state_vector())
-        x[i] = value
-        self._ctx.set_continuous_state(x)
 
 
 class Context:
@@ -216,23 +136,44 @@ class Context:
         return self._nq + self._nv + self._nz
 
     def get_continuous_state(self):
-        """A view object with the q/v/z split (num_q(), num_v(), num_z(), get_value())."""
-        return ContinuousStateView(self)
+        """The ContinuousState (q/v/z split, Drake's accessors); reads are read-only views."""
+        return ContinuousState(self)
 
     def get_mutable_continuous_state(self):
-        return ContinuousStateView(self)
+        """The ContinuousState, whose ``get_mutable_*`` accessors write into this context."""
+        return ContinuousState(self)
 
     def get_continuous_state_vector(self):
-        """Continuous state of this context, shape (n,) ([q; v; z]), read-only."""
+        """Continuous state of this context, shape (n,) ([q; v; z]), a read-only VectorBase."""
         ro = self._xc_ro
         if ro is not None:
             return ro
-        out = self._root.xc[self._xc_index]
-        out.flags.writeable = False
-        return out
+        return as_vector_base(self._root.xc[self._xc_index], False)
 
     def get_mutable_continuous_state_vector(self):
-        return ContinuousStateView(self)
+        """The continuous state as a writable VectorBase; marks all of it changed now."""
+        return self._xc_mutable()
+
+    # the owner protocol of ContinuousState
+    def _xc_read(self):
+        return self.get_continuous_state_vector()
+
+    def _xc_write(self, x):
+        self.set_continuous_state(x)
+
+    def _xc_mutable(self):
+        if not isinstance(self._xc_index, slice):
+            raise ContextError(
+                f"Context.get_mutable_continuous_state_vector: the continuous state of "
+                f"{self._describe()} is not contiguous in the diagram's [q; v; z] layout; use "
+                f"set_continuous_state(x) or the q/v/z parts of get_mutable_continuous_state()")
+        self._notify_xc()
+        return as_vector_base(self._root.xc[self._xc_index], True)
+
+    def _xc_part(self, part, mutable):
+        if mutable:
+            self._notify_part(part)
+        return as_vector_base(self._root.xc[self._part_index[part]], mutable)
 
     def set_continuous_state(self, x):
         """Overwrite the continuous state; ``x`` has ``num_continuous_states()`` elements."""
@@ -244,12 +185,6 @@ class Context:
                 f"{self._describe()}")
         self._root.xc[self._xc_index] = x.reshape(-1)
         self._notify_xc()
-
-    def _mutable_part(self, part):
-        """A writable view of part ``part`` ("q", "v" or "z") of the continuous state; marks
-        only that part changed (Drake's get_mutable_generalized_position() and kin)."""
-        self._notify_part(part)
-        return self._root.xc[self._part_index[part]]
 
     def set_time_and_continuous_state(self, t, x):
         """Set time and continuous state in one call (root only; used by integrators)."""
@@ -271,9 +206,88 @@ class Context:
         for entry in cached[1]:
             entry.valid = False
 
+    # ---- state objects ------------------------------------------------------------------------
+    def get_mutable_discrete_state_vector(self):
+        """The only discrete state group as a writable VectorBase; marks it changed now."""
+        groups = self._discrete_groups()
+        if len(groups) != 1:
+            raise ContextError(
+                f"Context.get_mutable_discrete_state_vector: requires exactly one discrete state "
+                f"group, {self._describe()} has {len(groups)}")
+        leaf, k = groups[0]
+        notify(leaf.trk_xd[k], self._root.version)
+        return as_vector_base(leaf._xd[k], True)
+
+    def _discrete_values(self, mutable):
+        """DiscreteValues over this context's own group arrays; when ``mutable``, every
+        group is marked changed now and again on each write through it."""
+        groups = self._discrete_groups()
+
+        def written(i):
+            for leaf, k in (groups if i is None else [groups[i]]):
+                notify(leaf.trk_xd[k], leaf._root.version)
+
+        if mutable:
+            written(None)
+        return DiscreteValues([leaf._xd[k] for leaf, k in groups], written if mutable else None)
+
+    def _state(self, mutable):
+        if mutable:
+            for leaf in self._leaf_contexts():
+                leaf._notify_xc()
+                notify(leaf.note_xa, leaf._root.version)
+        xa = [leaf._xa[k] for leaf, k in self._abstract_values()]
+        return State(ContinuousState(self), self._discrete_values(mutable), xa)
+
+    def get_state(self):
+        """All state (continuous, discrete, abstract) of this context as a State object.
+
+        Its arrays are the context's own: treat it as read-only (use get_mutable_state())."""
+        return self._state(False)
+
+    def get_mutable_state(self):
+        """All state as a State writing into this context; marks all state changed now."""
+        return self._state(True)
+
+    def is_stateless(self):
+        """True when the context has no continuous, discrete or abstract state."""
+        return (self.num_continuous_states() == 0 and self.num_discrete_state_groups() == 0
+                and self.num_abstract_states() == 0)
+
+    def has_only_continuous_state(self):
+        return (self.num_continuous_states() > 0 and self.num_discrete_state_groups() == 0
+                and self.num_abstract_states() == 0)
+
+    def has_only_discrete_state(self):
+        return (self.num_discrete_state_groups() > 0 and self.num_continuous_states() == 0
+                and self.num_abstract_states() == 0)
+
+    def num_total_states(self):
+        """Continuous plus discrete state variables (abstract states are not counted)."""
+        return self.num_continuous_states() + sum(
+            leaf._xd[k].size for leaf, k in self._discrete_groups())
+
     # ---- inputs -------------------------------------------------------------------------------
-    def _input_source(self, index):
-        return self._inputs[index]
+    def num_input_ports(self):
+        """Number of input ports of this context's system."""
+        return len(self._inputs)
+
+    def num_output_ports(self):
+        """Number of output ports of this context's system."""
+        return self._system.num_output_ports()
+
+    # ---- description --------------------------------------------------------------------------
+    def get_system_path(self):
+        """The system's path from the root, Drake style: ``::diagram::subsystem``."""
+        names = []
+        ctx = self
+        while ctx is not None:
+            names.append(ctx._system.get_name())
+            ctx = ctx._parent
+        return "::" + "::".join(reversed(names))
+
+    def __str__(self):
+        return self.to_string()
 
     # ---- copying ------------------------------------------------------------------------------
     def clone(self):
@@ -313,6 +327,15 @@ class Context:
             self._root.accuracy = source._root.accuracy
             notify(self._root.time_tracker, self._root.version)
             notify(self._root.accuracy_tracker, self._root.version)
+        self.set_state_and_parameters_from(source)
+
+    def set_state_and_parameters_from(self, source):
+        """Copy all state and parameters (not time or accuracy) from a context of the same
+        system."""
+        if source._system is not self._system:
+            raise ContextError(
+                "Context.set_state_and_parameters_from: source context belongs to "
+                f"{source._describe()}, expected {self._describe()}")
         self.set_continuous_state(source.get_continuous_state_vector())
         for dst, src in zip(self._leaf_contexts(), source._leaf_contexts()):
             dst._copy_state_and_parameters_from(src)
@@ -324,7 +347,7 @@ class Context:
     def _rebuild_own_views(self):
         idx = self._xc_index
         if isinstance(idx, slice):
-            self._xc_ro = _readonly(self._root.xc[idx])
+            self._xc_ro = as_vector_base(self._root.xc[idx], False)
         else:
             self._xc_ro = None
         for fixed in self._fixed.values():
@@ -430,14 +453,21 @@ class LeafContext(Context):
         self._xd[i][:] = x.reshape(-1)
         notify(self.trk_xd[i], self._root.version)
 
-    def get_mutable_discrete_state(self, i=0):
-        """A BasicVector writing into group ``i`` (marks the group changed now)."""
+    def get_mutable_discrete_state(self, i=None):
+        """With an index, a BasicVector writing into group ``i``; without, the
+        DiscreteValues of all groups writing into this context. Marks what it covers
+        changed now (as Drake's mutable accessors do)."""
+        if i is None:
+            return self._discrete_values(True)
         self._check_group("get_mutable_discrete_state", i)
         notify(self.trk_xd[i], self._root.version)
         return BasicVector._wrap(self._xd[i])
 
-    def get_mutable_discrete_state_vector(self):
-        return self.get_mutable_discrete_state(0)
+    def _discrete_groups(self):
+        return [(self, k) for k in range(len(self._xd))]
+
+    def _abstract_values(self):
+        return [(self, k) for k in range(len(self._xa))]
 
     # ---- abstract state -----------------------------------------------------------------------
     def num_abstract_states(self):
@@ -513,6 +543,33 @@ class LeafContext(Context):
         self._pa[i].set_value(value)
         notify(self.trk_pa[i], self._root.version)
 
+    def to_string(self):
+        """Drake's summary of a leaf context: time, states and parameters."""
+        path = self.get_system_path()
+        lines = [f"{path} Context", "-" * (len(path) + 8), f"Time: {_fmt(self.get_time())}"]
+        nxc, nxd, nxa = len(self._root.xc[self._xc_index]), len(self._xd), len(self._xa)
+        if nxc or nxd or nxa:
+            lines.append("States:")
+            if nxc:
+                lines += [f"  {nxc} continuous states",
+                          f"    {_fmt(self.get_continuous_state_vector())}"]
+            if nxd:
+                lines.append(f"  {nxd} discrete state groups with")
+                for g in self._xd:
+                    lines += [f"     {g.size} states", f"       {_fmt(g)}"]
+            if nxa:
+                lines.append(f"  {nxa} abstract states")
+            lines.append("")
+        if self._p or self._pa:
+            lines.append("Parameters:")
+            if self._p:
+                lines.append(f"  {len(self._p)} numeric parameter groups with")
+                for p in self._p:
+                    lines += [f"     {p.size} parameters", f"       {_fmt(p)}"]
+            if self._pa:
+                lines.append(f"  {len(self._pa)} abstract parameters")
+        return "\n".join(lines) + "\n"
+
     # ---- copying ------------------------------------------------------------------------------
     def _copy_state_and_parameters_from(self, src):
         for dst_g, src_g in zip(self._xd, src._xd):
@@ -529,7 +586,7 @@ class LeafContext(Context):
 
     def _rebuild_own_views(self):
         super()._rebuild_own_views()
-        self._xd_ro = [_readonly(g) for g in self._xd]
+        self._xd_ro = [as_vector_base(g, False) for g in self._xd]
         self._p_ro = [_readonly(p) for p in self._p]
         entries = list(self.out_entries) + list(self.cache_entries)
         if self.deriv_entry is not None:
@@ -557,7 +614,9 @@ class DiagramContext(Context):
         self._single_deriv_part = None
         self._deriv_from_leaf = False      # the last derivatives came from that leaf
         self._xc_closure = None
-        self._affine_plan = None
+        self._calc_xcdot = calc_derivatives_block_by_block
+        self._single_part_default = None
+        self._affine_choice = None         # None: the Simulator may fuse (affine_fusion)
         self._leaves = []
         self._xd_map = []
         self._xa_map = []
@@ -591,6 +650,17 @@ class DiagramContext(Context):
         for entry in cached[1]:
             entry.valid = False
 
+    def _install_derivative_calc(self, calc):
+        """Evaluate this context's derivatives with ``calc(ctx, out)`` (None: block by
+        block, the default); used by explicit transforms such as affine fusion."""
+        if calc is None:
+            self._calc_xcdot = calc_derivatives_block_by_block
+            self._single_deriv_part = self._single_part_default
+        else:
+            self._calc_xcdot = calc
+            self._single_deriv_part = None
+        self.deriv_entry.valid = False
+
     def _notify_part(self, part):
         closure = downstream_entries([getattr(c, "trk_" + part) for c in self._leaves])
         for entry in closure:
@@ -599,6 +669,42 @@ class DiagramContext(Context):
     # Discrete and abstract state, parameters: the concatenation of the leaves' groups.
     def num_discrete_state_groups(self):
         return len(self._xd_map)
+
+    def _discrete_groups(self):
+        return self._xd_map
+
+    def _abstract_values(self):
+        return self._xa_map
+
+    def get_mutable_discrete_state(self, i=None):
+        """As for a leaf context: all groups (DiscreteValues) without an index."""
+        if i is None:
+            return self._discrete_values(True)
+        leaf, k = self._map(self._xd_map, "get_mutable_discrete_state", i, "discrete state group")
+        return leaf.get_mutable_discrete_state(k)
+
+    def to_string(self):
+        """Drake's summary of a diagram context: totals, then each subcontext indented."""
+        path = self.get_system_path()
+        lines = [f"{path} Context (of a Diagram)", "-" * (len(path) + 24)]
+        if self.num_continuous_states():
+            lines.append(f"{self.num_continuous_states()} total continuous states")
+        if self._xd_map:
+            total = sum(leaf._xd[k].size for leaf, k in self._xd_map)
+            lines.append(f"{total} total discrete states in {len(self._xd_map)} groups")
+        if self._xa_map:
+            lines.append(f"{len(self._xa_map)} total abstract states")
+        if self._p_map:
+            total = sum(leaf._p[k].size for leaf, k in self._p_map)
+            lines.append(f"{total} total numeric parameters in {len(self._p_map)} groups")
+        n_pa = sum(len(leaf._pa) for leaf in self._leaves)
+        if n_pa:
+            lines.append(f"{n_pa} total abstract parameters")
+        text = "\n".join(lines) + "\n"
+        for sub in self._subcontexts:
+            text += "\n" + "".join("  " + line if line else line
+                                   for line in sub.to_string().splitlines(True))
+        return text
 
     def _map(self, table, fn, i, what):
         if not 0 <= i < len(table):
@@ -613,10 +719,11 @@ class DiagramContext(Context):
     def get_discrete_state_vector(self):
         """All discrete state of the subtree concatenated, shape (n,), a read-only copy."""
         if not self._xd_map:
-            return _readonly(np.zeros(0))
-        out = np.concatenate([leaf._xd[k] for leaf, k in self._xd_map])
-        out.flags.writeable = False
-        return out
+            return as_vector_base(np.zeros(0), False)
+        if len(self._xd_map) == 1:
+            leaf, k = self._xd_map[0]
+            return leaf._xd_ro[k]
+        return as_vector_base(np.concatenate([leaf._xd[k] for leaf, k in self._xd_map]), False)
 
     def set_discrete_state(self, i_or_x, x=None):
         if x is not None:
@@ -638,10 +745,6 @@ class DiagramContext(Context):
             n = leaf._xd[k].size
             leaf.set_discrete_state(k, x[start:start + n])
             start += n
-
-    def get_mutable_discrete_state(self, i=0):
-        leaf, k = self._map(self._xd_map, "get_mutable_discrete_state", i, "discrete state group")
-        return leaf.get_mutable_discrete_state(k)
 
     def num_abstract_states(self):
         return len(self._xa_map)
@@ -670,6 +773,20 @@ class DiagramContext(Context):
         leaf.set_numeric_parameter(k, value)
 
 
+def _fmt(values):
+    """Numbers as Drake prints them: ``0.5`` or ``1 2 3`` (space separated, %g)."""
+    if np.isscalar(values):
+        return f"{float(values):g}"
+    return " ".join(f"{float(v):g}" for v in np.asarray(values).reshape(-1))
+
+
+def calc_derivatives_block_by_block(ctx, out):
+    """A diagram context's default derivative evaluation: each leaf's (cached) derivatives
+    into its part of ``out``."""
+    for system, leaf_ctx, index in ctx._deriv_parts:
+        out[index] = system.eval_time_derivatives(leaf_ctx)
+
+
 def _aggregate(description, parts):
     """A ticket tracker that every tracker in ``parts`` notifies."""
     tracker = Tracker(description)
@@ -683,8 +800,3 @@ def _note(description, parts):
     note = Tracker("change of " + description)
     note.subscribers = list(parts)
     return note
-
-
-def make_cache_entry(value, description, holder=None):
-    """A new cache entry around preallocated storage."""
-    return CacheEntryValue(value, description, holder)

@@ -4,7 +4,7 @@ import numpy as np
 
 from .context import DiagramContext
 from .ports import DiagramInputPort, DiagramOutputPort
-from .system import System
+from .system import System, _write_derivatives
 
 
 class Diagram(System):
@@ -14,10 +14,6 @@ class Diagram(System):
     are those of its leaves, in depth-first order (continuous state as [all q; all v;
     all z], as Drake lays it out).
     """
-
-    #: Evaluate the time derivatives of time-invariant affine diagrams as one composed
-    #: affine map (see ``framework.affine_fusion``); set False to evaluate block by block.
-    affine_fusion = True
 
     def __init__(self):
         super().__init__()
@@ -81,6 +77,9 @@ class Diagram(System):
         for s in self._systems:
             yield from s._all_systems()
 
+    def _subsystems(self):
+        return self._systems
+
     def get_subsystem_context(self, subsystem, root_context):
         """The context of ``subsystem`` (at any depth) inside this diagram's ``root_context``."""
         ctx = self._check_context(root_context, "get_subsystem_context")
@@ -89,6 +88,14 @@ class Diagram(System):
         return subsystem.get_my_context_from_root(ctx)
 
     get_mutable_subsystem_context = get_subsystem_context
+
+    def get_mutable_subsystem_state(self, subsystem, context):
+        """The State of ``subsystem`` (at any depth) in this diagram's ``context``, writing
+        into it (Drake's GetMutableSubsystemState)."""
+        return self.get_subsystem_context(subsystem, context).get_mutable_state()
+
+    def get_subsystem_state(self, subsystem, context):
+        return self.get_subsystem_context(subsystem, context).get_state()
 
     def get_connections(self):
         """List of (source OutputPort, destination InputPort) pairs."""
@@ -127,7 +134,7 @@ class Diagram(System):
             context, "eval_time_derivatives")
         entry = ctx.deriv_entry
         single = ctx._single_deriv_part
-        if single is not None and (ctx._affine_plan is False or not self.affine_fusion):
+        if single is not None:
             # The leaf's own (cached) derivatives are the diagram's; the diagram's entry
             # only records that they are current (integrators count evaluations by it).
             entry.valid = True
@@ -136,22 +143,18 @@ class Diagram(System):
         if entry.valid and not ctx._deriv_from_leaf:
             return entry.ro
         ctx._deriv_from_leaf = False
-        out = entry.value
-        if self.affine_fusion:
-            plan = ctx._affine_plan
-            if plan is not False:
-                if plan is None or not plan.is_current(ctx):
-                    from .affine_fusion import make_affine_plan
-
-                    plan = ctx._affine_plan = make_affine_plan(self, ctx)
-                if plan:
-                    plan.evaluate(ctx, out)
-                    entry.valid = True
-                    return entry.ro
-        for system, leaf_ctx, index in ctx._deriv_parts:
-            out[index] = system.eval_time_derivatives(leaf_ctx)
+        ctx._calc_xcdot(ctx, entry.value)
         entry.valid = True
         return entry.ro
+
+    def calc_time_derivatives(self, context, derivatives):
+        ctx = self._check_context(context, "calc_time_derivatives")
+        out = np.zeros(ctx.num_continuous_states())
+        for system, leaf_ctx, index in ctx._deriv_parts:
+            part = np.zeros(leaf_ctx.num_continuous_states())
+            system.calc_time_derivatives(leaf_ctx, part)
+            out[index] = part
+        _write_derivatives(self, out, derivatives)
 
     def _split(self, ctx, values, attr, fn):
         values = np.asarray(values, dtype=float).reshape(-1)

@@ -3,67 +3,94 @@
 import enum
 import math
 
+from .errors import SimulationError
 
 
 class EventStatus:
     """The outcome of an event handler or a monitor (Drake's EventStatus).
 
-    Use the constructors ``succeeded()``, ``did_nothing()``,
-    ``reached_termination(system, message)`` and ``failed(system, message)``.
+    Make one with the factories ``did_nothing()``, ``succeeded()``,
+    ``reached_termination(system, message)`` or ``failed(system, message)``; read it with
+    ``severity()`` (an ``EventStatus.Severity``, ordered from least to most severe),
+    ``system()`` and ``message()``.
     """
 
-    DID_NOTHING = 0
-    SUCCEEDED = 1
-    REACHED_TERMINATION = 2
-    FAILED = 3
+    class Severity(enum.IntEnum):
+        """How severe an outcome is; larger is more severe."""
+
+        DID_NOTHING = 0
+        SUCCEEDED = 1
+        REACHED_TERMINATION = 2
+        FAILED = 3
+        # pydrake's member names (the same members)
+        kDidNothing = 0
+        kSucceeded = 1
+        kReachedTermination = 2
+        kFailed = 3
 
     __slots__ = ("_severity", "_system", "_message")
 
     def __init__(self, severity, system=None, message=""):
-        self._severity = severity
+        self._severity = EventStatus.Severity(severity)
         self._system = system
         self._message = message
 
     @classmethod
-    def succeeded(cls):
-        return cls(cls.SUCCEEDED)
+    def did_nothing(cls):
+        """The handler had nothing to do."""
+        return cls(cls.Severity.DID_NOTHING)
 
     @classmethod
-    def did_nothing(cls):
-        return cls(cls.DID_NOTHING)
+    def succeeded(cls):
+        """The handler did what it should."""
+        return cls(cls.Severity.SUCCEEDED)
 
     @classmethod
     def reached_termination(cls, system, message):
-        return cls(cls.REACHED_TERMINATION, system, str(message))
+        """The simulation should stop, normally (``system`` is the reporting system)."""
+        return cls(cls.Severity.REACHED_TERMINATION, system, str(message))
 
     @classmethod
     def failed(cls, system, message):
-        return cls(cls.FAILED, system, str(message))
+        """The handler failed; the simulator raises, naming ``system`` and ``message``."""
+        return cls(cls.Severity.FAILED, system, str(message))
 
     def severity(self):
         return self._severity
 
     def system(self):
+        """The system that reported the status (None for did_nothing / succeeded)."""
         return self._system
 
     def message(self):
         return self._message
 
-    def did_nothing_(self):
-        return self._severity == self.DID_NOTHING
-
-    def succeeded_(self):
-        return self._severity == self.SUCCEEDED
-
     def is_reached_termination(self):
-        return self._severity == self.REACHED_TERMINATION
+        return self._severity == EventStatus.Severity.REACHED_TERMINATION
 
     def is_failure(self):
-        return self._severity == self.FAILED
+        return self._severity == EventStatus.Severity.FAILED
+
+    def keep_more_severe(self, candidate):
+        """Become ``candidate`` when it is more severe (Drake's KeepMoreSevere); returns self."""
+        if candidate._severity > self._severity:
+            self._severity = candidate._severity
+            self._system = candidate._system
+            self._message = candidate._message
+        return self
+
+    def throw_on_failure(self, function_name):
+        """Raise SimulationError (a RuntimeError) naming ``function_name`` if this is a failure."""
+        if self.is_failure():
+            who = f"system '{self._system.get_name()}'" if self._system is not None else "a system"
+            raise SimulationError(f"{function_name}: {who} failed: {self._message}")
 
     def __repr__(self):
-        names = {0: "did_nothing", 1: "succeeded", 2: "reached_termination", 3: "failed"}
-        return f"EventStatus.{names[self._severity]}({self._message!r})"
+        name = self._severity.name.lower()
+        if self._system is None and not self._message:
+            return f"EventStatus.{name}()"
+        who = "None" if self._system is None else f"system '{self._system.get_name()}'"
+        return f"EventStatus.{name}({who}, {self._message!r})"
 
 
 class TriggerType(enum.IntEnum):
@@ -147,8 +174,7 @@ class WitnessFunctionDirection(enum.IntEnum):
     POSITIVE_THEN_NON_POSITIVE = 1
     NEGATIVE_THEN_NON_NEGATIVE = 2
     CROSSES_ZERO = 3
-
-    # Drake spellings.
+    # pydrake's member names (the same members)
     kNone = 0
     kPositiveThenNonPositive = 1
     kNegativeThenNonNegative = 2

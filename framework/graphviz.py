@@ -13,11 +13,9 @@ def _leaf_node(system, node_id):
 
 
 def _emit(system, lines, ids, depth, max_depth):
-    from .diagram import Diagram
-
     node_id = f"s{system._uid}"
     ids[id(system)] = node_id
-    if not isinstance(system, Diagram) or (max_depth is not None and depth >= max_depth):
+    if not system._subsystems() or (max_depth is not None and depth >= max_depth):
         lines.append(_leaf_node(system, node_id))
         return
     lines.append(f"subgraph cluster{node_id} {{")
@@ -27,25 +25,21 @@ def _emit(system, lines, ids, depth, max_depth):
     outs = [f"{node_id}_y{j} [shape=rarrow, label={_quote(p.get_name())}];"
             for j, p in enumerate(system._output_ports)]
     lines.extend(ins + outs)
-    for sub in system._systems:
+    for sub in system._subsystems():
         _emit(sub, lines, ids, depth + 1, max_depth)
     lines.append("}")
 
 
 def _port_ref(system, kind, index, ids, depth, max_depth):
     """dot endpoint for (system, 'u'|'y', index), descending into expanded diagrams."""
-    from .diagram import Diagram
-
     node_id = ids[id(system)]
-    if isinstance(system, Diagram) and not (max_depth is not None and depth >= max_depth):
+    if system._subsystems() and not (max_depth is not None and depth >= max_depth):
         return f"{node_id}_{kind}{index}"
     return f"{node_id}:{kind}{index}"
 
 
 def _edges(system, lines, ids, depth, max_depth):
-    from .diagram import Diagram
-
-    if not isinstance(system, Diagram) or (max_depth is not None and depth >= max_depth):
+    if not system._subsystems() or (max_depth is not None and depth >= max_depth):
         return
     node_id = ids[id(system)]
     for (dst_k, dst_i), (src_k, src_j) in system._connection_map.items():
@@ -58,7 +52,7 @@ def _edges(system, lines, ids, depth, max_depth):
     for j, (k, src_j) in enumerate(system._output_sources):
         src = _port_ref(system._systems[k], "y", src_j, ids, depth + 1, max_depth)
         lines.append(f"{src} -> {node_id}_y{j};")
-    for sub in system._systems:
+    for sub in system._subsystems():
         _edges(sub, lines, ids, depth + 1, max_depth)
 
 

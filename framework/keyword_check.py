@@ -1,34 +1,38 @@
-"""Unknown keyword arguments that teach: the error lists the valid keywords.
+"""An unknown keyword argument names the valid ones (a pydrake user's misspelling teaches).
 
-Decorate construction-time methods (``declare_*``, ``fix_value``, ...) with
-``lists_valid_keywords``; hot paths stay undecorated (the check costs a wrapper call).
+``@lists_valid_keywords`` on a function or ``__init__`` turns Python's bare
+"unexpected keyword argument" into a TypeError that names the callable, the keyword,
+every keyword it accepts and the closest one; valid calls pay one set test. Decorate
+construction-time calls (``declare_*``, constructors, ``fix_value``), not hot paths.
 """
 
 import difflib
 import functools
 import inspect
 
+_NAMED = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
+
 
 def lists_valid_keywords(fn):
-    """Make an unknown keyword raise TypeError naming the function, the keyword, the
-    closest valid keyword and every valid one."""
+    """Decorate ``fn`` (a function or an ``__init__``) so that an unknown keyword raises
+    ``TypeError("<name>: unknown keyword argument 'x'; valid keywords: a, b, ...")``."""
     params = inspect.signature(fn).parameters
     if any(p.kind == p.VAR_KEYWORD for p in params.values()):
         return fn
-    valid = [name for name, p in params.items()
-             if name != "self" and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
+    valid = tuple(n for n, p in params.items() if p.kind in _NAMED and n != "self")
     valid_set = frozenset(valid)
-    name = fn.__qualname__.removesuffix(".__init__")
+    is_init = fn.__name__ == "__init__"
 
     @functools.wraps(fn)
-    def checked(*args, **kwargs):
+    def wrapper(*args, **kwargs):
         if kwargs and not valid_set.issuperset(kwargs):
-            unknown = [k for k in kwargs if k not in valid_set]
-            hint = difflib.get_close_matches(unknown[0], valid, n=1)
+            key = next(k for k in kwargs if k not in valid_set)
+            owner = type(args[0]).__name__ if is_init and args else fn.__qualname__
+            hint = difflib.get_close_matches(key, valid, n=1)
             raise TypeError(
-                f"{name}: unknown keyword argument {unknown[0]!r}"
-                + (f" (did you mean {hint[0]!r}?)" if hint else "")
-                + f"; valid keywords: {', '.join(valid) if valid else '(none)'}")
+                f"{owner}: unknown keyword argument {key!r}; valid keywords: "
+                f"{', '.join(valid) if valid else '(none)'}"
+                + (f" (did you mean {hint[0]!r}?)" if hint else ""))
         return fn(*args, **kwargs)
 
-    return checked
+    return wrapper

@@ -14,7 +14,8 @@ from .errors import PortError
 from .events import (DiscreteUpdateEvent, PeriodicEventData, PublishEvent, TriggerType,
                      UnrestrictedUpdateEvent, WitnessFunction, as_direction)
 from .ports import ABSTRACT, VECTOR, InputPort, LeafOutputPort
-from .system import System
+from .keyword_check import lists_valid_keywords
+from .system import System, _write_derivatives
 from .value import BasicVector, Value, as_value
 
 
@@ -60,6 +61,7 @@ class LeafSystem(System):
         self._initialization_events = []
         self._forced_publish_events = []
         self._forced_discrete_events = []
+        self._forced_unrestricted_events = []
         self._witnesses = []
 
     # ---- ports ------------------------------------------------------------------------------
@@ -69,23 +71,23 @@ class LeafSystem(System):
         if any(p.get_name() == name for p in ports):
             raise ValueError(f"{fn}: system '{self._name}' already has a port named {name!r}")
 
-    def declare_vector_input_port(self, name, size, *, required=True, default_value=None):
-        """Declare a vector input port of ``size`` elements.
+    @lists_valid_keywords
+    def declare_vector_input_port(self, name, size=None, *, model_vector=None, required=True,
+                                  default_value=None):
+        """Declare a vector input port of ``size`` elements (or the size of
+        ``model_vector``, a BasicVector or array_like).
 
         ``required=False`` lets a Diagram leave it unconnected; ``default_value`` is then
         what ``eval`` returns while it is neither connected nor fixed.
         """
-        if hasattr(size, "size") and not isinstance(size, (int, np.integer)):
-            size = size.size()
-        size = int(size)
+        size = _vector_size("declare_vector_input_port", size, model_vector)
         self._check_port_name(self._input_ports, name, "declare_vector_input_port")
-        if size < 0:
-            raise ValueError(f"declare_vector_input_port: size must be >= 0, got {size}")
         port = InputPort(self, len(self._input_ports), name, VECTOR, size,
                          required=required, default_value=default_value)
         self._input_ports.append(port)
         return port
 
+    @lists_valid_keywords
     def declare_abstract_input_port(self, name, model_value, *, required=True):
         """Declare an abstract input port whose values look like ``model_value``."""
         self._check_port_name(self._input_ports, name, "declare_abstract_input_port")
@@ -94,11 +96,12 @@ class LeafSystem(System):
         self._input_ports.append(port)
         return port
 
-    def declare_vector_output_port(self, name, size, calc, prerequisites_of_calc=None):
-        """Declare a vector output port; ``calc(context, output)`` fills the BasicVector."""
-        if hasattr(size, "size") and not isinstance(size, (int, np.integer)):
-            size = size.size()
-        size = int(size)
+    @lists_valid_keywords
+    def declare_vector_output_port(self, name, size=None, calc=None, prerequisites_of_calc=None,
+                                   *, model_value=None):
+        """Declare a vector output port of ``size`` elements (or the size of
+        ``model_value``); ``calc(context, output)`` fills the BasicVector ``output``."""
+        size = _vector_size("declare_vector_output_port", size, model_value)
         self._check_port_name(self._output_ports, name, "declare_vector_output_port")
         if not callable(calc):
             raise TypeError(f"declare_vector_output_port: calc for port {name!r} is not callable")
@@ -108,6 +111,7 @@ class LeafSystem(System):
         self._output_ports.append(port)
         return port
 
+    @lists_valid_keywords
     def declare_abstract_output_port(self, name, alloc, calc, prerequisites_of_calc=None):
         """Declare an abstract output port; ``alloc()`` makes a model value, ``calc(context,
         value)`` sets it (``value.set_value(x)``)."""
@@ -117,6 +121,7 @@ class LeafSystem(System):
         self._output_ports.append(port)
         return port
 
+    @lists_valid_keywords
     def declare_state_output_port(self, name, state_index):
         """An output port that copies a state: ``state_index`` is a discrete group index, or
         ``"continuous"`` / a ContinuousStateIndex-like 0 when the system has only continuous state.
@@ -137,6 +142,7 @@ class LeafSystem(System):
         return self.declare_vector_output_port(name, n, _CopyState(k), [Tickets.XD])
 
     # ---- state and parameters --------------------------------------------------------------
+    @lists_valid_keywords
     def declare_continuous_state(self, *args, num_state_variables=None, num_q=None, num_v=None,
                                  num_z=None, model_vector=None):
         """Declare the continuous state; returns its size.
@@ -190,9 +196,19 @@ class LeafSystem(System):
     def num_continuous_states(self):
         return self._nq + self._nv + self._nz
 
-    def declare_discrete_state(self, size_or_initial_value):
-        """Declare a discrete state group (a size, zero-filled, or initial values); returns its index."""
-        v = size_or_initial_value
+    @lists_valid_keywords
+    def declare_discrete_state(self, num_state_variables=None, *, model_vector=None, vector=None):
+        """Declare a discrete state group; returns its index.
+
+        Drake's forms: ``(num_state_variables)`` (zero-filled), ``(model_vector)`` (a
+        BasicVector or array_like of initial values) or ``(vector=...)``.
+        """
+        given = [v for v in (num_state_variables, model_vector, vector) if v is not None]
+        if len(given) != 1:
+            raise TypeError(
+                f"declare_discrete_state: give exactly one of num_state_variables, model_vector "
+                f"or vector (system '{self._name}'), got {len(given)}")
+        v = given[0]
         if isinstance(v, (int, np.integer)):
             model = np.zeros(int(v))
         else:
@@ -203,11 +219,13 @@ class LeafSystem(System):
     def num_discrete_state_groups(self):
         return len(self._xd_model)
 
+    @lists_valid_keywords
     def declare_abstract_state(self, model_value):
         """Declare an abstract state with default ``model_value``; returns its index."""
         self._xa_model.append(as_value(model_value))
         return len(self._xa_model) - 1
 
+    @lists_valid_keywords
     def declare_numeric_parameter(self, model_vector):
         """Declare a numeric parameter group with default ``model_vector`` (array_like or
         BasicVector); returns its index."""
@@ -217,18 +235,21 @@ class LeafSystem(System):
         self._p_model.append(model)
         return len(self._p_model) - 1
 
+    @lists_valid_keywords
     def declare_abstract_parameter(self, model_value):
         self._pa_model.append(as_value(model_value))
         return len(self._pa_model) - 1
 
-    def declare_cache_entry(self, description, value_producer_or_alloc, calc=None,
+    @lists_valid_keywords
+    def declare_cache_entry(self, description, value_producer, calc=None,
                             prerequisites_of_calc=None):
         """Declare a cached computation; returns a CacheEntry with ``eval(context)`` and
-        ``ticket()``. ``alloc()`` makes the storage, ``calc(context, storage)`` fills it (or
-        returns a new value, which replaces the storage)."""
+        ``ticket()``. With ``calc``, ``value_producer()`` allocates the storage and
+        ``calc(context, storage)`` fills it (or returns a new value, which replaces the
+        storage); without, ``value_producer(context)`` returns the value."""
         prereqs = self._normalize_prereqs(prerequisites_of_calc, "declare_cache_entry")
         entry = CacheEntry(self, len(self._cache_decls), description,
-                           value_producer_or_alloc, calc, prereqs)
+                           value_producer, calc, prereqs)
         self._cache_decls.append(entry)
         return entry
 
@@ -365,51 +386,74 @@ class LeafSystem(System):
         event.trigger_type = TriggerType.PERIODIC
         self._periodic_events.append((PeriodicEventData(period_sec, offset_sec), event))
 
+    @lists_valid_keywords
     def declare_periodic_discrete_update_event(self, period_sec, offset_sec, update):
         """Every ``period_sec`` from ``offset_sec``: ``update(context, discrete_state)``."""
         self._periodic("declare_periodic_discrete_update_event", period_sec, offset_sec,
                        DiscreteUpdateEvent(update))
 
+    @lists_valid_keywords
     def declare_periodic_unrestricted_update_event(self, period_sec, offset_sec, update):
         """Every ``period_sec`` from ``offset_sec``: ``update(context, state)``."""
         self._periodic("declare_periodic_unrestricted_update_event", period_sec, offset_sec,
                        UnrestrictedUpdateEvent(update))
 
+    @lists_valid_keywords
     def declare_periodic_publish_event(self, period_sec, offset_sec, publish):
         """Every ``period_sec`` from ``offset_sec``: ``publish(context)``."""
         self._periodic("declare_periodic_publish_event", period_sec, offset_sec,
                        PublishEvent(publish))
 
+    @lists_valid_keywords
     def declare_per_step_publish_event(self, publish):
         self._per_step_events.append(PublishEvent(publish, TriggerType.PER_STEP))
 
+    @lists_valid_keywords
     def declare_per_step_discrete_update_event(self, update):
         self._per_step_events.append(DiscreteUpdateEvent(update, TriggerType.PER_STEP))
 
+    @lists_valid_keywords
     def declare_per_step_unrestricted_update_event(self, update):
         self._per_step_events.append(UnrestrictedUpdateEvent(update, TriggerType.PER_STEP))
 
+    @lists_valid_keywords
     def declare_initialization_discrete_update_event(self, update):
         self._initialization_events.append(DiscreteUpdateEvent(update, TriggerType.INITIALIZATION))
 
+    @lists_valid_keywords
     def declare_initialization_unrestricted_update_event(self, update):
         self._initialization_events.append(
             UnrestrictedUpdateEvent(update, TriggerType.INITIALIZATION))
 
+    @lists_valid_keywords
     def declare_initialization_publish_event(self, publish):
         self._initialization_events.append(PublishEvent(publish, TriggerType.INITIALIZATION))
 
+    @lists_valid_keywords
     def declare_forced_publish_event(self, publish):
         self._forced_publish_events.append(PublishEvent(publish, TriggerType.FORCED))
 
+    @lists_valid_keywords
     def declare_forced_discrete_update_event(self, update):
         self._forced_discrete_events.append(DiscreteUpdateEvent(update, TriggerType.FORCED))
 
-    def make_witness_function(self, description, direction, calc, event=None):
-        """A witness function ``calc(context) -> float`` triggering ``event`` (optional)."""
+    @lists_valid_keywords
+    def declare_forced_unrestricted_update_event(self, update):
+        self._forced_unrestricted_events.append(UnrestrictedUpdateEvent(update, TriggerType.FORCED))
+
+    @lists_valid_keywords
+    def make_witness_function(self, description, direction_type=None, calc=None, e=None, *,
+                              direction=None, event=None):
+        """A witness function ``calc(context) -> float`` triggering event ``e`` (optional);
+        ``direction_type`` is a WitnessFunctionDirection or its snake_case name (pydrake's
+        keywords; ``direction=`` and ``event=`` are accepted too)."""
+        if direction_type is None:
+            direction_type = direction
+        if e is None:
+            e = event
         if not callable(calc):
             raise TypeError(f"make_witness_function: calc for {description!r} is not callable")
-        w = WitnessFunction(self, description, as_direction(direction), calc, event)
+        w = WitnessFunction(self, description, as_direction(direction_type), calc, e)
         self._witnesses.append(w)
         return w
 
@@ -463,6 +507,17 @@ class LeafSystem(System):
             raise NotImplementedError(
                 f"system '{self._name}' ({type(self).__name__}) declares continuous state but "
                 f"does not override do_calc_time_derivatives")
+
+    def calc_time_derivatives(self, context, derivatives):
+        ctx = self._check_context(context, "calc_time_derivatives")
+        holder = self._new_derivatives()
+        self.do_calc_time_derivatives(ctx, holder)
+        _write_derivatives(self, holder._data, derivatives)
+
+    def _new_derivatives(self):
+        holder = ContinuousStateDerivatives._wrap(np.zeros(self.num_continuous_states()))
+        holder._nq, holder._nv, holder._nz = self._nq, self._nv, self._nz
+        return holder
 
     def eval_time_derivatives(self, context):
         ctx = context if context._system is self else self._context_from(
@@ -550,12 +605,9 @@ class LeafSystem(System):
                 holder = as_value(storage)
                 storage = holder._value
             ctx.out_entries.append(CacheEntryValue(storage, f"output '{port.get_name()}'", holder))
-        n = self.num_continuous_states()
-        deriv = np.zeros(n)
-        holder = ContinuousStateDerivatives._wrap(deriv)
-        holder._nq, holder._nv, holder._nz = self._nq, self._nv, self._nz
+        holder = self._new_derivatives()
         ctx.deriv_holder = holder
-        ctx.deriv_entry = CacheEntryValue(deriv, "time derivatives", holder)
+        ctx.deriv_entry = CacheEntryValue(holder._data, "time derivatives", holder)
         for decl, entry in zip(self._cache_decls, ctx.cache_entries):
             for t in decl._prerequisites:
                 for trk in self._trackers_for(ctx, t):
@@ -644,6 +696,20 @@ class CacheEntry:
     def is_out_of_date(self, context):
         ctx = self._system._context_from(context, "CacheEntry.is_out_of_date")
         return not ctx.cache_entries[self._index].valid
+
+
+def _vector_size(fn, size, model):
+    """The size of a vector port from ``size`` (an int or a BasicVector) or ``model``."""
+    if size is None and model is None:
+        raise TypeError(f"{fn}: give size or a model vector")
+    if size is None:
+        size = model
+    if not isinstance(size, (int, np.integer)):
+        size = (size.size() if isinstance(size, BasicVector) else np.asarray(size).size)
+    size = int(size)
+    if size < 0:
+        raise ValueError(f"{fn}: size must be >= 0, got {size}")
+    return size
 
 
 #: indexed ticket kind -> (context tracker list, ticket name)

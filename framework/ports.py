@@ -5,12 +5,25 @@ Evaluation is pull-based: ``input_port.eval(ctx)`` returns the fixed value of th
 computed once and cached in the source's context until a prerequisite changes.
 """
 
+import numbers
+
 import numpy as np
 
 from .errors import PortError
+from .keyword_check import lists_valid_keywords
+from .value import BasicVector, Value, as_value
 
 VECTOR = "vector"
 ABSTRACT = "abstract"
+
+
+def _same_kind(value, model):
+    """Whether ``value`` may stand in for an abstract port's ``model`` value."""
+    if isinstance(value, type(model)):
+        return True
+    if isinstance(model, numbers.Number) and isinstance(value, numbers.Number):
+        return True
+    return isinstance(model, np.ndarray) and isinstance(value, (list, tuple, np.ndarray))
 
 
 class PortBase:
@@ -45,6 +58,22 @@ class PortBase:
 
     def _describe(self):
         return f"port '{self._name}' of system '{self._system.get_name()}'"
+
+    def eval_vector(self, context):
+        """The value of a vector port, a read-only ndarray of ``size()`` elements."""
+        if self._kind != VECTOR:
+            raise PortError(
+                f"{type(self).__name__}.eval_vector: {self._describe()} is abstract; use eval() "
+                f"or eval_abstract()")
+        return self.eval(context)
+
+    def eval_basic_vector(self, context):
+        """The value of a vector port as a (read-only) BasicVector."""
+        return BasicVector._wrap(self.eval_vector(context))
+
+    def eval_abstract(self, context):
+        """The value as an AbstractValue (a Value holding the object, or the vector)."""
+        return Value(self.eval(context))
 
     def _context_for(self, context, fn):
         system = self._system
@@ -93,12 +122,50 @@ class InputPort(PortBase):
         ctx = self._context_for(context, "has_value")
         return ctx._inputs[self._index] is not None
 
+    @lists_valid_keywords
     def fix_value(self, context, value):
-        """Fix the port's value in ``context`` (overrides any connection); returns the value holder."""
-        ctx = self._context_for(context, "fix_value")
-        return self._system._fix_input(ctx, self, value)
+        """Fix the port's value in ``context`` (overrides any connection); returns the
+        FixedInputPortValue holder.
 
-    FixValue = fix_value
+        Vector ports take an array_like or BasicVector of ``size()`` floats; abstract ports
+        a Value or an object of the model value's type. Anything else raises PortError (a
+        RuntimeError and a ValueError).
+        """
+        ctx = self._context_for(context, "fix_value")
+        return self._system._fix_input(ctx, self, self._checked_value(value))
+
+    def _checked_value(self, value):
+        fn = "InputPort.fix_value"
+        if self._kind == VECTOR:
+            if isinstance(value, (BasicVector, Value)):
+                value = value.get_value()
+            try:
+                arr = np.array(value, dtype=float).reshape(-1)
+            except (TypeError, ValueError):
+                raise PortError(
+                    f"{fn}: argument 'value' for {self._describe()} must be an array_like of "
+                    f"{self._size} floats or a BasicVector, got {type(value).__name__} "
+                    f"{value!r:.60}") from None
+            if arr.size != self._size:
+                raise PortError(
+                    f"{fn}: {self._describe()} has size {self._size}, got a value of size "
+                    f"{arr.size}")
+            return arr
+        if isinstance(value, Value):
+            value = value.get_value()
+        model = self._model_value.get_value() if self._model_value is not None else None
+        if model is not None and not _same_kind(value, model):
+            raise PortError(
+                f"{fn}: abstract {self._describe()} holds values of type "
+                f"{type(model).__name__}, got {type(value).__name__}")
+        return value
+
+    def allocate(self):
+        """A new value holder for this port: a BasicVector or a Value (a model clone)."""
+        if self._kind == VECTOR:
+            return BasicVector(self._size)
+        return self._model_value.clone() if self._model_value is not None else Value(None)
+
 
     def __repr__(self):
         return f"<InputPort {self._describe()} ({self._kind}, size {self._size})>"
@@ -109,6 +176,14 @@ class OutputPort(PortBase):
 
     def eval(self, context):
         """The port's value, computed if out of date: a read-only ndarray for vector ports."""
+        raise NotImplementedError
+
+    def allocate(self):
+        """A new value holder: a BasicVector (vector ports) or a Value (abstract ports)."""
+        raise NotImplementedError
+
+    def calc(self, context, output):
+        """Compute the value into ``output`` (from ``allocate()``), bypassing the cache."""
         raise NotImplementedError
 
     def __repr__(self):
@@ -140,6 +215,12 @@ class LeafOutputPort(OutputPort):
         ctx = self._context_for(context, "calc")
         self._calc(ctx, output)
 
+    def allocate(self):
+        storage = self._alloc()
+        if self._kind == VECTOR:
+            return BasicVector(np.asarray(storage, dtype=float))
+        return as_value(storage)
+
 
 class DiagramOutputPort(OutputPort):
     """An output port of a Diagram, exported from a subsystem's output port."""
@@ -154,6 +235,58 @@ class DiagramOutputPort(OutputPort):
         for i in self._path:
             ctx = ctx._subcontexts[i]
         return self._source.eval(ctx)
+
+    def allocate(self):
+        return self._source.allocate()
+
+    def calc(self, context, output):
+        ctx = self._context_for(context, "calc")
+        for i in self._path:
+            ctx = ctx._subcontexts[i]
+        self._source.calc(ctx, output)
+
+
+class SystemOutput:
+    """Values of all output ports of a system (Drake's SystemOutput), from
+    ``system.allocate_output()`` and filled by ``system.calc_output(context, output)``."""
+
+    def __init__(self, system, values):
+        self._system = system
+        self._values = values
+
+    def num_ports(self):
+        return len(self._values)
+
+    def _check(self, fn, index):
+        if not 0 <= index < len(self._values):
+            raise PortError(
+                f"SystemOutput.{fn}: port index {index} out of range; system "
+                f"'{self._system.get_name()}' has {len(self._values)} output port(s)")
+        return self._values[index]
+
+    def get_data(self, index):
+        """The AbstractValue of output ``index`` (a BasicVector's values wrapped in a Value
+        for vector ports)."""
+        value = self._check("get_data", index)
+        return Value(value) if isinstance(value, BasicVector) else value
+
+    def get_mutable_data(self, index):
+        return self.get_data(index)
+
+    def get_vector_data(self, index):
+        """The BasicVector of vector output ``index``."""
+        value = self._check("get_vector_data", index)
+        if not isinstance(value, BasicVector):
+            raise PortError(
+                f"SystemOutput.get_vector_data: output port {index} of system "
+                f"'{self._system.get_name()}' is abstract; use get_data({index})")
+        return value
+
+    def get_mutable_vector_data(self, index):
+        return self.get_vector_data(index)
+
+    def get_system_id(self):
+        return self._system._uid
 
 
 class DiagramInputPort(InputPort):

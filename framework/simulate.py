@@ -1,4 +1,11 @@
-"""``System.simulate``: build a Simulator, record outputs, show progress, return a result."""
+"""``System.simulate``: build a Simulator, record outputs, show progress, return a result.
+
+The simulator sits above ``system.py`` in the framework's import DAG (it applies affine
+fusion, which uses the linearization, which uses the primitives, which are LeafSystems),
+so ``System`` cannot import it. This module, imported by the package, adds the method
+``System.simulate`` instead: every System, leaf or diagram, has it once
+``merganser.framework`` is imported (importing any of its modules does that first).
+"""
 
 import time as _time
 from dataclasses import dataclass, field
@@ -6,7 +13,9 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .arguments import as_finite_float
+from .keyword_check import lists_valid_keywords
 from .ports import OutputPort
+from .system import System
 
 
 @dataclass
@@ -142,3 +151,33 @@ def simulate_system(system, t_final, *, context=None, config=None, record=None, 
         num_rejected_steps=(integrator.get_num_step_shrinkages_from_error_control()
                             + integrator.get_num_step_shrinkages_from_substep_failures()),
         smallest_step=float(integrator.get_smallest_adapted_step_size_taken()))
+
+
+def _simulate(self, t_final, *, context=None, config=None, record=None, progress=None):
+    """Simulate from ``context`` (default context if None) to ``t_final``.
+
+    Parameters
+    ----------
+    t_final : float
+        Final time (s).
+    context : Context, optional
+        Root context to start from; it is advanced in place.
+    config : SimulatorConfig, optional
+        Integration scheme, accuracy, step size.
+    record : dict[str, OutputPort], optional
+        Output ports (of this system or any subsystem) sampled at the initial time and
+        at the end of every simulator step.
+    progress : bool or None
+        None shows a progress bar only for runs longer than about two seconds of wall time.
+
+    Returns
+    -------
+    SimulationResult
+        ``time`` (N,), ``outputs[name]`` (size, N), ``context``, ``status``.
+    """
+    return simulate_system(self, t_final, context=context, config=config, record=record,
+                           progress=progress)
+
+
+_simulate.__name__, _simulate.__qualname__ = "simulate", "System.simulate"
+System.simulate = lists_valid_keywords(_simulate)

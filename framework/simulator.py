@@ -47,6 +47,7 @@ import time as _time
 
 import numpy as np
 
+from .affine_fusion import fuse_by_default
 from .cache import notify
 from .context import Context
 from .errors import ContextError, NonFiniteStateError, PortError, SimulationError
@@ -54,8 +55,8 @@ from .events import EventStatus
 from .integrators import make_integrator
 from .keyword_check import lists_valid_keywords
 from .leaf_system import LeafSystem
+from .state import DiscreteValues, State
 from .system import System
-from .value import BasicVector
 
 
 class ReturnReason(enum.IntEnum):
@@ -182,84 +183,6 @@ for _name, _member in ReturnReason.__members__.items():   # pydrake exports the 
 del _name, _member
 
 
-class DiscreteValues:
-    """A leaf's discrete state groups being updated (Drake's DiscreteValues)."""
-
-    __slots__ = ("_groups",)
-
-    def __init__(self, groups):
-        self._groups = groups
-
-    def num_groups(self):
-        return len(self._groups)
-
-    def size(self):
-        return sum(g.size for g in self._groups)
-
-    def get_vector(self, i=0):
-        return BasicVector._wrap(self._groups[i])
-
-    def get_mutable_vector(self, i=0):
-        return BasicVector._wrap(self._groups[i])
-
-    def get_value(self, i=0):
-        return self._groups[i]
-
-    def value(self, i=0):
-        return self._groups[i]
-
-    def get_mutable_value(self, i=0):
-        return self._groups[i]
-
-    def set_value(self, i_or_x, x=None):
-        if x is None:
-            i, x = 0, i_or_x
-        else:
-            i = int(i_or_x)
-        x = np.asarray(x, dtype=float).reshape(-1)
-        if x.size != self._groups[i].size:
-            raise ValueError(
-                f"DiscreteValues.set_value: group {i} has size {self._groups[i].size}, got {x.size}")
-        self._groups[i][:] = x
-
-    def __getitem__(self, i):
-        return self._groups[0][i]
-
-    def __setitem__(self, i, value):
-        self._groups[0][i] = value
-
-
-class State:
-    """A copy of one leaf's state, written by unrestricted update handlers (Drake's State)."""
-
-    def __init__(self, ctx):
-        self._xc = np.array(ctx.get_continuous_state_vector())
-        self._nqvz = (ctx._nq, ctx._nv, ctx._nz)
-        self._xd = DiscreteValues([g.copy() for g in ctx._xd])
-        self._xa = [v.clone() for v in ctx._xa]
-
-    def get_continuous_state(self):
-        return BasicVector._wrap(self._xc)
-
-    def get_mutable_continuous_state(self):
-        return BasicVector._wrap(self._xc)
-
-    def get_discrete_state(self, i=None):
-        return self._xd if i is None else self._xd.get_vector(i)
-
-    def get_mutable_discrete_state(self, i=None):
-        return self._xd if i is None else self._xd.get_mutable_vector(i)
-
-    def get_abstract_state(self, i=0):
-        return self._xa[i].get_value()
-
-    def get_mutable_abstract_state(self, i=0):
-        return self._xa[i]
-
-    def set_abstract_state(self, i, value):
-        self._xa[i].set_value(value)
-
-
 class Simulator:
     """Advances ``system``'s root context in time with an integrator and events.
 
@@ -281,6 +204,7 @@ class Simulator:
             context = system.create_default_context()
         self._check_root_context("Simulator", context)
         self._context = context
+        fuse_by_default(system, context)
         self._integrator = make_integrator("runge_kutta3", system, context, 0.1)
         self._integrator.set_target_accuracy(1e-4)
         self._initialized = False
@@ -328,6 +252,7 @@ class Simulator:
         if context is not None:
             self._check_root_context("Simulator.reset_context", context)
         self._context = context
+        fuse_by_default(self._system, context)
         self._integrator.reset_context(context)
         self._initialized = False
         self._pending = []
@@ -519,7 +444,7 @@ class Simulator:
         status = None
         results = []
         for s, leaf, evs in self._group_by_leaf(events):
-            state = State(leaf)
+            state = State.copy_of(leaf)
             for event in evs:
                 if event.callback is not None:
                     status = self._merge(status, self._handle(event.callback(leaf, state), s, "unrestricted update"))

@@ -10,10 +10,13 @@ import itertools
 
 import numpy as np
 
-from .cache import downstream_entries
-from .context import DiagramContext, FixedInputValue, LeafContext, _RootData
+from .context import FixedInputValue
+from .context_tree import finalize_root, wire_subtree
+from . import event_dispatch
 from .errors import ContextError, PortError
-from .ports import VECTOR
+from .graphviz import system_to_graphviz
+from .ports import VECTOR, SystemOutput
+from .state import DiscreteValues, detached_continuous_state
 
 _counter = itertools.count(1)
 
@@ -93,15 +96,38 @@ class System:
     def has_output_port(self, name):
         return any(p.get_name() == name for p in self._output_ports)
 
-    get_input_port_by_name = get_input_port
-    get_output_port_by_name = get_output_port
-
     # ---- contexts ---------------------------------------------------------------------------
     def allocate_context(self):
         """A new context tree for this system (state not yet set to defaults)."""
         ctx = self._make_context_tree()
-        _finalize_root(ctx)
+        finalize_root(ctx)
         return ctx
+
+    def allocate_output(self):
+        """A SystemOutput with a value holder for every output port."""
+        return SystemOutput(self, [p.allocate() for p in self._output_ports])
+
+    def calc_output(self, context, outputs):
+        """Compute every output port's value into ``outputs`` (from ``allocate_output()``)."""
+        ctx = self._check_context(context, "calc_output")
+        if not isinstance(outputs, SystemOutput) or outputs.num_ports() != len(self._output_ports):
+            raise ValueError(
+                f"calc_output: outputs must be the SystemOutput of system '{self._name}' "
+                f"(allocate_output()), got {type(outputs).__name__}")
+        for port, value in zip(self._output_ports, outputs._values):
+            port.calc(ctx, value)
+
+    def allocate_time_derivatives(self):
+        """A zero ContinuousState laid out as this system's [q; v; z], for
+        ``calc_time_derivatives``."""
+        leaves = [s for s in self._all_systems() if not s._subsystems()]
+        nq, nv, nz = (sum(getattr(s, attr, 0) for s in leaves) for attr in ("_nq", "_nv", "_nz"))
+        return detached_continuous_state(np.zeros(nq + nv + nz), nq, nv, nz)
+
+    def allocate_discrete_variables(self):
+        """DiscreteValues holding a copy of every discrete state group's default value."""
+        leaves = [s for s in self._all_systems() if not s._subsystems()]
+        return DiscreteValues([m.copy() for s in leaves for m in getattr(s, "_xd_model", [])])
 
     def create_default_context(self):
         """A new context with default state and parameters."""
@@ -171,25 +197,14 @@ class System:
         return self._context_from(context, fn)
 
     def _fix_input(self, ctx, port, value):
-        if port._kind == VECTOR:
-            if hasattr(value, "get_value") and not isinstance(value, np.ndarray):
-                value = value.get_value()
-            arr = np.array(value, dtype=float).reshape(-1)
-            if arr.size != port.size():
-                raise PortError(
-                    f"InputPort.fix_value: {port._describe()} has size {port.size()}, got a value "
-                    f"of size {arr.size}")
-            fixed = FixedInputValue(arr, True)
-        else:
-            if hasattr(value, "get_value") and type(value).__name__ in ("Value", "AbstractValue"):
-                value = value.get_value()
-            fixed = FixedInputValue(value, False)
+        """Fix ``value`` (already checked by the port) on ``port`` in ``ctx`` and rewire."""
+        fixed = FixedInputValue(value, port._kind == VECTOR)
         ctx._fixed[port.get_index()] = fixed
         root = ctx
         while root._parent is not None:
             root = root._parent
         root._root.version += 1
-        _wire_subtree(root)      # invalidates the dependents of every input whose source changed
+        wire_subtree(root)      # invalidates the dependents of every input whose source changed
         return fixed
 
     # ---- dynamics ---------------------------------------------------------------------------
@@ -198,16 +213,10 @@ class System:
         raise NotImplementedError
 
     def calc_time_derivatives(self, context, derivatives):
-        """Compute the time derivatives into ``derivatives`` (an ndarray or a vector object)."""
-        xdot = self.eval_time_derivatives(context)
-        if isinstance(derivatives, np.ndarray):
-            if derivatives.size != xdot.size:
-                raise ValueError(
-                    f"calc_time_derivatives: derivatives has size {derivatives.size}, expected "
-                    f"{xdot.size} for system '{self._name}'")
-            derivatives[:] = xdot
-        else:
-            derivatives.set_value(xdot)
+        """Compute the time derivatives into ``derivatives`` (an ndarray of size n, a
+        ContinuousState from ``allocate_time_derivatives()`` or a BasicVector), bypassing
+        and leaving alone the cache (``eval_time_derivatives`` caches)."""
+        raise NotImplementedError
 
     def map_velocity_to_qdot(self, context, v):
         """q̇ for generalized velocities ``v``; identity unless a system overrides it."""
@@ -237,10 +246,12 @@ class System:
     def _all_systems(self):
         yield self
 
+    def _subsystems(self):
+        """The direct subsystems (none for a leaf)."""
+        return ()
+
     def get_graphviz_string(self, max_depth=None):
         """A Graphviz (dot) description of the system and its ports."""
-        from .graphviz import system_to_graphviz
-
         return system_to_graphviz(self, max_depth)
 
     def num_continuous_states(self):
@@ -251,201 +262,48 @@ class System:
         state and inputs for every context (lets diagrams fuse their evaluation)."""
         return False
 
-    def force_publish(self, context):
-        """Dispatch the forced publish events of this system (and its subsystems)."""
-        ctx = self._check_context(context, "force_publish")
-        for leaf_ctx in ctx._leaf_contexts():
-            leaf = leaf_ctx._system
-            for event in leaf._forced_publish_events:
-                _dispatch_status(leaf, event.callback(leaf_ctx), "forced publish")
+    # ---- events -----------------------------------------------------------------------------
+    def forced_publish(self, context):
+        """Run the forced publish events of this system (and its subsystems) now."""
+        ctx = self._check_context(context, "forced_publish")
+        return event_dispatch.execute(ctx, _forced_publish_events, "forced publish")
 
-    ForcedPublish = force_publish
+    def execute_forced_events(self, context, publish=True):
+        """Run the forced unrestricted updates, then the forced discrete updates, then (if
+        ``publish``) the forced publishes, writing the updates into ``context``."""
+        ctx = self._check_context(context, "execute_forced_events")
+        return event_dispatch.execute(ctx, _forced_events, "forced", publish=publish)
 
-    def simulate(self, t_final, *, context=None, config=None, record=None, progress=None):
-        """Simulate from ``context`` (default context if None) to ``t_final``.
-
-        Parameters
-        ----------
-        t_final : float
-            Final time (s).
-        context : Context, optional
-            Root context to start from; it is advanced in place.
-        config : SimulatorConfig, optional
-            Integration scheme, accuracy, step size.
-        record : dict[str, OutputPort], optional
-            Output ports (of this system or any subsystem) sampled at the initial time and
-            at the end of every simulator step.
-        progress : bool or None
-            None shows a progress bar only for runs longer than about two seconds of wall time.
-
-        Returns
-        -------
-        SimulationResult
-            ``time`` (N,), ``outputs[name]`` (size, N), ``context``, ``status``.
-        """
-        from .simulate import simulate_system
-
-        return simulate_system(self, t_final, context=context, config=config, record=record,
-                               progress=progress)
+    def execute_initialization_events(self, context):
+        """Run the initialization events (unrestricted updates, then discrete updates, then
+        publishes) into ``context``, as ``Simulator.initialize()`` does, without a
+        simulator. Returns the most severe EventStatus, or None."""
+        ctx = self._check_context(context, "execute_initialization_events")
+        return event_dispatch.execute(ctx, _initialization_events, "initialization")
 
     def __repr__(self):
         return f"<{type(self).__name__} '{self._name}'>"
 
 
-def _dispatch_status(system, status, what):
-    from .events import EventStatus
-    from .errors import SimulationError
-
-    if status is not None and isinstance(status, EventStatus) and status.is_failure():
-        raise SimulationError(
-            f"{what} event handler of system '{system.get_name()}' failed: {status.message()}")
-    return status
+def _forced_publish_events(leaf):
+    return leaf._forced_publish_events
 
 
-# ---- context tree construction ------------------------------------------------------------
+def _forced_events(leaf):
+    return leaf._forced_publish_events + leaf._forced_discrete_events + leaf._forced_unrestricted_events
 
-def _leaves_in_order(ctx, out):
-    if isinstance(ctx, DiagramContext):
-        for sub in ctx._subcontexts:
-            _leaves_in_order(sub, out)
+
+def _initialization_events(leaf):
+    return leaf._initialization_events
+
+
+def _write_derivatives(system, xdot, derivatives):
+    """Copy computed derivatives ``xdot`` into the caller's ``derivatives`` holder."""
+    if isinstance(derivatives, np.ndarray):
+        if derivatives.size != xdot.size:
+            raise ValueError(
+                f"calc_time_derivatives: derivatives has size {derivatives.size}, expected "
+                f"{xdot.size} for system '{system.get_name()}'")
+        derivatives[:] = xdot
     else:
-        out.append(ctx)
-    return out
-
-
-def _as_index(indices):
-    indices = np.asarray(indices, dtype=np.int64)
-    if indices.size == 0:
-        return slice(0, 0)
-    if np.all(np.diff(indices) == 1):
-        return slice(int(indices[0]), int(indices[-1]) + 1)
-    return indices
-
-
-def _finalize_root(root_ctx):
-    """Lay out the continuous state, create cache entries and wire inputs for a new tree."""
-    leaves = _leaves_in_order(root_ctx, [])
-    nq = sum(c._system._nq for c in leaves)
-    nv = sum(c._system._nv for c in leaves)
-    nz = sum(c._system._nz for c in leaves)
-    root = _RootData(nq + nv + nz)
-    global_index = {}
-    oq, ov, oz = 0, nq, nq + nv
-    for leaf in leaves:
-        s = leaf._system
-        idx = (list(range(oq, oq + s._nq)) + list(range(ov, ov + s._nv))
-               + list(range(oz, oz + s._nz)))
-        oq += s._nq
-        ov += s._nv
-        oz += s._nz
-        global_index[id(leaf)] = np.asarray(idx, dtype=np.int64)
-    for ctx in root_ctx._all_contexts():
-        ctx._root = root
-        subtree = _leaves_in_order(ctx, [])
-        g = np.concatenate([global_index[id(c)] for c in subtree]) if subtree else np.zeros(0, int)
-        # order the subtree's indices as [q; v; z] (already true: q < v < z globally)
-        g = np.sort(g)
-        ctx._xc_index = _as_index(g)
-        ctx._global_xc = g
-        ctx._nq = sum(c._system._nq for c in subtree)
-        ctx._nv = sum(c._system._nv for c in subtree)
-        ctx._nz = sum(c._system._nz for c in subtree)
-        nq_sub, nv_sub = ctx._nq, ctx._nv
-        # each part of a subtree is contiguous in the root array (its leaves are
-        # consecutive in depth-first order)
-        ctx._part_index = {"q": _as_index(g[:nq_sub]), "v": _as_index(g[nq_sub:nq_sub + nv_sub]),
-                           "z": _as_index(g[nq_sub + nv_sub:])}
-    for leaf in leaves:
-        leaf._link_root_trackers()
-        leaf._system._create_entries(leaf)
-    for ctx in root_ctx._all_contexts():
-        if isinstance(ctx, DiagramContext):
-            _setup_diagram_context(ctx)
-    root_ctx._rebuild_views()
-    _wire_subtree(root_ctx)
-
-
-def _setup_diagram_context(ctx):
-    from .cache import CacheEntryValue
-
-    leaves = _leaves_in_order(ctx, [])
-    ctx._leaves = leaves
-    ctx._xd_map = [(leaf, k) for leaf in leaves for k in range(len(leaf._xd))]
-    ctx._xa_map = [(leaf, k) for leaf in leaves for k in range(len(leaf._xa))]
-    ctx._p_map = [(leaf, k) for leaf in leaves for k in range(len(leaf._p))]
-    n = ctx._nq + ctx._nv + ctx._nz
-    entry = CacheEntryValue(np.zeros(n), f"time derivatives of '{ctx._system.get_name()}'")
-    position = {int(g): i for i, g in enumerate(ctx._global_xc)}
-    parts = []
-    for leaf in leaves:
-        if leaf._global_xc.size == 0:
-            continue
-        leaf.deriv_entry.subscribe(entry)
-        parts.append((leaf._system, leaf, _as_index([position[int(g)] for g in leaf._global_xc])))
-    ctx.deriv_entry = entry
-    ctx._deriv_parts = parts
-    # one leaf holding the whole continuous state in order: its derivatives are the
-    # diagram's (no copy)
-    ctx._single_deriv_part = (parts[0][:2] if len(parts) == 1 and parts[0][2] == slice(0, n)
-                              else None)
-
-
-def _resolve_output(diagram_ctx, subsystem_index, port_index):
-    """The (leaf output port, leaf context) feeding output ``port_index`` of a subsystem."""
-    system = diagram_ctx._system._systems[subsystem_index]
-    ctx = diagram_ctx._subcontexts[subsystem_index]
-    port = system._output_ports[port_index]
-    if isinstance(ctx, DiagramContext):
-        for i in port._path:
-            ctx = ctx._subcontexts[i]
-        port = port._source
-    return port, ctx
-
-
-def _set_source(ctx, i, source):
-    old = ctx._inputs[i]
-    ctx._inputs[i] = source
-    if isinstance(ctx, LeafContext):
-        trk = ctx.trk_u[i]
-        old_node = _source_node(old)
-        new_node = _source_node(source)
-        if old_node is not None and old_node is not new_node:
-            old_node.unsubscribe(trk)
-        if new_node is not None:
-            new_node.subscribe(trk)
-        if old != source:
-            for entry in downstream_entries([trk]):
-                entry.valid = False
-
-
-def _source_node(source):
-    if source is None:
-        return None
-    if source.__class__ is tuple:
-        port, leaf_ctx = source
-        return leaf_ctx.out_entries[port._index]
-    return source
-
-
-def _wire_subtree(ctx):
-    """Recompute the input sources of ``ctx`` and everything below it."""
-    if ctx._parent is None:
-        for i in range(len(ctx._inputs)):
-            _set_source(ctx, i, ctx._fixed.get(i))
-    if not isinstance(ctx, DiagramContext):
-        return
-    diagram = ctx._system
-    for k, sub in enumerate(ctx._subcontexts):
-        for i in range(len(sub._inputs)):
-            if i in sub._fixed:
-                source = sub._fixed[i]
-            else:
-                conn = diagram._connection_map.get((k, i))
-                if conn is not None:
-                    source = _resolve_output(ctx, conn[0], conn[1])
-                else:
-                    exported = diagram._input_export_of.get((k, i))
-                    source = ctx._inputs[exported] if exported is not None else None
-            _set_source(sub, i, source)
-        _wire_subtree(sub)
-    ctx._root.version += 1
+        derivatives.set_value(xdot)

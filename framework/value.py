@@ -1,8 +1,98 @@
-"""Containers for port and state values: BasicVector (numeric) and Value (abstract)."""
+"""Containers for port and state values: BasicVector (numeric), Value (abstract) and
+VectorBase (the numpy array the context hands out for state vectors)."""
 
 import copy
 
 import numpy as np
+
+
+class _Size(int):
+    """An int that can also be called: ``v.size`` (numpy) and ``v.size()`` (Drake)."""
+
+    __slots__ = ()
+
+    def __call__(self):
+        return int(self)
+
+
+class VectorBase(np.ndarray):
+    """A float64 numpy array with Drake's VectorBase methods.
+
+    The context returns state vectors as VectorBase views: numpy habits keep working
+    (``x[0]``, ``x @ y``, ``x.size``), and so do Drake's ``size()``, ``get_value()``,
+    ``copy_to_vector()``, ``get_at_index(i)``. Views returned by the read-only accessors
+    (``get_continuous_state_vector()``, ``get_discrete_state_vector()``) refuse writes;
+    the mutable accessors (``get_mutable_continuous_state_vector()``, ...) return
+    writable views and mark the state changed when called. Arithmetic results are plain
+    ndarrays.
+    """
+
+    @property
+    def size(self):
+        return _Size(np.ndarray.size.__get__(self))
+
+    def __array_wrap__(self, array, context=None, return_scalar=False):
+        if return_scalar:
+            return array[()]
+        return array.view(np.ndarray) if type(array) is not np.ndarray else array
+
+    def get_value(self):
+        """The values (this array itself), shape (n,)."""
+        return self
+
+    def value(self):
+        return self
+
+    def get_mutable_value(self):
+        """This array, writable when it came from a mutable accessor."""
+        self._check_writeable("get_mutable_value")
+        return self
+
+    def copy_to_vector(self):
+        """A plain ndarray copy, shape (n,)."""
+        return np.array(self, dtype=float)
+
+    def get_at_index(self, i):
+        return float(self[i])
+
+    def set_at_index(self, i, value):
+        self._check_writeable("set_at_index")
+        self[i] = value
+
+    def set_from_vector(self, value):
+        """Overwrite all values; ``value`` must have ``size()`` elements."""
+        self._check_writeable("set_from_vector")
+        value = np.asarray(value, dtype=float)
+        if value.size != len(self):
+            raise ValueError(
+                f"VectorBase.set_from_vector: value has size {value.size}, expected {len(self)}")
+        self[:] = value.reshape(-1)
+
+    set_value = set_from_vector
+
+    def set_zero(self):
+        self._check_writeable("set_zero")
+        self[:] = 0.0
+
+    def get_vector(self):
+        return self
+
+    def get_mutable_vector(self):
+        return self
+
+    def _check_writeable(self, fn):
+        if not self.flags.writeable:
+            raise ValueError(
+                f"VectorBase.{fn}: this vector is a read-only view of a context's state; write "
+                f"through the context's setters or its get_mutable_* accessors")
+
+
+def as_vector_base(array, writeable):
+    """A VectorBase view of ``array`` (a float64 ndarray), read-only unless ``writeable``."""
+    view = array.view(VectorBase)
+    if not writeable:
+        view.flags.writeable = False
+    return view
 
 
 class BasicVector:
@@ -73,6 +163,19 @@ class BasicVector:
     def copy_to_vector(self):
         """A copy of the values, shape (n,)."""
         return self._data.copy()
+
+    def clone(self):
+        """An independent BasicVector with the same values."""
+        return BasicVector(self._data)
+
+    def get_at_index(self, i):
+        return float(self._data[i])
+
+    def set_at_index(self, i, value):
+        self._data[i] = value
+
+    def set_zero(self):
+        self._data[:] = 0.0
 
     def __getitem__(self, i):
         return self._data[i]

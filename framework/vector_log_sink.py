@@ -18,7 +18,7 @@ class VectorLogSink(LeafSystem):
 
     With ``publish_period == 0`` it logs at the start time and at the end of every
     simulator step (a per-step publish); otherwise every ``publish_period`` seconds from
-    t = 0. A forced publish (``force_publish(context)``) also logs.
+    t = 0. A forced publish (``forced_publish(context)``) also logs.
 
     The log is abstract state 0 of the sink's context: every context (a clone, a Monte
     Carlo sample) has its own log, and resetting the context to defaults empties it.

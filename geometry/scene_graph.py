@@ -19,6 +19,8 @@ filters can be changed for the model (``collision_filter_manager()``) or for one
 (``collision_filter_manager(context)``).
 """
 
+import threading
+
 import numpy as np
 
 from merganser.framework import LeafSystem
@@ -316,8 +318,11 @@ class SceneGraph(LeafSystem):
 
     def _tables_for(self, collision_filter):
         """The ProximityEngine of the model and `collision_filter` as they are now (one per
-        model version, filter object and filter version; the last one is looked up first)."""
-        key = (self._model.version, id(collision_filter), collision_filter.version)
+        model version, filter object, filter version and thread: an engine holds the poses
+        and work arrays of its last query, so threads must not share one; the last one is
+        looked up first)."""
+        key = (self._model.version, id(collision_filter), collision_filter.version,
+               threading.get_ident())
         last = self._last_tables
         if last is not None and last[0] == key and last[1] is collision_filter:
             return last[2]

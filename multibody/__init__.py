@@ -17,9 +17,9 @@ from merganser.multibody.hydrodynamics import __all__ as _hydro_all
 from merganser.multibody.inverse_kinematics import *  # noqa: F401,F403
 from merganser.multibody.inverse_kinematics import __all__ as _ik_all
 from merganser.multibody.dh_chain import DhChain, add_dh_chain, dh_transform  # noqa: F401
-from merganser.multibody.batched_plant import BATCHED_INTEGRATION_SCHEMES, BatchedPlant  # noqa: F401
+from merganser.multibody.batched import BATCHED_INTEGRATION_SCHEMES, BatchedPlant  # noqa: F401
 from merganser.multibody.contact import ContactSolverError  # noqa: F401
-from merganser.multibody.contact.geometry_bridge import (connect_plant_and_scene_graph,  # noqa: F401
+from merganser.multibody.plant.plant_geometry import (connect_plant_and_scene_graph,  # noqa: F401
                                                register_geometry_records)
 from merganser.multibody.planning import *  # noqa: F401,F403
 from merganser.multibody.planning import __all__ as _planning_all

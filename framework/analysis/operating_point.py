@@ -9,7 +9,7 @@ import numpy as np
 
 from ..errors import PortError, SimulationError
 from ..events import EventStatus
-from ..simulator import DiscreteValues
+from ..state import DiscreteValues
 
 CONTINUOUS = "continuous"
 DISCRETE = "discrete"

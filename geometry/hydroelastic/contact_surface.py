@@ -42,7 +42,8 @@ class ContactSurface:
         self.id_M = id_M
         self.id_N = id_N
         self.vertices_W = vertices_W
-        self.polygons = [np.arange(start[f], start[f + 1]) for f in range(len(areas))]
+        self._start = start
+        self._polygons = None
         self.pressure = pressure
         self.face_normals_W = normals
         self.face_areas = areas
@@ -53,6 +54,14 @@ class ContactSurface:
         self.area = float(areas.sum())
         self.centroid = (areas @ centroids / self.area) if self.area > 0.0 else (
             centroids.mean(axis=0) if len(areas) else np.zeros(3))
+
+    @property
+    def polygons(self):
+        """Vertex indices of each polygon (list of int64 arrays), made on first use."""
+        if self._polygons is None:
+            start = self._start
+            self._polygons = [np.arange(start[f], start[f + 1]) for f in range(len(start) - 1)]
+        return self._polygons
 
     def num_faces(self):
         """Number of polygons."""

@@ -8,7 +8,12 @@ Supported pairs (the compliant field sliced by the rigid geometry):
 - compliant HalfSpace slab vs rigid surface mesh: the rigid triangles clipped by the
   plane, pressure E · depth / thickness;
 - compliant volume vs compliant volume: the surface of equal pressure, tet pair by tet
-  pair (brute force over the pairs of overlapping tet AABBs: O(nt_a nt_b)).
+  pair.
+
+Each pair is one compiled call (`geometry.hydroelastic.surface_kernels`): the
+bounding-volume hierarchies of the meshes (built once per geometry, with the field
+tables, in `make_representation`) give the candidate elements, whose polygons are built
+in the compliant geometry's frame and written in W with their quadrature.
 
 Other pairs are "unsupported": geometries without hydroelastic properties or with a shape
 that has no representation yet, rigid-rigid, and compliant-compliant with a half space
@@ -22,14 +27,14 @@ import numpy as np
 
 from .contact_surface import ContactSurface
 from .representations import make_representation
-from .slicing_kernels import (
-    clip_triangles_in_slab, clip_triangles_in_tets, equal_pressure_polygons, polygon_quadrature,
-    slice_tets_with_plane,
+from .surface_kernels import (
+    FACE_COLUMNS, MAX_POLYGON_VERTICES, plane_volume_surface, slab_surface_surface,
+    surface_volume_surface, volume_volume_surface,
 )
 
 __all__ = ["HydroelasticQueryResult", "compute_hydroelastic"]
 
-_REPS = weakref.WeakKeyDictionary()
+_STORES = weakref.WeakKeyDictionary()
 
 
 class HydroelasticQueryResult:
@@ -50,69 +55,113 @@ class HydroelasticQueryResult:
         Per table index: the geometry is compliant-hydroelastic.
     modulus : list of float
         Per table index: the hydroelastic modulus E (Pa; inf when rigid or absent).
+    supported : ndarray (n, n) bool or None
+        Symmetric: pair (i, j) is one hydroelastic contact supports (it is handled
+        hydroelastically whenever the broad phase finds it); None when no geometry has
+        hydroelastic properties.
     """
 
-    def __init__(self, ids=(), compliant=(), modulus=()):
+    def __init__(self, ids=(), compliant=(), modulus=(), supported=None):
         self.ids = ids
         self.compliant = compliant
         self.modulus = modulus
+        self.supported = supported
         self.surfaces = []
         self.hydroelastic_pairs = set()
         self.surface_pairs = []
 
 
-def _representations(engine, inspector):
+_NONE, _VOLUME, _SLAB, _PLANE, _SURFACE = range(5)
+_KIND = {"volume": _VOLUME, "slab": _SLAB, "plane": _PLANE, "surface": _SURFACE}
+
+
+class _Store:
+    """Per proximity tables: the representations (index -> representation or None), the
+    per-index lists of `HydroelasticQueryResult`, the supported-pair matrix, and per pair
+    met so far its plan (`_plan`) and work arrays (reused from query to query)."""
+
+    def __init__(self, reps):
+        self.reps = reps
+        self.compliant = [r is not None and r.compliant for r in reps]
+        self.modulus = [float("inf") if r is None else r.modulus for r in reps]
+        kind = np.array([_NONE if r is None else _KIND[r.kind] for r in reps], np.int64)
+        soft = (kind == _VOLUME) | (kind == _SLAB)
+        hard = (kind == _PLANE) | (kind == _SURFACE)
+        volume = kind == _VOLUME
+        slab_plane = (kind == _SLAB)[:, None] & (kind == _PLANE)[None, :]
+        supported = ((soft[:, None] & hard[None, :]) | (hard[:, None] & soft[None, :])
+                     | (volume[:, None] & volume[None, :]))
+        self.supported = supported & ~slab_plane & ~slab_plane.T
+        self.any = bool(kind.any())
+        self.plans = {}
+        self.work = {}
+
+
+def _store(engine, inspector):
     t = engine.t
-    reps = _REPS.get(t)
-    if reps is None:
-        reps = [make_representation(inspector.get_shape(g),
-                                    inspector.get_proximity_properties(g), g) for g in t.ids]
-        _REPS[t] = reps
-    return reps
+    store = _STORES.get(t)
+    if store is None:
+        store = _STORES[t] = _Store([make_representation(
+            inspector.get_shape(g), inspector.get_proximity_properties(g), g) for g in t.ids])
+    return store
 
 
-def _to_world(X, p_G):
-    return np.ascontiguousarray(p_G @ X[:3, :3].T + X[:3, 3])
+def _buffers(k, n_cand):
+    """Work arrays of a surface kernel for k candidates (`n_cand`: the candidate array's
+    shape)."""
+    k = max(k, 16)
+    return (np.empty(n_cand, np.int64), np.empty((MAX_POLYGON_VERTICES * k, 3)),
+            np.empty(MAX_POLYGON_VERTICES * k), np.empty(k + 1, np.int64),
+            np.empty((k, FACE_COLUMNS)))
 
 
-def _run(kernel, args, cap_f):
-    cap_f = max(16, cap_f)
+def _polygons(work, key, kernel, args, elements):
+    """Run `kernel(*args, *work arrays)`, growing the work arrays until they suffice.
+    `elements`: the candidate array's length for a plane query (every element), None
+    for an element-pair query. Returns (nf, work arrays)."""
+    buf = work.get(key)
     while True:
-        out_v = np.zeros((8 * cap_f, 3))
-        out_p = np.zeros(8 * cap_f)
-        out_start = np.zeros(cap_f + 1, np.int64)
-        out_n = np.zeros((cap_f, 3))
-        out_g = np.zeros(cap_f)
-        nf = kernel(*args, out_v, out_p, out_start, out_n, out_g)
-        if nf >= 0:
-            nv = out_start[nf]
-            return out_v[:nv], out_p[:nv], out_start[:nf + 1], out_n[:nf], out_g[:nf]
-        cap_f *= 4
+        if buf is not None:
+            nf = kernel(*args, *buf)
+            if nf >= 0:
+                work[key] = buf
+                return nf, buf
+            k = int(1.25 * (-nf - 1)) + 16
+        else:
+            k = 64
+        buf = _buffers(k, elements if elements is not None else (k, 2))
 
 
-def _surface(ci, ri, rep_c, rep_r, X_c, X_r, sign):
-    """Polygons of compliant rep_c (pose X_c) against rigid rep_r (pose X_r)."""
-    if rep_c.kind == "volume":
-        V = _to_world(X_c, rep_c.mesh.vertices_G)
-        tets, P = rep_c.mesh.tetrahedra, rep_c.mesh.pressure
-        if rep_r.kind == "plane":
-            n = sign * X_r[:3, 2].copy()
-            return _run(slice_tets_with_plane, (V, P, tets, n, X_r[:3, 3].copy()),
-                        tets.shape[0])
-        m = rep_r.mesh
-        TV = _to_world(X_r, m.vertices_G)
-        TN = np.ascontiguousarray(m.normals_G @ X_r[:3, :3].T)
-        return _run(clip_triangles_in_tets, (TV, m.triangles, TN, V, P, tets, float(sign)),
-                    4 * m.triangles.shape[0])
-    if rep_c.kind == "slab" and rep_r.kind == "surface":
-        m = rep_r.mesh
-        TV = _to_world(X_r, m.vertices_G)
-        TN = np.ascontiguousarray(m.normals_G @ X_r[:3, :3].T)
-        return _run(clip_triangles_in_slab, (TV, m.triangles, TN, X_c[:3, 2].copy(),
-                                             X_c[:3, 3].copy(), rep_c.modulus,
-                                             rep_c.thickness, float(sign)),
-                    m.triangles.shape[0])
-    return None
+def _plan(ra, rb, i, j):
+    """(kernel, a, b, static arguments, elements) of supported pair (i, j) (i is M): the
+    kernel runs as kernel(X_WG[a], X_WG[b], *static, *work arrays), a the compliant
+    geometry (i when both are); `elements` as in `_polygons`. The polygons' normals point
+    out of N into M."""
+    if not ra.compliant:
+        return _plan_compliant(rb, ra, j, i, -1.0)
+    return _plan_compliant(ra, rb, i, j, 1.0)
+
+
+def _plan_compliant(rc, ro, c, o, sign):
+    m = rc.mesh
+    if rc.kind == "volume" and ro.kind == "plane":
+        return (plane_volume_surface, c, o, (sign, m.vertices_G, m.pressure, m.tetrahedra,
+                                              rc.field, *rc.bvh.arrays()), m.tetrahedra.shape[0])
+    if rc.kind == "volume" and ro.kind == "surface":
+        s = ro.mesh
+        return (surface_volume_surface, c, o, (sign, rc.field, rc.planes, *rc.bvh.arrays(),
+                                               s.vertices_G, s.triangles, s.normals_G,
+                                               *ro.bvh.arrays(), *ro.bvh.move_work()), None)
+    if rc.kind == "volume":
+        n = ro.mesh
+        return (volume_volume_surface, c, o, (m.vertices_G, m.tetrahedra, rc.field,
+                                              *rc.bvh.arrays(), n.vertices_G, n.tetrahedra,
+                                              ro.field, ro.planes, *ro.bvh.arrays(),
+                                              *ro.bvh.move_work()), None)
+    s = ro.mesh
+    return (slab_surface_surface, c, o, (rc.modulus, rc.thickness, sign, s.vertices_G,
+                                         s.triangles, s.normals_G, *ro.bvh.arrays()),
+            s.triangles.shape[0])
 
 
 def _unsupported_reason(ra, rb):
@@ -146,57 +195,47 @@ def compute_hydroelastic(engine, inspector, strict):
     -------
     HydroelasticQueryResult
     """
-    reps = _representations(engine, inspector)
+    store = _store(engine, inspector)
     t = engine.t
-    if not strict and all(r is None for r in reps):
-        return HydroelasticQueryResult(t.ids, [False] * len(reps))
+    if not store.any:
+        if strict and t.n > 1:
+            engine._broad_phase(0.0)
+            if engine.npairs:
+                i, j = engine.pairs[0]
+                _refuse(store, inspector, t, int(i), int(j))
+        return HydroelasticQueryResult(t.ids, store.compliant, store.modulus)
     count = engine._broad_phase(0.0)
-    pairs = engine.pairs[:count].copy()
-    result = HydroelasticQueryResult(t.ids, [r is not None and r.compliant for r in reps],
-                                     [float("inf") if r is None else r.modulus for r in reps])
+    result = HydroelasticQueryResult(t.ids, store.compliant, store.modulus, store.supported)
     X = engine.X_WG
-    for i, j in pairs:
-        i, j = int(i), int(j)
-        ra, rb = reps[i], reps[j]
-        supported = (ra is not None and rb is not None and (
-            (ra.compliant != rb.compliant and not {ra.kind, rb.kind} == {"slab", "plane"})
-            or (ra.kind == "volume" and rb.kind == "volume")))
-        if not supported:
+    supported = store.supported
+    for i, j in engine.pairs[:count].tolist():
+        if not supported[i, j]:
             if strict:
-                exc, why = _unsupported_reason(ra, rb)
-                exc = exc or ValueError
-                raise exc(f"compute_contact_surfaces: the pair of geometries "
-                          f"'{inspector.get_name(t.ids[i])}' and "
-                          f"'{inspector.get_name(t.ids[j])}' {why}; use contact_model "
-                          f"'hydroelastic_with_fallback' for point contact")
+                _refuse(store, inspector, t, i, j)
             continue
         result.hydroelastic_pairs.add((i, j))
-        if ra.compliant and rb.compliant:
-            out = _run(equal_pressure_polygons, (
-                _to_world(X[i], ra.mesh.vertices_G), ra.mesh.pressure, ra.mesh.tetrahedra,
-                _to_world(X[j], rb.mesh.vertices_G), rb.mesh.pressure, rb.mesh.tetrahedra),
-                ra.mesh.tetrahedra.shape[0])
-        elif ra.compliant:
-            out = _surface(i, j, ra, rb, X[i], X[j], 1.0)
-        else:
-            out = _surface(j, i, rb, ra, X[j], X[i], -1.0)
-        if out is None or out[3].shape[0] == 0:
+        plan = store.plans.get((i, j))
+        if plan is None:
+            plan = store.plans[(i, j)] = _plan(store.reps[i], store.reps[j], i, j)
+        kernel, a, b, static, elements = plan
+        nf, (_, out_v, out_p, out_start, faces) = _polygons(
+            store.work, (i, j), kernel, (X[a], X[b], *static), elements)
+        if nf == 0:
             continue
-        v, p, start, n, g = out
-        nf = n.shape[0]
-        area, cen, pc = np.zeros(nf), np.zeros((nf, 3)), np.zeros(nf)
-        polygon_quadrature(nf, start, v, p, area, cen, pc)
-        keep = area > 0.0
-        if not keep.any():
-            continue
-        if not keep.all():
-            idx = np.flatnonzero(keep)
-            counts = np.diff(start)[idx]
-            sel = np.concatenate([np.arange(start[f], start[f + 1]) for f in idx])
-            v, p = v[sel], p[sel]
-            start = np.concatenate([[0], np.cumsum(counts)])
-            n, area, cen, pc, g = n[idx], area[idx], cen[idx], pc[idx], g[idx]
-        result.surfaces.append(ContactSurface(t.ids[i], t.ids[j], v, start, p, n, area, cen,
-                                              pc, g))
+        nv = out_start[nf]
+        F = faces[:nf]
+        result.surfaces.append(ContactSurface(
+            t.ids[i], t.ids[j], out_v[:nv].copy(), out_start[:nf + 1].copy(),
+            out_p[:nv].copy(), F[:, 0:3].copy(), F[:, 6].copy(), F[:, 3:6].copy(),
+            F[:, 7].copy(), F[:, 8].copy()))
         result.surface_pairs.append((i, j))
     return result
+
+
+def _refuse(store, inspector, t, i, j):
+    """Raise for the unsupported pair (i, j) of a strict query."""
+    exc, why = _unsupported_reason(store.reps[i], store.reps[j])
+    raise (exc or ValueError)(
+        f"compute_contact_surfaces: the pair of geometries '{inspector.get_name(t.ids[i])}' "
+        f"and '{inspector.get_name(t.ids[j])}' {why}; use contact_model "
+        f"'hydroelastic_with_fallback' for point contact")

@@ -68,18 +68,26 @@ def cells_for(length, resolution_hint, minimum=2):
     return n + (n % 2)
 
 
-def _grid_tets(nx, ny, nz):
-    """Kuhn tetrahedra of an nx x ny x nz grid of (nx+1)(ny+1)(nz+1) vertices (x fastest)."""
+def _grid_tets(nx, ny, nz, mirrored=False):
+    """Kuhn tetrahedra of an nx x ny x nz grid of (nx+1)(ny+1)(nz+1) vertices (x fastest).
+    `mirrored`: the cells of the upper half in x (and in y) use the Kuhn split reflected
+    in x (in y), which keeps the mesh conforming and makes it symmetric about the grid's
+    mid planes in x and y."""
     def vid(i, j, k):
         return i + (nx + 1) * (j + (ny + 1) * k)
     i, j, k = np.meshgrid(np.arange(nx), np.arange(ny), np.arange(nz), indexing="ij")
     i, j, k = i.ravel(), j.ravel(), k.ravel()
-    corner = [vid(i + (c & 1), j + ((c >> 1) & 1), k + ((c >> 2) & 1)) for c in range(8)]
+    corner = np.stack([vid(i + (c & 1), j + ((c >> 1) & 1), k + ((c >> 2) & 1))
+                       for c in range(8)], axis=1)
+    mask = np.zeros(i.size, np.int64)
+    if mirrored:
+        mask = np.where(2 * i >= nx, 1, 0) | np.where(2 * j >= ny, 2, 0)
+    rows = np.arange(i.size)
     tets = []
     for a, b, _ in _PATHS:
         c1 = 1 << a
         c2 = c1 | (1 << b)
-        tets.append(np.stack([corner[0], corner[c1], corner[c2], corner[7]], axis=1))
+        tets.append(np.stack([corner[rows, c ^ mask] for c in (0, c1, c2, 7)], axis=1))
     return np.concatenate(tets).astype(np.int64)
 
 
@@ -126,15 +134,20 @@ def make_box_volume_mesh(size, resolution_hint, hydroelastic_modulus):
     matching face of the inner box of half sizes h - m. On the frustum of face (a, ±) the
     field is the affine d = h_a - |x_a|, so every tet inside it interpolates it exactly.
     Each frustum is a grid of cells of about `resolution_hint` (trilinear map of the unit
-    cube, Kuhn tetrahedra); degenerate (zero-volume) tets may occur where the inner box is
-    flat and are harmless.
+    cube, Kuhn tetrahedra mirrored about the face's mid lines, so that the mesh has the
+    box's symmetries and a level box's quadrature points carry no couple), or, without a
+    hint, of 2 x 2 cells across the face and one
+    deep: the coarsest grid whose quadrature points on a face do not all lie on a line
+    (the field is exact either way; Drake's compliant box, likewise, ignores the
+    resolution hint). The tets the trilinear map flattens (where the inner box is a
+    point, a segment or flat) have no volume and are left out.
 
     Parameters
     ----------
     size : array-like (3,)
         Width, depth, height (m).
-    resolution_hint : float
-        Target edge length (m).
+    resolution_hint : float or None
+        Target edge length (m); None for the coarse mesh.
     hydroelastic_modulus : float
         E (Pa).
 
@@ -146,11 +159,12 @@ def make_box_volume_mesh(size, resolution_hint, hydroelastic_modulus):
     m = half.min()
     verts, tets, pres = [], [], []
     offset = 0
-    nw = cells_for(m, resolution_hint, 1)
+    nw = 1 if resolution_hint is None else cells_for(m, resolution_hint, 1)
     for a in range(3):
         b, c = (a + 1) % 3, (a + 2) % 3
-        nb = cells_for(2.0 * half[b], resolution_hint, 1)
-        nc = cells_for(2.0 * half[c], resolution_hint, 1)
+        nb, nc = (2, 2) if resolution_hint is None else (
+            cells_for(2.0 * half[b], resolution_hint, 1),
+            cells_for(2.0 * half[c], resolution_hint, 1))
         g = (_grid_vertices(nb, nc, nw) + 1.0) * 0.5  # (u, v, w) in [0, 1]^3
         u, v, w = g[:, 0], g[:, 1], g[:, 2]
         for sgn in (-1.0, 1.0):
@@ -160,10 +174,18 @@ def make_box_volume_mesh(size, resolution_hint, hydroelastic_modulus):
             P[:, a] = sgn * (half[a] - w * m)
             verts.append(P)
             pres.append(hydroelastic_modulus * w)
-            tets.append(_grid_tets(nb, nc, nw) + offset)
+            tets.append(_grid_tets(nb, nc, nw, mirrored=True) + offset)
             offset += P.shape[0]
-    return VolumeMesh(np.concatenate(verts), np.concatenate(tets),
-                      np.concatenate(pres))
+    verts, tets = np.concatenate(verts), np.concatenate(tets)
+    return VolumeMesh(verts, tets[_has_volume(verts, tets)], np.concatenate(pres))
+
+
+def _has_volume(verts, tets):
+    """Mask of the tetrahedra whose volume is not zero (to round-off)."""
+    V = verts[tets]
+    six = np.abs(np.einsum("ij,ij->i", np.cross(V[:, 1] - V[:, 0], V[:, 2] - V[:, 0]),
+                           V[:, 3] - V[:, 0]))
+    return six > 1e-9 * six.max()
 
 
 def _cube_surface(counts):
@@ -251,6 +273,15 @@ def _square_to_disk(p):
     return p
 
 
+def _extent(e):
+    """The extent field clipped to [0, 1], exactly 0 on the boundary (within round-off of
+    the map onto the shape), so that tets with all vertices on the boundary carry no
+    spurious pressure gradient."""
+    e = np.clip(e, 0.0, 1.0)
+    e[e < 1e-12] = 0.0
+    return e
+
+
 def make_cylinder_volume_mesh(radius, length, resolution_hint, hydroelastic_modulus):
     """Volume mesh of a cylinder (axis z, centred) with pressure E d / m, d the distance
     to the boundary at the vertices (min(R - r, L/2 - |z|)) and m = min(R, L/2);
@@ -268,7 +299,7 @@ def make_cylinder_volume_mesh(radius, length, resolution_hint, hydroelastic_modu
     d = np.minimum(radius - r, 0.5 * length - np.abs(verts[:, 2]))
     m = min(radius, 0.5 * length)
     return VolumeMesh(verts, _grid_tets(n, n, nz),
-                      hydroelastic_modulus * np.clip(d / m, 0.0, 1.0))
+                      hydroelastic_modulus * _extent(d / m))
 
 
 def make_cylinder_surface_mesh(radius, length, resolution_hint=None):
@@ -312,7 +343,7 @@ def make_capsule_volume_mesh(radius, length, resolution_hint, hydroelastic_modul
     zc = np.clip(verts[:, 2], -0.5 * length, 0.5 * length)
     dist = np.linalg.norm(verts - np.stack([0 * zc, 0 * zc, zc], axis=1), axis=1)
     return VolumeMesh(verts, _grid_tets(n, n, nz),
-                      hydroelastic_modulus * np.clip(1.0 - dist / radius, 0.0, 1.0))
+                      hydroelastic_modulus * _extent(1.0 - dist / radius))
 
 
 def make_capsule_surface_mesh(radius, length, resolution_hint=None):

@@ -14,14 +14,18 @@ A geometry with ``("hydroelastic", "compliance_type")`` gets:
 
 from dataclasses import dataclass
 
+import numpy as np
+
 from ..properties import HYDROELASTIC
 from ..shapes import Box, Capsule, Convex, Cylinder, Ellipsoid, HalfSpace, Mesh, Sphere
+from .bvh import build_bvh
 from .meshes import (
     make_box_surface_mesh, make_capsule_surface_mesh, make_capsule_volume_mesh,
     make_convex_surface_mesh, make_convex_volume_mesh, make_box_volume_mesh, make_cylinder_surface_mesh,
     make_cylinder_volume_mesh, make_ellipsoid_surface_mesh, make_ellipsoid_volume_mesh,
     make_sphere_surface_mesh, make_sphere_volume_mesh,
 )
+from .slicing_kernels import tet_tables
 
 __all__ = ["HydroelasticRepresentation", "make_representation"]
 
@@ -40,6 +44,13 @@ class HydroelasticRepresentation:
         E (Pa); inf for rigid.
     thickness : float
         Slab thickness (m), slabs only.
+    bvh : geometry.hydroelastic.bvh.Bvh or None
+        The tree over the mesh's tetrahedra or triangles (meshes only).
+    field : ndarray (nt, 4) or None
+        Volumes: per tet the pressure p(x) = field[t, 3] + field[t, :3]·x in G.
+    planes : ndarray (nt, 4, 4) or None
+        Volumes: per tet the face planes (n, off), n·x <= off inside, in G (a tet without
+        volume rejects every point).
     """
 
     compliant: bool
@@ -47,6 +58,9 @@ class HydroelasticRepresentation:
     mesh: object = None
     modulus: float = float("inf")
     thickness: float = 0.0
+    bvh: object = None
+    field: np.ndarray = None
+    planes: np.ndarray = None
 
 
 def _need(props, name, fn, gid):
@@ -54,6 +68,23 @@ def _need(props, name, fn, gid):
         raise ValueError(f"{fn}: compliant hydroelastic geometry {gid!r} has no "
                          f"('hydroelastic', {name!r}) property")
     return float(props.get_property(HYDROELASTIC, name))
+
+
+def _volume(mesh, modulus):
+    """A compliant volume's representation: the mesh, its tet tree and field tables."""
+    nt = mesh.tetrahedra.shape[0]
+    G, C, planes = np.empty((nt, 3)), np.empty(nt), np.empty((nt, 4, 4))
+    tet_tables(mesh.vertices_G, mesh.pressure, mesh.tetrahedra, G, C, planes)
+    return HydroelasticRepresentation(True, "volume", mesh, modulus,
+                                      bvh=build_bvh(mesh.vertices_G, mesh.tetrahedra),
+                                      field=np.ascontiguousarray(np.column_stack([G, C])),
+                                      planes=planes)
+
+
+def _surface(mesh):
+    """A rigid surface's representation: the mesh and its triangle tree."""
+    return HydroelasticRepresentation(False, "surface", mesh,
+                                      bvh=build_bvh(mesh.vertices_G, mesh.triangles))
 
 
 def _hull_vertices(shape):
@@ -76,48 +107,47 @@ def make_representation(shape, props, gid=None):
                                               _need(props, "slab_thickness", fn, gid))
         if isinstance(shape, Sphere):
             h = _need(props, "resolution_hint", fn, gid)
-            return HydroelasticRepresentation(True, "volume", make_sphere_volume_mesh(
+            return _volume(make_sphere_volume_mesh(
                 shape.radius(), h, E), E)
         if isinstance(shape, Box):
-            h = _need(props, "resolution_hint", fn, gid)
-            return HydroelasticRepresentation(True, "volume", make_box_volume_mesh(
-                shape.size(), h, E), E)
+            _need(props, "resolution_hint", fn, gid)     # required, but unused (as in Drake)
+            return _volume(make_box_volume_mesh(shape.size(), None, E), E)
         if isinstance(shape, Ellipsoid):
             h = _need(props, "resolution_hint", fn, gid)
-            return HydroelasticRepresentation(True, "volume", make_ellipsoid_volume_mesh(
+            return _volume(make_ellipsoid_volume_mesh(
                 shape.a(), shape.b(), shape.c(), h, E), E)
         if isinstance(shape, Cylinder):
             h = _need(props, "resolution_hint", fn, gid)
-            return HydroelasticRepresentation(True, "volume", make_cylinder_volume_mesh(
+            return _volume(make_cylinder_volume_mesh(
                 shape.radius(), shape.length(), h, E), E)
         if isinstance(shape, Capsule):
             h = _need(props, "resolution_hint", fn, gid)
-            return HydroelasticRepresentation(True, "volume", make_capsule_volume_mesh(
+            return _volume(make_capsule_volume_mesh(
                 shape.radius(), shape.length(), h, E), E)
         if isinstance(shape, (Convex, Mesh)):
-            return HydroelasticRepresentation(True, "volume", make_convex_volume_mesh(
+            return _volume(make_convex_volume_mesh(
                 _hull_vertices(shape), E), E)
         return None
     if kind == "rigid":
         if isinstance(shape, HalfSpace):
             return HydroelasticRepresentation(False, "plane")
         if isinstance(shape, Box):
-            return HydroelasticRepresentation(False, "surface", make_box_surface_mesh(
+            return _surface(make_box_surface_mesh(
                 shape.size(), hint))
         if isinstance(shape, Sphere):
-            return HydroelasticRepresentation(False, "surface", make_sphere_surface_mesh(
+            return _surface(make_sphere_surface_mesh(
                 shape.radius(), hint))
         if isinstance(shape, Ellipsoid):
-            return HydroelasticRepresentation(False, "surface", make_ellipsoid_surface_mesh(
+            return _surface(make_ellipsoid_surface_mesh(
                 shape.a(), shape.b(), shape.c(), hint))
         if isinstance(shape, Cylinder):
-            return HydroelasticRepresentation(False, "surface", make_cylinder_surface_mesh(
+            return _surface(make_cylinder_surface_mesh(
                 shape.radius(), shape.length(), hint))
         if isinstance(shape, Capsule):
-            return HydroelasticRepresentation(False, "surface", make_capsule_surface_mesh(
+            return _surface(make_capsule_surface_mesh(
                 shape.radius(), shape.length(), hint))
         if isinstance(shape, (Convex, Mesh)):
-            return HydroelasticRepresentation(False, "surface", make_convex_surface_mesh(
+            return _surface(make_convex_surface_mesh(
                 _hull_vertices(shape)))
         return None
     raise ValueError(f"{fn}: geometry {gid!r} has compliance_type {kind!r}, expected "

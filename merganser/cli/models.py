@@ -63,7 +63,7 @@ def load_model(path, plant, scene_graph=None, packages=(), strict=False,
 def register_parsed_geometry(plant, parser, roles=("visual", "collision")):
     """Register the parser's geometry records of ``roles`` with the plant's SceneGraph
     (bodies that already have geometry of a role are skipped); returns how many were added.
-    See ``multibody.contact.geometry_bridge.register_parsed_geometry``."""
-    from merganser.multibody.contact.geometry_bridge import register_parsed_geometry as register
+    See ``multibody.plant.plant_geometry.register_parsed_geometry``."""
+    from merganser.multibody.plant.plant_geometry import register_parsed_geometry as register
 
     return register(plant, parser.geometries(), roles)

@@ -166,7 +166,7 @@ def _hydroelastic():
 
 
 def _batched():
-    from merganser.multibody.batched_plant import BatchedPlant
+    from merganser.multibody.batched import BatchedPlant
     from merganser.multibody.kernels import TreeDynamics  # noqa: F401  (facade of the batch)
 
     for fixed in (True, False):

@@ -1,7 +1,5 @@
 """multibody.contact: the plant's contact and constraint pipeline.
 
-- ``geometry_bridge``: `PlantGeometryMixin` (geometry registration, the geometry_pose
-  output, collision filtering at finalize, contact entry points of MultibodyPlant);
 - ``contact_manager``: the contact cache entries and outputs of a finalized plant;
 - ``contact_parameters``: per-geometry parameters, defaults and combination rules;
 - ``contact_kernels``: contact pairs, contact Jacobians and penalty forces (numba);

@@ -26,13 +26,10 @@ class ConstraintRows:
 
     Parameters
     ----------
-    plant : MultibodyPlant
-        Finalized.
+    core : PlantCore
+        The finalized plant's core (`multibody.plant.plant_core`).
     specs : list
         The tree's constraint specs.
-    ip, fp, ws : ndarray
-        Packed model and workspace of the contact kernels (``ws`` must hold the poses of
-        the state when `fill` is called).
 
     Attributes
     ----------
@@ -46,10 +43,10 @@ class ConstraintRows:
         and poses expressed in their bodies' frames).
     """
 
-    def __init__(self, plant, specs, ip, fp, ws):
-        self.plant = plant
-        self.ip, self.fp, self.ws = ip, fp, ws
-        node_of_body = plant._tables.node_of_body
+    def __init__(self, core, specs):
+        self.core = core
+        plant = core.plant
+        node_of_body = core.tables.node_of_body
         n = len(specs)
         self.kinds = np.zeros(n, np.int64)
         self.int_params = np.zeros((n, INT_PARAMS), np.int64)
@@ -87,18 +84,17 @@ class ConstraintRows:
 
     def _default_point_on_B(self, spec):
         """Q on B where P is in the default configuration (Drake's rule)."""
-        plant = self.plant
-        q = plant.get_default_positions()
-        X = plant._dyn.forward_kinematics(np.ascontiguousarray(q, dtype=float))
-        n = plant._tables.node_of_body
+        core = self.core
+        X = core.dyn.forward_kinematics(core.default_positions())
+        n = core.tables.node_of_body
         X_WA, X_WB = X[n[spec.body_A_index]], X[n[spec.body_B_index]]
         p_WP = X_WA[:3, :3] @ spec.p_AP + X_WA[:3, 3]
         return X_WB[:3, :3].T @ (p_WP - X_WB[:3, 3])
 
-    def fill(self, q, J, g, stiffness, damping):
+    def fill(self, q, ws, J, g, stiffness, damping):
         """Write the rows into J (m, nv) (zeroed here), g (m), stiffness and damping (m).
 
-        The workspace must hold the poses of `q` (the contact Jacobian's pose pass).
+        The workspace `ws` must hold the poses of `q` (the contact Jacobian's pose pass).
         """
-        constraint_rows(self.ip, self.ws, self.kinds, self.int_params, self.float_params, q, J,
-                        g, stiffness, damping)
+        constraint_rows(self.core.ip, ws, self.kinds, self.int_params, self.float_params, q,
+                        J, g, stiffness, damping)

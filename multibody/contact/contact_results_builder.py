@@ -9,8 +9,8 @@ from merganser.multibody.plant.contact_results import ContactResults, PointPairC
 __all__ = ["continuous_contact_results", "discrete_contact_results"]
 
 
-def _results(plant, pcs, f_Bc_W, vc):
-    body_of_node = plant._tables.body_of_node
+def _results(core, pcs, f_Bc_W, vc):
+    body_of_node = core.tables.body_of_node
     results = ContactResults()
     for i in range(pcs.nc):
         r = pcs.rows[i]
@@ -22,19 +22,19 @@ def _results(plant, pcs, f_Bc_W, vc):
     return results
 
 
-def continuous_contact_results(plant, pcs, f_Bc_W, vc):
+def continuous_contact_results(core, pcs, f_Bc_W, vc):
     """ContactResults of the penalty model: f_Bc_W (nc, 3) forces on B, vc (nc, 3) contact
-    velocities in the contact frames."""
-    return _results(plant, pcs, f_Bc_W, vc)
+    velocities in the contact frames; `core` is the plant's `PlantCore`."""
+    return _results(core, pcs, f_Bc_W, vc)
 
 
-def discrete_contact_results(plant, pcs, step):
+def discrete_contact_results(core, pcs, step):
     """ContactResults of a discrete step: forces are the contact impulses / h, velocities
     those of the next state."""
     nc = pcs.nc
     if nc == 0 or step.nc != nc:
         return ContactResults()
     gamma = step.gamma[:3 * nc].reshape(nc, 3)
-    f = np.einsum("nij,nj->ni", pcs.R_WC[:nc], gamma) / plant._tables.time_step
+    f = np.einsum("nij,nj->ni", pcs.R_WC[:nc], gamma) / core.time_step
     vc = step.vc[:3 * nc].reshape(nc, 3)
-    return _results(plant, pcs, f, vc)
+    return _results(core, pcs, f, vc)

@@ -7,7 +7,7 @@ the contact Jacobian J (3 nc rows in the contact frames) with the bilateral cons
 rows below it, the signed distances φ₀ and the combined contact parameters (k, d, τ, μ)
 and the constraint values g. The SAP family and TAMSI assemble and solve it in one
 compiled call (`multibody.contact.sap_step.sap_step`, `multibody.contact.tamsi.tamsi_step`)
-on work arrays kept by the stepper; ``lcp`` takes it as a `DiscreteProblem`. The solvers
+on work arrays kept in the Context (`StepWork`); ``lcp`` takes it as a `DiscreteProblem`. The solvers
 differ only in how they find the impulses γ and v_{n+1} = v* + M⁻¹ Jᵀ γ:
 
 ==============  ===========================================================================
@@ -20,11 +20,13 @@ differ only in how they find the impulses γ and v_{n+1} = v* + M⁻¹ Jᵀ γ:
                 cone (`multibody.contact.lcp`), Lemke or Fischer-Burmeister
 ==============  ===========================================================================
 
-Then q_{n+1} = q_n + h N(q_n) v_{n+1} (quaternions re-normalized). A solver that does not
+Then q_{n+1} = q_n + h N(q_n) v_{n+1} (quaternions re-normalized,
+`multibody.kernels.position_update`). A solver that does not
 converge raises `ContactSolverError` naming the time, the solver, the residual and a
 remedy; the context is not modified.
 """
 
+import functools
 import math
 
 import numpy as np
@@ -33,21 +35,56 @@ from merganser.multibody.contact.constraints import ConstraintRows
 from merganser.multibody.contact.contact_kernels import contact_jacobian, pose_pass
 from merganser.multibody.contact.errors import ContactSolverError
 from merganser.multibody.contact.lcp import lcp_solve
-from merganser.multibody.contact.position_update import next_state
 from merganser.multibody.contact.problem_kernels import generalized_impulse
-from merganser.multibody.contact.sap import LAGGED, SAP, SIMILAR
 from merganser.multibody.contact.sap_step import CONSTRAINT_WORK_ROWS, CONTACT_WORK_ROWS, sap_step
 from merganser.multibody.contact.tamsi import tamsi_step
-from merganser.multibody.kernels.layout import make_workspace, pack_model
+from merganser.multibody.kernels.layout import make_workspace
+from merganser.multibody.kernels.position_update import next_state
 from merganser.multibody.plant.discrete_update import DiscreteStepper
 
-__all__ = ["ContactStepper", "StepResults", "DiscreteProblem"]
+__all__ = ["ContactStepper", "DiscreteProblem", "LcpStepper", "SapStepper", "StepResults",
+           "StepWork", "TamsiStepper"]
 
-_SAP_MODELS = {"sap": SAP, "similar": SIMILAR, "lagged": LAGGED}
+
+class StepWork:
+    """Work arrays of one Context's discrete step (part of its `StepResults`).
+
+    Attributes
+    ----------
+    ws : ndarray (nb, NWS)
+        Kernel workspace (poses of the step's state after the contact Jacobian).
+    J : ndarray (rows, nv)
+        Contact and constraint Jacobian rows (grown on demand).
+    w, contact_work, constraint_work, vstar : ndarray
+        The SAP-family step's work arrays (`multibody.contact.sap_step`).
+    qdot : ndarray (nq,)
+        Work array of the position update.
+    lcp_warm : dict
+        Warm start of the complementarity solver (this context's previous step).
+    """
+
+    def __init__(self, nb, nq, nv, m):
+        self.ws = make_workspace(nb)
+        self.J = np.zeros((8, nv))
+        self.w = np.zeros(8)
+        self.contact_work = np.zeros((CONTACT_WORK_ROWS, 4))
+        self.constraint_work = np.zeros((CONSTRAINT_WORK_ROWS, max(m, 1)))
+        self.vstar = np.zeros(nv)
+        self.qdot = np.zeros(nq)
+        self.lcp_warm = {}
+
+    def reserve(self, nc, rows):
+        """Grow the arrays to nc contacts and `rows` Jacobian rows."""
+        if self.J.shape[0] < rows or self.contact_work.shape[1] < nc:
+            nv = self.J.shape[1]
+            self.J = np.zeros((max(2 * rows, self.J.shape[0]), nv))
+            self.w = np.zeros(self.J.shape[0])
+            self.contact_work = np.zeros((CONTACT_WORK_ROWS,
+                                          max(2 * nc, self.contact_work.shape[1])))
 
 
 class StepResults:
-    """Results of one discrete step (per Context cache value).
+    """Results of one discrete step (per Context cache value), with its work arrays.
 
     Attributes
     ----------
@@ -62,9 +99,11 @@ class StepResults:
     nc, m : int
     iterations : int
     residual : float
+    work : StepWork
+        This context's work arrays.
     """
 
-    def __init__(self, nv):
+    def __init__(self, nb, nq, nv, m):
         self.v_next = np.zeros(nv)
         self.tau_contact = np.zeros(nv)
         self.gamma = np.zeros(0)
@@ -73,6 +112,14 @@ class StepResults:
         self.m = 0
         self.iterations = 0
         self.residual = 0.0
+        self.work = StepWork(nb, nq, nv, m)
+
+    def reserve(self, nc, rows):
+        """Size the work arrays for nc contacts and `rows` rows, and gamma and vc."""
+        self.work.reserve(nc, rows)
+        if self.gamma.shape[0] != rows:
+            self.gamma = np.zeros(rows)
+            self.vc = np.zeros(rows)
 
 
 class DiscreteProblem:
@@ -98,186 +145,69 @@ class DiscreteProblem:
 
 
 class ContactStepper(DiscreteStepper):
-    """Computes the contact/constraint step with the plant's chosen approximation.
+    """The contact/constraint step of one solver (subclasses: `SapStepper`,
+    `TamsiStepper`, `LcpStepper`), chosen once at finalize by the plant's registry
+    (`multibody.plant.discrete_solvers`).
 
-    The SAP family and TAMSI run as one compiled call on preallocated work arrays
-    (`multibody.contact.sap_step.sap_step`, `multibody.contact.tamsi.tamsi_step`); ``lcp``
-    gets a `DiscreteProblem`.
+    Parameters
+    ----------
+    core : PlantCore
+    contacts : ContactManager
+        The plant's contact manager (its point contacts).
+    constraint_specs : list
+        The tree's constraint specs.
+
+    Notes
+    -----
+    The stepper declares the plant's ``discrete contact step`` cache entry; everything
+    a step writes (results and work arrays) is that entry's per-Context `StepResults`,
+    so the stepper itself is not modified by a step.
     """
 
-    def __init__(self, plant, approximation, constraint_specs):
-        self.plant = plant
-        self.approximation = approximation
-        t = plant._tables
-        self.ip, self.fp = pack_model(plant._model)
-        self.ws = make_workspace(t.nb)
-        self.constraints = ConstraintRows(plant, constraint_specs, self.ip, self.fp, self.ws)
-        self.nv = t.nv
-        self.h = t.time_step
-        self._J = np.zeros((8, t.nv))
-        self._w = np.zeros(8)
-        self._contact_work = np.zeros((CONTACT_WORK_ROWS, 4))
-        self._constraint_work = np.zeros((CONSTRAINT_WORK_ROWS, max(self.constraints.m, 1)))
-        self._vstar = np.zeros(t.nv)
-        self._sap_model = _SAP_MODELS.get(approximation, SAP)
-        self._bind_work()
-        self._entry = None
-        self._lcp_warm = {}
-        self.max_iterations = 100
-        self.rel_tolerance = 1e-6
-        self.abs_tolerance = 1e-14
+    #: The approximation name (set by each subclass; used in messages).
+    approximation = None
+    max_iterations = 100
+    rel_tolerance = 1e-6
+    abs_tolerance = 1e-14
+
+    def __init__(self, core, contacts, constraint_specs):
+        super().__init__(core)
+        t = core.tables
+        self.contacts = contacts
+        self.constraints = ConstraintRows(core, constraint_specs)
+        nb, nq, nv, m = t.nb, t.nq, t.nv, self.constraints.m
         self._quat_starts = np.asarray(t.quaternion_q_starts, dtype=np.int64).reshape(-1)
-        self._qdot = np.zeros(t.nq)
         self._velocity_equals_qdot = bool(t.velocity_equals_qdot)
-        self._checked_mapping = not t.velocity_equals_qdot and plant._dyn._rpy_nodes.size > 0
+        self._checked_mapping = not t.velocity_equals_qdot and core.dyn.rpy_nodes.size > 0
+        cache = core.cache
+        self.entry = core.plant.declare_cache_entry(
+            "discrete contact step", functools.partial(StepResults, nb, nq, nv, m),
+            self.calc_results,
+            [contacts.point_contacts_ticket(), cache.forward_dynamics.ticket(),
+             cache.mass_matrix.ticket()])
 
-    def set_cache_entry(self, entry):
-        self._entry = entry
-
-    def make_results(self):
-        return StepResults(self.nv)
-
-    def _reserve(self, nc, rows, res):
-        """Grow the work arrays to nc contacts and `rows` rows; size res.gamma, res.vc."""
-        if self._J.shape[0] < rows or self._contact_work.shape[1] < nc:
-            self._J = np.zeros((max(2 * rows, self._J.shape[0]), self.nv))
-            self._w = np.zeros(self._J.shape[0])
-            self._contact_work = np.zeros((CONTACT_WORK_ROWS,
-                                           max(2 * nc, self._contact_work.shape[1])))
-            self._bind_work()
-        if res.gamma.shape[0] != rows:
-            res.gamma = np.zeros(rows)
-            res.vc = np.zeros(rows)
-
-    def _bind_work(self):
-        """The trailing arguments of `sap_step`: packed model, constraint tables, work arrays."""
-        cr = self.constraints
-        self._sap_work_args = (self.ip, self.fp, self.ws, cr.kinds, cr.int_params,
-                               cr.float_params, self._J, self._w, self._contact_work,
-                               self._constraint_work, self._vstar)
-
-    # ---- solve ---------------------------------------------------------------------------
     def calc_results(self, context, res):
-        approximation = self.approximation
-        if approximation == "tamsi":
-            self._calc_tamsi(context, res)
-        elif approximation == "lcp":
-            self._calc_lcp(context, res)
-        else:
-            self._calc_sap(context, res)
+        """Fill `res` (a `StepResults`) with the step of the state in `context`."""
+        raise NotImplementedError
 
     def _inputs(self, context, res):
         """(state, v̇, point contacts, nc, m) of the step with the work arrays reserved,
         or None after writing the free motion (no contact and no constraint)."""
-        cache = self.plant._cache
+        cache = self.core.cache
         state = cache.state.eval(context)
         vdot = cache.forward_dynamics.eval(context).vdot
-        pcs = self.plant._contact_manager.eval_point_contacts(context)
+        pcs = self.contacts.eval_point_contacts(context)
         nc, m = pcs.nc, self.constraints.m
         if nc + m == 0:
             self._free_motion(state.v, vdot, res)
             return None
-        self._reserve(nc, 3 * nc + m, res)
+        res.reserve(nc, 3 * nc + m)
         res.nc, res.m = nc, m
         return state, vdot, pcs, nc, m
 
-    def _calc_sap(self, context, res):
-        """`calc_results` of "sap", "similar" and "lagged": one compiled call
-        (`multibody.contact.sap_step.sap_step`) on the point contact arrays and the
-        constraint tables."""
-        plant = self.plant
-        cache = plant._cache
-        inputs = self._inputs(context, res)
-        if inputs is None:
-            return
-        state, vdot, pcs, nc, m = inputs
-        h = self.h
-        it, residual = sap_step(
-            self._sap_model, state.q, state.v, vdot, cache.mass_matrix.eval(context).M, h,
-            plant.get_stiction_tolerance(), self.rel_tolerance, self.abs_tolerance,
-            self.max_iterations, nc, m, pcs.node_a, pcs.node_b, pcs.p_WC, pcs.R_WC, pcs.phi0,
-            pcs.k, pcs.d, pcs.tau, pcs.mu, res.v_next, res.gamma, res.vc, res.tau_contact,
-            *self._sap_work_args)
-        res.iterations, res.residual = it, residual
-        if it < 0:
-            self._raise_not_converged(context.get_time(), h, nc, m, residual)
-
-    def _calc_tamsi(self, context, res):
-        """`calc_results` of TAMSI (no constraints): one compiled call
-        (`multibody.contact.tamsi.tamsi_step`) on the point contact arrays."""
-        plant = self.plant
-        cache = plant._cache
-        state = cache.state.eval(context)
-        vdot = cache.forward_dynamics.eval(context).vdot
-        pcs = plant._contact_manager.eval_point_contacts(context)
-        nc = pcs.nc
-        if nc == 0:
-            self._free_motion(state.v, vdot, res)
-            return
-        self._reserve(nc, 3 * nc, res)
-        res.nc, res.m = nc, 0
-        h = self.h
-        v = res.v_next
-        it, residual = tamsi_step(
-            self.ip, self.fp, self.ws, state.q, state.v, vdot, cache.mass_matrix.eval(context).M,
-            h, nc, pcs.node_a, pcs.node_b, pcs.p_WC, pcs.R_WC, pcs.phi0, pcs.mu, pcs.k, pcs.d,
-            plant.get_stiction_tolerance(), self.rel_tolerance, self.abs_tolerance,
-            self.max_iterations, self._J, v, res.gamma, res.vc, res.tau_contact)
-        res.iterations, res.residual = it, residual
-        if it < 0:                       # (also when v is not finite)
-            self._raise_not_converged(context.get_time(), h, nc, 0, residual)
-
-    def _calc_lcp(self, context, res):
-        """`calc_results` of the complementarity solver on a `DiscreteProblem`."""
-        plant = self.plant
-        inputs = self._inputs(context, res)
-        if inputs is None:
-            return
-        state, vdot, pcs, nc, m = inputs
-        rows = 3 * nc + m
-        p = self._problem(context, state, vdot, pcs)
-        v = res.v_next
-        v[:] = p.v0
-        self._lcp_warm["new_key"] = (pcs.geom_a[:nc].tobytes(), pcs.geom_b[:nc].tobytes(), m)
-        it, residual = lcp_solve(p, v, res.gamma, res.vc, plant.get_lcp_solver(),
-                                 self._lcp_warm)
-        res.iterations, res.residual = it, residual
-        if it < 0 or not math.isfinite(v.sum()):
-            self._raise_not_converged(p.time, p.h, nc, m, residual)
-        generalized_impulse(p.J, res.gamma, rows, p.h, res.tau_contact)
-
-    def _problem(self, context, state, vdot, pcs):
-        """The `DiscreteProblem` of the state (work arrays reserved by the caller)."""
-        plant = self.plant
-        p = DiscreteProblem()
-        p.h = h = self.h
-        p.time = context.get_time()
-        p.v0 = state.v
-        p.v_star = state.v + h * vdot
-        p.nc = nc = pcs.nc
-        p.m = m = self.constraints.m
-        p.M = plant._cache.mass_matrix.eval(context).M
-        J = self._J[:3 * nc + m]
-        q = state.q
-        if nc:
-            contact_jacobian(self.ip, self.fp, self.ws, q, nc, pcs.node_a, pcs.node_b,
-                             pcs.p_WC, pcs.R_WC, J)
-        else:
-            pose_pass(self.ip, self.fp, q, self.ws)
-        p.J = J
-        p.phi0, p.k, p.d, p.tau, p.mu = (pcs.phi0[:nc], pcs.k[:nc], pcs.d[:nc], pcs.tau[:nc],
-                                         pcs.mu[:nc])
-        p.vs = plant.get_stiction_tolerance()
-        p.g = np.zeros(m)
-        p.stiffness = np.zeros(m)
-        p.damping = np.zeros(m)
-        if m:
-            self.constraints.fill(q, J[3 * nc:], p.g, p.stiffness, p.damping)
-        return p
-
     def _free_motion(self, v0, vdot, res):
         """Results without contacts or constraints: v_next = v* = v₀ + h v̇."""
-        np.multiply(vdot, self.h, out=res.v_next)
+        np.multiply(vdot, self.core.time_step, out=res.v_next)
         res.v_next += v0
         res.tau_contact[:] = 0.0
         res.nc, res.m = 0, 0
@@ -296,25 +226,139 @@ class ContactStepper(DiscreteStepper):
             f"'sap'")
 
     # ---- the discrete update -----------------------------------------------------------------
-    def calc_next_state(self, plant, context, x_next):
-        res = self._entry.eval(context)
-        state = plant._cache.state.eval(context)
-        h = self.h
+    def calc_next_state(self, context, x_next):
+        res = self.entry.eval(context)
+        core = self.core
+        state = core.cache.state.eval(context)
+        h = core.time_step
         if self._checked_mapping:
             # roll-pitch-yaw joints: the checked mapping (gimbal lock raises)
-            nq = self._qdot.shape[0]
-            qdot = plant._dyn.map_velocity_to_qdot(state.q, res.v_next)
-            x_next[nq:] = res.v_next
-            q_next = x_next[:nq]
-            np.multiply(qdot, h, out=q_next)
-            q_next += state.q
-            for qs in self._quat_starts:
-                quat = q_next[qs:qs + 4]
-                quat /= np.sqrt(quat @ quat)
-            return
-        if next_state(self.ip, state.q, res.v_next, h, self._velocity_equals_qdot,
-                      self._quat_starts, self._qdot, x_next):
-            t = plant._tables
+            core.dyn.next_state(state.q, res.v_next, h, x_next)
+        elif next_state(core.ip, state.q, res.v_next, h, self._velocity_equals_qdot,
+                        self._quat_starts, res.work.qdot, x_next):
+            t = core.tables
             raise ValueError(f"ContactStepper.calc_next_state: q has size {state.q.size} and "
                              f"v_next size {res.v_next.size}, expected nq = {t.nq} and "
                              f"nv = {t.nv}")
+        self.contacts.check_penetration(context, res, x_next)
+
+
+class SapStepper(ContactStepper):
+    """"sap", "similar" and "lagged": one compiled call (`multibody.contact.sap_step`)
+    on the point contact arrays and the constraint tables; `model` is the SAP family
+    member (`multibody.contact.sap.SAP`, ``SIMILAR``, ``LAGGED``)."""
+
+    def __init__(self, core, contacts, constraint_specs, *, approximation, model):
+        self.approximation = approximation
+        self._sap_model = model
+        super().__init__(core, contacts, constraint_specs)
+
+    def calc_results(self, context, res):
+        inputs = self._inputs(context, res)
+        if inputs is None:
+            return
+        core = self.core
+        state, vdot, pcs, nc, m = inputs
+        h = core.time_step
+        cr, w = self.constraints, res.work
+        it, residual = sap_step(
+            self._sap_model, state.q, state.v, vdot, core.cache.mass_matrix.eval(context).M, h,
+            core.plant.get_stiction_tolerance(), self.rel_tolerance, self.abs_tolerance,
+            self.max_iterations, nc, m, pcs.node_a, pcs.node_b, pcs.p_WC, pcs.R_WC, pcs.phi0,
+            pcs.k, pcs.d, pcs.tau, pcs.mu, res.v_next, res.gamma, res.vc, res.tau_contact,
+            core.ip, core.fp, w.ws, cr.kinds, cr.int_params, cr.float_params, w.J, w.w,
+            w.contact_work, w.constraint_work, w.vstar)
+        res.iterations, res.residual = it, residual
+        if it < 0:
+            self._raise_not_converged(context.get_time(), h, nc, m, residual)
+
+
+class TamsiStepper(ContactStepper):
+    """TAMSI (no constraints): one compiled call (`multibody.contact.tamsi.tamsi_step`)
+    on the point contact arrays."""
+
+    approximation = "tamsi"
+
+    def __init__(self, core, contacts, constraint_specs):
+        if constraint_specs:
+            raise ValueError(
+                f"MultibodyPlant.finalize: discrete_contact_approximation 'tamsi' does not "
+                f"support constraints (the plant has {len(constraint_specs)}); use 'sap', "
+                f"'similar', 'lagged' or 'lcp'")
+        super().__init__(core, contacts, constraint_specs)
+
+    def calc_results(self, context, res):
+        core = self.core
+        cache = core.cache
+        state = cache.state.eval(context)
+        vdot = cache.forward_dynamics.eval(context).vdot
+        pcs = self.contacts.eval_point_contacts(context)
+        nc = pcs.nc
+        if nc == 0:
+            self._free_motion(state.v, vdot, res)
+            return
+        res.reserve(nc, 3 * nc)
+        res.nc, res.m = nc, 0
+        h = core.time_step
+        w = res.work
+        it, residual = tamsi_step(
+            core.ip, core.fp, w.ws, state.q, state.v, vdot, cache.mass_matrix.eval(context).M,
+            h, nc, pcs.node_a, pcs.node_b, pcs.p_WC, pcs.R_WC, pcs.phi0, pcs.mu, pcs.k, pcs.d,
+            core.plant.get_stiction_tolerance(), self.rel_tolerance, self.abs_tolerance,
+            self.max_iterations, w.J, res.v_next, res.gamma, res.vc, res.tau_contact)
+        res.iterations, res.residual = it, residual
+        if it < 0:                       # (also when v is not finite)
+            self._raise_not_converged(context.get_time(), h, nc, 0, residual)
+
+
+class LcpStepper(ContactStepper):
+    """The complementarity solver (`multibody.contact.lcp`) on a `DiscreteProblem`."""
+
+    approximation = "lcp"
+
+    def calc_results(self, context, res):
+        inputs = self._inputs(context, res)
+        if inputs is None:
+            return
+        state, vdot, pcs, nc, m = inputs
+        rows = 3 * nc + m
+        p = self._problem(context, state, vdot, pcs, res.work)
+        v = res.v_next
+        v[:] = p.v0
+        warm = res.work.lcp_warm
+        warm["new_key"] = (pcs.geom_a[:nc].tobytes(), pcs.geom_b[:nc].tobytes(), m)
+        it, residual = lcp_solve(p, v, res.gamma, res.vc, self.core.plant.get_lcp_solver(),
+                                 warm)
+        res.iterations, res.residual = it, residual
+        if it < 0 or not math.isfinite(v.sum()):
+            self._raise_not_converged(p.time, p.h, nc, m, residual)
+        generalized_impulse(p.J, res.gamma, rows, p.h, res.tau_contact)
+
+    def _problem(self, context, state, vdot, pcs, work):
+        """The `DiscreteProblem` of the state (work arrays reserved by the caller)."""
+        core = self.core
+        p = DiscreteProblem()
+        p.h = h = core.time_step
+        p.time = context.get_time()
+        p.v0 = state.v
+        p.v_star = state.v + h * vdot
+        p.nc = nc = pcs.nc
+        p.m = m = self.constraints.m
+        p.M = core.cache.mass_matrix.eval(context).M
+        J = work.J[:3 * nc + m]
+        q = state.q
+        if nc:
+            contact_jacobian(core.ip, core.fp, work.ws, q, nc, pcs.node_a, pcs.node_b,
+                             pcs.p_WC, pcs.R_WC, J)
+        else:
+            pose_pass(core.ip, core.fp, q, work.ws)
+        p.J = J
+        p.phi0, p.k, p.d, p.tau, p.mu = (pcs.phi0[:nc], pcs.k[:nc], pcs.d[:nc], pcs.tau[:nc],
+                                         pcs.mu[:nc])
+        p.vs = core.plant.get_stiction_tolerance()
+        p.g = np.zeros(m)
+        p.stiffness = np.zeros(m)
+        p.damping = np.zeros(m)
+        if m:
+            self.constraints.fill(q, work.ws, J[3 * nc:], p.g, p.stiffness, p.damping)
+        return p

@@ -24,6 +24,7 @@ import math
 import numpy as np
 from merganser.framework.compilation import kernel
 
+from merganser.multibody.contact.hydroelastic_kernels import append_surface_contacts
 from merganser.multibody.plant.contact_results import HydroelasticContactInfo
 
 __all__ = ["HydroelasticContacts", "hydroelastic_face_forces", "append_point_contacts",
@@ -90,6 +91,11 @@ def hydroelastic_face_forces(nf, node_m, node_n, centroid, normal, area, p0, d, 
         F_Bo_W[un, 5] -= fz
 
 
+def _combined_friction(mu_a, mu_b):
+    """μ = 2 μᵃ μᵇ / (μᵃ + μᵇ) (0 when both are 0)."""
+    return 0.0 if mu_a + mu_b == 0.0 else float(2.0 * mu_a * mu_b / (mu_a + mu_b))
+
+
 def _combined_dissipation(res, gt, i, j):
     """d = Eʲ/(Eⁱ+Eʲ) dⁱ + Eⁱ/(Eⁱ+Eʲ) dʲ (the compliant one's d against a rigid one)."""
     if not res.compliant[j]:
@@ -101,13 +107,17 @@ def _combined_dissipation(res, gt, i, j):
 
 
 class _HydroelasticState:
-    """Cache value: the query result and the faces of all surfaces as flat arrays."""
+    """Cache value: the query result, the surfaces between different bodies with their
+    pairs and per-pair parameters, and (on demand) the faces of all surfaces as flat
+    arrays."""
 
     def __init__(self):
         self.result = None
         self.nf = 0
         self.surfaces = []
         self.pairs = []
+        self.params = []
+        self.faces = None
         self.face_start = np.zeros(1, np.int64)
 
 
@@ -123,6 +133,7 @@ class HydroelasticContacts:
 
     def __init__(self, manager, tickets):
         self.manager = manager
+        self.core = manager.core
         self.plant = manager.plant
         self.entry = self.plant.declare_cache_entry(
             "hydroelastic contact surfaces", _HydroelasticState, self._calc, tickets)
@@ -130,7 +141,7 @@ class HydroelasticContacts:
     def _calc(self, context, st):
         plant = self.plant
         st.result, st.nf = None, 0
-        port = plant._ports.geometry_query
+        port = self.core.ports.geometry_query
         if not port.has_value(context):
             return
         query = port.eval(context)
@@ -139,30 +150,36 @@ class HydroelasticContacts:
         strict = plant.get_contact_model() == "hydroelastic"
         res = query._hydroelastic(strict)
         st.result = res
-        gt = self.manager._tables_for(res.ids)
+        gt = self.manager.geometry_tables(res.ids)
         keep = [k for k, (i, j) in enumerate(res.surface_pairs) if gt.node[i] != gt.node[j]]
         st.surfaces = [res.surfaces[k] for k in keep]
         st.pairs = pairs = [res.surface_pairs[k] for k in keep]
         counts = [s.num_faces() for s in st.surfaces]
-        st.face_start = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
-        st.nf = nf = int(st.face_start[-1])
-        if nf == 0:
-            return
-        rep = np.repeat
-        I = np.array([p[0] for p in pairs], np.int64)
-        J = np.array([p[1] for p in pairs], np.int64)
-        st.node_m = rep(gt.node[I], counts)
-        st.node_n = rep(gt.node[J], counts)
-        # combined Hunt & Crossley dissipation of each pair
-        d = [_combined_dissipation(res, gt, i, j) for i, j in pairs]
-        st.d = rep(np.array(d, float), counts)
-        ma, mb = gt.mu[I], gt.mu[J]
-        mu = np.where(ma + mb > 0.0, 2.0 * ma * mb / np.where(ma + mb > 0, ma + mb, 1.0), 0.0)
-        st.mu = rep(mu, counts)
-        st.centroid = np.concatenate([s.face_centroids_W for s in st.surfaces])
-        st.normal = np.concatenate([s.face_normals_W for s in st.surfaces])
-        st.area = np.concatenate([s.face_areas for s in st.surfaces])
-        st.p0 = np.concatenate([s.face_pressures for s in st.surfaces])
+        st.face_start = np.zeros(len(counts) + 1, np.int64)
+        np.cumsum(counts, out=st.face_start[1:])
+        st.nf = int(st.face_start[-1])
+        # per pair: nodes of M and N, combined dissipation, relaxation time and friction
+        st.params = [(int(gt.node[i]), int(gt.node[j]), _combined_dissipation(res, gt, i, j),
+                      float(gt.tau[i] + gt.tau[j]), _combined_friction(gt.mu[i], gt.mu[j]))
+                     for i, j in pairs]
+        st.faces = None
+
+    @staticmethod
+    def _faces(st):
+        """Per-face arrays of all surfaces (node_m, node_n, d, mu, centroid, normal, area,
+        p0), made on first use (the continuous plant's forces)."""
+        if st.faces is None:
+            counts = np.diff(st.face_start)
+            par = np.array([p[:3] + p[4:] for p in st.params]).reshape(-1, 4)
+            cat = np.concatenate
+            st.faces = (np.repeat(par[:, 0].astype(np.int64), counts),
+                        np.repeat(par[:, 1].astype(np.int64), counts),
+                        np.repeat(par[:, 2], counts), np.repeat(par[:, 3], counts),
+                        cat([s.face_centroids_W for s in st.surfaces]),
+                        cat([s.face_normals_W for s in st.surfaces]),
+                        cat([s.face_areas for s in st.surfaces]),
+                        cat([s.face_pressures for s in st.surfaces]))
+        return st.faces
 
     def eval(self, context):
         return self.entry.eval(context)
@@ -174,11 +191,12 @@ class HydroelasticContacts:
 
     def filter_point_rows(self, context, rows, pairs):
         """(rows, pairs) without the pairs handled hydroelastically."""
-        handled = self.handled_pairs(context)
-        if not handled or rows.shape[0] == 0:
+        st = self.entry.eval(context)
+        if st.result is None or st.result.supported is None or rows.shape[0] == 0:
             return rows, pairs
-        keep = np.array([(int(a), int(b)) not in handled and (int(b), int(a)) not in handled
-                         for a, b in pairs], bool)
+        keep = ~st.result.supported[pairs[:, 0], pairs[:, 1]]
+        if keep.all():
+            return rows, pairs
         return rows[keep], pairs[keep]
 
     def add_forces(self, context, F):
@@ -187,9 +205,10 @@ class HydroelasticContacts:
         f_M = np.zeros((st.nf, 3))
         if st.nf:
             plant = self.plant
-            hydroelastic_face_forces(st.nf, st.node_m, st.node_n, st.centroid, st.normal,
-                                     st.area, st.p0, st.d, st.mu, plant.get_stiction_tolerance(),
-                                     plant._eval_X_WB(context), plant._eval_V_WB(context), F,
+            node_m, node_n, d, mu, centroid, normal, area, p0 = self._faces(st)
+            hydroelastic_face_forces(st.nf, node_m, node_n, centroid, normal, area, p0, d, mu,
+                                     plant.get_stiction_tolerance(),
+                                     self.core.eval_X_WB(context), self.core.eval_V_WB(context), F,
                                      f_M)
         return st, f_M
 
@@ -200,7 +219,7 @@ class HydroelasticContacts:
         """Append a HydroelasticContactInfo per surface to `results` (F_Ac_W on M's body
         at the surface centroid, in W)."""
         from merganser.multibody import SpatialForce
-        F = np.zeros((self.plant._tables.nb, 6))
+        F = np.zeros((self.core.tables.nb, 6))
         st, f_M = self.add_forces(context, F)
         if st.nf == 0:
             return results
@@ -214,65 +233,36 @@ class HydroelasticContacts:
 
 
 
-def _tangent_frames(n):
-    """Rotation matrices (k, 3, 3) whose third columns are the unit normals n (k, 3)."""
-    k = n.shape[0]
-    t = np.zeros((k, 3))
-    use_x = np.abs(n[:, 0]) < 0.6
-    t[use_x, 0] = 1.0
-    t[~use_x, 1] = 1.0
-    t -= np.einsum("ij,ij->i", t, n)[:, None] * n
-    t /= np.linalg.norm(t, axis=1)[:, None]
-    R = np.empty((k, 3, 3))
-    R[:, :, 0] = t
-    R[:, :, 1] = np.cross(n, t)
-    R[:, :, 2] = n
-    return R
-
-
 def append_point_contacts(hydro, context, pcs, gt):
     """Discrete plants: append each hydroelastic quadrature point to the PointContactSet
     `pcs` as a point contact (A = N, B = M, z = the face normal) with the stiffness the
-    pressure field implies: k = A_f |∂p/∂n|, penetration p0 / |∂p/∂n| (so k x = A_f p0).
-    Faces with a zero pressure gradient are skipped. Returns the new contact count."""
+    pressure field implies: k = A_f |∂p/∂n|, penetration p0 / |∂p/∂n| (so k x = A_f p0),
+    in one compiled call per surface (`multibody.contact.hydroelastic_kernels`). Faces
+    with a zero pressure gradient are skipped. Returns the new contact count."""
     st = hydro.entry.eval(context)
     nc = pcs.nc
     pcs.hydro_start = nc
-    pcs.hydro_surface = np.zeros(0, np.int64)
     if st.nf == 0:
+        pcs.hydro_surface = np.zeros(0, np.int64)
         return nc
-    g = np.concatenate([s.face_pressure_gradients for s in st.surfaces])
-    keep = np.flatnonzero((g > 0.0) & (st.p0 > 0.0))
-    m = keep.size
-    if pcs.capacity() < nc + m:
+    if pcs.capacity() < nc + st.nf:
         old = {name: getattr(pcs, name)[:nc].copy() for name in (
             "node_a", "node_b", "geom_a", "geom_b", "p_WC", "R_WC", "phi0", "k", "d", "tau",
             "mu", "rows")}
-        pcs._alloc(2 * (nc + m))
+        pcs._alloc(2 * (nc + st.nf))
         for name, value in old.items():
             getattr(pcs, name)[:nc] = value
-    sl = slice(nc, nc + m)
-    counts = np.diff(st.face_start)
-    gi = np.repeat(np.array([p[0] for p in st.pairs], np.int64), counts)[keep]
-    gj = np.repeat(np.array([p[1] for p in st.pairs], np.int64), counts)[keep]
-    n = st.normal[keep]
-    pcs.node_a[sl], pcs.node_b[sl] = st.node_n[keep], st.node_m[keep]
-    pcs.geom_a[sl], pcs.geom_b[sl] = gj, gi
-    pcs.p_WC[sl] = st.centroid[keep]
-    pcs.R_WC[sl] = _tangent_frames(n)
-    pcs.phi0[sl] = -st.p0[keep] / g[keep]
-    pcs.k[sl] = st.area[keep] * g[keep]
-    pcs.d[sl] = st.d[keep]
-    pcs.tau[sl] = gt.tau[gi] + gt.tau[gj]
-    pcs.mu[sl] = st.mu[keep]
-    rows = pcs.rows[sl]
-    rows[:, 0:3] = st.centroid[keep]
-    rows[:, 3:6] = st.centroid[keep]
-    rows[:, 6:9] = -n
-    rows[:, 9] = pcs.phi0[sl]
-    pcs.hydro_surface = np.repeat(np.arange(len(st.surfaces)), counts)[keep]
-    pcs.nc = nc + m
-    return pcs.nc
+    surface_of = np.empty(pcs.capacity(), np.int64)
+    for index, (s, (i, j), (node_m, node_n, d, tau, mu)) in enumerate(zip(
+            st.surfaces, st.pairs, st.params)):
+        nc = append_surface_contacts(
+            s.face_centroids_W, s.face_normals_W, s.face_areas, s.face_pressures,
+            s.face_pressure_gradients, node_m, node_n, i, j, d, tau, mu, index, nc, pcs.node_a,
+            pcs.node_b, pcs.geom_a, pcs.geom_b, pcs.p_WC, pcs.R_WC, pcs.phi0, pcs.k, pcs.d,
+            pcs.tau, pcs.mu, pcs.rows, surface_of)
+    pcs.hydro_surface = surface_of[pcs.hydro_start:nc]
+    pcs.nc = nc
+    return nc
 
 
 def discrete_hydroelastic_results(hydro, context, pcs, results):

@@ -12,10 +12,10 @@ dV_B/dt = J_B v̇ + c_B the equations of motion become
 
     (M + Σ_B J_Bᵀ M_A J_B) v̇ + C v + Σ_B J_Bᵀ (M_A c_B + V_B ×* M_A V_B) = τ_g + τ + ...
 
-The plant does this itself: `HydrodynamicForce.extra_spatial_inertia` hands M_A to the
+The plant does this itself: `HydrodynamicForce.added_mass_spatial_inertia` hands M_A to the
 plant at finalize and the compiled kernels add it to B's inertia (composite inertia in
 CRBA, momentum rate in RNEA, articulated inertia and bias force in ABA; see
-`multibody.kernels.extra_inertia`), so ``plant.calc_mass_matrix`` and
+`multibody.kernels.added_mass`), so ``plant.calc_mass_matrix`` and
 ``plant.calc_forward_dynamics`` (and the simulation, inverse dynamics, bias term, kinetic
 energy and momentum) include the added mass. The two ``*_with_added_mass`` functions are
 kept as thin wrappers over them. `calc_added_mass_matrix` and `calc_added_mass_bias`
@@ -44,7 +44,7 @@ def hydrodynamic_force_elements(plant) -> list:
     out = []
     for i in range(plant.num_force_elements()):
         element = plant.get_force_element(i)
-        if isinstance(element, HydrodynamicForce) and element.extra_spatial_inertia():
+        if isinstance(element, HydrodynamicForce) and element.added_mass_spatial_inertia():
             out.append(element)
     return out
 

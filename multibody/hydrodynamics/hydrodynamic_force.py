@@ -18,9 +18,9 @@ For a body B with parameters `BodyHydroData` (all rotational first, in B, about 
   equations of motion like an extra (general, not rigid-body) spatial inertia fixed in
   B: the fluid force is -(M_A dV_B/dt + V_B ×* M_A V_B) (Kirchhoff's equations). It
   depends on the acceleration, so it is not an explicit force of this element: the
-  element declares it through ``extra_spatial_inertia()`` and the plant adds it to the
+  element declares it through ``added_mass_spatial_inertia()`` and the plant adds it to the
   body's inertia in its compiled kernels at finalize
-  (`multibody.plant.plant_extra_inertia`), so the plant's mass matrix, forward and
+  (`multibody.plant.plant_added_mass`), so the plant's mass matrix, forward and
   inverse dynamics, bias term, kinetic energy and momentum include it. It has no
   weight (buoyancy is the separate force above).
 """
@@ -36,7 +36,7 @@ __all__ = ["HydrodynamicForce"]
 
 
 class HydrodynamicForce(ForceElement):
-    """Buoyancy and drag on `body`, and its added mass as an extra inertia (see the module
+    """Buoyancy and drag on `body`, and its added mass as an added mass (see the module
     docstring for the model).
 
     Parameters
@@ -92,9 +92,9 @@ class HydrodynamicForce(ForceElement):
         """M_A (6, 6), about Bo, expressed in B, rotational first (a copy)."""
         return self._data.added_mass_matrix.copy()
 
-    def extra_spatial_inertia(self) -> list:
-        """The added mass as the plant's extra inertia of B (see
-        `multibody.plant.plant_extra_inertia`).
+    def added_mass_spatial_inertia(self) -> list:
+        """The added mass as the plant's added mass of B (see
+        `multibody.plant.plant_added_mass`).
 
         Returns
         -------

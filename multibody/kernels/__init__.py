@@ -9,12 +9,15 @@ Modules, one concept each:
 - ``joints`` (jcalc), ``joint_velocity_maps`` (q̇ = N(q) v);
 - ``kinematics``, ``rnea``, ``crba``, ``aba``, ``jacobians``, ``center_of_mass``,
   ``momentum_energy``: the algorithms;
+- ``added_mass``: the added-mass (hydrodynamic) terms of RNEA, CRBA and ABA;
+- ``position_update``: q_{n+1} = q_n + h N(q_n) v_{n+1} of every discrete step;
 - ``batch`` (parallel over states), ``derivatives`` (exact derivatives);
-- ``dynamics`` (`TreeDynamics`), with ``arguments``, ``dynamics_batch`` and
-  ``dynamics_derivatives`` (its argument checks and method groups).
+- ``tree_dynamics`` (the facade `TreeDynamics`), with ``arguments``,
+  ``tree_dynamics_batch`` and ``tree_dynamics_derivatives`` (its argument checks and
+  method groups).
 """
 
 from merganser.multibody.kernels.arguments import DynamicsArgumentError
-from merganser.multibody.kernels.dynamics import TreeDynamics
+from merganser.multibody.kernels.tree_dynamics import TreeDynamics
 
 __all__ = ["TreeDynamics", "DynamicsArgumentError"]

@@ -13,9 +13,9 @@ from the world origin), and articulated inertias move to the parent by the congr
    ``X^T Ia X`` and ``X^T pa``;
 3. base to tip: ``a = X a_p + c``; ``vd_j = D^-1 (u - U^T a)``; ``a += S vd_j``.
 
-With an extra spatial inertia per node (``M_extra``, see
-`multibody.kernels.extra_inertia`), `calc_forward_dynamics_with_extra` adds ``M_extra``
-to ``IA`` and ``V x* M_extra V - M_extra A_g`` to ``pA`` after pass 1; passes 2 and 3
+With an added-mass spatial inertia per node (``M_added``, see
+`multibody.kernels.added_mass`), `calc_forward_dynamics_with_added_mass` adds ``M_added``
+to ``IA`` and ``V x* M_added V - M_added A_g`` to ``pA`` after pass 1; passes 2 and 3
 are unchanged.
 
 A joint whose D = Sᵀ IA S has a pivot that is not finite or not above `PIVOT_TOLERANCE`
@@ -31,8 +31,8 @@ R. Featherstone, *Rigid Body Dynamics Algorithms*, Springer 2008, table 7.1.
 from __future__ import annotations
 
 from merganser.framework.compilation import kernel
-from merganser.multibody.kernels.extra_inertia import (
-    add_extra_body_forces, add_extra_to_matrix, bad_extra,
+from merganser.multibody.kernels.added_mass import (
+    add_added_mass_body_forces, add_added_mass_to_matrix, bad_added_mass,
 )
 from merganser.multibody.kernels.inertia import (
     articulated_from_rigid, articulated_to_parent_add, mat6_times, subtract_symmetric_outer,
@@ -56,7 +56,7 @@ INFINITY = float("inf")
 
 __all__ = ["SINGULAR", "PIVOT_TOLERANCE", "aba_base_to_tip_velocities", "aba_tip_to_base",
            "aba_base_to_tip_accelerations", "calc_forward_dynamics", "calc_forward_dynamics_damped",
-           "calc_forward_dynamics_with_extra"]
+           "calc_forward_dynamics_with_added_mass"]
 
 
 @kernel
@@ -244,24 +244,24 @@ def calc_forward_dynamics_damped(ip, fp, ws, q, v, u, damping, I10, g, F_ext_W, 
 
 
 @kernel
-def calc_forward_dynamics_with_extra(ip, fp, ws, q, v, tau, I10, g, F_ext_W, use_fext, vd,
-                                     M_extra):
-    """`calc_forward_dynamics` with an extra spatial inertia per node.
+def calc_forward_dynamics_with_added_mass(ip, fp, ws, q, v, tau, I10, g, F_ext_W, use_fext, vd,
+                                     M_added):
+    """`calc_forward_dynamics` with an added-mass spatial inertia per node.
 
-    `M_extra` (nb, 6, 6) (about each Bo, in B, symmetric; see
-    `multibody.kernels.extra_inertia`) is included in M and C and has no weight; None
-    gives `calc_forward_dynamics` (a kernel of its own, without the extra argument, so
+    `M_added` (nb, 6, 6) (about each Bo, in B, symmetric; see
+    `multibody.kernels.added_mass`) is included in M and C and has no weight; None
+    gives `calc_forward_dynamics` (a kernel of its own, without the added-mass argument, so
     that the rigid-body call is unchanged).
     """
     if (bad_q(ip, q) or bad_v(ip, v) or bad_v(ip, tau) or bad_inertia(ip, I10) or bad_vec3(g)
             or (use_fext and bad_forces(ip, F_ext_W))):
         return 1
-    if M_extra is not None:
-        if bad_extra(ip, M_extra):
+    if M_added is not None:
+        if bad_added_mass(ip, M_added):
             return 1
     aba_base_to_tip_velocities(ip, fp, ws, q, v, I10, g, F_ext_W, use_fext)
-    if M_extra is not None:
+    if M_added is not None:
         for k in range(1, ip.shape[0]):
-            add_extra_to_matrix(M_extra, k, ws, WS_IA)
-        add_extra_body_forces(ip, ws, M_extra, g, WS_PA, False)
+            add_added_mass_to_matrix(M_added, k, ws, WS_IA)
+        add_added_mass_body_forces(ip, ws, M_added, g, WS_PA, False)
     return _finish(ip, ws, tau, vd)

@@ -21,8 +21,8 @@ class DynamicsArgumentError(ValueError):
 class ArgumentChecker:
     """Mixin converting and checking arguments by name.
 
-    Requires ``self.nb``, ``self.nq``, ``self.nv`` and ``self._M_extra`` (the default
-    extra inertia or None).
+    Requires ``self.nb``, ``self.nq``, ``self.nv`` and ``self._M_added`` (the default
+    added mass or None).
     """
 
     def _expected_shapes(self):
@@ -30,7 +30,7 @@ class ArgumentChecker:
         return {"q": (nq, "nq"), "qdot": (nq, "nq"), "v": (nv, "nv"), "vdot": (nv, "nv"),
                 "tau": (nv, "nv"), "I10": ((nb, 10), None), "g": ((3,), None),
                 "p_BoBp_B": ((3,), None), "p_WoP_W": ((3,), None),
-                "F_ext_W": ((nb, 6), None), "M_extra": ((nb, 6, 6), None)}
+                "F_ext_W": ((nb, 6), None), "M_added": ((nb, 6, 6), None)}
 
     def _coerce(self, fn, **arrays):
         """Return the arguments as float64 C arrays, in keyword order, or raise."""
@@ -59,12 +59,12 @@ class ArgumentChecker:
             return self._no_fext, False
         return self._coerce(fn, F_ext_W=F_ext_W)[0], True
 
-    def _extra(self, fn, M_extra):
-        """Return an optional (nb, 6, 6) extra inertia as a float64 C array, or the
-        object's default (``self._M_extra``, possibly None) when `M_extra` is None."""
-        if M_extra is None:
-            return self._M_extra
-        return self._coerce(fn, M_extra=M_extra)[0]
+    def _added_mass_arg(self, fn, M_added):
+        """Return an optional (nb, 6, 6) added mass as a float64 C array, or the
+        object's default (``self._M_added``, possibly None) when `M_added` is None."""
+        if M_added is None:
+            return self._M_added
+        return self._coerce(fn, M_added=M_added)[0]
 
     def _node(self, fn, node):
         if not isinstance(node, (int, np.integer)) or not 0 <= node < self.nb:

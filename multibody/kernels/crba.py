@@ -2,9 +2,9 @@
 
 Composite inertias are accumulated tip to base in 10-parameter form (a sum of rigid
 inertias is a rigid inertia), then each column block of M is read off by carrying the
-composite force ``F = Ic_k S_k`` up the path to the root. With an extra spatial inertia
-per node (``M_extra``, see `multibody.kernels.extra_inertia`, not a rigid inertia in
-general) the composites are accumulated as 6x6 matrices ``I + M_extra + Σ children``
+composite force ``F = Ic_k S_k`` up the path to the root. With an added-mass spatial inertia
+per node (``M_added``, see `multibody.kernels.added_mass`, not a rigid inertia in
+general) the composites are accumulated as 6x6 matrices ``I + M_added + Σ children``
 instead.
 
 References
@@ -15,7 +15,7 @@ R. Featherstone, *Rigid Body Dynamics Algorithms*, Springer 2008, table 6.2.
 from __future__ import annotations
 
 from merganser.framework.compilation import kernel
-from merganser.multibody.kernels.extra_inertia import add_extra_to_matrix, bad_extra
+from merganser.multibody.kernels.added_mass import add_added_mass_to_matrix, bad_added_mass
 from merganser.multibody.kernels.inertia import (
     articulated_from_rigid, articulated_to_parent_add, mat6_times, rigid_to_parent_add,
 )
@@ -23,24 +23,24 @@ from merganser.multibody.kernels.joints import calc_joint_pose, joint_force
 from merganser.multibody.kernels.layout import IP_NV, IP_PARENT, IP_VS, WS_IA, WS_S, bad_inertia, bad_q
 from merganser.multibody.kernels.spatial import force_to_parent, inertia_times_motion, load6
 
-__all__ = ["crba_tip_to_base", "calc_mass_matrix", "calc_mass_matrix_with_extra"]
+__all__ = ["crba_tip_to_base", "calc_mass_matrix", "calc_mass_matrix_with_added_mass"]
 
 
 @kernel
-def crba_tip_to_base(ip, ws, M, M_extra=None):
+def crba_tip_to_base(ip, ws, M, M_added=None):
     """Fill M from the composite inertias in ``ws[:, WS_IA:]`` (consumed).
 
     For node k, column j (velocity index i = v_start[k] + j):
     ``F = Ic_k S_j``; ``M[i, i'] = S_i'^T F`` for the dofs i' of k, then
     ``F <- X^T F`` and the same for every ancestor, filling both triangles.
-    The composites are 10 inertial parameters when `M_extra` is None, row-major 6x6
-    matrices (36 entries) otherwise (only whether `M_extra` is None matters here).
+    The composites are 10 inertial parameters when `M_added` is None, row-major 6x6
+    matrices (36 entries) otherwise (only whether `M_added` is None matters here).
     """
     for k in range(ip.shape[0] - 1, 0, -1):
         vs = ip[k, IP_VS]
         n = ip[k, IP_NV]
         for j in range(n):
-            if M_extra is None:
+            if M_added is None:
                 F = inertia_times_motion(ws, k, WS_IA, load6(ws, k, WS_S + 6 * j))
             else:
                 F = mat6_times(ws, k, WS_IA, load6(ws, k, WS_S + 6 * j))
@@ -59,7 +59,7 @@ def crba_tip_to_base(ip, ws, M, M_extra=None):
                     M[vs + j, vsa + jj] = x
         p = ip[k, IP_PARENT]
         if p > 0:
-            if M_extra is None:
+            if M_added is None:
                 rigid_to_parent_add(ws, k, p, WS_IA)
             else:
                 articulated_to_parent_add(ws, k, p, WS_IA)
@@ -102,18 +102,18 @@ def calc_mass_matrix(ip, fp, ws, q, I10, M):
 
 
 @kernel
-def calc_mass_matrix_with_extra(ip, fp, ws, q, I10, M, M_extra):
-    """`calc_mass_matrix` with an extra spatial inertia per node.
+def calc_mass_matrix_with_added_mass(ip, fp, ws, q, I10, M, M_added):
+    """`calc_mass_matrix` with an added-mass spatial inertia per node.
 
-    `M_extra` (nb, 6, 6) (about each Bo, in B, symmetric; see
-    `multibody.kernels.extra_inertia`) is added to each body's rigid inertia, the
+    `M_added` (nb, 6, 6) (about each Bo, in B, symmetric; see
+    `multibody.kernels.added_mass`) is added to each body's rigid inertia, the
     composites being 6x6 matrices; None gives `calc_mass_matrix` (a kernel of its own,
-    without the extra argument, so that the rigid-body call is unchanged).
+    without the added-mass argument, so that the rigid-body call is unchanged).
     """
     if bad_q(ip, q) or bad_inertia(ip, I10):
         return 1
-    if M_extra is not None:
-        if bad_extra(ip, M_extra):
+    if M_added is not None:
+        if bad_added_mass(ip, M_added):
             return 1
     nb = ip.shape[0]
     for i in range(M.shape[0]):
@@ -121,11 +121,11 @@ def calc_mass_matrix_with_extra(ip, fp, ws, q, I10, M, M_extra):
             M[i, j] = 0.0
     for k in range(1, nb):
         calc_joint_pose(ip, fp, q, ws, k)
-        if M_extra is None:
+        if M_added is None:
             for i in range(10):
                 ws[k, WS_IA + i] = I10[k, i]
         else:
             articulated_from_rigid(I10, k, 0, ws, k, WS_IA)
-            add_extra_to_matrix(M_extra, k, ws, WS_IA)
-    crba_tip_to_base(ip, ws, M, M_extra)
+            add_added_mass_to_matrix(M_added, k, ws, WS_IA)
+    crba_tip_to_base(ip, ws, M, M_added)
     return 0

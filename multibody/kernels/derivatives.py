@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from merganser.framework.compilation import kernel
 from merganser.multibody.kernels.crba import calc_mass_matrix
-from merganser.multibody.kernels.rnea import calc_inverse_dynamics, calc_inverse_dynamics_with_extra
+from merganser.multibody.kernels.rnea import calc_inverse_dynamics, calc_inverse_dynamics_with_added_mass
 
 __all__ = ["COMPLEX_STEP", "inverse_dynamics_state_derivatives", "inverse_dynamics_regressor",
            "mass_matrix_parameter_derivative"]
@@ -37,7 +37,7 @@ COMPLEX_STEP = 1e-30
 
 @kernel
 def inverse_dynamics_state_derivatives(ip, fp, wsc, q, v, vd, I10, g, F_ext_W, use_fext,
-                                       Dq, qc, vc, vdc, tauc, dtau_dq, dtau_dv, M_extra=None):
+                                       Dq, qc, vc, vdc, tauc, dtau_dq, dtau_dv, M_added=None):
     """Complex-step derivatives of RNEA with respect to q (along Dq) and v.
 
     Parameters
@@ -46,8 +46,8 @@ def inverse_dynamics_state_derivatives(ip, fp, wsc, q, v, vd, I10, g, F_ext_W, u
         Packed model.
     wsc : ndarray of complex128, shape (nb, NWS)
         Complex workspace.
-    q, v, vd, I10, g, F_ext_W, use_fext, M_extra
-        As in `calc_inverse_dynamics` (float64; `M_extra` optional, last).
+    q, v, vd, I10, g, F_ext_W, use_fext, M_added
+        As in `calc_inverse_dynamics` (float64; `M_added` optional, last).
     Dq : ndarray, shape (nq, m)
         Position directions (N(q) for tangent-space derivatives, identity for coordinates).
     qc, vc, vdc, tauc : ndarray of complex128, shapes (nq,), (nv,), (nv,), (nv,)
@@ -68,16 +68,16 @@ def inverse_dynamics_state_derivatives(ip, fp, wsc, q, v, vd, I10, g, F_ext_W, u
     for j in range(Dq.shape[1]):
         for i in range(nq):
             qc[i] = q[i] + 1j * h * Dq[i, j]
-        calc_inverse_dynamics_with_extra(ip, fp, wsc, qc, vc, vdc, I10, g, F_ext_W,
-                                         use_fext, tauc, M_extra)
+        calc_inverse_dynamics_with_added_mass(ip, fp, wsc, qc, vc, vdc, I10, g, F_ext_W,
+                                         use_fext, tauc, M_added)
         for i in range(nv):
             dtau_dq[i, j] = tauc[i].imag / h
     for i in range(nq):
         qc[i] = q[i]
     for j in range(nv):
         vc[j] = v[j] + 1j * h
-        calc_inverse_dynamics_with_extra(ip, fp, wsc, qc, vc, vdc, I10, g, F_ext_W,
-                                         use_fext, tauc, M_extra)
+        calc_inverse_dynamics_with_added_mass(ip, fp, wsc, qc, vc, vdc, I10, g, F_ext_W,
+                                         use_fext, tauc, M_added)
         for i in range(nv):
             dtau_dv[i, j] = tauc[i].imag / h
         vc[j] = v[j]
@@ -87,7 +87,7 @@ def inverse_dynamics_state_derivatives(ip, fp, wsc, q, v, vd, I10, g, F_ext_W, u
 def inverse_dynamics_regressor(ip, fp, ws, q, v, vd, g, E, fext, tau, Y):
     """Regressor ``Y`` (nv, nb, 10) with ``tau_ID = sum_kp Y[:, k, p] I10[k, p]``.
 
-    Gravity g is included, external forces and any extra inertia (``M_extra``) are not
+    Gravity g is included, external forces and any added mass (``M_added``) are not
     (they do not depend on the parameters). `E` is an (nb, 10) scratch array, `fext` an (nb, 6) dummy, `tau` (nv,).
     """
     nb = ip.shape[0]

@@ -114,60 +114,16 @@ def articulated_from_rigid(src, row, soff, ws, k, off):
 def subtract_symmetric_outer(ws, k, off, a, b):
     """Subtract the outer product ``a b^T`` from the symmetric 6x6 matrix at
     ``ws[k, off:off+36]``, computing the upper triangle and mirroring it (the caller
-    guarantees that the accumulated update is symmetric)."""
-    a0, a1, a2, a3, a4, a5 = a
-    b0, b1, b2, b3, b4, b5 = b
-    ws[k, off + 0] -= a0 * b0
-    d = a0 * b1
-    ws[k, off + 1] -= d
-    ws[k, off + 6] -= d
-    d = a0 * b2
-    ws[k, off + 2] -= d
-    ws[k, off + 12] -= d
-    d = a0 * b3
-    ws[k, off + 3] -= d
-    ws[k, off + 18] -= d
-    d = a0 * b4
-    ws[k, off + 4] -= d
-    ws[k, off + 24] -= d
-    d = a0 * b5
-    ws[k, off + 5] -= d
-    ws[k, off + 30] -= d
-    ws[k, off + 7] -= a1 * b1
-    d = a1 * b2
-    ws[k, off + 8] -= d
-    ws[k, off + 13] -= d
-    d = a1 * b3
-    ws[k, off + 9] -= d
-    ws[k, off + 19] -= d
-    d = a1 * b4
-    ws[k, off + 10] -= d
-    ws[k, off + 25] -= d
-    d = a1 * b5
-    ws[k, off + 11] -= d
-    ws[k, off + 31] -= d
-    ws[k, off + 14] -= a2 * b2
-    d = a2 * b3
-    ws[k, off + 15] -= d
-    ws[k, off + 20] -= d
-    d = a2 * b4
-    ws[k, off + 16] -= d
-    ws[k, off + 26] -= d
-    d = a2 * b5
-    ws[k, off + 17] -= d
-    ws[k, off + 32] -= d
-    ws[k, off + 21] -= a3 * b3
-    d = a3 * b4
-    ws[k, off + 22] -= d
-    ws[k, off + 27] -= d
-    d = a3 * b5
-    ws[k, off + 23] -= d
-    ws[k, off + 33] -= d
-    ws[k, off + 28] -= a4 * b4
-    d = a4 * b5
-    ws[k, off + 29] -= d
-    ws[k, off + 34] -= d
-    ws[k, off + 35] -= a5 * b5
+    guarantees that the accumulated update is symmetric). `a` and `b` are 6-tuples; the
+    loops are unrolled by the compiler (benchmarks/bench_kernels.py measured no gain
+    from unrolling them by hand)."""
+    for i in range(6):
+        ai = a[i]
+        ws[k, off + 7 * i] -= ai * b[i]
+        for j in range(i + 1, 6):
+            d = ai * b[j]
+            ws[k, off + 6 * i + j] -= d
+            ws[k, off + 6 * j + i] -= d
 
 
 @kernel

@@ -2,7 +2,7 @@
 
 Per joint, N is the identity except for
 
-- QUATERNION_FLOATING: ``q̇_wxyz = ½ L(q) w_FM_F`` (the quaternion rate of the rotation
+- QUATERNION_FLOATING (and BALL_QUATERNION, its rotational half): ``q̇_wxyz = ½ L(q) w_FM_F`` (the quaternion rate of the rotation
   driven by the angular velocity expressed in F, ``q̇ = ½ [0; w] ⊗ q``), with
   ``L(q) = [[-qx, -qy, -qz], [qw, qz, -qy], [-qz, qw, qx], [qy, -qx, qw]]``; the
   quaternion is used as stored (not normalized), so q̇ is tangent to the sphere |q| = const.
@@ -19,7 +19,7 @@ from math import cos, sin
 
 from merganser.framework.compilation import kernel
 from merganser.multibody.kernels.layout import (
-    BALL_RPY, IP_JTYPE, IP_NQ, IP_NV, IP_QS, IP_VS, QUATERNION_FLOATING, RPY_FLOATING, bad_q,
+    BALL_QUATERNION, BALL_RPY, IP_JTYPE, IP_NQ, IP_NV, IP_QS, IP_VS, QUATERNION_FLOATING, RPY_FLOATING, bad_q,
     bad_v,
 )
 
@@ -69,16 +69,17 @@ def calc_n_block(ip, q, k, N, Nplus):
         for j in range(n):
             N[qs + i, vs + j] = 0.0
             Nplus[vs + j, qs + i] = 0.0
-    if jt == QUATERNION_FLOATING:
+    if jt == QUATERNION_FLOATING or jt == BALL_QUATERNION:
         L = _quaternion_L(q, qs)
         n2 = q[qs] ** 2 + q[qs + 1] ** 2 + q[qs + 2] ** 2 + q[qs + 3] ** 2
         for i in range(4):
             for j in range(3):
                 N[qs + i, vs + j] = 0.5 * L[3 * i + j]
                 Nplus[vs + j, qs + i] = 2.0 * L[3 * i + j] / n2
-        for i in range(3):
-            N[qs + 4 + i, vs + 3 + i] = 1.0
-            Nplus[vs + 3 + i, qs + 4 + i] = 1.0
+        if jt == QUATERNION_FLOATING:
+            for i in range(3):
+                N[qs + 4 + i, vs + 3 + i] = 1.0
+                Nplus[vs + 3 + i, qs + 4 + i] = 1.0
     elif jt == BALL_RPY or jt == RPY_FLOATING:
         _rpy_rate_block(q, qs, N, qs, vs)
         _rpy_rate_inverse_block(q, qs, Nplus, vs, qs)
@@ -117,15 +118,16 @@ def map_velocity_to_qdot(ip, q, v, qdot):
         jt = ip[k, IP_JTYPE]
         qs = ip[k, IP_QS]
         vs = ip[k, IP_VS]
-        if jt == QUATERNION_FLOATING:
+        if jt == QUATERNION_FLOATING or jt == BALL_QUATERNION:
             w, x, y, z = q[qs], q[qs + 1], q[qs + 2], q[qs + 3]
             wx, wy, wz = v[vs], v[vs + 1], v[vs + 2]
             qdot[qs] = 0.5 * (-x * wx - y * wy - z * wz)
             qdot[qs + 1] = 0.5 * (w * wx + z * wy - y * wz)
             qdot[qs + 2] = 0.5 * (-z * wx + w * wy + x * wz)
             qdot[qs + 3] = 0.5 * (y * wx - x * wy + w * wz)
-            for i in range(3):
-                qdot[qs + 4 + i] = v[vs + 3 + i]
+            if jt == QUATERNION_FLOATING:
+                for i in range(3):
+                    qdot[qs + 4 + i] = v[vs + 3 + i]
         elif jt == BALL_RPY or jt == RPY_FLOATING:
             p, y = q[qs + 1], q[qs + 2]
             cp, sp, cy, sy = cos(p), sin(p), cos(y), sin(y)
@@ -153,15 +155,16 @@ def map_qdot_to_velocity(ip, q, qdot, v):
         jt = ip[k, IP_JTYPE]
         qs = ip[k, IP_QS]
         vs = ip[k, IP_VS]
-        if jt == QUATERNION_FLOATING:
+        if jt == QUATERNION_FLOATING or jt == BALL_QUATERNION:
             w, x, y, z = q[qs], q[qs + 1], q[qs + 2], q[qs + 3]
             dw, dx, dy, dz = qdot[qs], qdot[qs + 1], qdot[qs + 2], qdot[qs + 3]
             s = 2.0 / (w * w + x * x + y * y + z * z)
             v[vs] = s * (-x * dw + w * dx - z * dy + y * dz)
             v[vs + 1] = s * (-y * dw + z * dx + w * dy - x * dz)
             v[vs + 2] = s * (-z * dw - y * dx + x * dy + w * dz)
-            for i in range(3):
-                v[vs + 3 + i] = qdot[qs + 4 + i]
+            if jt == QUATERNION_FLOATING:
+                for i in range(3):
+                    v[vs + 3 + i] = qdot[qs + 4 + i]
         elif jt == BALL_RPY or jt == RPY_FLOATING:
             p, y = q[qs + 1], q[qs + 2]
             cp, sp, cy, sy = cos(p), sin(p), cos(y), sin(y)

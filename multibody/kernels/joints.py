@@ -30,7 +30,7 @@ import numpy as np
 
 from merganser.framework.compilation import kernel
 from merganser.multibody.kernels.layout import (
-    BALL_RPY, FP_P0, FP_P0B, FP_P1, FP_P2, FP_PITCH, FP_P_MB, FP_P_PF, FP_R0, FP_RA, FP_R_MB,
+    BALL_QUATERNION, BALL_RPY, FP_P0, FP_P0B, FP_P1, FP_P2, FP_PITCH, FP_P_MB, FP_P_PF, FP_R0, FP_RA, FP_R_MB,
     FP_R_PF, FP_S, IP_JTYPE, IP_MB_IDENTITY, IP_NV, IP_QS, IP_VS, PLANAR, PRISMATIC,
     QUATERNION_FLOATING, REVOLUTE, RPY_FLOATING, SCREW, UNIVERSAL, WELD, WS_CJ, WS_P, WS_R, WS_RFM,
     WS_S,
@@ -168,6 +168,9 @@ def _rotation_FM(jt, q, qs):
     if jt == QUATERNION_FLOATING:
         R = rotation_from_quaternion(q[qs], q[qs + 1], q[qs + 2], q[qs + 3])
         return R, q[qs + 4], q[qs + 5], q[qs + 6]
+    if jt == BALL_QUATERNION:
+        R = rotation_from_quaternion(q[qs], q[qs + 1], q[qs + 2], q[qs + 3])
+        return R, zero, zero, zero
     # RPY_FLOATING
     R = rotation_from_rpy(q[qs], q[qs + 1], q[qs + 2])
     return R, q[qs + 3], q[qs + 4], q[qs + 5]
@@ -206,7 +209,7 @@ def _pose_multi_dof(ip, fp, q, ws, k, jt):
             r = WS_RFM + 3 * j
             _store_column(ip, fp, ws, k, j, ws[k, r], ws[k, r + 1], ws[k, r + 2],
                           zero, zero, zero)
-        if jt != BALL_RPY:
+        if jt != BALL_RPY and jt != BALL_QUATERNION:
             for j in range(3):
                 r = WS_RFM + 3 * j
                 _store_column(ip, fp, ws, k, 3 + j, zero, zero, zero, ws[k, r],

@@ -36,6 +36,7 @@ PLANAR = int(JointType.PLANAR)
 SCREW = int(JointType.SCREW)
 QUATERNION_FLOATING = int(JointType.QUATERNION_FLOATING)
 RPY_FLOATING = int(JointType.RPY_FLOATING)
+BALL_QUATERNION = int(JointType.BALL_QUATERNION)
 
 # ---- ip columns
 IP_PARENT = 0

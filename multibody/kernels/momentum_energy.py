@@ -5,8 +5,8 @@
 - ``KE = ½ sum_k V_B . (M_BBo_B V_B)``;
 - ``PE = -g . sum_k (m_k p_WoBo_W + R_WB h_k)`` (zero at the world origin).
 
-An optional extra spatial inertia per node (``M_extra`` (nb, 6, 6), see
-`multibody.kernels.extra_inertia`) adds to ``M_BBo_B`` in the momentum and the kinetic
+An optional added-mass spatial inertia per node (``M_added`` (nb, 6, 6), see
+`multibody.kernels.added_mass`) adds to ``M_BBo_B`` in the momentum and the kinetic
 energy; it has no weight, so the potential energy does not see it.
 """
 
@@ -20,12 +20,12 @@ from merganser.multibody.kernels.kinematics import (
 import numpy as np
 
 from merganser.framework.compilation import kernel
-from merganser.multibody.kernels.extra_inertia import bad_extra, extra_times_motion
+from merganser.multibody.kernels.added_mass import bad_added_mass, added_mass_times_motion
 from merganser.multibody.kernels.layout import WS_PW, WS_RW, WS_V, bad_inertia, bad_q, bad_v, bad_vec3
 from merganser.multibody.kernels.spatial import add6, dot6, inertia_times_motion, load6, rotate6
 
-__all__ = ["calc_spatial_momentum", "calc_spatial_momentum_with_extra", "calc_kinetic_energy",
-           "calc_kinetic_energy_with_extra", "calc_potential_energy"]
+__all__ = ["calc_spatial_momentum", "calc_spatial_momentum_with_added_mass", "calc_kinetic_energy",
+           "calc_kinetic_energy_with_added_mass", "calc_potential_energy"]
 
 
 @kernel
@@ -58,13 +58,13 @@ def calc_spatial_momentum(ip, fp, ws, q, v, I10, p_WoP_W, L_WSP_W):
 
 
 @kernel
-def calc_spatial_momentum_with_extra(ip, fp, ws, q, v, I10, p_WoP_W, L_WSP_W, M_extra):
-    """`calc_spatial_momentum` with an extra spatial inertia `M_extra` (nb, 6, 6) or None:
-    each body's momentum about Bo is (I + M_extra) V_B."""
+def calc_spatial_momentum_with_added_mass(ip, fp, ws, q, v, I10, p_WoP_W, L_WSP_W, M_added):
+    """`calc_spatial_momentum` with an added-mass spatial inertia `M_added` (nb, 6, 6) or None:
+    each body's momentum about Bo is (I + M_added) V_B."""
     if bad_q(ip, q) or bad_v(ip, v) or bad_inertia(ip, I10) or bad_vec3(p_WoP_W):
         return 1
-    if M_extra is not None:
-        if bad_extra(ip, M_extra):
+    if M_added is not None:
+        if bad_added_mass(ip, M_added):
             return 1
     nb = ip.shape[0]
     pose_pass_base_to_tip(ip, fp, q, ws, nb - 1)
@@ -73,11 +73,11 @@ def calc_spatial_momentum_with_extra(ip, fp, ws, q, v, I10, p_WoP_W, L_WSP_W, M_
     hx, hy, hz, lx, ly, lz = z, z, z, z, z, z
     for k in range(1, nb):
         V = load6(ws, k, WS_V)
-        if M_extra is None:
+        if M_added is None:
             h = rotate6(ws, k, WS_RW, inertia_times_motion(I10, k, 0, V))
         else:
             h = rotate6(ws, k, WS_RW, add6(inertia_times_motion(I10, k, 0, V),
-                                           extra_times_motion(M_extra, k, V)))
+                                           added_mass_times_motion(M_added, k, V)))
         dx = ws[k, WS_PW] - p_WoP_W[0]
         dy = ws[k, WS_PW + 1] - p_WoP_W[1]
         dz = ws[k, WS_PW + 2] - p_WoP_W[2]
@@ -101,20 +101,20 @@ def calc_kinetic_energy(ip, fp, ws, q, v, I10):
 
 
 @kernel
-def calc_kinetic_energy_with_extra(ip, fp, ws, q, v, I10, M_extra):
-    """`calc_kinetic_energy` with an extra spatial inertia `M_extra` (nb, 6, 6) or None:
-    each body contributes ½ V_B · (I + M_extra) V_B."""
+def calc_kinetic_energy_with_added_mass(ip, fp, ws, q, v, I10, M_added):
+    """`calc_kinetic_energy` with an added-mass spatial inertia `M_added` (nb, 6, 6) or None:
+    each body contributes ½ V_B · (I + M_added) V_B."""
     if bad_q(ip, q) or bad_v(ip, v) or bad_inertia(ip, I10):
         return np.nan
-    if M_extra is not None:
-        if bad_extra(ip, M_extra):
+    if M_added is not None:
+        if bad_added_mass(ip, M_added):
             return np.nan
-    return _kinetic_energy(ip, fp, ws, q, v, I10, M_extra)
+    return _kinetic_energy(ip, fp, ws, q, v, I10, M_added)
 
 
 @kernel
-def _kinetic_energy(ip, fp, ws, q, v, I10, M_extra):
-    """½ Σ V_B · (I + M_extra) V_B (arguments checked by the callers)."""
+def _kinetic_energy(ip, fp, ws, q, v, I10, M_added):
+    """½ Σ V_B · (I + M_added) V_B (arguments checked by the callers)."""
     set_world_pose(ws)
     ke = 0.0 * ws[0, WS_V]
     for k in range(1, ip.shape[0]):
@@ -122,8 +122,8 @@ def _kinetic_energy(ip, fp, ws, q, v, I10, M_extra):
         node_motion(ip, fp, q, v, v, ws, k, False)
         V = load6(ws, k, WS_V)
         ke += 0.5 * dot6(V, inertia_times_motion(I10, k, 0, V))
-        if M_extra is not None:
-            ke += 0.5 * dot6(V, extra_times_motion(M_extra, k, V))
+        if M_added is not None:
+            ke += 0.5 * dot6(V, added_mass_times_motion(M_added, k, V))
     return ke
 
 

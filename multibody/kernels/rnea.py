@@ -2,9 +2,9 @@
 
 Computes ``tau = M(q) vd + C(q, v) v - tau_g(q) - sum_k J_k^T F_ext_k`` where the
 external force F_ext_k acts on node k's body at its origin Bo and is expressed in W.
-Gravity enters as the world's spatial acceleration ``a_0 = [0; -g]``. With an extra
-spatial inertia per node (``M_extra``, see `multibody.kernels.extra_inertia`),
-`calc_inverse_dynamics_with_extra` adds ``M_extra (A - A_g) + V x* M_extra V`` to each
+Gravity enters as the world's spatial acceleration ``a_0 = [0; -g]``. With an added mass
+spatial inertia per node (``M_added``, see `multibody.kernels.added_mass`),
+`calc_inverse_dynamics_with_added_mass` adds ``M_added (A - A_g) + V x* M_added V`` to each
 body's net force between the two passes.
 
 References
@@ -15,7 +15,7 @@ R. Featherstone, *Rigid Body Dynamics Algorithms*, Springer 2008, table 5.1.
 from __future__ import annotations
 
 from merganser.framework.compilation import kernel
-from merganser.multibody.kernels.extra_inertia import add_extra_body_forces, bad_extra
+from merganser.multibody.kernels.added_mass import add_added_mass_body_forces, bad_added_mass
 from merganser.multibody.kernels.joints import calc_joint_pose, joint_force
 from merganser.multibody.kernels.kinematics import node_motion, set_world_pose, world_pose
 from merganser.multibody.kernels.layout import (
@@ -28,7 +28,7 @@ from merganser.multibody.kernels.spatial import (
 )
 
 __all__ = ["rnea_base_to_tip", "rnea_tip_to_base", "calc_inverse_dynamics",
-           "calc_inverse_dynamics_with_extra"]
+           "calc_inverse_dynamics_with_added_mass"]
 
 
 @kernel
@@ -106,22 +106,22 @@ def calc_inverse_dynamics(ip, fp, ws, q, v, vd, I10, g, F_ext_W, use_fext, tau):
 
 
 @kernel
-def calc_inverse_dynamics_with_extra(ip, fp, ws, q, v, vd, I10, g, F_ext_W, use_fext, tau,
-                                     M_extra):
-    """`calc_inverse_dynamics` with an extra spatial inertia per node.
+def calc_inverse_dynamics_with_added_mass(ip, fp, ws, q, v, vd, I10, g, F_ext_W, use_fext, tau,
+                                     M_added):
+    """`calc_inverse_dynamics` with an added-mass spatial inertia per node.
 
-    `M_extra` (nb, 6, 6) (about each Bo, in B; see `multibody.kernels.extra_inertia`) is
+    `M_added` (nb, 6, 6) (about each Bo, in B; see `multibody.kernels.added_mass`) is
     included in M and C and has no weight; None gives `calc_inverse_dynamics` (a kernel of
-    its own, without the extra argument, so that the rigid-body call is unchanged).
+    its own, without the added-mass argument, so that the rigid-body call is unchanged).
     """
     if (bad_q(ip, q) or bad_v(ip, v) or bad_v(ip, vd) or bad_inertia(ip, I10) or bad_vec3(g)
             or (use_fext and bad_forces(ip, F_ext_W))):
         return 1
-    if M_extra is not None:
-        if bad_extra(ip, M_extra):
+    if M_added is not None:
+        if bad_added_mass(ip, M_added):
             return 1
     rnea_base_to_tip(ip, fp, ws, q, v, vd, I10, g, F_ext_W, use_fext)
-    if M_extra is not None:
-        add_extra_body_forces(ip, ws, M_extra, g, WS_F, True)
+    if M_added is not None:
+        add_added_mass_body_forces(ip, ws, M_added, g, WS_F, True)
     rnea_tip_to_base(ip, ws, tau)
     return 0

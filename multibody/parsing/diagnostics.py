@@ -25,8 +25,10 @@ def format_location(file, line) -> str:
     return where
 
 
-class ParseError(ValueError):
+class ParseError(RuntimeError, ValueError):
     """A model file cannot be loaded; the message starts with ``file:line:``.
+
+    A RuntimeError, as pydrake's parse errors are, and a ValueError (as before).
 
     Parameters
     ----------

@@ -69,6 +69,11 @@ def link_spatial_inertia(doc, el, link_name: str, mass: float, p_BoBcm_B, I_BcmB
     """
     c = np.asarray(p_BoBcm_B, dtype=np.float64)
     I_Bi = np.asarray(I_BcmBcm_Bi, dtype=np.float64)
+    bound = 1e100  # squares (parallel axis, G = I/m + |c|²) must stay finite
+    if not (np.all(np.abs(c) < bound) and np.all(np.abs(I_Bi) < bound) and abs(mass) < bound):
+        doc.error(el, f"link '{link_name}': mass properties out of range (each value must be "
+                      f"below {bound:g} in magnitude): mass = {mass!r}, p_BoBcm_B = "
+                      f"{c.tolist()}, I = {I_Bi.tolist()}")
     R = np.eye(3) if R_BBi is None else np.asarray(R_BBi, dtype=np.float64)
     I_B = R @ I_Bi @ R.T
     I_B = 0.5 * (I_B + I_B.T)

@@ -7,8 +7,9 @@ Supported: ``<compiler angle eulerseq meshdir autolimits inertiafromgeom>``,
 - ``<inertial pos [orientation] mass diaginertia|fullinertia>``, or (no inertial, or
   ``inertiafromgeom="true"``) the sum of the geoms' solid mass properties;
 - ``<joint type="hinge|slide|ball|free" pos axis range limited damping ref armature>``
-  (hinge/slide/ball become revolute/prismatic/BallRpy joints whose frames sit at ``pos``
-  in the body; several joints in one body are chained through massless bodies
+  (hinge/slide/ball become revolute/prismatic/BallQuaternion joints (nq 4, nv 3 as in
+  MuJoCo, though v is w_FM_F where MuJoCo's is w_FM_M) whose frames sit at ``pos`` in the
+  body; several joints in one body are chained through massless bodies
   ``<body><k>``; ``free``/``<freejoint>`` leaves the body free, at its default pose; no
   joint welds the body to its parent);
 - ``<geom type="sphere|box|capsule|cylinder|ellipsoid|plane|mesh" size fromto pos ...
@@ -18,7 +19,9 @@ Supported: ``<compiler angle eulerseq meshdir autolimits inertiafromgeom>``,
   smaller of the control and force ranges; ``gear`` is the gear ratio, used for
   reflected inertia with the joint's ``armature`` as Drake does).
 
-Anything else is reported as ignored (warning); ``<include>`` is an error.
+``<include>``, ``<frame>`` and ``<asset><model>`` with ``<attach>`` are resolved first
+(`mjcf_composition`); ``<equality>`` and fixed ``<tendon>`` map to the plant's constraints
+(`mjcf_equality`). Anything else is reported as ignored (warning).
 """
 
 from __future__ import annotations
@@ -30,13 +33,16 @@ import numpy as np
 from merganser.multibody.math import SpatialInertia
 from merganser.multibody.parsing.link_inertia import add_link_body, link_spatial_inertia
 from merganser.multibody.parsing.mjcf_actuators import parse_mjcf_actuators, parse_mjcf_range
+from merganser.multibody.parsing.mjcf_composition import compose_mjcf
 from merganser.multibody.parsing.mjcf_defaults import MjcfDefaults
+from merganser.multibody.parsing.mjcf_equality import parse_mjcf_equality, parse_mjcf_tendons
 from merganser.multibody.parsing.mjcf_frames import CompilerSettings, angle_axis_rotation, parse_mjcf_pose
 from merganser.multibody.parsing.mjcf_geometry import MjcfAssets, parse_mjcf_geom
+from merganser.multibody.parsing.mjcf_inertia import MESH_INERTIA_MODES
 from merganser.multibody.parsing.package_map import UnresolvedUriError
 from merganser.multibody.parsing.poses import pose_from_rotation, pose_from_translation
 from merganser.multibody.parsing.urdf_joints import joint_frame
-from merganser.multibody.tree import BallRpyJoint, PrismaticJoint, RevoluteJoint
+from merganser.multibody.tree import BallQuaternionJoint, PrismaticJoint, RevoluteJoint
 
 __all__ = ["parse_mjcf"]
 
@@ -50,6 +56,12 @@ class _MjcfParser:
         self.defaults = MjcfDefaults()
         self.assets = MjcfAssets()
         self.armature: dict[int, float] = {}
+        self.armature_el: dict[int, object] = {}
+        self.X_W: dict[str, np.ndarray] = {"world": np.eye(4)}
+        self.sites: dict[str, tuple] = {}
+        self.joint_ref: dict[str, float] = {}
+        self.tendons: dict = {}
+        self.geom_names: dict[str, int] = {}
         self.mi = None
 
     # ------------------------------------------------------------------ top level
@@ -64,8 +76,11 @@ class _MjcfParser:
             doc.defaulted(root, "no 'model' attribute: the model is named 'MujocoModel'")
         self.mi = self.ws.add_model_instance(doc, root, name)
         doc.mark(root, message=f"model instance {self.mi}")
-        for el in doc.elements(root, "include"):
-            doc.error(el, "MJCF <include> is not supported")
+        compose_mjcf(doc)
+        for el in root.iter():
+            if isinstance(el.tag, str) and doc.tag(el) in ("flexcomp", "composite", "flex"):
+                doc.error(el, f"<{doc.tag(el)}> (deformable bodies) is not supported; the "
+                              f"model's degrees of freedom would be missing")
         for el in doc.elements(root, "compiler"):
             self._compiler(el)
         for el in doc.elements(root, "default"):
@@ -74,11 +89,39 @@ class _MjcfParser:
             self._assets(el)
         for el in doc.elements(root, "worldbody"):
             self._worldbody(el)
+        defaults = lambda e, tag: self._apply_defaults(e, tag, "")  # noqa: E731
+        for el in doc.elements(root, "tendon"):
+            self.tendons.update(parse_mjcf_tendons(doc, el, defaults))
+        for el in doc.elements(root, "equality"):
+            parse_mjcf_equality(doc, el, self.plant, self.mi, pose_of_body=self._pose_of_body,
+                                site_of=self.sites.get, joint_ref=self.joint_ref,
+                                tendons=self.tendons, apply_defaults=defaults)
+        carried = set()
         for el in doc.elements(root, "actuator"):
-            parse_mjcf_actuators(doc, el, self.plant, self.mi, armature=self.armature,
-                                 autolimits=self.compiler.autolimits,
-                                 apply_defaults=lambda e, tag: self._apply_defaults(e, tag, ""))
+            carried |= parse_mjcf_actuators(doc, el, self.plant, self.mi,
+                                            armature=self.armature,
+                                            autolimits=self.compiler.autolimits,
+                                            apply_defaults=defaults)
+        for index, value in self.armature.items():
+            if index not in carried:
+                joint = self.plant.get_joint(index)
+                doc.warn(self.armature_el[index],
+                         f"joint '{joint.name()}': armature {value} is dropped (no actuator "
+                         f"on the joint carries it as rotor inertia)")
         return [self.mi]
+
+    def _unused_body_name(self, name):
+        """`name`, or `name` with underscores appended until no body of the model has it
+        (generated names must not collide: ``body2`` + joint 0 vs the 21st body)."""
+        while self.plant.has_body_named(name, self.mi):
+            name += "_"
+        return name
+
+    def _pose_of_body(self, name):
+        if name not in self.X_W:
+            self.doc.error(self.doc.root, f"an <equality> names body '{name}', which does "
+                                          f"not exist")
+        return self.X_W[name]
 
     def _compiler(self, el):
         doc, c = self.doc, self.compiler
@@ -97,6 +140,8 @@ class _MjcfParser:
         if c.inertiafromgeom not in ("auto", "true", "false"):
             doc.error(el, f"inertiafromgeom must be auto, true or false, got "
                           f"{c.inertiafromgeom!r}")
+        if doc.parse_bool(el, doc.attr(el, "exactmeshinertia", "false"), "exactmeshinertia"):
+            c.mesh_inertia = "exact"
         coordinate = doc.attr(el, "coordinate", "local")
         if coordinate != "local":
             doc.error(el, f"compiler coordinate={coordinate!r} is not supported (only local)")
@@ -105,6 +150,7 @@ class _MjcfParser:
         doc = self.doc
         doc.mark(el)
         for mesh in doc.elements(el, "mesh"):
+            self._apply_defaults(mesh, "mesh", "")
             doc.mark(mesh)
             file = doc.attr(mesh, "file")
             name = doc.attr(mesh, "name", None) or os.path.splitext(os.path.basename(file))[0]
@@ -114,7 +160,11 @@ class _MjcfParser:
             except UnresolvedUriError as err:
                 doc.error(mesh, f"mesh '{name}': cannot resolve {file!r}: {err}")
             scale = doc.attr_vector(mesh, "scale", 3, default=np.ones(3))
-            self.assets.meshes[name] = (path, scale)
+            mode = doc.attr(mesh, "inertia", self.compiler.mesh_inertia)
+            if mode not in MESH_INERTIA_MODES:
+                doc.error(mesh, f"mesh '{name}': inertia must be one of "
+                                f"{list(MESH_INERTIA_MODES)}, got {mode!r}")
+            self.assets.meshes[name] = (path, scale, mode)
         for material in doc.elements(el, "material"):
             doc.mark(material)
             name = doc.attr(material, "name")
@@ -139,7 +189,7 @@ class _MjcfParser:
 
     def _body(self, el, parent, X_WP, parent_class):
         doc, plant = self.doc, self.plant
-        name = doc.attr(el, "name", None) or f"body{plant.num_bodies()}"
+        name = doc.attr(el, "name", None) or self._unused_body_name(f"body{plant.num_bodies()}")
         child_class = doc.attr(el, "childclass", None) or parent_class
         doc.mark(el)
         mode = self.compiler.inertiafromgeom
@@ -166,6 +216,11 @@ class _MjcfParser:
             M = self._inertial(inertial, name)
         X_PB = parse_mjcf_pose(doc, el, self.compiler)
         X_WB = X_WP @ X_PB
+        self.X_W[name] = X_WB
+        for site in doc.elements(el, "site"):
+            if site.get("name"):
+                self.sites[site.get("name")] = (name, np.array(
+                    [float(x) for x in (site.get("pos") or "0 0 0").split()][:3]))
         body = add_link_body(doc, el, plant, name, self.mi, M)
         self.ws.report.geometries.extend(records)
         self._joints(el, name, parent, body, X_PB, X_WB, child_class)
@@ -216,13 +271,19 @@ class _MjcfParser:
                                         f"a body whose parent is the world")
                 plant.set_default_free_body_pose(body, X_WB)
                 return
+            # MuJoCo places every joint of a body in the body's own frame: joint k moves
+            # the body (as moved by joints 0..k-1) about its anchor. The massless bodies
+            # that chain them coincide with the body at the zero configuration, so only
+            # the first joint's parent frame carries X_PB.
+            X_PC = X_PB if k == 0 else np.eye(4)
             if k < len(joints) - 1:
                 with doc.at(joint_el, f"body '{name}'"):
-                    child = plant.add_rigid_body(f"{name}{k}", self.mi, SpatialInertia.zero())
-                self._joint(joint_el, kind, last, child, np.eye(4))
+                    child = plant.add_rigid_body(self._unused_body_name(f"{name}{k}"), self.mi,
+                                                 SpatialInertia.zero())
+                self._joint(joint_el, kind, last, child, X_PC)
                 last = child
             else:
-                self._joint(joint_el, kind, last, body, X_PB)
+                self._joint(joint_el, kind, last, body, X_PC)
 
     def _joint(self, el, kind, parent, child, X_PC):
         doc, plant, c = self.doc, self.plant, self.compiler
@@ -245,7 +306,7 @@ class _MjcfParser:
                     doc.warn(el, f"ball joint '{name}': 'range' is not supported and is ignored")
                 F = joint_frame(plant, parent, X_PJ, name, "parent", mi)
                 M = joint_frame(plant, child, X_CJ, name, "child", mi)
-                joint = plant.add_joint(BallRpyJoint(name, F, M, damping))
+                joint = plant.add_joint(BallQuaternionJoint(name, F, M, damping))
             elif kind == "slide":
                 X_CJ = X_CJ @ pose_from_translation(ref * axis)
                 F = joint_frame(plant, parent, X_PJ, name, "parent", mi)
@@ -254,6 +315,7 @@ class _MjcfParser:
                 if limited:
                     joint.set_position_limits([lo], [hi])
                 joint.set_default_positions([ref])
+                self.joint_ref[name] = ref
             elif kind == "hinge":
                 ref = c.to_radians(ref)
                 X_CJ = X_CJ @ pose_from_rotation(angle_axis_rotation(ref, axis))
@@ -263,15 +325,23 @@ class _MjcfParser:
                 if limited:
                     joint.set_position_limits([c.to_radians(lo)], [c.to_radians(hi)])
                 joint.set_default_positions([ref])
+                self.joint_ref[name] = ref
             else:
                 doc.error(el, f"joint '{name}' has unknown type '{kind}'; expected hinge, "
                               f"slide, ball or free")
         if armature:
             self.armature[joint.index()] = armature
+            self.armature_el[joint.index()] = el
         if doc.attr_float(el, "stiffness", 0.0) != 0.0:
             doc.warn(el, f"joint '{name}': 'stiffness' is not supported and is ignored")
 
     def _geometry(self, el, index, body_name, with_inertia):
+        name = self.doc.attr(el, "name", None)
+        if name is not None:
+            if name in self.geom_names:
+                self.doc.error(el, f"geom name '{name}' is used twice (first at line "
+                                   f"{self.geom_names[name]}); MJCF geom names are unique")
+            self.geom_names[name] = self.doc.line(el)
         return parse_mjcf_geom(self.doc, el, index, body_name=body_name, model_instance=self.mi,
                                compiler=self.compiler, assets=self.assets,
                                with_inertia=with_inertia)

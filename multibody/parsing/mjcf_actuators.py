@@ -1,10 +1,19 @@
-"""MJCF ``<actuator>``: ``<motor>`` elements become joint actuators (Drake's rules).
+"""MJCF ``<actuator>``: joint-transmission actuators become joint actuators.
 
-A motor on ``joint`` gets the effort limit min(ctrl limit, force limit), each being the
-larger magnitude of its (possibly asymmetric, with a warning) range; ``gear`` is the
-actuator's gear ratio (Drake uses it for reflected inertia only) and the joint's
-``armature`` becomes the rotor inertia armature / gear². Other actuator types and
-motors without a joint transmission are ignored with a warning.
+``<motor>`` follows Drake's rules: the effort limit is min(ctrl limit, force limit), each
+the larger magnitude of its (possibly asymmetric, with a warning) range; ``gear`` is the
+actuator's gear ratio (used for reflected inertia) and the joint's ``armature`` becomes
+the rotor inertia armature / gear², so that the reflected inertia equals MuJoCo's
+armature.
+
+``<position>``, ``<velocity>``, ``<general>`` (and the other MuJoCo shortcuts) on a joint
+also become a joint actuator with the same gear, rotor inertia and effort limit (the
+``forcerange``), but the plant's actuation input is the joint torque: MuJoCo's gain and
+bias law (``kp``, ``kv``, ``gainprm``, ``biasprm``, activation dynamics) is dropped with
+a located warning naming it, unless it is the identity (a ``<general>`` with
+``gaintype="fixed" gainprm="1" biastype="none"`` is a motor). Actuators on tendons, sites
+or bodies are ignored with a warning. A joint whose ``armature`` no actuator carries
+keeps no armature (warned).
 """
 
 from __future__ import annotations
@@ -35,9 +44,40 @@ def parse_mjcf_range(doc, el, range_attr: str, limited_attr: str, autolimits: bo
     return limited, float(lo), float(hi)
 
 
-def _effort_limit(doc, motor, name, autolimits):
+_JOINT_ACTUATORS = ("motor", "position", "velocity", "general", "intvelocity", "damper",
+                    "cylinder", "muscle", "adhesion")
+
+
+def _gain_bias_dropped(doc, el, tag):
+    """Description of the MuJoCo gain/bias law the torque input drops (None: a motor)."""
+    if tag == "motor":
+        return None
+    if tag == "position":
+        return f"position servo kp={doc.attr(el, 'kp', '1')} kv={doc.attr(el, 'kv', '0')}"
+    if tag == "velocity":
+        return f"velocity servo kv={doc.attr(el, 'kv', '1')}"
+    if tag == "general":
+        gaintype = doc.attr(el, "gaintype", "fixed")
+        biastype = doc.attr(el, "biastype", "none")
+        dyntype = doc.attr(el, "dyntype", "none")
+        gain = doc.attr_vector(el, "gainprm", range(1, 11), default=np.ones(1))
+        bias = doc.attr_vector(el, "biasprm", range(1, 11), default=np.zeros(1))
+        doc.consume(el, "dynprm")
+        if (gaintype == "fixed" and gain[0] == 1.0 and biastype == "none"
+                and dyntype == "none"):
+            return None
+        return (f"general actuator gaintype={gaintype} gainprm={gain.tolist()} "
+                f"biastype={biastype} biasprm={bias.tolist()} dyntype={dyntype}")
+    return f"<{tag}> actuator dynamics"
+
+
+def _effort_limit(doc, motor, name, autolimits, tag="motor"):
     effort = np.inf
-    for rng, flag in (("ctrlrange", "ctrllimited"), ("forcerange", "forcelimited")):
+    ranges = (("ctrlrange", "ctrllimited"), ("forcerange", "forcelimited"))
+    if tag != "motor":  # the control is not a torque: only the force range bounds it
+        doc.consume(motor, "ctrlrange", "ctrllimited")
+        ranges = ranges[1:]
+    for rng, flag in ranges:
         limited, lo, hi = parse_mjcf_range(doc, motor, rng, flag, autolimits)
         if limited:
             if lo != -hi:
@@ -48,37 +88,57 @@ def _effort_limit(doc, motor, name, autolimits):
 
 
 def parse_mjcf_actuators(doc, el, plant, model_instance: int, *, apply_defaults,
-                         autolimits: bool, armature: dict) -> None:
-    """Add the motors of an ``<actuator>`` element.
+                         autolimits: bool, armature: dict) -> set:
+    """Add the joint actuators of an ``<actuator>`` element.
 
     `apply_defaults(el, tag)` applies the default class; `armature` maps joint indices to
-    their ``armature`` values.
+    their ``armature`` values. Returns the indices of the joints whose armature an
+    actuator carries (as rotor inertia).
     """
     doc.mark(el)
+    carried = set()
     for k, motor in enumerate(doc.elements(el)):
         tag = doc.tag(motor)
-        if tag != "motor":
-            doc.ignore(motor, f"actuator <{tag}> is not supported (only <motor>) and is ignored")
+        if tag not in _JOINT_ACTUATORS:
+            doc.ignore(motor, f"actuator <{tag}> is not supported and is ignored")
             continue
-        apply_defaults(motor, "motor")
-        name = doc.attr(motor, "name", None) or f"motor{k}"
+        apply_defaults(motor, tag)
+        name = doc.attr(motor, "name", None) or f"{tag}{k}"
         joint_name = doc.attr(motor, "joint", None)
         if joint_name is None:
-            doc.ignore(motor, f"motor '{name}' has no 'joint' transmission (only joint "
-                              f"transmissions are supported) and is ignored")
+            others = [a for a in ("tendon", "site", "body", "jointinparent", "cranksite")
+                      if doc.has(motor, a)]
+            doc.ignore(motor, f"actuator '{name}' acts on a {others[0] if others else 'missing'}"
+                              f" transmission (only joint transmissions are supported) and is "
+                              f"ignored")
             continue
         doc.mark(motor)
         if not plant.has_joint_named(joint_name, model_instance):
-            doc.error(motor, f"motor '{name}' names joint '{joint_name}', which does not exist")
-        effort = _effort_limit(doc, motor, name, autolimits)
+            doc.error(motor, f"actuator '{name}' names joint '{joint_name}', which does not "
+                             f"exist")
+        effort = _effort_limit(doc, motor, name, autolimits, tag)
         gear = doc.attr_vector(motor, "gear", (1, 2, 3, 4, 5, 6), default=np.ones(1))
-        if gear[0] == 0.0:
-            doc.error(motor, f"motor '{name}': gear must be non-zero")
+        if gear[0] == 0.0 or not abs(gear[0]) < 1e150:
+            doc.error(motor, f"actuator '{name}': gear must be non-zero and below 1e150 in "
+                             f"magnitude, got {gear[0]!r}")
         if np.any(gear[1:] != 0.0):
-            doc.warn(motor, f"motor '{name}': only the first gear value is used")
+            doc.warn(motor, f"actuator '{name}': only the first gear value is used")
         joint = plant.get_joint_by_name(joint_name, model_instance)
-        with doc.at(motor, f"motor '{name}'"):
+        if joint.num_velocities() != 1:
+            doc.warn(motor, f"actuator '{name}' acts on joint '{joint_name}' with "
+                            f"{joint.num_velocities()} dofs; only single-dof joints can be "
+                            f"actuated and it is ignored", status="ignored")
+            continue
+        dropped = _gain_bias_dropped(doc, motor, tag)
+        with doc.at(motor, f"actuator '{name}'"):
             actuator = plant.add_joint_actuator(name, joint, effort)
             actuator.set_default_gear_ratio(gear[0])
             if armature.get(joint.index()):
                 actuator.set_default_rotor_inertia(armature[joint.index()] / gear[0] ** 2)
+                carried.add(joint.index())
+        if dropped is not None:
+            doc.consume(motor, "kp", "kv", "gaintype", "biastype", "dyntype", "gainprm",
+                        "biasprm", "timeconst", "inheritrange")
+            doc.warn(motor, f"actuator '{name}' on joint '{joint_name}' is a torque input: "
+                            f"its {dropped} is dropped (add a controller to reproduce it)")
+    return carried

@@ -4,12 +4,16 @@
 from their parent class. An element uses its ``class`` attribute, else the
 ``childclass`` of the nearest enclosing body that has one, else ``main``. Attributes the
 element sets itself win; the others are copied from the class (so that messages about
-them point at the element that uses them).
+them point at the element that uses them). MuJoCo's orientation specifiers (``quat``,
+``axisangle``, ``euler``, ``xyaxes``, ``zaxis``) are one setting: an element (or a
+nearer class) that gives any of them replaces the orientation of the farther classes.
 """
 
 from __future__ import annotations
 
-__all__ = ["MjcfDefaults"]
+__all__ = ["MjcfDefaults", "ORIENTATIONS"]
+
+ORIENTATIONS = ("quat", "axisangle", "euler", "xyaxes", "zaxis")
 
 
 class MjcfDefaults:
@@ -50,6 +54,8 @@ class MjcfDefaults:
             chain.append(name)
             name = self._parent.get(name)
         for name in chain:  # nearest class first; set only what is still missing
+            oriented = any(key in el.attrib for key in ORIENTATIONS)
             for key, value in self._classes[name].get(tag, {}).items():
-                if key not in el.attrib and key != "class":
-                    el.set(key, value)
+                if key in el.attrib or key == "class" or (oriented and key in ORIENTATIONS):
+                    continue
+                el.set(key, value)

@@ -12,11 +12,11 @@ import math
 import numpy as np
 
 from merganser.geometry import quaternion_to_rotation_matrix
+from merganser.multibody.parsing.mjcf_defaults import ORIENTATIONS
 from merganser.multibody.parsing.poses import rotation_closest_to_identity_from_z
 
-__all__ = ["CompilerSettings", "angle_axis_rotation", "parse_mjcf_pose"]
+__all__ = ["CompilerSettings", "angle_axis_rotation", "euler_rotation", "parse_mjcf_pose"]
 
-_ORIENTATIONS = ("quat", "axisangle", "euler", "xyaxes", "zaxis")
 
 
 class CompilerSettings:
@@ -28,6 +28,7 @@ class CompilerSettings:
         self.meshdir = ""
         self.autolimits = True
         self.inertiafromgeom = "auto"
+        self.mesh_inertia = "legacy"
 
     def to_radians(self, value):
         """`value` (scalar or array) converted to radians if angles are in degrees."""
@@ -42,7 +43,9 @@ def angle_axis_rotation(angle: float, axis) -> np.ndarray:
     return np.eye(3) + math.sin(angle) * K + (1.0 - math.cos(angle)) * (K @ K)
 
 
-def _euler(values, seq):
+def euler_rotation(values, seq) -> np.ndarray:
+    """R (3, 3) of MuJoCo Euler angles `values` (rad) in sequence `seq` (``xyz``: rotating
+    axes, ``XYZ``: fixed axes)."""
     R = np.eye(3)
     for angle, axis_name in zip(values, seq):
         axis = np.eye(3)["xyz".index(axis_name.lower())]
@@ -55,7 +58,7 @@ def parse_mjcf_pose(doc, el, compiler: CompilerSettings) -> np.ndarray:
     """X_PE (4, 4) of element `el` in its parent (``pos`` + one orientation)."""
     X = np.eye(4)
     X[:3, 3] = doc.attr_vector(el, "pos", 3, default=np.zeros(3))
-    given = [name for name in _ORIENTATIONS if doc.has(el, name)]
+    given = [name for name in ORIENTATIONS if doc.has(el, name)]
     if len(given) > 1:
         doc.error(el, f"<{doc.tag(el)}> specifies more than one orientation: {given}")
     if not given:
@@ -72,7 +75,7 @@ def parse_mjcf_pose(doc, el, compiler: CompilerSettings) -> np.ndarray:
             doc.error(el, f"axisangle axis {v[:3].tolist()} is zero")
         X[:3, :3] = angle_axis_rotation(compiler.to_radians(v[3]), v[:3])
     elif kind == "euler":
-        X[:3, :3] = _euler(compiler.to_radians(doc.attr_vector(el, "euler", 3)),
+        X[:3, :3] = euler_rotation(compiler.to_radians(doc.attr_vector(el, "euler", 3)),
                            compiler.eulerseq)
     elif kind == "xyaxes":
         v = doc.attr_vector(el, "xyaxes", 6)

@@ -27,8 +27,8 @@ GEOM_TYPES = ("sphere", "box", "capsule", "cylinder", "ellipsoid", "plane", "mes
 
 @dataclass
 class MjcfAssets:
-    """``<asset>`` contents: meshes (name -> (resolved path, scale (3,))) and material
-    colors (name -> rgba (4,))."""
+    """``<asset>`` contents: meshes (name -> (resolved path, scale (3,), inertia mode))
+    and material colors (name -> rgba (4,))."""
 
     meshes: dict = field(default_factory=dict)
     materials: dict = field(default_factory=dict)
@@ -67,7 +67,7 @@ def _shape(doc, el, name, kind, size, fromto, assets):
     if mesh is None or mesh not in assets.meshes:
         doc.error(el, f"geom '{name}' of type mesh names mesh {mesh!r}, which is not an "
                       f"<asset><mesh>; known meshes: {sorted(assets.meshes)}")
-    path, scale = assets.meshes[mesh]
+    path, scale, _ = assets.meshes[mesh]
     return "Mesh", {"filename": path, "scale": scale}
 
 
@@ -131,9 +131,11 @@ def parse_mjcf_geom(doc, el, index: int, *, body_name: str, model_instance: int,
         return records, None
     mass = doc.attr_float(el, "mass", None, minimum=0.0)
     density = doc.attr_float(el, "density", 1000.0, minimum=0.0)
-    m, p_GoGcm_G, I_G = geom_mass_properties(doc, el, shape, params, density, mass)
+    mode = assets.meshes[doc.attr(el, "mesh")][2] if shape == "Mesh" else "legacy"
+    m, p_GoGcm_G, I_G = geom_mass_properties(doc, el, shape, params, density, mass, mode)
     if not m > 0.0:
         return records, None
     R = X_BG[:3, :3]
-    return records, SpatialInertia.make_from_central_inertia(
-        m, X_BG[:3, 3] + R @ p_GoGcm_G, R @ I_G @ R.T)
+    with doc.at(el, f"geom '{name}' mass properties"):
+        return records, SpatialInertia.make_from_central_inertia(
+            m, X_BG[:3, 3] + R @ p_GoGcm_G, R @ I_G @ R.T)

@@ -53,6 +53,21 @@ class PackageMap:
     def __init__(self):
         self._paths: dict[str, str] = {}
 
+    @classmethod
+    def make_empty(cls) -> "PackageMap":
+        """A map with no packages (pydrake's ``PackageMap.MakeEmpty``; merganser ships
+        no built-in packages, so this equals ``PackageMap()``)."""
+        return cls()
+
+    def add_map(self, other_map: "PackageMap") -> None:
+        """Add every package of `other_map` (ValueError for a name registered here with
+        another directory, as `add`)."""
+        if not isinstance(other_map, PackageMap):
+            raise TypeError(f"PackageMap.add_map: other_map must be a PackageMap, got "
+                            f"{type(other_map).__name__}")
+        for name in other_map.get_package_names():
+            self.add(name, other_map.get_path(name))
+
     # ------------------------------------------------------------------ registration
     def add(self, package_name: str, package_path) -> None:
         """Register `package_name` as the directory `package_path`.
@@ -167,8 +182,8 @@ class PackageMap:
         Raises
         ------
         UnresolvedUriError
-            For an unknown package, an unsupported scheme, or (with `must_exist`) a
-            missing file.
+            For an unknown package, an unsupported scheme, a ``package://`` URI whose
+            ``..`` leave the package's folder, or (with `must_exist`) a missing file.
         """
         if not isinstance(uri, str) or not uri.strip():
             raise UnresolvedUriError(f"expected a file name or URI, got {uri!r}")
@@ -181,7 +196,12 @@ class PackageMap:
             package, _, inner = rest.partition("/")
             if not package:
                 raise UnresolvedUriError(f"URI {uri!r} names no package")
-            path = os.path.normpath(os.path.join(self.get_path(package), inner))
+            root = os.path.normpath(os.path.abspath(self.get_path(package)))
+            path = os.path.normpath(os.path.join(root, inner))
+            if os.path.commonpath([root, path]) != root:
+                raise UnresolvedUriError(
+                    f"URI {uri!r} leaves the folder of package {package!r} ({root!r}); a "
+                    f"package URI must name a file inside its package")
         elif scheme == "file":
             if not rest.startswith("/"):
                 raise UnresolvedUriError(f"file URI {uri!r} must be absolute (file:///...)")

@@ -15,7 +15,7 @@ model becomes a model instance named after it (``<robot name>``, ``<model name>`
 `ParseError` unless auto-renaming is enabled (``name_1``, ``name_2``, ...) or a
 ``model_name_prefix`` scopes the names (``prefix::name``).
 
-Diagnostics: errors raise `ParseError` (a ValueError) with file:line; everything that
+Diagnostics: errors raise `ParseError` (a RuntimeError and a ValueError) with file:line; everything that
 is ignored, defaulted or replaced is a `ParseWarning` with file:line and an entry of the
 import report (`last_report`); `set_strict_parsing` turns the warnings into errors. A
 failed parse may leave the elements it added before the error in the plant, as in Drake.
@@ -27,10 +27,10 @@ import os
 
 import numpy as np
 
-from merganser.multibody.parsing.diagnostics import Diagnostics
+from merganser.multibody.parsing.diagnostics import Diagnostics, ParseError
 from merganser.multibody.parsing.import_report import ImportReport
 from merganser.multibody.parsing.mjcf import parse_mjcf
-from merganser.multibody.parsing.package_map import PackageMap
+from merganser.multibody.parsing.package_map import PackageMap, UnresolvedUriError
 from merganser.multibody.parsing.sdformat import parse_sdformat
 from merganser.multibody.parsing.urdf import parse_urdf
 from merganser.multibody.parsing.workspace import ParsingWorkspace
@@ -44,28 +44,72 @@ FILE_TYPES = {"urdf": ".urdf", "sdf": ".sdf", "xml": ".xml"}
 _FORMAT_PARSERS = {"urdf": parse_urdf, "sdf": parse_sdformat, "xml": parse_mjcf}
 
 
+def _record_source_locations(doc, plant, first_body: int, first_joint: int) -> None:
+    """Give the bodies and joints created from `doc` the file:line of their element, so
+    that finalize-time errors about them are located."""
+    where = {}
+    for el in doc.root.iter():
+        if not isinstance(el.tag, str) or el.get("name") is None:
+            continue
+        kind = {"link": "body", "body": "body", "joint": "joint"}.get(doc.tag(el))
+        if kind is not None:
+            where.setdefault((kind, el.get("name")),
+                             f"{doc.file_of(el)}:{doc.line(el)}")
+    for index in range(first_body, plant.num_bodies()):
+        body = plant.get_body(index)
+        body.set_source_location(where.get(("body", body.name())))
+    for index in range(first_joint, plant.num_joints()):
+        joint = plant.get_joint(index)
+        joint.set_source_location(where.get(("joint", joint.name()))
+                                  or where.get(("body", joint.child_body().name())))
+
+
 class Parser:
     """Loads model files into `plant` (and, later, their geometry into `scene_graph`).
 
     Parameters
     ----------
-    plant : MultibodyPlant
-        Not yet finalized.
+    plant : MultibodyPlant or DiagramBuilder
+        Not yet finalized. As in pydrake, the first argument may instead be a
+        DiagramBuilder (``Parser(builder)`` or ``Parser(builder=builder)``): the plant and
+        scene graph are then the builder's systems named ``plant`` and ``scene_graph``
+        (as `add_multibody_plant_scene_graph` names them), unless given.
     scene_graph : SceneGraph, optional
         Kept for geometry registration; the parsed geometry is always available as
         records (`geometries`), with or without a scene graph.
     model_name_prefix : str, optional
-        Every top-level model instance is named ``<prefix>::<model name>``.
+        Every top-level model instance is named ``<prefix>::<model name>`` (``""`` or
+        None: no prefix, as pydrake's default).
+    builder : DiagramBuilder, optional
+        See `plant`.
     """
 
-    def __init__(self, plant, scene_graph=None, model_name_prefix: str | None = None, *,
-                 geometry_roles=("visual", "collision")):
+    def __init__(self, plant=None, scene_graph=None, model_name_prefix: str | None = None, *,
+                 builder=None, geometry_roles=("visual", "collision")):
+        if builder is None and plant is not None and hasattr(plant, "add_system") \
+                and hasattr(plant, "get_systems"):
+            builder, plant = plant, None
+        if builder is not None:
+            systems = {s.get_name(): s for s in builder.get_systems()} \
+                if hasattr(builder, "get_systems") else None
+            if systems is None:
+                raise TypeError(f"Parser: builder must be a DiagramBuilder, got "
+                                f"{type(builder).__name__}")
+            plant = plant if plant is not None else systems.get("plant")
+            scene_graph = scene_graph if scene_graph is not None else systems.get("scene_graph")
+            if plant is None:
+                raise ValueError(f"Parser: the builder has no system named 'plant'; systems: "
+                                 f"{sorted(systems)}; pass plant= explicitly")
+        if plant is None:
+            raise TypeError("Parser: a plant (MultibodyPlant) or a builder is required")
         if not (hasattr(plant, "add_model_instance") and hasattr(plant, "is_finalized")):
             raise TypeError(f"Parser: plant must be a MultibodyPlant, got {type(plant).__name__}")
-        if model_name_prefix is not None and (not isinstance(model_name_prefix, str)
-                                              or not model_name_prefix):
-            raise ValueError(f"Parser: model_name_prefix must be a non-empty str or None, got "
+        if model_name_prefix == "":
+            model_name_prefix = None
+        if model_name_prefix is not None and not isinstance(model_name_prefix, str):
+            raise ValueError(f"Parser: model_name_prefix must be a str or None, got "
                              f"{model_name_prefix!r}")
+        self._builder = builder
         roles = tuple(geometry_roles)
         unknown = [r for r in roles if r not in ("visual", "collision")]
         if unknown:
@@ -93,6 +137,10 @@ class Parser:
     def scene_graph(self):
         """The scene graph given at construction (or None)."""
         return self._scene_graph
+
+    def builder(self):
+        """The DiagramBuilder given at construction (or None)."""
+        return self._builder
 
     def package_map(self) -> PackageMap:
         """The package map used to resolve ``package://`` and ``model://`` URIs."""
@@ -156,6 +204,25 @@ class Parser:
                              f"expected one of {sorted(FILE_TYPES.values())}")
         return self._parse(file_type, path, dict(path=path))
 
+    def add_models_from_url(self, url: str) -> list[int]:
+        """Load every model of the file at `url` (``package://``, ``file://`` or a path),
+        resolved through the package map; as pydrake's ``AddModelsFromUrl``.
+
+        Raises
+        ------
+        ParseError
+            If the URL does not resolve (naming it), or as `add_models`.
+        """
+        if not isinstance(url, str):
+            raise TypeError(f"Parser.add_models_from_url: url must be a str, got "
+                            f"{type(url).__name__}")
+        try:
+            path = self._package_map.resolve(url)
+        except UnresolvedUriError as err:
+            raise ParseError(f"Parser.add_models_from_url: cannot resolve {url!r}: {err}",
+                             url) from None
+        return self.add_models(path)
+
     def add_models_from_string(self, file_contents: str, file_type: str) -> list[int]:
         """Load the models of a string; `file_type` is ``"urdf"``, ``"sdf"`` or ``"xml"``.
 
@@ -179,12 +246,29 @@ class Parser:
         diagnostics = Diagnostics(report, self._strict)
         doc = XmlDocument.load(diagnostics, **load_args)
         ws = ParsingWorkspace(self._plant, self._package_map, diagnostics, report,
-                              self._add_model_instance, self._fluid_density, self._gravity)
-        instances = _FORMAT_PARSERS[file_type](doc, ws)
-        doc.finish()
+                              self._add_model_instance, self._fluid_density, self._gravity,
+                              geometry_registered=self._geometry_will_register())
+        first_body, first_joint = self._plant.num_bodies(), self._plant.num_joints()
+        try:
+            instances = _FORMAT_PARSERS[file_type](doc, ws)
+            doc.finish()
+        except ParseError:
+            raise
+        except (ArithmeticError, LookupError, OSError, RecursionError, TypeError, ValueError,
+                NotImplementedError) as err:
+            # A gap in the parsers' own checks: still a located ParseError (at the model's
+            # root element, the only location known here), never a raw exception.
+            raise ParseError(f"the model cannot be loaded: {type(err).__name__}: {err}",
+                             doc.file_name, doc.line(doc.root)) from err
+        _record_source_locations(doc, self._plant, first_body, first_joint)
         report.model_instances = list(instances)
         self._register_geometry(report)
         return list(instances)
+
+    def _geometry_will_register(self) -> bool:
+        """True if parsed geometry goes to a SceneGraph (so meshes must resolve)."""
+        return bool(self._geometry_roles) and getattr(
+            self._plant, "geometry_source_is_registered", lambda: False)()
 
     def _register_geometry(self, report):
         """As Drake: a plant registered with a SceneGraph gets the parsed visual and
@@ -193,9 +277,18 @@ class Parser:
         if not self._geometry_roles or not getattr(plant, "geometry_source_is_registered",
                                                    lambda: False)():
             return
-        from merganser.multibody.contact.geometry_bridge import register_parsed_geometry
+        from merganser.multibody.plant.plant_geometry import register_parsed_geometry
 
-        register_parsed_geometry(plant, report.geometries, self._geometry_roles)
+        try:
+            register_parsed_geometry(plant, report.geometries, self._geometry_roles)
+        except (ValueError, TypeError, LookupError, OSError, NotImplementedError) as err:
+            text = str(err)
+            named = [g for g in report.geometries if g.name and f"'{g.name}'" in text
+                     or (g.name and f"collision_{g.name}" in text)]
+            where = named[0] if named else (report.geometries[0] if report.geometries else None)
+            raise ParseError(f"registering the parsed geometry with the SceneGraph failed: "
+                             f"{text}", where.file if where else report.source,
+                             where.line if where else None) from err
 
     def _add_model_instance(self, doc, el, name: str, parent_name: str | None = None) -> int:
         """Model instance for a model called `name` (see the module docstring)."""

@@ -116,7 +116,12 @@ def _build_include(doc, el, parent, ws, docs):
     doc.mark(el)
     uri_el = doc.require_child(el, "uri", "<include>")
     path = _include_file(doc, el, uri_el, ws)
+    chain = getattr(doc, "include_chain", None) or [os.path.abspath(doc.file_name)]
+    if os.path.abspath(path) in chain:
+        doc.error(uri_el, f"<include> {doc.text(uri_el)!r} includes a file that is already "
+                          f"being included: {' -> '.join(chain + [os.path.abspath(path)])}")
     sub = XmlDocument.load(doc.diagnostics, path=path)
+    sub.include_chain = chain + [os.path.abspath(path)]
     if sub.tag(sub.root) != "sdf":
         sub.error(sub.root, f"included file must have an <sdf> root, got <{sub.tag(sub.root)}>")
     sub.mark(sub.root)

@@ -26,7 +26,7 @@ def _positive(doc, el, tag):
     return doc.child_float(el, tag, positive=True)
 
 
-def _shape(doc, geometry_el, ws, what):
+def _shape(doc, geometry_el, ws, what, role):
     """(shape type, params, X_GS) of the shape in ``<geometry>`` (None for <empty>)."""
     shapes = doc.elements(geometry_el)
     if len(shapes) != 1:
@@ -68,7 +68,7 @@ def _shape(doc, geometry_el, ws, what):
     if tag == "mesh":
         uri_el = doc.require_child(s, "uri", f"{what}: <mesh>")
         uri = doc.text(uri_el)
-        path = ws.resolve(doc, uri_el, uri, f"{what}: mesh")
+        path = ws.resolve_mesh(doc, uri_el, uri, f"{what}: mesh", role)
         scale = doc.child_vector(s, "scale", 3, default=np.ones(3))
         if np.any(scale == 0.0):
             doc.error(s, f"{what}: mesh scale must be non-zero, got {scale.tolist()}")
@@ -117,10 +117,12 @@ def parse_sdf_geometry(doc, el, ws, *, X_LG: np.ndarray, body_name: str,
     what = f"link '{body_name}' {role} '{name}'"
     geometry = doc.require_child(el, "geometry", what)
     doc.mark(geometry)
-    shape = _shape(doc, geometry, ws, what)
+    shape = _shape(doc, geometry, ws, what, role)
     if shape is None:
         return None
     kind, params, X_GS = shape
+    if kind in ("Mesh", "Convex") and params["filename"] is None:
+        return None  # unresolved without a SceneGraph (warned)
     record = GeometryRecord(role, name, model_instance, body_name, X_LG @ X_GS, kind, params,
                             file=doc.file_name, line=doc.line(el))
     if role == "visual":

@@ -44,7 +44,7 @@ def _ignored_by_drake(doc, el) -> bool:
     """True (and reported) for elements with ``drake_ignore="true"``."""
     if doc.attr(el, "drake_ignore", "false").lower() == "true":
         doc.ignore(el, f"<{doc.tag(el)} name='{el.get('name')}'> has drake_ignore=\"true\" and "
-                       f"is skipped")
+                       f"is skipped", quiet=True)
         return True
     return False
 
@@ -100,9 +100,10 @@ def _parse_link(doc, el, ws, mi, materials, bodies):
     for geom in doc.elements(el):
         role = doc.tag(geom)
         if role in used:
-            ws.report.geometries.append(parse_urdf_geometry(
-                doc, geom, ws, body_name=name, model_instance=mi, materials=materials,
-                used_names=used[role]))
+            record = parse_urdf_geometry(doc, geom, ws, body_name=name, model_instance=mi,
+                                         materials=materials, used_names=used[role])
+            if record is not None:
+                ws.report.geometries.append(record)
     hydro = doc.elements(el, "hydro")
     if len(hydro) > 1:
         doc.error(hydro[1], f"link '{name}' has more than one <hydro> block")
@@ -218,5 +219,5 @@ def parse_urdf(doc, ws, parent_model_name: str | None = None) -> list[int]:
     for el in doc.elements(robot, "drake:collision_filter_group"):
         parse_collision_filter_group(doc, el, ws, mi, lambda link: link in bodies, "link")
     for el in doc.elements(robot, "gazebo"):
-        doc.ignore(el, "<gazebo> is simulator-specific and is ignored")
+        doc.ignore(el, "<gazebo> is simulator-specific and is ignored", quiet=True)
     return [mi]

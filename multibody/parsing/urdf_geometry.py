@@ -57,7 +57,7 @@ def parse_urdf_material(doc, el, ws, name_required: bool):
     return name, rgba, texture_path
 
 
-def _shape(doc, geometry_el, ws, what):
+def _shape(doc, geometry_el, ws, what, role):
     """(shape type, params) of the single shape element inside ``<geometry>``."""
     shapes = doc.elements(geometry_el)
     if len(shapes) != 1:
@@ -81,7 +81,7 @@ def _shape(doc, geometry_el, ws, what):
         return "Ellipsoid", {k: doc.attr_float(s, k, positive=True) for k in ("a", "b", "c")}
     if tag == "mesh":
         uri = doc.attr(s, "filename")
-        path = ws.resolve(doc, s, uri, f"{what}: mesh")
+        path = ws.resolve_mesh(doc, s, uri, f"{what}: mesh", role)
         scale = doc.attr_vector(s, "scale", (1, 3), default=np.ones(3))
         if scale.size == 1:
             scale = np.full(3, scale[0])
@@ -104,11 +104,12 @@ def _unique_name(name, existing):
 
 
 def parse_urdf_geometry(doc, el, ws, *, body_name: str, model_instance: int,
-                        materials: dict, used_names: set) -> GeometryRecord:
+                        materials: dict, used_names: set) -> GeometryRecord | None:
     """A GeometryRecord for a ``<visual>`` or ``<collision>`` element of link `body_name`.
 
     `materials` maps robot-level material names to (rgba, texture); `used_names` (per
-    body and role) keeps generated names unique.
+    body and role) keeps generated names unique. None when the mesh does not resolve
+    on a plant without SceneGraph (warned).
     """
     role = doc.tag(el)
     doc.mark(el)
@@ -118,7 +119,9 @@ def parse_urdf_geometry(doc, el, ws, *, body_name: str, model_instance: int,
     X_BG = parse_origin(doc, el)
     geometry = doc.require_child(el, "geometry", what)
     doc.mark(geometry)
-    shape, params = _shape(doc, geometry, ws, what)
+    shape, params = _shape(doc, geometry, ws, what, role)
+    if shape in ("Mesh", "Convex") and params["filename"] is None:
+        return None  # unresolved without a SceneGraph (warned)
     record = GeometryRecord(role, name, model_instance, body_name, X_BG, shape, params,
                             file=doc.file_name, line=doc.line(el))
     if role == "visual":
@@ -128,8 +131,11 @@ def parse_urdf_geometry(doc, el, ws, *, body_name: str, model_instance: int,
             if rgba is None and mat_name:
                 if mat_name not in materials:
                     doc.error(material, f"{what}: material '{mat_name}' is not defined at the "
-                                        f"robot level and has no <color>")
+                                        f"robot level or in an earlier link, and has no "
+                                        f"<color>")
                 rgba = materials[mat_name]
+            elif rgba is not None and mat_name and mat_name not in materials:
+                materials[mat_name] = rgba  # later links may reuse it by name (URDF)
             record.diffuse_rgba = rgba
             record.material_name = mat_name
     else:

@@ -96,6 +96,7 @@ class XmlDocument:
         self.base_dir = base_dir
         self.diagnostics = diagnostics
         self._used_elements: set = set()
+        self._origin: dict = {}
         self._reported: set = set()
         self._used_attributes: dict = {}
 
@@ -125,7 +126,13 @@ class XmlDocument:
         else:
             file_name = label or "<string>"
             base_dir = base_dir or os.getcwd()
-            data = text.encode("utf-8") if isinstance(text, str) else bytes(text)
+            try:
+                data = text.encode("utf-8") if isinstance(text, str) else bytes(text)
+            except UnicodeEncodeError as err:
+                line = text.count("\n", 0, err.start) + 1
+                raise ParseError(f"the text cannot be encoded as UTF-8: {err.reason} at "
+                                 f"character {err.start} ({text[err.start]!r})", file_name,
+                                 line) from None
         if not data.strip():
             raise ParseError("the document is empty; expected an XML model", file_name, 1)
         try:
@@ -182,6 +189,14 @@ class XmlDocument:
             el = el.getparent()
         return "/".join(reversed(parts))
 
+    def set_origin(self, el, file_name: str) -> None:
+        """Record that `el` comes from another file (an MJCF include or attached model)."""
+        self._origin[el] = file_name
+
+    def file_of(self, el) -> str:
+        """The file `el` comes from (`file_name` unless `set_origin` said otherwise)."""
+        return self._origin.get(el, self.file_name) if el is not None else self.file_name
+
     def line(self, el):
         """Source line of `el` (None if unknown)."""
         return None if el is None else el.sourceline
@@ -189,7 +204,8 @@ class XmlDocument:
     # ------------------------------------------------------------------ diagnostics
     def error(self, el, message: str):
         """Raise `ParseError` at the line of `el`."""
-        raise ParseError(message, self.file_name, self.line(el if el is not None else self.root))
+        el = el if el is not None else self.root
+        raise ParseError(message, self.file_of(el), self.line(el))
 
     @contextlib.contextmanager
     def at(self, el, what: str = ""):
@@ -201,19 +217,30 @@ class XmlDocument:
             raise
         except (ValueError, TypeError, LookupError) as err:
             prefix = f"{what}: " if what else ""
-            raise ParseError(f"{prefix}{err}", self.file_name, self.line(el)) from err
+            raise ParseError(f"{prefix}{err}", self.file_of(el), self.line(el)) from err
 
     def warn(self, el, message: str, status: str = "warned") -> None:
         """A warning (error in strict mode) at `el`; `el` counts as used."""
         self._used_elements.add(el)
         self._reported.add(el)
-        self.diagnostics.warn(message, self.file_name, self.line(el), element=self.path(el),
+        self.diagnostics.warn(message, self.file_of(el), self.line(el), element=self.path(el),
                               status=status)
 
-    def ignore(self, el, message: str | None = None) -> None:
-        """Report `el` and its whole subtree as ignored, with one warning."""
+    def ignore(self, el, message: str | None = None, quiet: bool = False) -> None:
+        """Report `el` and its whole subtree as ignored, with one warning.
+
+        With `quiet` (info level: for elements that Drake's own model files carry and that
+        Drake ignores silently, such as ``<gazebo>``), the entry goes to the import report
+        (shown by ``merganser inspect``) with no ParseWarning and no strict-mode error.
+        """
         text = message or f"<{self.tag(el)}> is not supported and is ignored"
-        self.warn(el, text, status="ignored")
+        if quiet:
+            self._used_elements.add(el)
+            self._reported.add(el)
+            self.diagnostics.note("ignored", text, self.file_of(el), self.line(el),
+                                  element=self.path(el))
+        else:
+            self.warn(el, text, status="ignored")
         for sub in el.iter():
             if isinstance(sub.tag, str):
                 self._used_elements.add(sub)
@@ -221,21 +248,21 @@ class XmlDocument:
                 if sub is not el:
                     self._reported.add(sub)
                     self.diagnostics.report.add(
-                        "ignored", self.path(sub), self.file_name, self.line(sub),
+                        "ignored", self.path(sub), self.file_of(sub), self.line(sub),
                         f"inside ignored <{self.tag(el)}>")
 
     def mark(self, el, status: str = "implemented", message: str = "") -> None:
         """Record that `el` was used (``implemented``) or defaulted."""
         self._used_elements.add(el)
         self._reported.add(el)
-        self.diagnostics.note(status, message, self.file_name, self.line(el),
+        self.diagnostics.note(status, message, self.file_of(el), self.line(el),
                               element=self.path(el))
 
     def defaulted(self, el, message: str) -> None:
         """Record a default that was applied to (part of) `el`."""
         self._used_elements.add(el)
         self._reported.add(el)
-        self.diagnostics.note("defaulted", message, self.file_name, self.line(el),
+        self.diagnostics.note("defaulted", message, self.file_of(el), self.line(el),
                               element=self.path(el))
 
     def mark_subtree(self, el, message: str = "") -> None:
@@ -411,5 +438,5 @@ class XmlDocument:
                     name = _local_name(key)
                     self.diagnostics.warn(
                         f"attribute '{name}' of <{self.tag(el)}> is not supported and is "
-                        f"ignored", self.file_name, self.line(el), element=self.path(el),
+                        f"ignored", self.file_of(el), self.line(el), element=self.path(el),
                         status="ignored")

@@ -3,14 +3,14 @@
 
 ``add_multibody_plant`` and ``add_multibody_plant_scene_graph`` add a SceneGraph (or use
 the one given), register the plant as its geometry source and connect the geometry ports
-(`multibody.contact.geometry_bridge.connect_plant_and_scene_graph`).
+(`multibody.plant.plant_geometry.connect_plant_and_scene_graph`).
 """
 
 import difflib
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from merganser.multibody.contact.geometry_bridge import connect_plant_and_scene_graph
+from merganser.multibody.plant.plant_geometry import connect_plant_and_scene_graph
 from merganser.multibody.plant.enums import ContactModel, DiscreteContactApproximation
 from merganser.multibody.plant.multibody_plant import MultibodyPlant
 

@@ -2,9 +2,11 @@
 
 The plant is a facade: construction and lookups are forwarded to its
 `multibody.tree.MultibodyTree` (``plant_construction``); at ``finalize()`` the tree is
-compiled into a `CompiledModel`, a `TreeDynamics` (the numba kernels) is made for it, and
-the plant declares its state, body parameters, cache entries, ports and (discrete plant)
-periodic update. The method groups live in mixin modules:
+compiled into a `CompiledModel`, a `TreeDynamics` (the numba kernels) is made for it, the
+plant declares its state, body parameters, cache entries, ports and (discrete plant)
+periodic update, and builds its `PlantCore` (``plant_core``), the one read-only object its
+collaborators (contact manager, discrete steppers, controllers, BatchedPlant) use. The
+method groups live in mixin modules:
 
 ==========================  ==========================================================
 ``plant_construction``      adding elements, names, indices, limits (the tree's)
@@ -17,7 +19,10 @@ periodic update. The method groups live in mixin modules:
 ``plant_mass_properties``   center of mass, momentum, energy, power
 ``plant_ports``             input and output ports
 ``plant_linearization``     exact linearization of the continuous plant
+``plant_geometry``          SceneGraph registration, collision filters, LCP solver choice
+``plant_core``              `PlantCore`: the read-only core handed to the collaborators
 ``discrete_update``         the discrete step (the contact solvers' seam)
+``discrete_solvers``        the registry of discrete solvers, by approximation name
 ``plant_kinematics_parity`` point velocities, CoM acceleration, gravity, inspector
 ``plant_selectors``         state/actuator selector matrices, kinematically affected bodies
 ``enums``                   ContactModel, DiscreteContactApproximation, BaseBodyJointType
@@ -26,14 +31,18 @@ periodic update. The method groups live in mixin modules:
 
 import math
 
+import numpy as np
+
 from merganser.framework import LeafSystem
 from merganser.framework.keyword_check import lists_valid_keywords
-from merganser.multibody.contact.geometry_bridge import PlantGeometryMixin
+from merganser.multibody.contact.contact_manager import ContactManager
 from merganser.multibody.kernels import TreeDynamics
-from merganser.multibody.plant.discrete_update import SemiExplicitEulerStepper
+from merganser.multibody.plant.discrete_solvers import make_discrete_stepper
+from merganser.multibody.plant.plant_core import PlantCore
+from merganser.multibody.plant.plant_geometry import PlantGeometryMixin
 from merganser.multibody.plant.plant_cache import PlantCacheMixin
 from merganser.multibody.plant.plant_construction import PlantConstructionMixin
-from merganser.multibody.plant.plant_extra_inertia import collect_extra_spatial_inertias
+from merganser.multibody.plant.plant_added_mass import collect_added_mass_inertias
 from merganser.multibody.plant.plant_forces import PlantForcesMixin
 from merganser.multibody.plant.plant_kinematics_parity import PlantKinematicsParityMixin
 from merganser.multibody.plant.plant_linearization import PlantLinearizationMixin
@@ -114,9 +123,9 @@ class MultibodyPlant(PlantConstructionMixin, PlantSettingsMixin, PlantStateMixin
         self._init_settings()
         self._tables = None
         self._model = None
-        self._dyn = None
+        self._core = None
         self._cache = _CacheEntries()
-        self._stepper = SemiExplicitEulerStepper()
+        self._stepper = None
         self._declare_geometry_ports()
         self._init_geometry()
 
@@ -143,10 +152,14 @@ class MultibodyPlant(PlantConstructionMixin, PlantSettingsMixin, PlantStateMixin
         """
         self._model = self._tree.finalize()
         self._tables = t = make_plant_tables(self._tree, self._time_step)
-        self._dyn = TreeDynamics(self._model, collect_extra_spatial_inertias(self._tree, self._model))
-        self._dyn.node_joint_names = ("",) + tuple(
+        dyn = TreeDynamics(self._model, collect_added_mass_inertias(self._tree, self._model))
+        dyn.node_joint_names = ("",) + tuple(
             self._tree.get_joint(self._tree._joint_of_node[k].index()).name()
             for k in range(1, self._model.nb))
+        gravity = (np.array(self._tree.gravity_field().gravity_vector(), dtype=float)
+                   if t.gravity_in_kernel else np.zeros(3))
+        self._core = core = PlantCore(self, self._tree, self._model, t, dyn, self._cache,
+                                      self._ports, gravity)
         if t.continuous:
             self.declare_continuous_state(t.nq, t.nv, 0)
             state_ticket = self.xc_ticket()
@@ -160,7 +173,18 @@ class MultibodyPlant(PlantConstructionMixin, PlantSettingsMixin, PlantStateMixin
         query_ticket = [self.input_port_ticket(self._ports.geometry_query)]
         self._declare_cache_entries(state_ticket, actuation_tickets + force_tickets + query_ticket)
         self._declare_output_ports(state_ticket, actuation_tickets)
-        self._finalize_geometry_and_contact(state_ticket, actuation_tickets + force_tickets)
+        self._finalize_geometry(core)
+        manager = ContactManager(core, state_ticket, actuation_tickets + force_tickets)
+        self._contact_manager = core.contact_manager = manager
+        self._ports.generalized_contact_forces = manager.generalized_contact_force_ports
+        if not t.continuous:
+            stepper, solver = make_discrete_stepper(core, manager,
+                                                    self._discrete_contact_approximation,
+                                                    self._tree.get_constraint_specs())
+            manager.attach_stepper(solver, active=stepper is solver)
+            self._stepper = core.stepper = stepper
+        self._init_forward_dynamics_path()
+        core.freeze()
 
     def _make_context_tree(self):
         if not self._tree.is_finalized():
@@ -174,14 +198,14 @@ class MultibodyPlant(PlantConstructionMixin, PlantSettingsMixin, PlantStateMixin
             raise TreeLifecycleError(
                 f"{fn}() after finalize() is not allowed; call it before finalize()")
 
+    @property
+    def _dyn(self):
+        """The calling thread's kernel facade (see `PlantCore.dyn`)."""
+        return self._core.dyn
+
     # ---- discrete update ---------------------------------------------------------------
     def _discrete_update(self, context, discrete_state):
-        self._stepper.calc_next_state(self, context, discrete_state.get_mutable_value(0))
-
-    def _set_discrete_stepper(self, stepper):
-        """Install the object whose ``calc_next_state(plant, context, x_next)`` performs
-        the discrete step (see `multibody.plant.discrete_update`)."""
-        self._stepper = stepper
+        self._stepper.calc_next_state(context, discrete_state.get_mutable_value(0))
 
     def __repr__(self):
         state = "finalized" if self._tree.is_finalized() else "not finalized"

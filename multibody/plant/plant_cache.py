@@ -10,12 +10,10 @@ the kernels always get writable, C-contiguous float64 arrays. Dependencies::
                            └──> forward dynamics <── actuation, applied forces inputs
                                   └──> acceleration kinematics A_WB
 
-The framework tracks the continuous state as one group, so a change of v alone marks
-the position kinematics out of date; for a continuous plant the kinematics and
-mass-matrix entries therefore remember the bytes of the q (and v) they were computed for
-and skip the kernel call when those did not change (a discrete step changes q and v
-together, so a discrete plant recomputes without comparing). All arrays are in node
-order (see ``docs/compiled_model.md``).
+For a continuous plant the position kinematics and the mass matrix depend on q alone
+and the velocity kinematics on q and v (the framework's q and v tickets, as in Drake), so
+a change of v alone keeps X_WB and M; a discrete plant's state is one group (a step
+changes q and v together). All arrays are in node order (see ``docs/compiled_model.md``).
 """
 
 import numpy as np
@@ -46,42 +44,37 @@ class StateCopy:
 class InertiaCache:
     """Inertial parameters I10 (nb, 10) in node order, from the body parameters."""
 
-    __slots__ = ("I10", "version")
+    __slots__ = ("I10",)
 
     def __init__(self, nb):
         self.I10 = np.zeros((nb, 10))
-        self.version = 0
 
 
 class PositionKinematics:
-    """Body poses X_WB (nb, 4, 4) in node order, for the q whose bytes are `q_bytes`."""
+    """Body poses X_WB (nb, 4, 4) in node order."""
 
-    __slots__ = ("X_WB", "q_bytes")
+    __slots__ = ("X_WB",)
 
     def __init__(self, nb):
         self.X_WB = np.zeros((nb, 4, 4))
-        self.q_bytes = None
 
 
 class VelocityKinematics:
     """Body spatial velocities V_WB_W (nb, 6) = [w_WB_W; v_WBo_W] in node order."""
 
-    __slots__ = ("V_WB", "x_bytes")
+    __slots__ = ("V_WB",)
 
     def __init__(self, nb):
         self.V_WB = np.zeros((nb, 6))
-        self.x_bytes = None
 
 
 class MassMatrixCache:
     """Mass matrix M(q) (nv, nv), reflected inertia included."""
 
-    __slots__ = ("M", "q_bytes", "inertia_version")
+    __slots__ = ("M",)
 
     def __init__(self, nv):
         self.M = np.zeros((nv, nv))
-        self.q_bytes = None
-        self.inertia_version = -1
 
 
 class ForwardDynamicsCache:
@@ -148,13 +141,16 @@ class PlantCacheMixin:
                         self._calc_state_copy, [state_ticket])
         c.inertia = entry("inertial parameters I10", _Alloc(InertiaCache, nb),
                           self._calc_inertia_cache, [self.all_parameters_ticket()])
+        if t.continuous:
+            q_tickets, qv_tickets = [self.q_ticket()], [self.q_ticket(), self.v_ticket()]
+        else:
+            q_tickets = qv_tickets = [c.state.ticket()]
         c.position = entry("position kinematics", _Alloc(PositionKinematics, nb),
-                           self._calc_position_kinematics, [c.state.ticket()])
+                           self._calc_position_kinematics, q_tickets)
         c.velocity = entry("velocity kinematics", _Alloc(VelocityKinematics, nb),
-                           self._calc_velocity_kinematics, [c.state.ticket()])
+                           self._calc_velocity_kinematics, qv_tickets)
         c.mass_matrix = entry("mass matrix", _Alloc(MassMatrixCache, nv),
-                              self._calc_mass_matrix_cache,
-                              [c.state.ticket(), c.inertia.ticket()])
+                              self._calc_mass_matrix_cache, q_tickets + [c.inertia.ticket()])
         c.forward_dynamics = entry(
             "forward dynamics", _Alloc(ForwardDynamicsCache, nv, nu, nb),
             self._calc_forward_dynamics_cache,
@@ -172,43 +168,24 @@ class PlantCacheMixin:
 
     def _calc_inertia_cache(self, context, cache):
         self._body_parameters_to_I10(context, cache.I10)
-        cache.version += 1
 
     def _calc_position_kinematics(self, context, kin):
         qt = self._qt or self._query_tables()
         views = state_views(context, qt.continuous, qt.nq)
         q = self._cache.state.eval(context).q if views is None else views[3]
-        if qt.continuous:
-            q_bytes = q.tobytes()               # see _calc_mass_matrix_cache
-            if q_bytes == kin.q_bytes:
-                return
-        else:
-            q_bytes = None
         kin.X_WB[:] = self._dyn.forward_kinematics(q)     # q read in place
-        kin.q_bytes = q_bytes
 
     def _calc_velocity_kinematics(self, context, kin):
         s = self._cache.state.eval(context)
-        x_bytes = s.x.tobytes()
-        if x_bytes != kin.x_bytes:
-            kin.V_WB[:] = self._dyn.body_spatial_velocities(s.q, s.v)
-            kin.x_bytes = x_bytes
+        kin.V_WB[:] = self._dyn.body_spatial_velocities(s.q, s.v)
 
     def _calc_mass_matrix_cache(self, context, mm):
         s = self._cache.state.eval(context)
         inertia = self._cache.inertia.eval(context)
         t = self._tables
-        if t.continuous:
-            # v-only changes (integrator stages) keep M: compare the q it was made for
-            q_bytes = s.q.tobytes()
-            if q_bytes == mm.q_bytes and mm.inertia_version == inertia.version:
-                return
-        else:
-            q_bytes = None              # a discrete step changes q and v together
         mm.M[:] = self._dyn.mass_matrix(s.q, inertia.I10)
         if t.has_reflected_inertia:
             mm.M[t.diag_nv] += t.reflected_inertia
-        mm.q_bytes, mm.inertia_version = q_bytes, inertia.version
 
     def _calc_acceleration_kinematics(self, context, acc):
         s = self._cache.state.eval(context)

@@ -16,7 +16,7 @@ call; actuators with reflected inertia switch to a solve with the mass matrix, b
 the kernels have no armature term.
 
 With the plant's own context, `calc_forward_dynamics` (when it is one ABA call, see
-`_one_call_forward_dynamics`), `calc_inverse_dynamics`, `calc_mass_matrix` and
+`_one_call_fd`), `calc_inverse_dynamics`, `calc_mass_matrix` and
 `calc_force_elements_contribution` (when gravity is the only force element) are each one
 fused kernel call reading the state where the Context stores it and writing the result
 (or the MultibodyForces) directly (`multibody.kernels.queries`).
@@ -45,21 +45,11 @@ _F64 = np.dtype(np.float64)
 class PlantForcesMixin:
     """Force assembly and dynamics (see the module docstring)."""
 
-    # (tables, g) of the last _kernel_gravity() call: g is fixed once the tables exist.
-    _kernel_gravity_cache = (None, None)
-    _one_call_fd_cache = (None, False)
-
     # ---- gravity ---------------------------------------------------------------------------
     def _kernel_gravity(self):
         """g (3,) for the kernels: the gravity vector, or zero when gravity is applied as
-        body forces (disabled for some model instance)."""
-        tables = self._tables
-        cached = self._kernel_gravity_cache
-        if cached[0] is tables:
-            return cached[1]
-        g = self._tree.gravity_field().gravity_vector() if tables.gravity_in_kernel else _ZERO3
-        self._kernel_gravity_cache = (tables, g)
-        return g
+        body forces (disabled for some model instance); fixed at finalize."""
+        return self._core.gravity
 
     # ---- applied forces --------------------------------------------------------------------
     def _net_actuation(self, context, u):
@@ -163,36 +153,32 @@ class PlantForcesMixin:
         fd.has_F = has_F
 
     # ---- forward dynamics --------------------------------------------------------------------
-    def _one_call_forward_dynamics(self):
-        """True when v̇ is one kernel call on the actuation for every context: identity
-        actuation (or none), gravity the only force element (in the kernels), no reflected inertia,
-        no extra (added-mass) inertia, no continuous contact. The inputs that could add
-        forces (applied forces, per-instance actuation) are checked per evaluation."""
+    def _init_forward_dynamics_path(self):
+        """Decide once (at finalize) whether v̇ is one kernel call on the actuation for
+        every context: identity actuation (or none), gravity the only force element (in
+        the kernels), no reflected inertia, no added mass, no continuous contact. The
+        inputs that could add forces (applied forces, per-instance actuation) are checked
+        per evaluation."""
         t = self._tables
-        cached = self._one_call_fd_cache
-        if cached[0] is t:
-            return cached[1]
-        manager = self._contact_manager
-        flag = bool((t.nu == 0 or t.actuation_is_identity) and t.gravity_in_kernel
-                    and not t.has_force_elements and not t.has_reflected_inertia
-                    and self._dyn.M_extra is None
-                    and (manager is None or not manager.continuous_active))
-        self._one_call_fd_cache = (t, flag)
+        core = self._core
+        self._one_call_fd = core.one_call_forward_dynamics = bool(
+            (t.nu == 0 or t.actuation_is_identity) and t.gravity_in_kernel
+            and not t.has_force_elements and not t.has_reflected_inertia
+            and core.added_mass is None and not core.contact_manager.continuous_active)
         self._zero_actuation = np.zeros(t.nv)      # u when there are no actuators
-        return flag
 
     def _calc_forward_dynamics_cache(self, context, fd):
         state = self._cache.state.eval(context)
         I10 = self._cache.inertia.eval(context).I10
-        if self._one_call_forward_dynamics():
+        if self._one_call_fd:
             inputs = context._inputs
             ports = self._ports
             if (inputs[ports.applied_generalized_force._index] is None
                     and inputs[ports.applied_spatial_force._index] is None):
-                dyn = self._dyn
+                core = self._core
                 fd.has_F = False
                 if not calc_forward_dynamics_damped(
-                        dyn._ip, dyn._fp, dyn._ws, state.q, state.v,
+                        core.ip, core.fp, core.dyn.workspace, state.q, state.v,
                         self._net_actuation(context, fd.u) if fd.u.shape[0]
                         else self._zero_actuation, self._tables.damping, I10,
                         self._kernel_gravity(), fd.F_Bo_W, False, fd.tau, fd.vdot):
@@ -241,7 +227,7 @@ class PlantForcesMixin:
     def _fused_forward_dynamics(self, ctx):
         """v̇ (a new (nv,) array) in one kernel call, or None (general path)."""
         fast = self._fast_views(ctx)
-        if fast is None or not self._one_call_forward_dynamics():
+        if fast is None or not self._one_call_fd:
             return None
         inputs = ctx._inputs
         ports = self._ports
@@ -252,7 +238,7 @@ class PlantForcesMixin:
         t = self._tables
         u = self._net_actuation(ctx, np.empty(t.nu)) if t.nu else self._zero_actuation
         tau, vdot = np.empty(qt.nv), np.empty(qt.nv)
-        if calc_forward_dynamics_at(qt.ip, qt.fp, self._dyn._ws, views[0], views[1], views[2],
+        if calc_forward_dynamics_at(qt.ip, qt.fp, self._dyn.workspace, views[0], views[1], views[2],
                                     u, qt.damping, self._fast_I10(qt, ctx),
                                     self._kernel_gravity(), tau, vdot):
             return None
@@ -323,7 +309,7 @@ class PlantForcesMixin:
             qt, views = fast
             tau = np.empty(qt.nv)
             if not calc_inverse_dynamics_at(
-                    qt.ip, qt.fp, self._dyn._ws, views[0], views[1], views[2], vdot,
+                    qt.ip, qt.fp, self._dyn.workspace, views[0], views[1], views[2], vdot,
                     self._fast_I10(qt, ctx), _ZERO3, external_forces._F_Bo_W,
                     qt.body_of_node, external_forces._tau, qt.reflected, tau):
                 return tau
@@ -429,7 +415,7 @@ class PlantForcesMixin:
         if fast is not None and fast[0].gravity_only:
             qt, views = fast
             if not calc_gravity_and_damping_forces_at(
-                    qt.ip, qt.fp, self._dyn._ws, views[0], views[1], views[2],
+                    qt.ip, qt.fp, self._dyn.workspace, views[0], views[1], views[2],
                     self._fast_I10(qt, ctx), qt.gravity, qt.gravity_enabled, qt.damping,
                     qt.body_of_node, forces._tau, forces._F_Bo_W):
                 return
@@ -476,7 +462,7 @@ class PlantForcesMixin:
         if fast is not None:
             qt, views = fast
             M = np.empty((qt.nv, qt.nv))
-            if not calc_mass_matrix_at(qt.ip, qt.fp, self._dyn._ws, views[0], views[1],
+            if not calc_mass_matrix_at(qt.ip, qt.fp, self._dyn.workspace, views[0], views[1],
                                        self._fast_I10(qt, ctx), qt.reflected, M):
                 return M
         q, _ = self._eval_q_v(ctx)

@@ -11,7 +11,7 @@ import numpy as np
 
 from merganser.multibody.math import SpatialMomentum
 from merganser.multibody.plant.jacobian_wrt_variable import JacobianWrtVariable
-from merganser.multibody.plant.plant_extra_inertia import calc_extra_inertia_momentum
+from merganser.multibody.plant.plant_added_mass import calc_added_mass_momentum
 
 __all__ = ["PlantMassPropertiesMixin"]
 
@@ -161,9 +161,9 @@ class PlantMassPropertiesMixin:
         h_Bo = np.einsum("nij,nj->ni", I_W, w) + np.cross(mc_W, v_o)
         h_P = h_Bo + np.cross(X[:, :3, 3] - p_WoP_W, l_W)
         h, l = h_P.sum(axis=0), l_W.sum(axis=0)
-        if self._dyn.M_extra is not None:  # added mass and the like
-            h_extra, l_extra = calc_extra_inertia_momentum(self._dyn.M_extra[nodes], X, V, p_WoP_W)
-            h, l = h + h_extra, l + l_extra
+        if self._dyn.M_added is not None:  # added mass and the like
+            h_added, l_added = calc_added_mass_momentum(self._dyn.M_added[nodes], X, V, p_WoP_W)
+            h, l = h + h_added, l + l_added
         return SpatialMomentum(h, l)
 
     # ---- energy and power ----------------------------------------------------------------

@@ -248,7 +248,7 @@ class PlantQueriesMixin:
             p = R_BF @ p + p_BF                 # the point in B's body frame
         in_world = node_E == 0 and R_BE is None
         J = np.empty((6, qt.nv))
-        if calc_frame_jacobian_at(qt.ip, qt.fp, self._dyn._ws, views[0], views[1], node_B, p,
+        if calc_frame_jacobian_at(qt.ip, qt.fp, self._dyn.workspace, views[0], views[1], node_B, p,
                                   node_A, node_E, _I3 if R_BE is None else R_BE, in_world, J):
             return None
         return J

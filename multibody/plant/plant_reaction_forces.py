@@ -15,8 +15,8 @@ the net spatial force at Bo expressed in W is
     τ_B = I_Bo α + ω × (I_Bo ω) + m c × a_Bo,
 
 with c = p_BoBcm_W and I_Bo the rotational inertia about Bo in W (plus, for a body with
-an extra spatial inertia such as added mass, that inertia's force, see
-`multibody.plant.plant_extra_inertia`). The joint force on B
+an added-mass spatial inertia such as added mass, that inertia's force, see
+`multibody.plant.plant_added_mass`). The joint force on B
 is the net force minus the external forces on B (gravity m g at Bcm, force elements,
 applied spatial forces) plus the forces B's children's joints transmit to them (shifted
 to Bo).
@@ -25,7 +25,7 @@ to Bo).
 import numpy as np
 
 from merganser.multibody.math import SpatialForce
-from merganser.multibody.plant.plant_extra_inertia import calc_extra_inertia_body_forces
+from merganser.multibody.plant.plant_added_mass import calc_added_mass_body_forces
 
 __all__ = ["calc_reaction_forces"]
 
@@ -68,8 +68,8 @@ def calc_reaction_forces(plant, context):
     tau = (np.einsum("nij,nj->ni", I_W, alpha)
            + np.cross(w, np.einsum("nij,nj->ni", I_W, w)) + np.cross(mc, a_o))
     F = np.concatenate([tau, f], axis=1)
-    if plant._dyn.M_extra is not None:
-        F += calc_extra_inertia_body_forces(plant._dyn.M_extra, X, V, A)
+    if plant._dyn.M_added is not None:
+        F += calc_added_mass_body_forces(plant._dyn.M_added, X, V, A)
     g = plant._kernel_gravity()
     F[:, :3] -= np.cross(mc, g)
     F[:, 3:] -= m[:, None] * g

@@ -145,6 +145,15 @@ class PlantStateMixin:
             raise TypeError(f"{fn}: expected (context, {arg}) or (context, model_instance, "
                             f"{arg}), got {len(args) + 1} arguments")
         x[indices] = values
+        if self._tables.continuous and part != "x":
+            # write only q or only v: the other part's dependents stay up to date
+            # (Drake's get_mutable_generalized_position/velocity)
+            state = ctx.get_mutable_continuous_state()
+            if part == "q":
+                state.get_mutable_generalized_position().set_from_vector(x[:t.nq])
+            else:
+                state.get_mutable_generalized_velocity().set_from_vector(x[t.nq:])
+            return
         self._set_x(ctx, x)
 
     def get_positions(self, context, model_instance=None):

@@ -162,7 +162,8 @@ def make_plant_tables(tree, time_step):
         has_force_elements=tree.num_force_elements() > 1,
         gravity_in_kernel=bool(np.all(gravity.enabled_node_mask() == 1.0)),
         quaternion_q_starts=np.asarray(
-            model.q_start[jtype == JointType.QUATERNION_FLOATING], dtype=np.int64),
+            model.q_start[np.isin(jtype, (JointType.QUATERNION_FLOATING,
+                                          JointType.BALL_QUATERNION))], dtype=np.int64),
         velocity_equals_qdot=bool(np.all(np.isin(jtype, _QDOT_IS_V))),
         has_rpy=bool(np.any(np.isin(jtype, (JointType.BALL_RPY, JointType.RPY_FLOATING)))),
         joint_node=joint_node,

@@ -64,7 +64,7 @@ class QueryTables:
         self.nq, self.nv, self.nb = t.nq, t.nv, t.nb
         self.shape_q, self.shape_v = (t.nq,), (t.nv,)
         self.continuous = bool(t.continuous)
-        self.ip, self.fp = plant._dyn._ip, plant._dyn._fp
+        self.ip, self.fp = plant._dyn.packed_model
         field = tree.gravity_field()
         self.gravity = np.ascontiguousarray(field.gravity_vector(), dtype=np.float64)
         self.gravity_enabled = np.ascontiguousarray(field.enabled_node_mask(), dtype=np.float64)
@@ -73,7 +73,7 @@ class QueryTables:
                           if t.has_reflected_inertia else _EMPTY)
         self.body_of_node = np.ascontiguousarray(t.body_of_node, dtype=np.int64)
         self.gravity_only = not t.has_force_elements
-        self.rigid = plant._dyn.M_extra is None
+        self.rigid = plant._dyn.M_added is None
         self.node_of_body = {}
         self.frame_info = {}
         self.jacobian_frames = {}

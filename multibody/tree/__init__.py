@@ -29,6 +29,7 @@ from merganser.multibody.tree.indices import *  # noqa: F401,F403
 from merganser.multibody.tree.indices import __all__ as _indices_all
 from merganser.multibody.tree.joint_actuator import JointActuator
 from merganser.multibody.tree.joints import (
+    BallQuaternionJoint,
     BallRpyJoint,
     Joint,
     PlanarJoint,
@@ -50,6 +51,7 @@ __all__ = _indices_all + [
     "JOINT_NV",
     "WORLD_MODEL_INSTANCE",
     "BallConstraintSpec",
+    "BallQuaternionJoint",
     "BallRpyJoint",
     "BodyFrame",
     "CompiledModel",

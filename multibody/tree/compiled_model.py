@@ -39,12 +39,13 @@ class JointType(enum.IntEnum):
     SCREW = 6
     QUATERNION_FLOATING = 7
     RPY_FLOATING = 8
+    BALL_QUATERNION = 9
 
 
 #: Number of generalized positions of each joint type, indexed by the type code.
-JOINT_NQ = np.array([0, 1, 1, 3, 2, 3, 1, 7, 6], dtype=np.int64)
+JOINT_NQ = np.array([0, 1, 1, 3, 2, 3, 1, 7, 6, 4], dtype=np.int64)
 #: Number of generalized velocities of each joint type, indexed by the type code.
-JOINT_NV = np.array([0, 1, 1, 3, 2, 3, 1, 6, 6], dtype=np.int64)
+JOINT_NV = np.array([0, 1, 1, 3, 2, 3, 1, 6, 6, 3], dtype=np.int64)
 JOINT_NQ.flags.writeable = False
 JOINT_NV.flags.writeable = False
 

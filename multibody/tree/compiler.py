@@ -119,7 +119,8 @@ def compile_model(
         v_indices[joint.model_instance()].extend(range(vs, vs + int(nv_j[k])))
         body = bodies[topology.body_of_node[k]]
         body._is_floating_base = joint.is_ephemeral() and joint.num_velocities() == 6
-        body._has_quaternion_dofs = jtype[k] == JointType.QUATERNION_FLOATING
+        body._has_quaternion_dofs = jtype[k] in (JointType.QUATERNION_FLOATING,
+                                                 JointType.BALL_QUATERNION)
         body._floating_q_start = qs if body._is_floating_base else -1
         body._floating_v_start = vs if body._is_floating_base else -1
 

@@ -76,6 +76,7 @@ class MultibodyElement:
         self._index: int | None = None
         self._model_instance = (None if model_instance is None
                                 else ModelInstanceIndex(model_instance))
+        self._source_location: str | None = None
 
     # -- identity ---------------------------------------------------------------------
     def index(self) -> int:
@@ -95,6 +96,15 @@ class MultibodyElement:
                 f"gets its model instance when it is added to a MultibodyTree"
             )
         return self._model_instance
+
+    def source_location(self) -> str | None:
+        """``"file:line"`` of the model-file element this element was parsed from (or
+        None); finalize-time errors about the element name it."""
+        return self._source_location
+
+    def set_source_location(self, location: str | None) -> None:
+        """Record where this element was defined (`source_location`); set by the parser."""
+        self._source_location = None if location is None else str(location)
 
     def has_parent_tree(self) -> bool:
         """True once the element was added to a tree."""

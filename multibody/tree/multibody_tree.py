@@ -23,7 +23,7 @@ from merganser.geometry import RigidTransform
 from merganser.multibody.math import check_spatial_inertia
 from merganser.multibody.tree.compiler import compile_model
 from merganser.multibody.tree.errors import (
-    DuplicateElementError, ElementLookupError, TreeLifecycleError, list_names,
+    DuplicateElementError, ElementLookupError, TopologyError, TreeLifecycleError, list_names,
 )
 from merganser.multibody.tree.force_elements import ForceElement, UniformGravityFieldElement
 from merganser.multibody.tree.frames import Frame, pose_matrix
@@ -529,6 +529,21 @@ class MultibodyTree(TreeLookupsMixin, TreeCoordinatesMixin, TreeConstraintsMixin
     # =====================================================================================
     # finalize
     # =====================================================================================
+    def _with_source_locations(self, message: str) -> str:
+        """`message` followed by the file:line of every body or joint it quotes by name."""
+        import re
+
+        named = {}
+        for element in list(self._bodies) + list(self._joints):
+            location = element.source_location()
+            if location:
+                named.setdefault(element.name(), location)
+        found = []
+        for name in re.findall(r"'([^']+)'", message):
+            if name in named and f"'{name}' at {named[name]}" not in found:
+                found.append(f"'{name}' at {named[name]}")
+        return message + (f" ({'; '.join(found)})" if found else "")
+
     def finalize(self):
         """Compile the tree: add joints for free bodies, order nodes, assign coordinates.
 
@@ -557,12 +572,15 @@ class MultibodyTree(TreeLookupsMixin, TreeCoordinatesMixin, TreeConstraintsMixin
             )
         body_names = [b.name() for b in self._bodies]
         pairs = [(j.parent_body().index(), j.child_body().index()) for j in self._joints]
-        bases = choose_base_bodies(
-            len(self._bodies), pairs, body_names, [j.name() for j in self._joints]
-        )
-        ephemeral = [self._make_base_joint(self._bodies[b]) for b in bases]
-        pairs += [(0, b) for b in bases]
-        topology = order_nodes(len(self._bodies), pairs, body_names)
+        try:
+            bases = choose_base_bodies(
+                len(self._bodies), pairs, body_names, [j.name() for j in self._joints]
+            )
+            ephemeral = [self._make_base_joint(self._bodies[b]) for b in bases]
+            pairs += [(0, b) for b in bases]
+            topology = order_nodes(len(self._bodies), pairs, body_names)
+        except TopologyError as err:
+            raise TopologyError(self._with_source_locations(str(err))) from err
 
         self._compiled, self._tables = compile_model(
             topology,

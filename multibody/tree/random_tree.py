@@ -17,7 +17,8 @@ __all__ = ["random_inertia", "random_rotation", "random_state", "random_tree"]
 
 _JOINT_TYPES = (JointType.REVOLUTE, JointType.PRISMATIC, JointType.BALL_RPY,
                 JointType.UNIVERSAL, JointType.PLANAR, JointType.SCREW,
-                JointType.QUATERNION_FLOATING, JointType.RPY_FLOATING, JointType.WELD)
+                JointType.QUATERNION_FLOATING, JointType.RPY_FLOATING, JointType.WELD,
+                JointType.BALL_QUATERNION)
 
 
 def random_rotation(rng: np.random.Generator) -> np.ndarray:
@@ -155,7 +156,7 @@ def random_state(model: CompiledModel, seed=0, scale: float = 1.0):
     q = rng.normal(scale=scale, size=model.nq)
     for k in range(model.nb):
         qs = model.q_start[k]
-        if model.jtype[k] == JointType.QUATERNION_FLOATING:
+        if model.jtype[k] in (JointType.QUATERNION_FLOATING, JointType.BALL_QUATERNION):
             quat = rng.normal(size=4)
             q[qs:qs + 4] = quat / np.linalg.norm(quat)
         elif model.jtype[k] in (JointType.BALL_RPY, JointType.RPY_FLOATING):

@@ -9,6 +9,7 @@ from robot_models import actuated_panda
 
 from merganser.controllers import InverseDynamicsController
 from merganser.multibody.kernels.computed_torque import calc_computed_torque
+from merganser.multibody.plant.plant_core import get_plant_core
 
 
 def _controller_pair(plant, ki, reference):
@@ -52,9 +53,10 @@ def test_fused_kernel_equals_the_plant_api_path_on_the_panda(ki, reference):
 
 def test_kernel_refuses_wrong_sizes_without_writing():
     plant = actuated_panda()
-    dyn = plant._dyn
+    core = get_plant_core(plant)
+    ip, fp, ws = core.ip, core.fp, core.dyn.workspace
     n = plant.num_positions()
-    I10 = np.array(plant._eval_I10(plant.create_default_context()))
+    I10 = np.array(core.eval_I10(plant.create_default_context()))
     g = np.array([0.0, 0.0, -9.81])
     F = np.zeros((plant.num_bodies(), 6))
     ones, empty = np.ones(n), np.zeros(0)
@@ -67,13 +69,13 @@ def test_kernel_refuses_wrong_sizes_without_writing():
         call[name] = bad
         if name == "z":
             call["ki"] = np.ones(n - 1)
-        assert calc_computed_torque(dyn._ip, dyn._fp, dyn._ws, call["x"], call["x_d"],
+        assert calc_computed_torque(ip, fp, ws, call["x"], call["x_d"],
                                     call["kp"], call["kd"], call["ki"], call["z"],
                                     call["vd_ref"], call["damping"], I10, g, F, vd, tau) == 1
         np.testing.assert_array_equal(tau, 7.0)
     # A correct call: at rest with x = x_d the torque is the gravity compensation.
     x = np.zeros(2 * n)
-    assert calc_computed_torque(dyn._ip, dyn._fp, dyn._ws, x, x, ones, ones, empty, empty,
+    assert calc_computed_torque(ip, fp, ws, x, x, ones, ones, empty, empty,
                                 empty, ones, I10, g, F, vd, tau) == 0
     context = plant.create_default_context()
     plant.set_positions_and_velocities(context, x)

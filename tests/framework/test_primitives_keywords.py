@@ -182,7 +182,7 @@ def test_vector_log_sink_publish_triggers_forced_only():
     simulator.advance_to(1.0)
     context = simulator.get_context()
     assert sink.find_log(context).num_samples() == 0
-    diagram.force_publish(context)
+    diagram.forced_publish(context)
     assert sink.find_log(context).num_samples() == 1
 
 

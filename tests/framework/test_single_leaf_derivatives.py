@@ -6,6 +6,7 @@ context is cloned."""
 import numpy as np
 
 from merganser.framework import ConstantVectorSource, DiagramBuilder, LeafSystem, Simulator
+from merganser.framework.affine_fusion import fuse_affine_dynamics, unfuse_affine_dynamics
 
 
 class Pendulum(LeafSystem):
@@ -55,9 +56,9 @@ def test_no_stale_values_when_affine_fusion_toggles_or_the_context_is_cloned():
     diagram, _ = _diagram()
     context = diagram.create_default_context()
     context.set_continuous_state([0.3, -0.2])
-    diagram.affine_fusion = False
+    fuse_affine_dynamics(diagram, context)
     np.testing.assert_allclose(diagram.eval_time_derivatives(context), _expected([0.3, -0.2]))
-    del diagram.affine_fusion
+    unfuse_affine_dynamics(context)
     np.testing.assert_allclose(diagram.eval_time_derivatives(context), _expected([0.3, -0.2]))
     context.set_continuous_state([-0.7, 0.1])
     clone = context.clone()

@@ -65,7 +65,7 @@ def test_forced_publish_logs_current_value():
     diagram, sink = _sine_logged(0.5)
     ctx = diagram.create_default_context()
     ctx.set_time(0.3)
-    diagram.force_publish(ctx)
+    diagram.forced_publish(ctx)
     log = sink.find_log(ctx)
     assert log.num_samples() == 1
     np.testing.assert_allclose(log.data()[:, 0], np.sin(2.0 * 0.3 + 0.5))

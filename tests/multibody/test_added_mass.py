@@ -1,9 +1,9 @@
-"""Extra spatial inertia per body (``M_extra``, e.g. hydrodynamic added mass) in the
+"""added-mass spatial inertia per body (``M_added``, e.g. hydrodynamic added mass) in the
 kernels and the plant: identities between CRBA, RNEA and ABA on random trees with every
-joint type and random positive semidefinite extra inertias; a rigid-body-shaped extra
+joint type and random positive semidefinite added masses; a rigid-body-shaped extra
 inertia equals the heavier rigid body (and is weightless); the kinetic energy's rate is
 the power of the forces; the batch, derivative and default-argument paths; the plant's
-``extra_spatial_inertia()`` protocol of force elements."""
+``added_mass_spatial_inertia()`` protocol of force elements."""
 
 import numpy as np
 import pytest
@@ -52,15 +52,15 @@ def test_crba_columns_equal_rnea_unit_accelerations_minus_bias(tree):
     model, td, q, v, E, rng = tree
     I10 = model.default_inertia
     F = rng.normal(size=(model.nb, 6))
-    M = td.mass_matrix(q, I10, M_extra=E).copy()
-    bias = td.inverse_dynamics(q, v, np.zeros(model.nv), I10, G, F, M_extra=E).copy()
+    M = td.mass_matrix(q, I10, M_added=E).copy()
+    bias = td.inverse_dynamics(q, v, np.zeros(model.nv), I10, G, F, M_added=E).copy()
     for j in range(model.nv):
         e = np.zeros(model.nv)
         e[j] = 1.0
-        col = td.inverse_dynamics(q, v, e, I10, G, F, M_extra=E) - bias
+        col = td.inverse_dynamics(q, v, e, I10, G, F, M_added=E) - bias
         np.testing.assert_allclose(col, M[:, j], rtol=0, atol=1e-11)
     np.testing.assert_allclose(M, M.T, rtol=0, atol=1e-12)
-    # The extra inertia adds a positive semidefinite matrix to the rigid-body M.
+    # The added mass adds a positive semidefinite matrix to the rigid-body M.
     dM = M - td.mass_matrix(q, I10)
     assert np.abs(dM).max() > 0.1
     assert np.linalg.eigvalsh(dM)[0] > -1e-10
@@ -72,27 +72,27 @@ def test_aba_inverts_rnea(tree):
     vd = rng.normal(size=model.nv)
     F = rng.normal(size=(model.nb, 6))
     for forces in (None, F):
-        tau = td.inverse_dynamics(q, v, vd, I10, G, forces, M_extra=E).copy()
-        np.testing.assert_allclose(td.forward_dynamics(q, v, tau, I10, G, forces, M_extra=E),
+        tau = td.inverse_dynamics(q, v, vd, I10, G, forces, M_added=E).copy()
+        np.testing.assert_allclose(td.forward_dynamics(q, v, tau, I10, G, forces, M_added=E),
                                    vd, rtol=0, atol=1e-9)
     # and ABA solves with the CRBA mass matrix: M vd = tau - (C v - tau_g).
-    M = td.mass_matrix(q, I10, M_extra=E).copy()
+    M = td.mass_matrix(q, I10, M_added=E).copy()
     tau = rng.normal(size=model.nv)
-    h = td.inverse_dynamics(q, v, np.zeros(model.nv), I10, G, M_extra=E).copy()
-    np.testing.assert_allclose(M @ td.forward_dynamics(q, v, tau, I10, G, M_extra=E), tau - h,
+    h = td.inverse_dynamics(q, v, np.zeros(model.nv), I10, G, M_added=E).copy()
+    np.testing.assert_allclose(M @ td.forward_dynamics(q, v, tau, I10, G, M_added=E), tau - h,
                                rtol=0, atol=1e-9)
 
 
 def test_bias_term_energy_and_momentum_are_consistent(tree):
     model, td, q, v, E, _ = tree
     I10 = model.default_inertia
-    M = td.mass_matrix(q, I10, M_extra=E).copy()
-    assert td.kinetic_energy(q, v, I10, M_extra=E) == pytest.approx(0.5 * v @ M @ v,
+    M = td.mass_matrix(q, I10, M_added=E).copy()
+    assert td.kinetic_energy(q, v, I10, M_added=E) == pytest.approx(0.5 * v @ M @ v,
                                                                      rel=1e-12)
-    np.testing.assert_allclose(td.bias_term(q, v, I10, M_extra=E),
+    np.testing.assert_allclose(td.bias_term(q, v, I10, M_added=E),
                                td.inverse_dynamics(q, v, np.zeros(model.nv), I10,
-                                                   np.zeros(3), M_extra=E), atol=1e-12)
-    # Momentum: each body adds R_WB (M_extra V_B), shifted from Bo to P.
+                                                   np.zeros(3), M_added=E), atol=1e-12)
+    # Momentum: each body adds R_WB (M_added V_B), shifted from Bo to P.
     p = np.array([0.3, -0.2, 0.5])
     X = td.forward_kinematics(q).copy()
     V = td.body_spatial_velocities(q, v).copy()
@@ -102,13 +102,13 @@ def test_bias_term_energy_and_momentum_are_consistent(tree):
         L_B = E[k] @ np.concatenate([R.T @ V[k, :3], R.T @ V[k, 3:]])
         expected[:3] += R @ L_B[:3] + np.cross(X[k, :3, 3] - p, R @ L_B[3:])
         expected[3:] += R @ L_B[3:]
-    np.testing.assert_allclose(td.spatial_momentum(q, v, I10, p, M_extra=E), expected,
+    np.testing.assert_allclose(td.spatial_momentum(q, v, I10, p, M_added=E), expected,
                                rtol=1e-12, atol=1e-11)
 
 
-def test_rigid_shaped_extra_inertia_is_a_weightless_heavier_body(tree):
-    """M_extra = the 6x6 of rigid parameters I10_a gives the dynamics of I10 + I10_a,
-    except that the extra inertia has no weight: with gravity it matches the heavier
+def test_rigid_shaped_added_mass_is_a_weightless_heavier_body(tree):
+    """M_added = the 6x6 of rigid parameters I10_a gives the dynamics of I10 + I10_a,
+    except that the added mass has no weight: with gravity it matches the heavier
     bodies lifted by -m_a g at their extra centers of mass."""
     model, td, q, v, _, rng = tree
     I10 = model.default_inertia
@@ -128,7 +128,7 @@ def test_rigid_shaped_extra_inertia_is_a_weightless_heavier_body(tree):
 
     def both(method, extra_args, heavy_args, tol):
         # (the facade's results are overwritten by the next call: copy the first)
-        with_extra = np.array(method(*extra_args, M_extra=E), copy=True)
+        with_extra = np.array(method(*extra_args, M_added=E), copy=True)
         np.testing.assert_allclose(with_extra, method(*heavy_args), rtol=tol, atol=tol)
         return with_extra
 
@@ -140,7 +140,7 @@ def test_rigid_shaped_extra_inertia_is_a_weightless_heavier_body(tree):
     vd_fluid = both(td.forward_dynamics, (q, v, tau, I10, G), (q, v, tau, heavy, G, lift),
                     1e-9)
     both(td.inverse_dynamics, (q, v, vd, I10, G), (q, v, vd, heavy, G, lift), 1e-10)
-    # Without the lift the heavier bodies fall faster: the extra inertia has no weight.
+    # Without the lift the heavier bodies fall faster: the added mass has no weight.
     assert np.abs(vd_fluid - td.forward_dynamics(q, v, tau, heavy, G)).max() > 1e-2
 
 
@@ -150,12 +150,12 @@ def test_kinetic_energy_rate_equals_the_power_of_the_forces(tree):
     model, td, q, v, E, rng = tree
     I10 = model.default_inertia
     tau = rng.normal(size=model.nv)
-    vd = td.forward_dynamics(q, v, tau, I10, G, M_extra=E).copy()
+    vd = td.forward_dynamics(q, v, tau, I10, G, M_added=E).copy()
     qdot = td.map_velocity_to_qdot(q, v).copy()
     h = 1e-5
 
     def ke(s):
-        return td.kinetic_energy(q + s * h * qdot, v + s * h * vd, I10, M_extra=E)
+        return td.kinetic_energy(q + s * h * qdot, v + s * h * vd, I10, M_added=E)
 
     rate = (ke(1.0) - ke(-1.0)) / (2.0 * h)
     power = v @ (tau + td.gravity_generalized_forces(q, I10, G))
@@ -163,38 +163,38 @@ def test_kinetic_energy_rate_equals_the_power_of_the_forces(tree):
 
 
 # ------------------------------------------------------------------ facade paths
-def test_default_extra_inertia_batches_and_derivatives():
+def test_default_added_mass_batches_and_derivatives():
     model = random_tree(7, seed=5, floating_base=True)
     rng = np.random.default_rng(7)
     E = random_extra(model.nb, rng)
     I10 = model.default_inertia
-    plain, default = TreeDynamics(model), TreeDynamics(model, M_extra=E)
-    assert plain.M_extra is None and not default.M_extra.flags.writeable
+    plain, default = TreeDynamics(model), TreeDynamics(model, M_added=E)
+    assert plain.M_added is None and not default.M_added.flags.writeable
     states = [random_state(model, s) for s in range(3)]
     Q = np.stack([s[0] for s in states])
     V = np.stack([s[1] for s in states])
     A = rng.normal(size=V.shape)
     q, v, vd = Q[0], V[0], A[0]
-    M = plain.mass_matrix(q, I10, M_extra=E).copy()
+    M = plain.mass_matrix(q, I10, M_added=E).copy()
     np.testing.assert_array_equal(default.mass_matrix(q, I10), M)
-    # An explicit M_extra overrides the default (zeros: rigid bodies only).
-    np.testing.assert_allclose(default.mass_matrix(q, I10, M_extra=np.zeros_like(E)),
+    # An explicit M_added overrides the default (zeros: rigid bodies only).
+    np.testing.assert_allclose(default.mass_matrix(q, I10, M_added=np.zeros_like(E)),
                                plain.mass_matrix(q, I10), atol=1e-14)
-    assert default.kinetic_energy(q, v, I10) == plain.kinetic_energy(q, v, I10, M_extra=E)
+    assert default.kinetic_energy(q, v, I10) == plain.kinetic_energy(q, v, I10, M_added=E)
     tau = default.inverse_dynamics(q, v, vd, I10, G).copy()
-    np.testing.assert_array_equal(tau, plain.inverse_dynamics(q, v, vd, I10, G, M_extra=E))
+    np.testing.assert_array_equal(tau, plain.inverse_dynamics(q, v, vd, I10, G, M_added=E))
     # Argument lists go through the slow path with the same result.
     np.testing.assert_allclose(plain.inverse_dynamics(q.tolist(), v, vd, I10, G,
-                                                      M_extra=E.tolist()), tau, atol=0)
-    # Batches (shared extra inertia) equal single calls.
+                                                      M_added=E.tolist()), tau, atol=0)
+    # Batches (shared added mass) equal single calls.
     TAU = default.rnea_batch(Q, V, A, I10, G)
-    np.testing.assert_allclose(TAU, plain.rnea_batch(Q, V, A, I10, G, M_extra=E), atol=0)
+    np.testing.assert_allclose(TAU, plain.rnea_batch(Q, V, A, I10, G, M_added=E), atol=0)
     for i in range(len(Q)):
         np.testing.assert_allclose(TAU[i], plain.inverse_dynamics(Q[i], V[i], A[i], I10, G,
-                                                                  M_extra=E), atol=1e-12)
+                                                                  M_added=E), atol=1e-12)
     np.testing.assert_allclose(default.aba_batch(Q, V, TAU, I10, G), A, atol=1e-9)
     np.testing.assert_allclose(default.crba_batch(Q, I10)[0], M, atol=1e-13)
-    # Derivatives: dtau/dvdot is the mass matrix with the extra inertia; dtau/dv by
+    # Derivatives: dtau/dvdot is the mass matrix with the added mass; dtau/dv by
     # central differences.
     dq, dv, dvd = default.inverse_dynamics_derivatives(q, v, vd, I10, G)
     np.testing.assert_allclose(dvd, M, atol=1e-13)
@@ -202,39 +202,39 @@ def test_default_extra_inertia_batches_and_derivatives():
     for j in range(model.nv):
         e = np.zeros(model.nv)
         e[j] = h
-        fd = (plain.inverse_dynamics(q, v + e, vd, I10, G, M_extra=E).copy()
-              - plain.inverse_dynamics(q, v - e, vd, I10, G, M_extra=E)) / (2 * h)
+        fd = (plain.inverse_dynamics(q, v + e, vd, I10, G, M_added=E).copy()
+              - plain.inverse_dynamics(q, v - e, vd, I10, G, M_added=E)) / (2 * h)
         np.testing.assert_allclose(dv[:, j], fd, rtol=1e-6, atol=1e-6)
     dq_f, dv_f, Minv = default.forward_dynamics_derivatives(q, v, tau, I10, G)
     np.testing.assert_allclose(Minv @ M, np.eye(model.nv), atol=1e-10)
     np.testing.assert_allclose(dv_f, -Minv @ dv, atol=1e-9)
 
 
-def test_bad_extra_inertias_raise():
+def test_bad_added_masss_raise():
     model = random_tree(4, seed=1)
     q, v = random_state(model, 1)
     td = TreeDynamics(model)
     assert model.nb == 5
     with pytest.raises(DynamicsArgumentError,
-                       match=r"mass_matrix: M_extra has shape \(4, 6, 6\), expected \(5, 6, 6\)"):
-        td.mass_matrix(q, model.default_inertia, M_extra=np.zeros((4, 6, 6)))
-    with pytest.raises(DynamicsArgumentError, match="forward_dynamics: M_extra has shape"):
-        td.forward_dynamics(q, v, v, model.default_inertia, G, M_extra=np.zeros((5, 6)))
-    with pytest.raises(DynamicsArgumentError, match="kinetic_energy: M_extra has shape"):
-        td.kinetic_energy(q, v, model.default_inertia, M_extra=np.zeros((5, 6, 5)))
+                       match=r"mass_matrix: M_added has shape \(4, 6, 6\), expected \(5, 6, 6\)"):
+        td.mass_matrix(q, model.default_inertia, M_added=np.zeros((4, 6, 6)))
+    with pytest.raises(DynamicsArgumentError, match="forward_dynamics: M_added has shape"):
+        td.forward_dynamics(q, v, v, model.default_inertia, G, M_added=np.zeros((5, 6)))
+    with pytest.raises(DynamicsArgumentError, match="kinetic_energy: M_added has shape"):
+        td.kinetic_energy(q, v, model.default_inertia, M_added=np.zeros((5, 6, 5)))
     E = np.zeros((model.nb, 6, 6))
     E[2, 0, 1] = 1.0
-    with pytest.raises(DynamicsArgumentError, match=r"M_extra\[2\] .* must be symmetric"):
-        TreeDynamics(model, M_extra=E)
+    with pytest.raises(DynamicsArgumentError, match=r"M_added\[2\] .* must be symmetric"):
+        TreeDynamics(model, M_added=E)
     E[2] = -np.eye(6)
     with pytest.raises(DynamicsArgumentError,
-                       match=r"M_extra\[2\] .* positive semidefinite.* -1"):
-        TreeDynamics(model, M_extra=E)
+                       match=r"M_added\[2\] .* positive semidefinite.* -1"):
+        TreeDynamics(model, M_added=E)
 
 
 # ------------------------------------------------------------------ plant protocol
 class FluidInertia(ForceElement):
-    """A force element with no force that declares extra inertias."""
+    """A force element with no force that declares added masses."""
 
     def __init__(self, entries):
         super().__init__(None)
@@ -243,14 +243,14 @@ class FluidInertia(ForceElement):
     def calc_and_add_forces(self, X_WB, V_WB_W, q, v, tau_out, F_Bo_W_out):
         pass
 
-    def extra_spatial_inertia(self):
+    def added_mass_spatial_inertia(self):
         return self._entries
 
     def __repr__(self):
         return "FluidInertia"
 
 
-def test_plant_sums_extra_inertias_of_force_elements_per_body():
+def test_plant_sums_added_masss_of_force_elements_per_body():
     rng = np.random.default_rng(2)
     E1, E2 = random_extra(3, rng)[1:]
     plant = MultibodyPlant(0.0)
@@ -281,7 +281,7 @@ def test_plant_sums_extra_inertias_of_force_elements_per_body():
     ([1], TypeError, "must be a pair"),
     (None, TypeError, "must return a list"),
 ])
-def test_plant_rejects_bad_extra_inertias_at_finalize(entries, error, match):
+def test_plant_rejects_bad_added_masss_at_finalize(entries, error, match):
     plant = MultibodyPlant(0.0)
     plant.add_rigid_body("body", SpatialInertia.make_from_central_inertia(
         1.0, [0, 0, 0], np.diag([0.1, 0.1, 0.1])))

@@ -10,7 +10,7 @@ import pytest
 from merganser.framework import (DiagramBuilder, LeafSystem, Simulator, SimulatorConfig,
                        apply_simulator_config)
 from merganser.geometry import CoulombFriction, RigidTransform, RollPitchYaw, RotationMatrix, Sphere
-from merganser.multibody.batched_plant import BATCHED_INTEGRATION_SCHEMES, BatchedPlant
+from merganser.multibody.batched import BATCHED_INTEGRATION_SCHEMES, BatchedPlant
 from merganser.multibody.math import SpatialInertia
 from merganser.multibody.plant import MultibodyPlant, add_multibody_plant_scene_graph
 from merganser.multibody.tree import (

@@ -7,12 +7,14 @@ import numpy as np
 from robot_models import actuated_panda
 
 from merganser.multibody.kernels.aba import calc_forward_dynamics, calc_forward_dynamics_damped
+from merganser.multibody.plant.plant_core import get_plant_core
 
 
 def test_one_call_forward_dynamics_matches_mass_matrix_and_bias():
     plant = actuated_panda()
-    assert plant._one_call_forward_dynamics()
-    damping = np.array(plant._tables.damping)
+    core = get_plant_core(plant)
+    assert core.one_call_forward_dynamics
+    damping = np.array(core.tables.damping)
     assert np.all(damping > 0.0)
     context = plant.create_default_context()
     rng = np.random.default_rng(11)
@@ -35,18 +37,19 @@ def test_one_call_forward_dynamics_matches_mass_matrix_and_bias():
 
 def test_damped_kernel_equals_the_plain_kernel_on_u_minus_damping():
     plant = actuated_panda()
-    dyn = plant._dyn
-    I10 = np.array(plant._eval_I10(plant.create_default_context()))
+    core = get_plant_core(plant)
+    ip, fp, ws = core.ip, core.fp, core.dyn.workspace
+    I10 = np.array(core.eval_I10(plant.create_default_context()))
     g = np.array([0.0, 0.0, -9.81])
     F = np.zeros((plant.num_bodies(), 6))
     rng = np.random.default_rng(2)
     q, v, u, D = rng.normal(size=9), rng.normal(size=9), rng.normal(size=9), rng.uniform(0, 1, 9)
     tau, vd, vd_ref = np.empty(9), np.empty(9), np.empty(9)
-    assert calc_forward_dynamics_damped(dyn._ip, dyn._fp, dyn._ws, q, v, u, D, I10, g, F, False,
+    assert calc_forward_dynamics_damped(ip, fp, ws, q, v, u, D, I10, g, F, False,
                                         tau, vd) == 0
     np.testing.assert_array_equal(tau, u - D * v)
-    assert calc_forward_dynamics(dyn._ip, dyn._fp, dyn._ws, q, v, u - D * v, I10, g, F, False,
+    assert calc_forward_dynamics(ip, fp, ws, q, v, u - D * v, I10, g, F, False,
                                  vd_ref) == 0
     np.testing.assert_array_equal(vd, vd_ref)
-    assert calc_forward_dynamics_damped(dyn._ip, dyn._fp, dyn._ws, q, v, u, D[:8], I10, g, F,
+    assert calc_forward_dynamics_damped(ip, fp, ws, q, v, u, D[:8], I10, g, F,
                                         False, tau, vd) == 1

@@ -20,6 +20,7 @@ from merganser.multibody.plant import (
     add_multibody_plant,
     add_multibody_plant_scene_graph,
 )
+from merganser.multibody.plant.plant_core import get_plant_core
 from merganser.multibody.tree import (
     ElementLookupError,
     FixedOffsetFrame,
@@ -326,8 +327,9 @@ def test_changing_v_does_not_recompute_position_kinematics(monkeypatch):
     plant = pendulum()
     context = plant.create_default_context()
     calls = []
-    original = plant._dyn.forward_kinematics
-    monkeypatch.setattr(plant._dyn, "forward_kinematics",
+    dyn = get_plant_core(plant).dyn            # this thread's kernel facade
+    original = dyn.forward_kinematics
+    monkeypatch.setattr(dyn, "forward_kinematics",
                         lambda q: calls.append(1) or original(q))
     bob = plant.get_body_by_name("bob")
     plant.eval_body_pose_in_world(context, bob)

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from merganser.geometry import RigidTransform, RollPitchYaw, RotationMatrix
-from merganser.multibody.kernels.dynamics import TreeDynamics
+from merganser.multibody.kernels.tree_dynamics import TreeDynamics
 from merganser.multibody.math import SpatialInertia
 from merganser.multibody.tree import (
     BallRpyJoint,

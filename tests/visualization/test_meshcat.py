@@ -145,13 +145,13 @@ def test_contact_arrows_scale_with_force_and_hide_when_unused():
     ctx = arrows.create_default_context()
     port = arrows.get_contact_results_input_port()
     port.fix_value(ctx, _FakeContactResults([([0, 0, 0], [0, 0, 10.0]), ([1, 0, 0], [0, 0, 40.0])]))
-    arrows.force_publish(ctx)
+    arrows.forced_publish(ctx)
     np.testing.assert_allclose(meshcat.get_transform("/merganser/contact_forces/1/shaft"),
                                np.diag([1.0, 1.0, 2.0, 1.0]))
     np.testing.assert_allclose(meshcat.get_transform("/merganser/contact_forces/0")[:3, 3],
                                [0.0, 0.0, 0.0])
     port.fix_value(ctx, _FakeContactResults([([0, 0, 0], [0, 0, 1e-4])]))   # below threshold
-    arrows.force_publish(ctx)
+    arrows.forced_publish(ctx)
     visible = {path: cmd["value"] for (path, prop), cmd in meshcat._properties.items()
                if prop == "visible"}
     assert visible == {"/merganser/contact_forces/0": False, "/merganser/contact_forces/1": False}
@@ -172,7 +172,7 @@ def test_add_default_visualization_draws_illustration_and_hidden_proximity():
     assert sorted(v.prefix() for v in visualizers) == ["/merganser/illustration",
                                                        "/merganser/proximity"]
     diagram = builder.build()
-    diagram.force_publish(diagram.create_default_context())
+    diagram.forced_publish(diagram.create_default_context())
     assert meshcat._properties[("/merganser/proximity", "visible")]["value"] is False
     assert scene_graph is not None
 

@@ -1,5 +1,6 @@
 """Joint classes: the user-facing joints of a multibody tree."""
 
+from merganser.multibody.tree.joints.ball_quaternion import BallQuaternionJoint
 from merganser.multibody.tree.joints.ball_rpy import BallRpyJoint
 from merganser.multibody.tree.joints.joint import Joint
 from merganser.multibody.tree.joints.planar import PlanarJoint
@@ -12,6 +13,7 @@ from merganser.multibody.tree.joints.universal import UniversalJoint
 from merganser.multibody.tree.joints.weld import WeldJoint
 
 __all__ = [
+    "BallQuaternionJoint",
     "BallRpyJoint",
     "Joint",
     "PlanarJoint",

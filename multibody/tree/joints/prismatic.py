@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from merganser.multibody.tree.joints.joint import Joint, unit_axis
+from merganser.multibody.tree.joints.one_dof import OneDofJoint
 
 __all__ = ["PrismaticJoint"]
 
 
-class PrismaticJoint(Joint):
+class PrismaticJoint(OneDofJoint):
     """A 1-dof joint: Mo translates from Fo by distance x along `axis` (in F); R_FM = I.
 
     q = [x] (m), v = [ẋ] (m/s); coordinate names ``<joint>_x`` / ``<joint>_v``.
@@ -32,7 +32,6 @@ class PrismaticJoint(Joint):
     _type_code_name = "PRISMATIC"
     _position_suffixes = ("x",)
     _velocity_suffixes = ("v",)
-    _default_q = (0.0,)
 
     def __init__(
         self,
@@ -44,47 +43,36 @@ class PrismaticJoint(Joint):
         pos_upper_limit=np.inf,
         damping=0.0,
     ):
-        self._axis = unit_axis(axis, f"PrismaticJoint {name!r}")
-        super().__init__(
-            name, frame_on_parent, frame_on_child, damping, pos_lower_limit, pos_upper_limit
-        )
+        super().__init__(name, frame_on_parent, frame_on_child, axis, damping,
+                         pos_lower_limit, pos_upper_limit)
 
     def translation_axis(self) -> np.ndarray:
         """Unit translation axis, expressed in F, shape (3,)."""
         return self._axis.copy()
-
-    def damping(self) -> float:
-        """Viscous damping coefficient (N·s/m)."""
-        return float(self._damping[0])
-
-    default_damping = damping
 
     def can_translate(self) -> bool:
         return True
 
     def get_default_translation(self) -> float:
         """Default translation x₀ (m)."""
-        return float(self._default_positions[0])
+        return self._default_coordinate()
 
     def set_default_translation(self, translation: float) -> None:
         """Set the default translation x₀ (m)."""
-        self.set_default_positions([translation])
+        self._set_default_coordinate(translation)
 
     def get_translation(self, context) -> float:
         """Translation x in `context` (m)."""
-        return float(self.get_positions(context)[0])
+        return self._coordinate(context)
 
     def set_translation(self, context, translation: float) -> None:
         """Set the translation x in `context` (m)."""
-        self.set_positions(context, [translation])
+        self._set_coordinate(context, translation)
 
     def get_translation_rate(self, context) -> float:
         """Translation rate ẋ in `context` (m/s)."""
-        return float(self.get_velocities(context)[0])
+        return self._rate(context)
 
     def set_translation_rate(self, context, rate: float) -> None:
         """Set the translation rate ẋ in `context` (m/s)."""
-        self.set_velocities(context, [rate])
-
-    def _compiled_axis(self) -> np.ndarray:
-        return self._axis.copy()
+        self._set_rate(context, rate)

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from merganser.multibody.tree.joints.joint import Joint, unit_axis
+from merganser.multibody.tree.joints.one_dof import OneDofJoint
 
 __all__ = ["RevoluteJoint"]
 
 
-class RevoluteJoint(Joint):
+class RevoluteJoint(OneDofJoint):
     """A 1-dof joint: M rotates relative to F by angle θ about `axis` (in F, and in M).
 
     q = [θ] (rad), v = [θ̇] (rad/s); coordinate names ``<joint>_q`` / ``<joint>_w``.
@@ -32,7 +32,6 @@ class RevoluteJoint(Joint):
     _type_code_name = "REVOLUTE"
     _position_suffixes = ("q",)
     _velocity_suffixes = ("w",)
-    _default_q = (0.0,)
 
     def __init__(
         self,
@@ -45,47 +44,36 @@ class RevoluteJoint(Joint):
         pos_lower_limit=-np.inf,
         pos_upper_limit=np.inf,
     ):
-        self._axis = unit_axis(axis, f"RevoluteJoint {name!r}")
-        super().__init__(
-            name, frame_on_parent, frame_on_child, damping, pos_lower_limit, pos_upper_limit
-        )
+        super().__init__(name, frame_on_parent, frame_on_child, axis, damping,
+                         pos_lower_limit, pos_upper_limit)
 
     def revolute_axis(self) -> np.ndarray:
         """Unit rotation axis, expressed in F, shape (3,)."""
         return self._axis.copy()
-
-    def damping(self) -> float:
-        """Viscous damping coefficient (N·m·s/rad)."""
-        return float(self._damping[0])
-
-    default_damping = damping
 
     def can_rotate(self) -> bool:
         return True
 
     def get_default_angle(self) -> float:
         """Default angle θ₀ (rad)."""
-        return float(self._default_positions[0])
+        return self._default_coordinate()
 
     def set_default_angle(self, angle: float) -> None:
         """Set the default angle θ₀ (rad)."""
-        self.set_default_positions([angle])
+        self._set_default_coordinate(angle)
 
     def get_angle(self, context) -> float:
         """Angle θ in `context` (rad)."""
-        return float(self.get_positions(context)[0])
+        return self._coordinate(context)
 
     def set_angle(self, context, angle: float) -> None:
         """Set the angle θ in `context` (rad)."""
-        self.set_positions(context, [angle])
+        self._set_coordinate(context, angle)
 
     def get_angular_rate(self, context) -> float:
         """Angular rate θ̇ in `context` (rad/s)."""
-        return float(self.get_velocities(context)[0])
+        return self._rate(context)
 
     def set_angular_rate(self, context, rate: float) -> None:
         """Set the angular rate θ̇ in `context` (rad/s)."""
-        self.set_velocities(context, [rate])
-
-    def _compiled_axis(self) -> np.ndarray:
-        return self._axis.copy()
+        self._set_rate(context, rate)

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from merganser.multibody.tree.joints.joint import Joint, unit_axis
+from merganser.multibody.tree.joints.one_dof import OneDofJoint
 
 __all__ = ["ScrewJoint"]
 
 
-class ScrewJoint(Joint):
+class ScrewJoint(OneDofJoint):
     """A 1-dof screw (helical) joint about `axis` with pitch `screw_pitch`.
 
     q = [θ]: M rotates by θ about `axis` and translates by ``screw_pitch * θ / (2π)``
@@ -35,7 +35,6 @@ class ScrewJoint(Joint):
     _type_code_name = "SCREW"
     _position_suffixes = ("q",)
     _velocity_suffixes = ("w",)
-    _default_q = (0.0,)
 
     def __init__(self, name, frame_on_parent, frame_on_child, axis=None, screw_pitch=None,
                  damping=0.0):
@@ -45,14 +44,14 @@ class ScrewJoint(Joint):
                 damping if screw_pitch is None else screw_pitch)
         if screw_pitch is None:
             raise TypeError(f"ScrewJoint {name!r}: screw_pitch is required")
-        self._axis = unit_axis((0.0, 0.0, 1.0) if axis is None else axis,
-                               f"ScrewJoint {name!r}")
+        if axis is None:
+            axis = (0.0, 0.0, 1.0)
         if not np.isfinite(screw_pitch):
             raise ValueError(
                 f"ScrewJoint {name!r}: screw_pitch must be finite, got {screw_pitch!r}"
             )
         self._screw_pitch = float(screw_pitch)
-        super().__init__(name, frame_on_parent, frame_on_child, damping)
+        super().__init__(name, frame_on_parent, frame_on_child, axis, damping)
 
     def screw_axis(self) -> np.ndarray:
         """Unit screw axis, expressed in F, shape (3,)."""
@@ -62,12 +61,6 @@ class ScrewJoint(Joint):
         """Translation per revolution (m)."""
         return self._screw_pitch
 
-    def damping(self) -> float:
-        """Viscous damping coefficient (N·m·s/rad)."""
-        return float(self._damping[0])
-
-    default_damping = damping
-
     def can_rotate(self) -> bool:
         return True
 
@@ -76,19 +69,19 @@ class ScrewJoint(Joint):
 
     def get_default_rotation(self) -> float:
         """Default angle θ₀ (rad)."""
-        return float(self._default_positions[0])
+        return self._default_coordinate()
 
     def set_default_rotation(self, theta: float) -> None:
         """Set the default angle θ₀ (rad)."""
-        self.set_default_positions([theta])
+        self._set_default_coordinate(theta)
 
     def get_rotation(self, context) -> float:
         """Angle θ in `context` (rad)."""
-        return float(self.get_positions(context)[0])
+        return self._coordinate(context)
 
     def set_rotation(self, context, theta: float) -> None:
         """Set θ in `context` (rad)."""
-        self.set_positions(context, [theta])
+        self._set_coordinate(context, theta)
 
     def get_translation(self, context) -> float:
         """Translation along the axis, ``screw_pitch * θ / (2π)`` (m)."""
@@ -105,14 +98,11 @@ class ScrewJoint(Joint):
 
     def get_angular_velocity(self, context) -> float:
         """θ̇ in `context` (rad/s)."""
-        return float(self.get_velocities(context)[0])
+        return self._rate(context)
 
     def set_angular_velocity(self, context, theta_dot: float) -> None:
         """Set θ̇ in `context` (rad/s)."""
-        self.set_velocities(context, [theta_dot])
-
-    def _compiled_axis(self) -> np.ndarray:
-        return self._axis.copy()
+        self._set_rate(context, theta_dot)
 
     def _compiled_screw_pitch(self) -> float:
         return self._screw_pitch

@@ -20,8 +20,9 @@ def make_config(model, **kwargs):
     if model == "continuous":
         kwargs.setdefault("stiction_tolerance", CONTINUOUS_STICTION)
         return MultibodyPlantConfig(time_step=0.0, contact_model="point", **kwargs)
-    return MultibodyPlantConfig(time_step=1e-3, contact_model="point",
-                                discrete_contact_approximation=model, **kwargs)
+    kwargs.setdefault("time_step", 1e-3)
+    return MultibodyPlantConfig(contact_model="point", discrete_contact_approximation=model,
+                                **kwargs)
 
 
 def make_simulator(diagram, model):

@@ -18,7 +18,8 @@ from merganser.multibody import (
     MultibodyPlant, MultibodyPlantConfig, RevoluteJoint, SpatialInertia, add_multibody_plant,
 )
 from merganser.multibody.contact import ContactSolverError
-from merganser.multibody.contact.geometry_bridge import register_geometry_records
+from merganser.multibody.plant.plant_geometry import register_geometry_records
+from merganser.multibody.plant.plant_core import get_plant_core
 from scenes import G, SOLVERS, BoxScene
 
 USAGE = pathlib.Path(__file__).resolve().parents[4] / "shared" / "usage" / \
@@ -42,7 +43,7 @@ def test_config_selects_the_solver_and_nothing_else():
     finals = []
     for approximation in SOLVERS:
         scene = BoxScene(approximation)
-        assert scene.plant._stepper.approximation == approximation
+        assert get_plant_core(scene.plant).stepper.approximation == approximation
         scene.place(0.1)
         scene.simulator.advance_to(0.5)
         finals.append(scene.position())
@@ -152,7 +153,8 @@ def test_geometry_registration_roles_and_lifecycle():
 def test_parsed_geometry_records_register_on_their_bodies():
     from merganser.multibody.parsing.geometry_records import GeometryRecord
     plant = MultibodyPlant(1e-3)
-    plant.register_as_source_for_scene_graph(SceneGraph())
+    scene_graph = SceneGraph()
+    plant.register_as_source_for_scene_graph(scene_graph)
     body = plant.add_rigid_body("link", SpatialInertia.solid_box_with_mass(1, 0.1, 0.1, 0.1))
     records = [
         GeometryRecord("collision", "c", body.model_instance(), "link", np.eye(4), "Box",
@@ -162,7 +164,7 @@ def test_parsed_geometry_records_register_on_their_bodies():
                        {"radius": 0.1}, diffuse_rgba=np.array([0, 1, 0, 1.0])),
     ]
     gc, gv = register_geometry_records(plant, records)
-    inspector = plant._scene_graph.model_inspector()
+    inspector = scene_graph.model_inspector()
     assert inspector.get_shape(gc) == Box(0.1, 0.2, 0.3)
     assert inspector.get_proximity_properties(gc).get_property(
         "material", "coulomb_friction") == CoulombFriction(0.8, 0.6)
@@ -271,7 +273,7 @@ def test_a_failed_solve_raises_a_catchable_error_and_keeps_the_context(approxima
     scene = BoxScene(approximation)
     scene.place(0.05 - 5e-4, velocity=(0.3, 0, -0.5))
     x_before = scene.plant.get_positions_and_velocities(scene.context)
-    scene.plant._stepper.max_iterations = 0
+    get_plant_core(scene.plant).stepper.max_iterations = 0
     if approximation == "lcp":
         scene.plant.set_lcp_solver("fischer_burmeister")
         import merganser.multibody.contact.lcp as lcp

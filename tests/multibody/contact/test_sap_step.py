@@ -20,6 +20,8 @@ from merganser.multibody.contact.contact_kernels import contact_jacobian, pose_p
 from merganser.multibody.contact.problem_kernels import delassus_estimate, sap_parameters
 from merganser.multibody.contact.sap import LAGGED, SAP, SIMILAR, sap_solve
 from merganser.multibody.contact.tamsi import tamsi_solve, tamsi_step
+from merganser.multibody.kernels.layout import make_workspace
+from merganser.multibody.plant.plant_core import get_plant_core
 from merganser.multibody.tree.constraints import (
     BallConstraintSpec, CouplerConstraintSpec, DistanceConstraintSpec, WeldConstraintSpec,
 )
@@ -88,23 +90,24 @@ def set_mixed_state(plant, ctx, box, bob, plate, joints, box_height):
 
 def step_by_step(plant, ctx, model):
     """v_next, gamma, vc, tau, iterations by the stages called one by one."""
-    stepper = plant._contact_manager.stepper
-    cache = plant._cache
+    core = get_plant_core(plant)
+    stepper = core.stepper
+    cache = core.cache
     state = cache.state.eval(ctx)
     q, v0 = state.q, state.v
     vdot = cache.forward_dynamics.eval(ctx).vdot
     M = cache.mass_matrix.eval(ctx).M
-    pcs = plant._contact_manager.eval_point_contacts(ctx)
+    pcs = core.contact_manager.eval_point_contacts(ctx)
     nc, m, nv = pcs.nc, stepper.constraints.m, plant.num_velocities()
     rows = 3 * nc + m
     J = np.full((rows, nv), np.nan)
-    ip, fp, ws = stepper.ip, stepper.fp, stepper.ws
+    ip, fp, ws = core.ip, core.fp, make_workspace(plant.num_bodies())
     if nc:
         contact_jacobian(ip, fp, ws, q, nc, pcs.node_a, pcs.node_b, pcs.p_WC, pcs.R_WC, J)
     else:
         pose_pass(ip, fp, q, ws)
     g, k, c = np.zeros(m), np.zeros(m), np.zeros(m)
-    stepper.constraints.fill(q, J[3 * nc:], g, k, c)
+    stepper.constraints.fill(q, ws, J[3 * nc:], g, k, c)
     w = np.zeros(rows)
     delassus_estimate(J, M, rows, w)
     Rt, Rn, vhat, fe0, n0, eps = np.zeros((6, nc))
@@ -130,9 +133,8 @@ def step_by_step(plant, ctx, model):
 def test_fused_sap_step_equals_its_stages_called_one_by_one(approximation, box_height):
     plant, ctx, box, bob, plate, joints = mixed_scene(approximation)
     set_mixed_state(plant, ctx, box, bob, plate, joints, box_height)
-    stepper = plant._contact_manager.stepper
-    res = stepper.make_results()
-    stepper.calc_results(ctx, res)
+    stepper = get_plant_core(plant).stepper
+    res = stepper.entry.eval(ctx)
     v, gamma, vc, tau, it, nc, m = step_by_step(plant, ctx, MODELS[approximation])
     assert m == 1 + 1 + 3 + 6
     assert (nc > 0) == (box_height < 0.05)
@@ -175,10 +177,11 @@ def chain_plant():
 def constraint_values(plant, q):
     """g(q) (m,) in numpy from the poses of forward kinematics, and the world rotations of
     the bodies of every spec (A, B)."""
-    X = plant._dyn.forward_kinematics(np.ascontiguousarray(q)).copy()
-    node = plant._tables.node_of_body
+    core = get_plant_core(plant)
+    X = core.dyn.forward_kinematics(np.ascontiguousarray(q)).copy()
+    node = core.tables.node_of_body
     g, rotations = [], []
-    for spec in plant._tree.get_constraint_specs():
+    for spec in plant.get_constraint_specs():
         if isinstance(spec, CouplerConstraintSpec):
             i0 = plant.get_joint(spec.joint0_index).position_start()
             i1 = plant.get_joint(spec.joint1_index).position_start()
@@ -202,18 +205,21 @@ def constraint_values(plant, q):
 
 
 def compiled_rows(plant, q):
-    stepper = plant._contact_manager.stepper
+    core = get_plant_core(plant)
+    stepper = core.stepper
     m, nv = stepper.constraints.m, plant.num_velocities()
     J, g, k, c = np.full((m, nv), np.nan), np.zeros(m), np.zeros(m), np.zeros(m)
-    pose_pass(stepper.ip, stepper.fp, q, stepper.ws)
-    stepper.constraints.fill(q, J, g, k, c)
+    ws = make_workspace(plant.num_bodies())
+    pose_pass(core.ip, core.fp, q, ws)
+    stepper.constraints.fill(q, ws, J, g, k, c)
     return J, g, k, c
 
 
 def moved(plant, q, v, t):
     """q advanced by t along v (q̇ = N(q) v), quaternions re-normalized."""
-    out = q + t * plant._dyn.map_velocity_to_qdot(q, v)
-    for s in plant._tables.quaternion_q_starts:
+    core = get_plant_core(plant)
+    out = q + t * core.dyn.map_velocity_to_qdot(q, v)
+    for s in core.tables.quaternion_q_starts:
         out[s:s + 4] /= np.linalg.norm(out[s:s + 4])
     return out
 
@@ -372,23 +378,25 @@ def test_tamsi_step_equals_jacobian_and_solve_called_separately():
     scene = BoxScene("tamsi")
     scene.place(0.05 - 1e-3, velocity=(0.2, -0.1, -0.3))
     plant, ctx = scene.plant, scene.context
-    stepper = plant._contact_manager.stepper
-    cache = plant._cache
+    core = get_plant_core(plant)
+    stepper = core.stepper
+    cache = core.cache
     state = cache.state.eval(ctx)
     vdot = cache.forward_dynamics.eval(ctx).vdot
     M = cache.mass_matrix.eval(ctx).M
-    pcs = plant._contact_manager.eval_point_contacts(ctx)
+    pcs = core.contact_manager.eval_point_contacts(ctx)
     nc, nv = pcs.nc, plant.num_velocities()
+    ip, fp, ws = core.ip, core.fp, make_workspace(plant.num_bodies())
     assert nc == 4
     vs = plant.get_stiction_tolerance()
     tol = (stepper.rel_tolerance, stepper.abs_tolerance, stepper.max_iterations)
     J1, v1 = np.full((3 * nc + 5, nv), np.nan), np.zeros(nv)
     gamma1, vc1, tau1 = np.zeros(3 * nc), np.zeros(3 * nc), np.zeros(nv)
-    it1, res1 = tamsi_step(stepper.ip, stepper.fp, stepper.ws, state.q, state.v, vdot, M, H, nc,
+    it1, res1 = tamsi_step(ip, fp, ws, state.q, state.v, vdot, M, H, nc,
                            pcs.node_a, pcs.node_b, pcs.p_WC, pcs.R_WC, pcs.phi0, pcs.mu, pcs.k,
                            pcs.d, vs, *tol, J1, v1, gamma1, vc1, tau1)
     J2 = np.zeros((3 * nc, nv))
-    contact_jacobian(stepper.ip, stepper.fp, stepper.ws, state.q, nc, pcs.node_a, pcs.node_b,
+    contact_jacobian(ip, fp, ws, state.q, nc, pcs.node_a, pcs.node_b,
                      pcs.p_WC, pcs.R_WC, J2)
     v2, gamma2, vc2 = state.v.copy(), np.zeros(3 * nc), np.zeros(3 * nc)
     it2, res2 = tamsi_solve(M, state.v + H * vdot, v2, J2, nc, pcs.mu[:nc], H, pcs.k[:nc],

@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from merganser.multibody.contact.position_update import next_state
+from merganser.multibody.kernels.position_update import next_state
 from merganser.multibody.kernels import TreeDynamics
 from merganser.multibody.kernels.layout import pack_model
 from merganser.multibody.tree.compiled_model import JointType

@@ -224,7 +224,7 @@ def test_dynamics_include_the_added_mass_forces():
 
 
 def test_added_mass_dynamics_equal_a_heavier_rigid_body():
-    """A rigid-body-shaped added mass must act exactly like extra inertia of the body
+    """A rigid-body-shaped added mass must act exactly like added mass of the body
     (Kirchhoff's equations reduce to Newton-Euler), Coriolis terms included."""
     M_body = SpatialInertia.make_from_central_inertia(2.0, [0.1, 0.2, -0.1],
                                                       np.diag([0.3, 0.2, 0.25]))

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from merganser.geometry import SceneGraph
 from merganser.multibody.parsing import ParseError, Parser, ParseWarning
 from merganser.multibody.plant import MultibodyPlant
 
@@ -22,7 +23,8 @@ def joint(name, parent, child, kind="revolute"):
 def parse_file(tmp_path, text, suffix=".urdf", packages=None):
     path = tmp_path / f"model{suffix}"
     path.write_text(text)
-    parser = Parser(MultibodyPlant(0.0))
+    # With a SceneGraph, so that geometry is registered and meshes must resolve.
+    parser = Parser(MultibodyPlant(0.0), SceneGraph())
     for name, folder in (packages or {}).items():
         parser.package_map().add(name, folder)
     with warnings.catch_warnings():
@@ -145,13 +147,21 @@ def test_missing_file_and_empty_document(tmp_path):
 
 def test_solo_urdf_names_meshes_missing_from_the_data(tmp_path):
     """solo.urdf (not a reference model) references OBJ meshes that the copied data lacks;
-    loading it fails at the first one, naming it (mesh resolution is strict, as Drake)."""
+    with a SceneGraph, loading it fails at the first one, naming it (as Drake); without
+    one (dynamics only) each is a located warning and the model loads."""
     models = Path(__file__).resolve().parents[2] / "data" / "models"
-    parser = Parser(MultibodyPlant(0.0))
+    solo = models / "example-robot-data/robots/solo_description/robots/solo.urdf"
+    parser = Parser(MultibodyPlant(0.0), SceneGraph())
     parser.package_map().add("example-robot-data", models / "example-robot-data")
     with pytest.raises(ParseError, match=r"solo_body\.obj.*does not exist") as err:
-        parser.add_models(models / "example-robot-data/robots/solo_description/robots/solo.urdf")
+        parser.add_models(solo)
     assert err.value.line == 20
+    plant = MultibodyPlant(0.0)
+    parser = Parser(plant)
+    parser.package_map().add("example-robot-data", models / "example-robot-data")
+    with pytest.warns(ParseWarning, match=r"solo\.urdf:20: .*solo_body\.obj.*no SceneGraph"):
+        parser.add_models(solo)
+    assert plant.has_body_named("base_link")
 
 
 def test_finalized_plant_is_refused():

@@ -10,7 +10,7 @@ import pytest
 
 from merganser.multibody.parsing import ParseError, Parser, ParseWarning
 from merganser.multibody.plant import MultibodyPlant
-from merganser.multibody.tree import BallRpyJoint, PrismaticJoint, RevoluteJoint
+from merganser.multibody.tree import BallQuaternionJoint, PrismaticJoint, RevoluteJoint
 
 DATA = Path(__file__).resolve().parents[2] / "data"
 ARM = DATA / "parsing" / "two_link_arm.xml"
@@ -92,7 +92,7 @@ def test_degrees_euler_and_multiple_joints_through_massless_bodies():
       </body></worldbody></mujoco>"""
     plant, _, mi = load(text)
     x, rz, sph = (plant.get_joint_by_name(n, mi) for n in ("x", "rz", "sph"))
-    assert isinstance(x, PrismaticJoint) and isinstance(sph, BallRpyJoint)
+    assert isinstance(x, PrismaticJoint) and isinstance(sph, BallQuaternionJoint)
     assert rz.position_upper_limits()[0] == pytest.approx(math.pi / 2)  # degrees by default
     assert x.child_body().name() == "b0" and rz.child_body().name() == "b1"
     assert sph.child_body().name() == "b" and x.child_body().default_mass() == 0.0

@@ -146,12 +146,9 @@ def test_every_model_file_loads_with_meshes_resolved(path):
     parser.package_map().add("example-robot-data", MODELS / "example-robot-data")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ParseWarning)
-        if path.endswith("solo_description/robots/solo.urdf"):
-            # The copied data lacks the OBJ meshes this (non-reference) file names.
-            with pytest.raises(ParseError, match=r"\.obj'.*does not exist"):
-                parser.add_models(MODELS / path)
-            return
         instances = parser.add_models(MODELS / path)
+    # solo.urdf's OBJ meshes are missing from the copied data: without a SceneGraph they
+    # are warned (test_malformed) and their geometry is left out; every other mesh resolves.
     assert len(instances) == 1
     for g in parser.geometries():
         if g.shape in ("Mesh", "Convex"):

@@ -368,19 +368,34 @@ def test_clashing_model_names_raise_unless_renamed_or_prefixed():
 
 # ------------------------------------------------------------------ diagnostics and report
 def test_ignored_elements_warn_with_line_and_strict_mode_refuses_them():
-    text = chain().replace("</robot>", "<gazebo><plugin/></gazebo>\n</robot>").replace(
-        '<link name="arm">', '<link name="arm" foo="1">')
+    text = chain().replace("</robot>", "<safety_thing><plugin/></safety_thing>\n</robot>"
+                           ).replace('<link name="arm">', '<link name="arm" foo="1">')
     plant = MultibodyPlant(0.0)
     with pytest.warns(ParseWarning) as record:
         Parser(plant).add_models_from_string(text, "urdf")
     messages = [str(w.message) for w in record]
-    assert any(m.startswith("<string.urdf>:8: <gazebo>") for m in messages)
+    assert any(m.startswith("<string.urdf>:8: <safety_thing>") for m in messages)
     assert any("attribute 'foo' of <link>" in m for m in messages)
     parser = Parser(MultibodyPlant(0.0))
     parser.set_strict_parsing()
-    with pytest.raises(ParseError, match="<gazebo>.*strict parsing") as err:
+    with pytest.raises(ParseError, match="'foo' of <link>.*strict parsing") as err:
         parser.add_models_from_string(text, "urdf")
-    assert err.value.line == 8
+    assert err.value.line == 3 and isinstance(err.value, RuntimeError)
+
+
+def test_gazebo_and_drake_ignore_are_info_level_in_the_report_only():
+    # Drake's own models (Pendulum.urdf) carry these; Drake ignores them silently.
+    text = chain().replace("</robot>", "<gazebo><plugin/></gazebo>\n</robot>")
+    text = text.replace('<link name="base">', '<link name="world" drake_ignore="true"/>\n'
+                                              '<link name="base">')
+    parser = Parser(MultibodyPlant(0.0))
+    parser.set_strict_parsing()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ParseWarning)
+        parser.add_models_from_string(text, "urdf")
+    ignored = [e for e in parser.last_report().warnings() if e.status == "ignored"]
+    assert any("<gazebo> is simulator-specific" in e.message for e in ignored)
+    assert any("drake_ignore" in e.message for e in ignored)
 
 
 def test_report_lists_every_element_with_a_status():

@@ -36,12 +36,12 @@ class DerivativesMixin:
             f"{fn}: q_derivative is {q_derivative!r}, expected 'tangent' or 'coordinates'")
 
     def inverse_dynamics_derivatives(self, q, v, vdot, I10, g, F_ext_W=None,
-                                     q_derivative="tangent", M_extra=None):
+                                     q_derivative="tangent", M_added=None):
         """Exact partial derivatives of inverse dynamics (complex step through RNEA).
 
         Parameters
         ----------
-        q, v, vdot, I10, g, F_ext_W, M_extra
+        q, v, vdot, I10, g, F_ext_W, M_added
             As in `inverse_dynamics`.
         q_derivative : {"tangent", "coordinates"}
             See the module docstring.
@@ -56,7 +56,7 @@ class DerivativesMixin:
         fn = "inverse_dynamics_derivatives"
         q, v, vdot, I10, g = self._coerce(fn, q=q, v=v, vdot=vdot, I10=I10, g=g)
         F, use = self._forces(fn, F_ext_W)
-        E = self._extra(fn, M_extra)
+        E = self._added_mass_arg(fn, M_added)
         Dq = self._q_directions(fn, q, q_derivative)
         dq = np.empty((self.nv, Dq.shape[1]))
         dv = np.empty((self.nv, self.nv))
@@ -66,7 +66,7 @@ class DerivativesMixin:
         return dq, dv, self.mass_matrix(q, I10, E).copy()
 
     def forward_dynamics_derivatives(self, q, v, tau, I10, g, F_ext_W=None,
-                                     q_derivative="tangent", M_extra=None):
+                                     q_derivative="tangent", M_added=None):
         """Exact partial derivatives of forward dynamics.
 
         ``d vdot = -M^-1 d(ID)`` evaluated at ``vdot = ABA(q, v, tau)`` (Carpentier &
@@ -74,7 +74,7 @@ class DerivativesMixin:
 
         Parameters
         ----------
-        q, v, tau, I10, g, F_ext_W, M_extra
+        q, v, tau, I10, g, F_ext_W, M_added
             As in `forward_dynamics`.
         q_derivative : {"tangent", "coordinates"}
             See the module docstring; the default gives an (nv, nv) matrix.
@@ -88,7 +88,7 @@ class DerivativesMixin:
         """
         fn = "forward_dynamics_derivatives"
         q, v, tau, I10, g = self._coerce(fn, q=q, v=v, tau=tau, I10=I10, g=g)
-        E = self._extra(fn, M_extra)
+        E = self._added_mass_arg(fn, M_added)
         vdot = self.forward_dynamics(q, v, tau, I10, g, F_ext_W, E).copy()
         dq, dv, M = self.inverse_dynamics_derivatives(q, v, vdot, I10, g, F_ext_W,
                                                       q_derivative, E)
@@ -116,7 +116,7 @@ class DerivativesMixin:
     def inverse_dynamics_regressor(self, q, v, vdot, g):
         """Regressor ``Y`` (nv, nb, 10): ``tau = Y.reshape(nv, -1) @ I10.ravel()``.
 
-        Includes gravity, not external forces nor any extra inertia ``M_extra`` (they
+        Includes gravity, not external forces nor any added mass ``M_added`` (they
         do not depend on the parameters: with one, ``tau = Y θ + tau_extra``).
         """
         fn = "inverse_dynamics_regressor"
@@ -127,12 +127,12 @@ class DerivativesMixin:
         return Y
 
     def forward_dynamics_parameter_derivatives(self, q, v, tau, I10, g, F_ext_W=None,
-                                               M_extra=None):
+                                               M_added=None):
         """``d vdot / d I10``, shape (nv, nb, 10): ``-M^-1 Y(q, v, vdot)`` (M and vdot
-        include `M_extra`, None: the object's default)."""
+        include `M_added`, None: the object's default)."""
         fn = "forward_dynamics_parameter_derivatives"
         q, v, tau, I10, g = self._coerce(fn, q=q, v=v, tau=tau, I10=I10, g=g)
-        E = self._extra(fn, M_extra)
+        E = self._added_mass_arg(fn, M_added)
         vdot = self.forward_dynamics(q, v, tau, I10, g, F_ext_W, E).copy()
         Y = self.inverse_dynamics_regressor(q, v, vdot, g)
         M = self.mass_matrix(q, I10, E)

@@ -7,16 +7,18 @@ returns a status; any mismatch goes to a slow path that converts the arguments a
 raises `DynamicsArgumentError` with the method, the argument, the expected and the
 received size.
 
-An optional extra spatial inertia per node, ``M_extra`` (nb, 6, 6) (e.g. hydrodynamic
-added mass, see `multibody.kernels.extra_inertia`), is included by every method that
+An optional added-mass spatial inertia per node, ``M_added`` (nb, 6, 6) (e.g. hydrodynamic
+added mass, see `multibody.kernels.added_mass`), is included by every method that
 involves the inertia (mass matrix, inverse and forward dynamics, bias term, kinetic
 energy, momentum, their batch and derivative versions): a default given at
-construction, or per call with the ``M_extra`` keyword. Without one, the kernels run
+construction, or per call with the ``M_added`` keyword. Without one, the kernels run
 their rigid-body-only compiled path.
 
 Returned arrays are owned by the `TreeDynamics` object and are overwritten by the next
 call of the same method: copy a result to keep it (batch and derivative methods return
-new arrays). One object must not be used from several threads at once. All arrays are
+new arrays). One object must not be used from several threads at once: `fork` gives
+another object of the same model (sharing the packed, read-only model tables) for
+another thread. All arrays are
 in node order (see ``docs/compiled_model.md``); spatial vectors are
 [rotational; translational].
 """
@@ -26,15 +28,15 @@ from __future__ import annotations
 import numpy as np
 
 from merganser.multibody.kernels.aba import (
-    SINGULAR, calc_forward_dynamics, calc_forward_dynamics_with_extra,
+    SINGULAR, calc_forward_dynamics, calc_forward_dynamics_with_added_mass,
 )
 from merganser.multibody.kernels.arguments import ArgumentChecker, DynamicsArgumentError
 from merganser.multibody.kernels.center_of_mass import (
     calc_center_of_mass, calc_center_of_mass_jacobian,
 )
-from merganser.multibody.kernels.crba import calc_mass_matrix, calc_mass_matrix_with_extra
-from merganser.multibody.kernels.dynamics_batch import BatchDynamicsMixin
-from merganser.multibody.kernels.dynamics_derivatives import DerivativesMixin
+from merganser.multibody.kernels.crba import calc_mass_matrix, calc_mass_matrix_with_added_mass
+from merganser.multibody.kernels.tree_dynamics_batch import BatchDynamicsMixin
+from merganser.multibody.kernels.tree_dynamics_derivatives import DerivativesMixin
 from merganser.multibody.kernels.jacobians import (
     calc_bias_spatial_acceleration, calc_jacobian_spatial,
 )
@@ -45,11 +47,12 @@ from merganser.multibody.kernels.kinematics import (
     calc_body_spatial_accelerations, calc_body_spatial_velocities, calc_forward_kinematics,
 )
 from merganser.multibody.kernels.layout import WS_DINV, make_workspace, pack_model
+from merganser.multibody.kernels.position_update import next_state
 from merganser.multibody.kernels.momentum_energy import (
-    calc_kinetic_energy, calc_kinetic_energy_with_extra, calc_potential_energy,
-    calc_spatial_momentum, calc_spatial_momentum_with_extra,
+    calc_kinetic_energy, calc_kinetic_energy_with_added_mass, calc_potential_energy,
+    calc_spatial_momentum, calc_spatial_momentum_with_added_mass,
 )
-from merganser.multibody.kernels.rnea import calc_inverse_dynamics, calc_inverse_dynamics_with_extra
+from merganser.multibody.kernels.rnea import calc_inverse_dynamics, calc_inverse_dynamics_with_added_mass
 from merganser.multibody.kernels.singular_dynamics import singular_dynamics_error
 from merganser.multibody.tree.compiled_model import CompiledModel, JointType
 
@@ -65,18 +68,18 @@ class TreeDynamics(ArgumentChecker, BatchDynamicsMixin, DerivativesMixin):
     ----------
     model : CompiledModel
         The compiled tree (validated here).
-    M_extra : ndarray, shape (nb, 6, 6), optional
-        Default extra spatial inertia of each node's body (``M_BBo_B``: about Bo,
+    M_added : ndarray, shape (nb, 6, 6), optional
+        Default added-mass spatial inertia of each node's body (``M_BBo_B``: about Bo,
         expressed in B, [rotational; translational]), symmetric positive semidefinite,
         constant in B; row 0 (the world) is not read. It adds to the rigid inertia in
-        every method that involves the inertia whenever that method's ``M_extra``
+        every method that involves the inertia whenever that method's ``M_added``
         argument is None; it has no weight (gravity acts on ``I10`` only). None (the
         default): rigid bodies only.
 
     Raises
     ------
     DynamicsArgumentError
-        If `M_extra` has the wrong shape, is not finite, not symmetric or not positive
+        If `M_added` has the wrong shape, is not finite, not symmetric or not positive
         semidefinite.
 
     Notes
@@ -89,24 +92,57 @@ class TreeDynamics(ArgumentChecker, BatchDynamicsMixin, DerivativesMixin):
     W. Joint damping is not applied by these methods.
     """
 
-    def __init__(self, model: CompiledModel, M_extra=None):
+    def __init__(self, model: CompiledModel, M_added=None):
         if not isinstance(model, CompiledModel):
             raise DynamicsArgumentError(
                 f"TreeDynamics: model must be a CompiledModel, got {type(model).__name__}")
         model.validate()
         self.model = model
-        self.nb, self.nq, self.nv = nb, nq, nv = model.nb, model.nq, model.nv
-        self._M_extra = None if M_extra is None else self._check_extra_inertia(M_extra)
+        self.nb, self.nq, self.nv = model.nb, model.nq, model.nv
+        self._M_added = None if M_added is None else self._check_added_mass(M_added)
         self._ip, self._fp = pack_model(model)
-        self._ws = make_workspace(nb)
-        #: Name of each node's inboard joint, for error messages (set by the plant).
-        self.node_joint_names = ()
-        self._no_fext = np.zeros((nb, 6))
-        self._zeros_nv = np.zeros(nv)
-        self._zero_g = np.zeros(3)
         rpy = np.flatnonzero(np.isin(model.jtype, (JointType.BALL_RPY, JointType.RPY_FLOATING)))
         self._rpy_nodes = rpy
         self._rpy_pitch = model.q_start[rpy] + 1
+        self._quat_starts = np.ascontiguousarray(
+            model.q_start[model.jtype == JointType.QUATERNION_FLOATING], dtype=np.int64)
+        self._identity_n = bool(np.all(model.nq_j == model.nv_j) and rpy.size == 0)
+        #: Name of each node's inboard joint, for error messages (set by the plant).
+        self.node_joint_names = ()
+        self._allocate_scratch()
+
+    def fork(self):
+        """A `TreeDynamics` of the same model sharing the packed model tables (never written)
+        and added mass, with its own scratch and output arrays (one per thread)."""
+        other = object.__new__(type(self))
+        for name in ("model", "nb", "nq", "nv", "_M_added", "_ip", "_fp", "_rpy_nodes",
+                     "_rpy_pitch", "_quat_starts", "_identity_n", "node_joint_names"):
+            setattr(other, name, getattr(self, name))
+        other._allocate_scratch()
+        return other
+
+    @property
+    def packed_model(self):
+        """The packed model tables ``(ip, fp)`` the kernels read (shared, not to be
+        written; see `multibody.kernels.layout.pack_model`)."""
+        return self._ip, self._fp
+
+    @property
+    def workspace(self):
+        """This object's kernel workspace (nb, NWS) (overwritten by every call)."""
+        return self._ws
+
+    @property
+    def rpy_nodes(self):
+        """Nodes of roll-pitch-yaw joints (ball rpy, rpy floating), int64 (k,)."""
+        return self._rpy_nodes
+
+    def _allocate_scratch(self):
+        nb, nq, nv = self.nb, self.nq, self.nv
+        self._ws = make_workspace(nb)
+        self._no_fext = np.zeros((nb, 6))
+        self._zeros_nv = np.zeros(nv)
+        self._zero_g = np.zeros(3)
         # outputs
         self._X_WB = np.zeros((nb, 4, 4))
         self._V_WB = np.zeros((nb, 6))
@@ -134,19 +170,19 @@ class TreeDynamics(ArgumentChecker, BatchDynamicsMixin, DerivativesMixin):
         self._E = np.zeros((nb, 10))
 
     @property
-    def M_extra(self):
-        """The default extra spatial inertia (nb, 6, 6) (read-only), or None."""
-        return self._M_extra
+    def M_added(self):
+        """The default added-mass spatial inertia (nb, 6, 6) (read-only), or None."""
+        return self._M_added
 
-    def _check_extra_inertia(self, M_extra):
-        """Return `M_extra` as a read-only (nb, 6, 6) copy, or raise (see the class)."""
+    def _check_added_mass(self, M_added):
+        """Return `M_added` as a read-only (nb, 6, 6) copy, or raise (see the class)."""
         fn = "TreeDynamics"
-        E, = self._coerce(fn, M_extra=M_extra)
+        E, = self._coerce(fn, M_added=M_added)
         E = E.copy()
         if not np.all(np.isfinite(E)):
             nodes = np.unique(np.argwhere(~np.isfinite(E))[:, 0]).tolist()
             raise DynamicsArgumentError(
-                f"{fn}: M_extra must be finite, got non-finite entries at nodes {nodes}")
+                f"{fn}: M_added must be finite, got non-finite entries at nodes {nodes}")
         for k in range(1, self.nb):
             Ek = E[k]
             scale = float(np.max(np.abs(Ek)))
@@ -155,11 +191,11 @@ class TreeDynamics(ArgumentChecker, BatchDynamicsMixin, DerivativesMixin):
             name = self.model.node_name(k)
             if not np.allclose(Ek, Ek.T, rtol=0.0, atol=1e-12 * scale):
                 raise DynamicsArgumentError(
-                    f"{fn}: M_extra[{k}] ({name}) must be symmetric, got {Ek.tolist()}")
+                    f"{fn}: M_added[{k}] ({name}) must be symmetric, got {Ek.tolist()}")
             smallest = float(np.linalg.eigvalsh(0.5 * (Ek + Ek.T))[0])
             if smallest < -1e-12 * scale:
                 raise DynamicsArgumentError(
-                    f"{fn}: M_extra[{k}] ({name}) must be positive semidefinite, but its "
+                    f"{fn}: M_added[{k}] ({name}) must be positive semidefinite, but its "
                     f"smallest eigenvalue is {smallest:.6g}")
             E[k] = 0.5 * (Ek + Ek.T)
         E.setflags(write=False)
@@ -218,30 +254,30 @@ class TreeDynamics(ArgumentChecker, BatchDynamicsMixin, DerivativesMixin):
         return self._A_WB
 
     # ---------------------------------------------------------------- dynamics
-    def mass_matrix(self, q, I10, M_extra=None):
+    def mass_matrix(self, q, I10, M_added=None):
         """Joint-space mass matrix M(q) by CRBA, shape (nv, nv).
 
-        `M_extra` (nb, 6, 6), optional: extra spatial inertia per node (None: the
+        `M_added` (nb, 6, 6), optional: added-mass spatial inertia per node (None: the
         object's default, see the class), added to the rigid inertias.
         """
-        E = self._M_extra if M_extra is None else M_extra
+        E = self._M_added if M_added is None else M_added
         try:
             if _ND is type(q) is type(I10) and not (
                     calc_mass_matrix(self._ip, self._fp, self._ws, q, I10, self._M)
-                    if E is None else type(E) is not _ND or calc_mass_matrix_with_extra(
+                    if E is None else type(E) is not _ND or calc_mass_matrix_with_added_mass(
                         self._ip, self._fp, self._ws, q, I10, self._M, E)):
                 return self._M
         except Exception:
             pass
         q, I10 = self._coerce("mass_matrix", q=q, I10=I10)
-        E = self._extra("mass_matrix", M_extra)
+        E = self._added_mass_arg("mass_matrix", M_added)
         if E is None:
             calc_mass_matrix(self._ip, self._fp, self._ws, q, I10, self._M)
         else:
-            calc_mass_matrix_with_extra(self._ip, self._fp, self._ws, q, I10, self._M, E)
+            calc_mass_matrix_with_added_mass(self._ip, self._fp, self._ws, q, I10, self._M, E)
         return self._M
 
-    def inverse_dynamics(self, q, v, vdot, I10, g, F_ext_W=None, M_extra=None):
+    def inverse_dynamics(self, q, v, vdot, I10, g, F_ext_W=None, M_added=None):
         """Generalized forces ``tau = M vdot + C v - tau_g - sum_k J_k^T F_ext_k`` (RNEA).
 
         Parameters
@@ -253,8 +289,8 @@ class TreeDynamics(ArgumentChecker, BatchDynamicsMixin, DerivativesMixin):
             Gravity, expressed in W.
         F_ext_W : ndarray, shape (nb, 6), optional
             Spatial force on each node's body at Bo, expressed in W.
-        M_extra : ndarray, shape (nb, 6, 6), optional
-            Extra spatial inertia per node (None: the object's default), included in M
+        M_added : ndarray, shape (nb, 6, 6), optional
+            added-mass spatial inertia per node (None: the object's default), included in M
             and C (weightless: not in tau_g).
 
         Returns
@@ -262,13 +298,13 @@ class TreeDynamics(ArgumentChecker, BatchDynamicsMixin, DerivativesMixin):
         tau : ndarray, shape (nv,)
         """
         F, use = (self._no_fext, False) if F_ext_W is None else (F_ext_W, True)
-        E = self._M_extra if M_extra is None else M_extra
+        E = self._M_added if M_added is None else M_added
         try:
             if _ND is type(q) is type(v) is type(vdot) is type(I10) is type(g) is type(F) \
                     and not (calc_inverse_dynamics(self._ip, self._fp, self._ws, q, v, vdot,
                                                    I10, g, F, use, self._tau)
                              if E is None else type(E) is not _ND
-                             or calc_inverse_dynamics_with_extra(
+                             or calc_inverse_dynamics_with_added_mass(
                                  self._ip, self._fp, self._ws, q, v, vdot, I10, g, F, use,
                                  self._tau, E)):
                 return self._tau
@@ -277,16 +313,16 @@ class TreeDynamics(ArgumentChecker, BatchDynamicsMixin, DerivativesMixin):
         fn = "inverse_dynamics"
         q, v, vdot, I10, g = self._coerce(fn, q=q, v=v, vdot=vdot, I10=I10, g=g)
         F, use = self._forces(fn, F_ext_W)
-        E = self._extra(fn, M_extra)
+        E = self._added_mass_arg(fn, M_added)
         if E is None:
             calc_inverse_dynamics(self._ip, self._fp, self._ws, q, v, vdot, I10, g, F, use,
                                   self._tau)
         else:
-            calc_inverse_dynamics_with_extra(self._ip, self._fp, self._ws, q, v, vdot, I10, g,
+            calc_inverse_dynamics_with_added_mass(self._ip, self._fp, self._ws, q, v, vdot, I10, g,
                                              F, use, self._tau, E)
         return self._tau
 
-    def forward_dynamics(self, q, v, tau, I10, g, F_ext_W=None, M_extra=None, fn_name=None):
+    def forward_dynamics(self, q, v, tau, I10, g, F_ext_W=None, M_added=None, fn_name=None):
         """Generalized accelerations ``vdot = M^-1 (tau + tau_g - C v + sum J^T F_ext)``
         by the O(n) articulated body algorithm.
 
@@ -297,8 +333,8 @@ class TreeDynamics(ArgumentChecker, BatchDynamicsMixin, DerivativesMixin):
         I10 : ndarray, shape (nb, 10)
         g : ndarray, shape (3,)
         F_ext_W : ndarray, shape (nb, 6), optional
-        M_extra : ndarray, shape (nb, 6, 6), optional
-            Extra spatial inertia per node (None: the object's default), included in M
+        M_added : ndarray, shape (nb, 6, 6), optional
+            added-mass spatial inertia per node (None: the object's default), included in M
             and C.
         fn_name : str, optional
             The operation named by a `SingularDynamicsError` (default
@@ -314,13 +350,13 @@ class TreeDynamics(ArgumentChecker, BatchDynamicsMixin, DerivativesMixin):
             If a joint's articulated inertia is singular (see `multibody.kernels.aba`).
         """
         F, use = (self._no_fext, False) if F_ext_W is None else (F_ext_W, True)
-        E = self._M_extra if M_extra is None else M_extra
+        E = self._M_added if M_added is None else M_added
         try:
             if _ND is type(q) is type(v) is type(tau) is type(I10) is type(g) is type(F) \
                     and not (calc_forward_dynamics(self._ip, self._fp, self._ws, q, v, tau,
                                                    I10, g, F, use, self._vd)
                              if E is None else type(E) is not _ND
-                             or calc_forward_dynamics_with_extra(
+                             or calc_forward_dynamics_with_added_mass(
                                  self._ip, self._fp, self._ws, q, v, tau, I10, g, F, use,
                                  self._vd, E)):
                 return self._vd
@@ -329,12 +365,12 @@ class TreeDynamics(ArgumentChecker, BatchDynamicsMixin, DerivativesMixin):
         fn = "forward_dynamics"
         q, v, tau, I10, g = self._coerce(fn, q=q, v=v, tau=tau, I10=I10, g=g)
         F, use = self._forces(fn, F_ext_W)
-        E = self._extra(fn, M_extra)
+        E = self._added_mass_arg(fn, M_added)
         if E is None:
             status = calc_forward_dynamics(self._ip, self._fp, self._ws, q, v, tau, I10, g, F,
                                            use, self._vd)
         else:
-            status = calc_forward_dynamics_with_extra(self._ip, self._fp, self._ws, q, v, tau,
+            status = calc_forward_dynamics_with_added_mass(self._ip, self._fp, self._ws, q, v, tau,
                                                       I10, g, F, use, self._vd, E)
         if status == SINGULAR:
             raise singular_dynamics_error("calc_forward_dynamics" if fn_name is None else fn_name,
@@ -342,30 +378,30 @@ class TreeDynamics(ArgumentChecker, BatchDynamicsMixin, DerivativesMixin):
                                           self.node_joint_names)
         return self._vd
 
-    def bias_term(self, q, v, I10, M_extra=None):
+    def bias_term(self, q, v, I10, M_added=None):
         """Coriolis, centrifugal and gyroscopic terms ``C(q, v) v`` (no gravity), (nv,).
 
-        `M_extra` (nb, 6, 6), optional: extra spatial inertia per node (None: the
+        `M_added` (nb, 6, 6), optional: added-mass spatial inertia per node (None: the
         object's default), whose gyroscopic terms are included.
         """
-        E = self._M_extra if M_extra is None else M_extra
+        E = self._M_added if M_added is None else M_added
         try:
             if _ND is type(q) is type(v) is type(I10) and not (
                     calc_inverse_dynamics(self._ip, self._fp, self._ws, q, v, self._zeros_nv,
                                           I10, self._zero_g, self._no_fext, False, self._Cv)
-                    if E is None else type(E) is not _ND or calc_inverse_dynamics_with_extra(
+                    if E is None else type(E) is not _ND or calc_inverse_dynamics_with_added_mass(
                         self._ip, self._fp, self._ws, q, v, self._zeros_nv, I10, self._zero_g,
                         self._no_fext, False, self._Cv, E)):
                 return self._Cv
         except Exception:
             pass
         q, v, I10 = self._coerce("bias_term", q=q, v=v, I10=I10)
-        E = self._extra("bias_term", M_extra)
+        E = self._added_mass_arg("bias_term", M_added)
         if E is None:
             calc_inverse_dynamics(self._ip, self._fp, self._ws, q, v, self._zeros_nv, I10,
                                   self._zero_g, self._no_fext, False, self._Cv)
         else:
-            calc_inverse_dynamics_with_extra(self._ip, self._fp, self._ws, q, v,
+            calc_inverse_dynamics_with_added_mass(self._ip, self._fp, self._ws, q, v,
                                              self._zeros_nv, I10, self._zero_g, self._no_fext,
                                              False, self._Cv, E)
         return self._Cv
@@ -373,7 +409,7 @@ class TreeDynamics(ArgumentChecker, BatchDynamicsMixin, DerivativesMixin):
     def gravity_generalized_forces(self, q, I10, g):
         """Generalized gravity forces ``tau_g`` (right-hand side: M vd + C v = tau_g + tau).
 
-        Any extra inertia (``M_extra``) is weightless and does not contribute.
+        Any added mass (``M_added``) is weightless and does not contribute.
         """
         try:
             ok = _ND is type(q) is type(I10) is type(g) and not calc_inverse_dynamics(
@@ -477,42 +513,42 @@ class TreeDynamics(ArgumentChecker, BatchDynamicsMixin, DerivativesMixin):
                                         "the center of mass is undefined")
         return self._Jcom
 
-    def spatial_momentum(self, q, v, I10, p_WoP_W, M_extra=None):
+    def spatial_momentum(self, q, v, I10, p_WoP_W, M_added=None):
         """Spatial momentum of all bodies about point P, expressed in W, shape (6,).
 
-        `M_extra` (nb, 6, 6), optional: extra spatial inertia per node (None: the
-        object's default); each body's momentum about Bo is (I + M_extra) V_B.
+        `M_added` (nb, 6, 6), optional: added-mass spatial inertia per node (None: the
+        object's default); each body's momentum about Bo is (I + M_added) V_B.
         """
-        E = self._M_extra if M_extra is None else M_extra
+        E = self._M_added if M_added is None else M_added
         try:
             if _ND is type(q) is type(v) is type(I10) is type(p_WoP_W) and not (
                     calc_spatial_momentum(self._ip, self._fp, self._ws, q, v, I10, p_WoP_W,
                                           self._L)
-                    if E is None else type(E) is not _ND or calc_spatial_momentum_with_extra(
+                    if E is None else type(E) is not _ND or calc_spatial_momentum_with_added_mass(
                         self._ip, self._fp, self._ws, q, v, I10, p_WoP_W, self._L, E)):
                 return self._L
         except Exception:
             pass
         q, v, I10, p_WoP_W = self._coerce("spatial_momentum", q=q, v=v, I10=I10,
                                           p_WoP_W=p_WoP_W)
-        E = self._extra("spatial_momentum", M_extra)
+        E = self._added_mass_arg("spatial_momentum", M_added)
         if E is None:
             calc_spatial_momentum(self._ip, self._fp, self._ws, q, v, I10, p_WoP_W, self._L)
         else:
-            calc_spatial_momentum_with_extra(self._ip, self._fp, self._ws, q, v, I10, p_WoP_W,
+            calc_spatial_momentum_with_added_mass(self._ip, self._fp, self._ws, q, v, I10, p_WoP_W,
                                              self._L, E)
         return self._L
 
-    def kinetic_energy(self, q, v, I10, M_extra=None):
-        """Kinetic energy ``½ vᵀ M(q) v`` (float), M including `M_extra` (nb, 6, 6) when
+    def kinetic_energy(self, q, v, I10, M_added=None):
+        """Kinetic energy ``½ vᵀ M(q) v`` (float), M including `M_added` (nb, 6, 6) when
         given (None: the object's default)."""
-        E = self._M_extra if M_extra is None else M_extra
+        E = self._M_added if M_added is None else M_added
         try:
             if _ND is type(q) is type(v) is type(I10):
                 if E is None:
                     e = calc_kinetic_energy(self._ip, self._fp, self._ws, q, v, I10)
                 elif type(E) is _ND:
-                    e = calc_kinetic_energy_with_extra(self._ip, self._fp, self._ws, q, v, I10, E)
+                    e = calc_kinetic_energy_with_added_mass(self._ip, self._fp, self._ws, q, v, I10, E)
                 else:
                     e = np.nan
                 if e == e:
@@ -520,10 +556,10 @@ class TreeDynamics(ArgumentChecker, BatchDynamicsMixin, DerivativesMixin):
         except Exception:
             pass
         q, v, I10 = self._coerce("kinetic_energy", q=q, v=v, I10=I10)
-        E = self._extra("kinetic_energy", M_extra)
+        E = self._added_mass_arg("kinetic_energy", M_added)
         if E is None:
             return float(calc_kinetic_energy(self._ip, self._fp, self._ws, q, v, I10))
-        return float(calc_kinetic_energy_with_extra(self._ip, self._fp, self._ws, q, v, I10, E))
+        return float(calc_kinetic_energy_with_added_mass(self._ip, self._fp, self._ws, q, v, I10, E))
 
     def potential_energy(self, q, I10, g):
         """Gravitational potential energy ``-g . m p_WoScm_W`` (zero at Wo) (float)."""
@@ -557,6 +593,30 @@ class TreeDynamics(ArgumentChecker, BatchDynamicsMixin, DerivativesMixin):
         q, v = self._coerce("map_velocity_to_qdot", q=q, v=v)
         map_velocity_to_qdot(self._ip, q, v, self._qdot)
         return self._qdot
+
+    def next_state(self, q, v_next, h, x_next):
+        """Write the discrete step's x_next = [q + h N(q) v_next; v_next] (nq + nv,),
+        every quaternion re-normalized (`multibody.kernels.position_update`).
+
+        `x_next[nq:]` may be `v_next` itself. Raises DynamicsArgumentError for wrong
+        sizes or a roll-pitch-yaw joint at gimbal lock.
+        """
+        if self._rpy_nodes.size:
+            self._check_gimbal_lock("next_state", q)
+        try:
+            if _ND is type(q) is type(v_next) and not next_state(
+                    self._ip, q, v_next, h, self._identity_n, self._quat_starts, self._qdot,
+                    x_next):
+                return x_next
+        except Exception:
+            pass
+        q, v_next = self._coerce("next_state", q=q, v=v_next)
+        if next_state(self._ip, q, v_next, float(h), self._identity_n, self._quat_starts,
+                      self._qdot, x_next):
+            raise DynamicsArgumentError(
+                f"next_state: x_next has shape {getattr(x_next, 'shape', None)}, expected "
+                f"(nq + nv,) = ({self.nq + self.nv},)")
+        return x_next
 
     def map_qdot_to_velocity(self, q, qdot):
         """Return ``v = N⁺(q) q̇``, shape (nv,) (``N⁺ N = 1``)."""

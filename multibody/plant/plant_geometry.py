@@ -1,5 +1,7 @@
 """The plant side of SceneGraph: geometry registration, the geometry_pose output, collision
-filtering at finalize and the contact pipeline's entry points (a mixin of MultibodyPlant).
+filtering at finalize, the LCP solver choice and the contact pipeline's entry points (a
+mixin of MultibodyPlant), and the helpers that connect a plant to a SceneGraph and
+register parsed geometry.
 
 - `register_as_source_for_scene_graph(scene_graph)` makes the plant a geometry source;
 - `register_collision_geometry` / `register_visual_geometry` affix geometry to a body
@@ -7,8 +9,9 @@ filtering at finalize and the contact pipeline's entry points (a mixin of Multib
   frame (frame group = its model instance);
 - at `finalize`, the plant filters collisions between bodies joined by a (non-floating)
   joint and within each welded subgraph (the world's included), declares the
-  ``geometry_pose`` output (a FramePoseVector of its body frames, X_WB), and hands the
-  contact computations to a `multibody.contact.contact_manager.ContactManager`.
+  ``geometry_pose`` output (a FramePoseVector of its body frames, X_WB); the plant then
+  hands the contact computations to a `multibody.contact.contact_manager.ContactManager`
+  (built on the plant's `multibody.plant.plant_core.PlantCore`).
 """
 
 import numpy as np
@@ -19,9 +22,8 @@ from merganser.geometry import (
     ProximityProperties, RigidTransform, SceneGraph, Shape,
 )
 from merganser.geometry.properties import FRICTION, MATERIAL
-from merganser.multibody.contact.contact_manager import ContactManager
 
-__all__ = ["PlantGeometryMixin"]
+__all__ = ["PlantGeometryMixin", "connect_plant_and_scene_graph", "register_parsed_geometry"]
 
 
 class PlantGeometryMixin:
@@ -36,6 +38,7 @@ class PlantGeometryMixin:
         self._visual_geometries = {}      # body index -> [GeometryId]
         self._geometry_body = {}          # GeometryId -> body index
         self._contact_manager = None
+        self._lcp_solver = "lemke"
 
     # ---- source registration ---------------------------------------------------------------
     def register_as_source_for_scene_graph(self, scene_graph):
@@ -250,8 +253,12 @@ class PlantGeometryMixin:
         if decl.statements():
             self._scene_graph.collision_filter_manager().apply(decl)
 
-    def _finalize_geometry_and_contact(self, state_ticket, input_tickets):
-        """Called by ``finalize()``: filters, the geometry_pose port and the contact manager."""
+    def _finalize_geometry(self, core):
+        """Called by ``finalize()``: filters and the geometry_pose rows; fills the core's
+        geometry fields."""
+        core.scene_graph = self._scene_graph
+        core.geometry_body = dict(self._geometry_body)
+        core.has_collision = bool(self._collision_geometries)
         if self._scene_graph is not None:
             self._filter_adjacent_and_welded()
             bodies = sorted(self._body_frame_id)
@@ -262,7 +269,6 @@ class PlantGeometryMixin:
                 self._pose_rows = slice(int(nodes[0]), int(nodes[0]) + nodes.size)
             else:
                 self._pose_rows = nodes
-        self._contact_manager = ContactManager(self, state_ticket, input_tickets)
 
     def _contact_results_tickets(self, state_ticket):
         """Prerequisites of the contact_results output: the state and the geometry query
@@ -307,7 +313,8 @@ class PlantGeometryMixin:
         self._lcp_solver = solver
 
     def get_lcp_solver(self):
-        return getattr(self, "_lcp_solver", "lemke")
+        """The complementarity solver of the ``lcp`` approximation."""
+        return self._lcp_solver
 
     def _add_contact_forces(self, context, fd):
         """Continuous plant: add the penalty contact forces to fd.F_Bo_W."""

@@ -4,7 +4,7 @@ For reinforcement learning and other many-rollout workloads: every environment (
 its own state x = [q; v], actuation u and body inertial parameters; the model (joints,
 frames, joint damping, gravity) is shared. `BatchedPlant.step` advances all N envs by
 ``num_steps`` steps in one numba kernel, parallel over cores
-(`multibody.batched_step.step_batch`; the result does not depend on the number of
+(`multibody.batched.batched_step.step_batch`; the result does not depend on the number of
 threads).
 
 Integration schemes (h = time_step): ``"semi_explicit_euler"``, the discrete plant's own
@@ -30,9 +30,11 @@ import warnings
 import numpy as np
 
 from merganser.framework.compilation import get_num_threads, parallel_chunksize
-from merganser.multibody.batched_step import BATCHED_INTEGRATION_SCHEMES, runge_kutta_tableau, step_batch
-from merganser.multibody.kernels.layout import pack_model
+from merganser.multibody.batched.batched_step import (
+    BATCHED_INTEGRATION_SCHEMES, runge_kutta_tableau, step_batch,
+)
 from merganser.multibody.plant.discrete_update import SemiExplicitEulerStepper
+from merganser.multibody.plant.plant_core import get_plant_core
 from merganser.multibody.plant.plant_parameters import body_parameters
 
 __all__ = ["BatchedPlant", "BATCHED_INTEGRATION_SCHEMES"]
@@ -89,7 +91,8 @@ class BatchedPlant:
 
     def __init__(self, plant, num_envs, *, time_step=None, integration_scheme=None):
         fn = "BatchedPlant"
-        t = _check_plant(plant)
+        core = _check_plant(plant)
+        t = core.tables
         self._plant = plant
         self._tables = t
         self._n = _positive_int(fn, "num_envs", num_envs)
@@ -102,8 +105,7 @@ class BatchedPlant:
                              f"{', '.join(BATCHED_INTEGRATION_SCHEMES)}")
         self._scheme = integration_scheme
         self._tab_a, self._tab_b = runge_kutta_tableau(integration_scheme)
-        model = plant._tree.compiled_model()
-        self._ip, self._fp = pack_model(model)
+        self._ip, self._fp = core.ip, core.fp        # the plant's packed model (shared)
         self._g = np.array(plant.gravity_field().gravity_vector(), dtype=float)
         self._actuators = np.zeros((2, t.nu), dtype=np.int64)    # [velocity; position] index
         self._actuators[0] = t.actuator_v
@@ -459,13 +461,18 @@ def _time_step(fn, plant, time_step):
 
 
 def _check_plant(plant):
-    """The plant's tables, after checking that the batch kernel models it exactly."""
+    """The plant's core, after checking that the batch kernel models it exactly."""
     fn = "BatchedPlant"
-    if not hasattr(plant, "is_finalized") or not hasattr(plant, "_tables"):
+    if not hasattr(plant, "is_finalized"):
         raise TypeError(f"{fn}: plant must be a MultibodyPlant, got {type(plant).__name__}")
     if not plant.is_finalized():
         raise ValueError(f"{fn}: plant must be finalized; call plant.finalize() first")
-    t = plant._tables
+    try:
+        core = get_plant_core(plant)
+    except TypeError:
+        raise TypeError(f"{fn}: plant must be a MultibodyPlant, got "
+                        f"{type(plant).__name__}") from None
+    t = core.tables
     unsupported = []
     if t.has_force_elements:
         unsupported.append("force elements other than gravity")
@@ -475,8 +482,8 @@ def _check_plant(plant):
         unsupported.append("actuators with reflected inertia")
     if plant.num_constraints():
         unsupported.append("constraints")
-    if getattr(getattr(plant, "_dyn", None), "M_extra", None) is not None:
-        unsupported.append("extra (added-mass) spatial inertias")
+    if core.added_mass is not None:
+        unsupported.append("added-mass spatial inertias")
     if unsupported:
         raise ValueError(f"{fn}: plant '{plant.get_name()}' has {', '.join(unsupported)}; "
                          f"the batched kernel models rigid bodies, joints, joint damping, "
@@ -486,10 +493,10 @@ def _check_plant(plant):
             collision_geometries(plant.get_body(b)) for b in range(plant.num_bodies())):
         warnings.warn(f"{fn}: plant '{plant.get_name()}' has collision geometry; contact is "
                       f"not modelled by the batched kernel and is ignored", stacklevel=3)
-        return t
-    stepper = getattr(plant, "_stepper", None)
+        return core
+    stepper = core.stepper
     if stepper is not None and not isinstance(stepper, SemiExplicitEulerStepper):
         warnings.warn(f"{fn}: plant '{plant.get_name()}' uses the discrete solver "
                       f"{type(stepper).__name__}; the batched kernel takes the contact-free "
                       f"semi-implicit Euler step instead", stacklevel=3)
-    return t
+    return core

@@ -1,4 +1,4 @@
-"""The step kernel of `multibody.batched_plant.BatchedPlant`: N envs, one parallel call.
+"""The step kernel of `multibody.batched.BatchedPlant`: N envs, one parallel call.
 
 `step_batch` splits the envs into contiguous chunks (one ``prange`` task each, with its
 own workspace, so the result does not depend on the number of threads) and advances
@@ -15,7 +15,7 @@ Schemes:
   `multibody.plant.discrete_update.SemiExplicitEulerStepper`)::
 
       v_{n+1} = v_n + h vdot(q_n, v_n)
-      q_{n+1} = q_n + h N(q_n) v_{n+1}
+      q_{n+1} = q_n + h N(q_n) v_{n+1}     (`multibody.kernels.position_update`)
 
 - explicit Runge-Kutta with tableau (A, b), combined as in
   `framework.integrators.runge_kutta.combine_stages`::
@@ -33,6 +33,7 @@ from merganser.multibody.kernels.aba import calc_forward_dynamics
 from merganser.framework.compilation import kernel, prange
 from merganser.multibody.kernels.joint_velocity_maps import map_velocity_to_qdot
 from merganser.multibody.kernels.layout import NWS
+from merganser.multibody.kernels.position_update import advance_positions, normalize_quaternions
 
 __all__ = ["BATCHED_INTEGRATION_SCHEMES", "runge_kutta_tableau", "step_batch"]
 
@@ -84,19 +85,13 @@ def _accelerations(model, drive, scratch, q, v):
 
 
 @kernel
-def _semi_explicit_euler_step(model, drive, scratch, q, v, h, qdot_is_v):
-    """v += h vdot(q, v);  q += h N(q) v (the new v)."""
+def _semi_explicit_euler_step(model, drive, scratch, q, v, h, qdot_is_v, quat_starts):
+    """v += h vdot(q, v);  q += h N(q) v (the new v), quaternions re-normalized."""
     _accelerations(model, drive, scratch, q, v)
     vd, qdot = scratch[3], scratch[4]
     for i in range(v.shape[0]):
         v[i] = vd[i] * h + v[i]
-    if qdot_is_v:
-        for i in range(q.shape[0]):
-            q[i] = v[i] * h + q[i]
-    else:
-        map_velocity_to_qdot(model[0], q, v, qdot)
-        for i in range(q.shape[0]):
-            q[i] = qdot[i] * h + q[i]
+    advance_positions(model[0], q, v, h, qdot_is_v, quat_starts, qdot, q)
 
 
 @kernel
@@ -133,15 +128,6 @@ def _runge_kutta_step(model, drive, scratch, q, v, h, qdot_is_v, tab_a, tab_b, x
                 K[st, i] = qdot[i]
         for i in range(nx - nq):
             K[st, nq + i] = vd[i]
-
-
-@kernel
-def _normalize_quaternions(q, quat_starts):
-    for qs in quat_starts:
-        n = np.sqrt(q[qs] * q[qs] + q[qs + 1] * q[qs + 1] + q[qs + 2] * q[qs + 2]
-                    + q[qs + 3] * q[qs + 3])
-        for i in range(4):
-            q[qs + i] /= n
 
 
 @kernel(parallel=True)
@@ -200,11 +186,12 @@ def step_batch(ip, fp, X, U, I10, g, h, num_steps, actuators, damping, quat_star
                      KD[e if KD.shape[0] > 1 else 0], XD[e if XD.shape[0] > 1 else 0], use_pd)
             for _ in range(num_steps):
                 if tab_b.shape[0] == 0:
-                    _semi_explicit_euler_step(model, drive, scratch, q, v, h, qdot_is_v)
+                    _semi_explicit_euler_step(model, drive, scratch, q, v, h, qdot_is_v,
+                                              quat_starts)
                 else:
                     _runge_kutta_step(model, drive, scratch, q, v, h, qdot_is_v, tab_a,
                                       tab_b, x0, K)
-                _normalize_quaternions(q, quat_starts)
+                    normalize_quaternions(q, quat_starts)
             for i in range(nq):
                 X[e, i] = q[i]
             for i in range(nv):

@@ -1,0 +1,51 @@
+"""The registry of discrete contact solvers, keyed by the approximation name (Drake's
+``DiscreteUpdateManager`` factory).
+
+`DISCRETE_SOLVERS` maps each `DiscreteContactApproximation` (``multibody.plant.enums``,
+the one list of valid names that `MultibodyPlant.set_discrete_contact_approximation` and
+`MultibodyPlantConfig` validate with, one message) to the stepper that performs its step;
+an import-time check keeps the two in step. At ``finalize()`` the plant calls
+`make_discrete_stepper` once; every step then calls the chosen stepper directly.
+"""
+
+import functools
+
+from merganser.multibody.contact.discrete_stepper import LcpStepper, SapStepper, TamsiStepper
+from merganser.multibody.contact.sap import LAGGED, SAP, SIMILAR
+from merganser.multibody.plant.discrete_update import SemiExplicitEulerStepper
+from merganser.multibody.plant.enums import DiscreteContactApproximation
+
+__all__ = ["DISCRETE_SOLVERS", "make_discrete_stepper"]
+
+#: approximation name -> stepper factory ``(core, contacts, constraint_specs) -> stepper``.
+DISCRETE_SOLVERS = {
+    "tamsi": TamsiStepper,
+    "sap": functools.partial(SapStepper, approximation="sap", model=SAP),
+    "similar": functools.partial(SapStepper, approximation="similar", model=SIMILAR),
+    "lagged": functools.partial(SapStepper, approximation="lagged", model=LAGGED),
+    "lcp": LcpStepper,
+}
+
+
+if tuple(DISCRETE_SOLVERS) != tuple(DiscreteContactApproximation.names()):
+    raise ImportError(f"multibody.plant.discrete_solvers: the registry's names "
+                      f"{tuple(DISCRETE_SOLVERS)} differ from DiscreteContactApproximation's "
+                      f"{tuple(DiscreteContactApproximation.names())}")
+
+
+def make_discrete_stepper(core, contacts, approximation, constraint_specs):
+    """The plant's stepper: the registered solver when the plant has collision geometry
+    or constraints, else the contact-free `SemiExplicitEulerStepper`.
+
+    The solver's stepper is made (and its ``discrete contact step`` cache entry declared)
+    in both cases, so that the plant's contact outputs exist; it is returned second.
+
+    Returns
+    -------
+    (DiscreteStepper, ContactStepper)
+    """
+    solver = DISCRETE_SOLVERS[str(DiscreteContactApproximation(approximation).value)](
+        core, contacts, constraint_specs)
+    if core.has_collision or constraint_specs:
+        return solver, solver
+    return SemiExplicitEulerStepper(core), solver
