@@ -97,17 +97,19 @@ class FrameKinematicsMixin:
         R_EW = _R(frame_E.calc_pose_in_world(context)).T
         return SpatialVelocity(w=R_EW @ w_MF, v=R_EW @ v_MFo)
 
+    def _relative(self, other_frame, method, *args):
+        """This frame's quantity `method(*args)` minus `other_frame`'s."""
+        return getattr(self, method)(*args) - getattr(other_frame, method)(*args)
+
     def calc_relative_spatial_velocity_in_world(self, context, other_frame):
         """V_W_OC_W = V_WC_W − V_WO_W with C this frame and O `other_frame`."""
-        return (self.calc_spatial_velocity_in_world(context)
-                - other_frame.calc_spatial_velocity_in_world(context))
+        return self._relative(other_frame, "calc_spatial_velocity_in_world", context)
 
     def calc_relative_spatial_velocity(self, context, other_frame, measured_in_frame,
                                        expressed_in_frame):
         """V_M_OC_E = V_MC_E − V_MO_E (see the module docstring)."""
-        return (self.calc_spatial_velocity(context, measured_in_frame, expressed_in_frame)
-                - other_frame.calc_spatial_velocity(context, measured_in_frame,
-                                                    expressed_in_frame))
+        return self._relative(other_frame, "calc_spatial_velocity", context, measured_in_frame,
+                              expressed_in_frame)
 
     # ---- accelerations ------------------------------------------------------------------
     def calc_spatial_acceleration_in_world(self, context):
@@ -134,12 +136,10 @@ class FrameKinematicsMixin:
 
     def calc_relative_spatial_acceleration_in_world(self, context, other_frame):
         """A_W_OC_W = A_WC_W − A_WO_W with C this frame and O `other_frame`."""
-        return (self.calc_spatial_acceleration_in_world(context)
-                - other_frame.calc_spatial_acceleration_in_world(context))
+        return self._relative(other_frame, "calc_spatial_acceleration_in_world", context)
 
     def calc_relative_spatial_acceleration(self, context, other_frame, measured_in_frame,
                                            expressed_in_frame):
         """A_M_OC_E = A_MC_E − A_MO_E (see the module docstring)."""
-        return (self.calc_spatial_acceleration(context, measured_in_frame, expressed_in_frame)
-                - other_frame.calc_spatial_acceleration(context, measured_in_frame,
-                                                        expressed_in_frame))
+        return self._relative(other_frame, "calc_spatial_acceleration", context,
+                              measured_in_frame, expressed_in_frame)

@@ -269,3 +269,32 @@ def test_floating_base_bodies_by_model_instance():
         plant.get_default_floating_base_body_pose(body=body).translation(), [1, 2, 3])
     ctx = plant.create_default_context()
     np.testing.assert_allclose(body.eval_pose_in_world(ctx).translation(), [1, 2, 3])
+
+
+def test_relative_frame_quantities_are_differences_measured_in_a_frame():
+    plant, instance, link, joint, actuator = _plant()
+    tool = plant.add_frame(FixedOffsetFrame(name="tool", P=link.body_frame(),
+                                            X_PF=RigidTransform(p=[0.2, 0.0, 0.4])))
+    plant.finalize()
+    ctx = plant.create_default_context()
+    joint.set_angle(ctx, 0.7)
+    joint.set_angular_rate(ctx, -1.5)
+    plant.get_actuation_input_port().fix_value(ctx, [0.3])
+    W, B = plant.world_frame(), link.body_frame()
+    rel_A = tool.calc_relative_spatial_acceleration(ctx, other_frame=B, measured_in_frame=W,
+                                                    expressed_in_frame=B)
+    expected = (tool.calc_spatial_acceleration(ctx, W, B)
+                - B.calc_spatial_acceleration(ctx, W, B))
+    np.testing.assert_allclose(rel_A.get_coeffs(), expected.get_coeffs())
+    # Both frames on the same body turn together: no relative angular acceleration.
+    np.testing.assert_allclose(rel_A.rotational(), np.zeros(3), atol=1e-12)
+    rel_V = tool.calc_relative_spatial_velocity(ctx, other_frame=B, measured_in_frame=W,
+                                                expressed_in_frame=W)
+    np.testing.assert_allclose(
+        rel_V.translational(),
+        np.cross([0.0, -1.5, 0.0], tool.calc_pose_in_world(ctx).translation()
+                 - B.calc_pose_in_world(ctx).translation()), atol=1e-12)
+    np.testing.assert_allclose(
+        tool.calc_relative_spatial_acceleration_in_world(ctx, other_frame=B).get_coeffs(),
+        (tool.calc_spatial_acceleration_in_world(ctx)
+         - B.calc_spatial_acceleration_in_world(ctx)).get_coeffs())
