@@ -9,13 +9,14 @@ from __future__ import annotations
 import numpy as np
 
 from merganser.geometry import RotationMatrix
-from merganser.multibody.tree.joints.joint import Joint, as_vector
+from merganser.multibody.tree.joints.joint import as_vector
+from merganser.multibody.tree.joints.multi_dof import RotationJoint
 from merganser.multibody.tree.joints.quaternion_floating import _unit_quaternion
 
 __all__ = ["BallQuaternionJoint"]
 
 
-class BallQuaternionJoint(Joint):
+class BallQuaternionJoint(RotationJoint):
     """A 3-dof ball joint: R_FM from q = [qw, qx, qy, qz]; Fo = Mo (nq 4, nv 3).
 
     v = w_FM_F, the angular velocity of M in F expressed in F, as for the angular part of
@@ -37,21 +38,6 @@ class BallQuaternionJoint(Joint):
     _position_suffixes = ("qw", "qx", "qy", "qz")
     _velocity_suffixes = ("wx", "wy", "wz")
     _default_q = (1.0, 0.0, 0.0, 0.0)
-
-    def __init__(self, name, frame_on_parent, frame_on_child, damping=0.0):
-        if np.ndim(damping) != 0:
-            raise ValueError(f"BallQuaternionJoint {name!r}: damping must be a scalar, got "
-                             f"{damping!r}")
-        super().__init__(name, frame_on_parent, frame_on_child, damping)
-
-    def damping(self) -> float:
-        """Viscous damping coefficient (N·m·s/rad)."""
-        return float(self._damping[0])
-
-    default_damping = damping
-
-    def can_rotate(self) -> bool:
-        return True
 
     def get_default_quaternion(self) -> np.ndarray:
         """Default quaternion [w, x, y, z] of R_FM, shape (4,)."""

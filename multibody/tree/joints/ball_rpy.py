@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from merganser.multibody.tree.joints.joint import Joint, as_vector
+from merganser.multibody.tree.joints.joint import as_vector
+from merganser.multibody.tree.joints.multi_dof import AngleJoint
 
 __all__ = ["BallRpyJoint"]
 
 
-class BallRpyJoint(Joint):
+class BallRpyJoint(AngleJoint):
     """A 3-dof ball joint: R_FM = Rz(y) Ry(p) Rx(r) with q = [r, p, y]; Fo = Mo.
 
     v = w_FM_F, the angular velocity of M in F expressed in F (not the angle rates).
@@ -30,36 +31,6 @@ class BallRpyJoint(Joint):
     _position_suffixes = ("qx", "qy", "qz")
     _velocity_suffixes = ("wx", "wy", "wz")
     _default_q = (0.0, 0.0, 0.0)
-
-    def __init__(self, name, frame_on_parent, frame_on_child, damping=0.0):
-        if np.ndim(damping) != 0:
-            raise ValueError(f"BallRpyJoint {name!r}: damping must be a scalar, got {damping!r}")
-        super().__init__(name, frame_on_parent, frame_on_child, damping)
-
-    def damping(self) -> float:
-        """Viscous damping coefficient (N·m·s/rad)."""
-        return float(self._damping[0])
-
-    default_damping = damping
-
-    def can_rotate(self) -> bool:
-        return True
-
-    def get_default_angles(self) -> np.ndarray:
-        """Default [roll, pitch, yaw], shape (3,)."""
-        return self.get_default_positions()
-
-    def set_default_angles(self, angles) -> None:
-        """Set the default [roll, pitch, yaw], shape (3,)."""
-        self.set_default_positions(angles)
-
-    def get_angles(self, context) -> np.ndarray:
-        """[roll, pitch, yaw] of R_FM in `context`, shape (3,)."""
-        return self.get_positions(context)
-
-    def set_angles(self, context, angles) -> None:
-        """Set [roll, pitch, yaw] of R_FM in `context`."""
-        self.set_positions(context, angles)
 
     def get_angular_velocity(self, context) -> np.ndarray:
         """w_FM_F in `context`, shape (3,)."""

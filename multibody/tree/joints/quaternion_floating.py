@@ -6,7 +6,8 @@ import numpy as np
 
 from merganser.geometry import RigidTransform, RotationMatrix
 from merganser.multibody.tree.frames import pose_matrix
-from merganser.multibody.tree.joints.joint import Joint, as_vector
+from merganser.multibody.tree.joints.joint import as_vector
+from merganser.multibody.tree.joints.multi_dof import FloatingJoint
 
 __all__ = ["QuaternionFloatingJoint"]
 
@@ -21,7 +22,7 @@ def _unit_quaternion(q_FM, func: str) -> np.ndarray:
     return q / norm
 
 
-class QuaternionFloatingJoint(Joint):
+class QuaternionFloatingJoint(FloatingJoint):
     """A 6-dof joint: X_FM given by a quaternion and a translation.
 
     q = [qw, qx, qy, qz, x, y, z] (the quaternion of R_FM, then p_FoMo_F) and
@@ -45,34 +46,6 @@ class QuaternionFloatingJoint(Joint):
     _position_suffixes = ("qw", "qx", "qy", "qz", "x", "y", "z")
     _velocity_suffixes = ("wx", "wy", "wz", "vx", "vy", "vz")
     _default_q = (1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
-
-    def __init__(
-        self, name, frame_on_parent, frame_on_child, angular_damping=0.0, translational_damping=0.0
-    ):
-        for arg, value in (
-            ("angular_damping", angular_damping),
-            ("translational_damping", translational_damping),
-        ):
-            if np.ndim(value) != 0:
-                raise ValueError(
-                    f"{type(self).__name__} {name!r}: {arg} must be a scalar, got {value!r}"
-                )
-        damping = [angular_damping] * 3 + [translational_damping] * 3
-        super().__init__(name, frame_on_parent, frame_on_child, damping)
-
-    def default_angular_damping(self) -> float:
-        """Viscous damping on the angular velocity (N·m·s/rad)."""
-        return float(self._damping[0])
-
-    def default_translational_damping(self) -> float:
-        """Viscous damping on the translational velocity (N·s/m)."""
-        return float(self._damping[3])
-
-    def can_rotate(self) -> bool:
-        return True
-
-    def can_translate(self) -> bool:
-        return True
 
     # -- defaults -----------------------------------------------------------------------
     def get_default_quaternion(self) -> np.ndarray:

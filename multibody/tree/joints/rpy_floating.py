@@ -6,12 +6,13 @@ import numpy as np
 
 from merganser.geometry import RigidTransform, RollPitchYaw
 from merganser.multibody.tree.frames import pose_matrix
-from merganser.multibody.tree.joints.joint import Joint, as_vector
+from merganser.multibody.tree.joints.joint import as_vector
+from merganser.multibody.tree.joints.multi_dof import FloatingJoint
 
 __all__ = ["RpyFloatingJoint"]
 
 
-class RpyFloatingJoint(Joint):
+class RpyFloatingJoint(FloatingJoint):
     """A 6-dof joint: R_FM = Rz(y) Ry(p) Rx(r) and translation p_FoMo_F.
 
     q = [r, p, y, x, y, z], v = [w_FM_F; v_FMo_F]; coordinate names
@@ -34,34 +35,6 @@ class RpyFloatingJoint(Joint):
     _position_suffixes = ("qx", "qy", "qz", "x", "y", "z")
     _velocity_suffixes = ("wx", "wy", "wz", "vx", "vy", "vz")
     _default_q = (0.0,) * 6
-
-    def __init__(
-        self, name, frame_on_parent, frame_on_child, angular_damping=0.0, translational_damping=0.0
-    ):
-        for arg, value in (
-            ("angular_damping", angular_damping),
-            ("translational_damping", translational_damping),
-        ):
-            if np.ndim(value) != 0:
-                raise ValueError(
-                    f"RpyFloatingJoint {name!r}: {arg} must be a scalar, got {value!r}"
-                )
-        damping = [angular_damping] * 3 + [translational_damping] * 3
-        super().__init__(name, frame_on_parent, frame_on_child, damping)
-
-    def default_angular_damping(self) -> float:
-        """Viscous damping on the angular velocity (N·m·s/rad)."""
-        return float(self._damping[0])
-
-    def default_translational_damping(self) -> float:
-        """Viscous damping on the translational velocity (N·s/m)."""
-        return float(self._damping[3])
-
-    def can_rotate(self) -> bool:
-        return True
-
-    def can_translate(self) -> bool:
-        return True
 
     # -- defaults -----------------------------------------------------------------------
     def set_default_angles(self, angles) -> None:
