@@ -4,6 +4,7 @@ expressed in E (the torque is the moment about Bp)."""
 import numpy as np
 
 from .spatial_vector import SpatialVector, _as_vector3
+from .spatial_velocity import SpatialVelocity
 
 __all__ = ["SpatialForce"]
 
@@ -25,6 +26,8 @@ class SpatialForce(SpatialVector):
     """
 
     __slots__ = ()
+    #: Pairs with a SpatialVelocity in a dot product (power, or twice kinetic energy).
+    _DUAL_OF_VELOCITY = True
     _ROTATIONAL = "tau"
     _TRANSLATIONAL = "f"
 
@@ -51,8 +54,6 @@ class SpatialForce(SpatialVector):
     def dot(self, velocity):
         """Return the power F · V (a float) delivered to a frame moving with SpatialVelocity
         `velocity`, whose origin must be the application point. ``F @ V`` is the same."""
-        from .spatial_velocity import SpatialVelocity
-
         return self._dot(velocity, (SpatialVelocity,), "SpatialForce.dot")
 
     __matmul__ = dot

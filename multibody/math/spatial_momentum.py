@@ -4,6 +4,7 @@ linear momentum of a body B in frame N, expressed in E."""
 import numpy as np
 
 from .spatial_vector import SpatialVector, _as_vector3
+from .spatial_velocity import SpatialVelocity
 
 __all__ = ["SpatialMomentum"]
 
@@ -24,6 +25,8 @@ class SpatialMomentum(SpatialVector):
     """
 
     __slots__ = ()
+    #: Pairs with a SpatialVelocity in a dot product (power, or twice kinetic energy).
+    _DUAL_OF_VELOCITY = True
     _ROTATIONAL = "h"
     _TRANSLATIONAL = "l"
 
@@ -45,8 +48,6 @@ class SpatialMomentum(SpatialVector):
     def dot(self, velocity):
         """Return L · V (a float), twice the kinetic energy when L = M V about the same
         point. ``L @ V`` is the same."""
-        from .spatial_velocity import SpatialVelocity
-
         return self._dot(velocity, (SpatialVelocity,), "SpatialMomentum.dot")
 
     __matmul__ = dot

@@ -75,13 +75,13 @@ class SpatialVelocity(SpatialVector):
         """Return V · F (a float): the power of a SpatialForce `force` applied at the same
         point, or, with ``momentum=`` (or a SpatialMomentum as `force`), L · V, twice the
         kinetic energy when L = M V about the same point. ``V @ F`` is the same."""
-        from .spatial_force import SpatialForce
-        from .spatial_momentum import SpatialMomentum
-
         if (force is None) == (momentum is None):
             raise TypeError("SpatialVelocity.dot: pass exactly one of force=, momentum=")
-        return self._dot(force if momentum is None else momentum,
-                         (SpatialForce, SpatialMomentum), "SpatialVelocity.dot")
+        other = force if momentum is None else momentum
+        if not getattr(other, "_DUAL_OF_VELOCITY", False):
+            raise TypeError(f"SpatialVelocity.dot: expected a SpatialForce or SpatialMomentum, "
+                            f"got {type(other).__name__}")
+        return float(self._V @ other._V)
 
     def __matmul__(self, other):
         return self.dot(other)
