@@ -187,7 +187,9 @@ def test_floating_body_coordinate_suffixes():
         ["wx", "wy", "wz", "vx", "vy", "vz"]
 
 
-def test_frame_kinematics_relative_to_moving_frames():
+def _swinging_link_with_tool():
+    """The pendulum of `_plant` at 0.7 rad, -1.5 rad/s, 0.3 N·m, with a frame "tool" fixed
+    at [0.2, 0, 0.4] on the link."""
     plant, instance, link, joint, actuator = _plant()
     X_BF = RigidTransform(p=[0.2, 0.0, 0.4])
     tool = plant.add_frame(FixedOffsetFrame(name="tool", P=link.body_frame(), X_PF=X_BF))
@@ -196,6 +198,11 @@ def test_frame_kinematics_relative_to_moving_frames():
     joint.set_angle(ctx, 0.7)
     joint.set_angular_rate(ctx, -1.5)
     plant.get_actuation_input_port().fix_value(ctx, [0.3])
+    return plant, ctx, link, tool, X_BF
+
+
+def test_frame_kinematics_relative_to_moving_frames():
+    plant, ctx, link, tool, X_BF = _swinging_link_with_tool()
     W, B = plant.world_frame(), link.body_frame()
     # A frame fixed on the link has zero velocity and acceleration measured in the link,
     # however the link moves (the Coriolis and centripetal terms cancel).
@@ -272,14 +279,7 @@ def test_floating_base_bodies_by_model_instance():
 
 
 def test_relative_frame_quantities_are_differences_measured_in_a_frame():
-    plant, instance, link, joint, actuator = _plant()
-    tool = plant.add_frame(FixedOffsetFrame(name="tool", P=link.body_frame(),
-                                            X_PF=RigidTransform(p=[0.2, 0.0, 0.4])))
-    plant.finalize()
-    ctx = plant.create_default_context()
-    joint.set_angle(ctx, 0.7)
-    joint.set_angular_rate(ctx, -1.5)
-    plant.get_actuation_input_port().fix_value(ctx, [0.3])
+    plant, ctx, link, tool, _ = _swinging_link_with_tool()
     W, B = plant.world_frame(), link.body_frame()
     rel_A = tool.calc_relative_spatial_acceleration(ctx, other_frame=B, measured_in_frame=W,
                                                     expressed_in_frame=B)
