@@ -16,7 +16,7 @@ class WeldJoint(Joint):
     ----------
     name : str
         Joint name.
-    frame_on_parent, frame_on_child : Frame
+    frame_on_parent_F, frame_on_child_M : Frame
         Frames F (on the parent body) and M (on the child body).
     X_FM : RigidTransform or ndarray (4, 4), optional
         Pose of M in F; identity when omitted.
@@ -28,10 +28,10 @@ class WeldJoint(Joint):
     _velocity_suffixes = ()
     _default_q = ()
 
-    def __init__(self, name, frame_on_parent, frame_on_child, X_FM=None):
+    def __init__(self, name, frame_on_parent_F, frame_on_child_M, X_FM=None):
         self._X_FM = pose_matrix(X_FM, f"WeldJoint {name!r}", "X_FM")
         self._X_FM.flags.writeable = False
-        super().__init__(name, frame_on_parent, frame_on_child, ())
+        super().__init__(name, frame_on_parent_F, frame_on_child_M, ())
 
     def X_FM(self):
         """Pose of M in F (RigidTransform)."""
