@@ -170,7 +170,11 @@ class FixedOffsetFrame(Frame):
     """
 
     def __init__(self, name: str, P: Frame = None, X_PF=None, model_instance=None, *,
-                 bodyB=None, X_BF=None):
+                 bodyB=None, X_BF=None, parent_frame=None):
+        if parent_frame is not None:            # API.md's keyword for P
+            if P is not None:
+                raise TypeError("FixedOffsetFrame: give P or parent_frame, not both")
+            P = parent_frame
         if bodyB is not None:
             if P is not None or X_PF is not None:
                 raise TypeError("FixedOffsetFrame: pass either (P, X_PF) or (bodyB, X_BF)")

@@ -298,3 +298,19 @@ def test_relative_frame_quantities_are_differences_measured_in_a_frame():
         tool.calc_relative_spatial_acceleration_in_world(ctx, other_frame=B).get_coeffs(),
         (tool.calc_spatial_acceleration_in_world(ctx)
          - B.calc_spatial_acceleration_in_world(ctx)).get_coeffs())
+
+
+def test_api_md_keyword_spellings_of_weld_and_fixed_offset_frame_keep_working():
+    from merganser.geometry import RigidTransform
+    from merganser.multibody import FixedOffsetFrame, MultibodyPlant, SpatialInertia, WeldJoint
+    plant = MultibodyPlant(0.0)
+    body = plant.add_rigid_body("b", SpatialInertia.solid_sphere_with_mass(1.0, 0.1))
+    X = RigidTransform([0.0, 0.0, 0.5])
+    frame = plant.add_frame(FixedOffsetFrame("F", parent_frame=plant.world_frame(), X_PF=X))
+    plant.add_joint(WeldJoint("w", frame_on_parent=frame, frame_on_child=body.body_frame(),
+                              X_FM=RigidTransform()))
+    plant.finalize()
+    context = plant.create_default_context()
+    assert plant.eval_body_pose_in_world(context, body).translation()[2] == 0.5
+    with pytest.raises(TypeError, match="not both"):
+        WeldJoint("x", plant.world_frame(), body.body_frame(), frame_on_parent=frame)
