@@ -34,13 +34,14 @@ Prentice Hall, 1990, chapter 2; R. Tedrake, *Underactuated Robotics*, chapter "L
 Quadratic Regulators", finite-horizon and trajectory-tracking formulations.
 """
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
-from merganser.framework import (Context, OutputPortSelection, PiecewisePolynomial,
-                       first_order_taylor_approximation)
+from merganser.framework import (Context, InputPortSelection, OutputPortSelection,
+                                 PiecewisePolynomial, SimulatorConfig,
+                                 first_order_taylor_approximation)
 
 from ._riccati_checks import (check_positive_definite, check_positive_semidefinite,
                               check_symmetric)
@@ -65,8 +66,16 @@ class FiniteHorizonLinearQuadraticRegulatorOptions:
         over [t0, tf]; constants from the context when None.
     xd, ud : Trajectory or None
         Desired trajectories in the cost; x0 and u0 when None.
-    input_port_index : int, str or InputPort
-        The input u of the system (default 0).
+    input_port_index : int, str, InputPort or InputPortSelection
+        The input u of the system (default ``InputPortSelection.kUseFirstInputIfItExists``:
+        input 0).
+    use_square_root_method : bool
+        Drake's option to integrate a Cholesky factor of S instead of S. Accepted for
+        pydrake scripts; merganser integrates S itself either way (the same solution in
+        exact arithmetic; the square-root form only guards the positive definiteness of S
+        against round-off).
+    simulator_config : SimulatorConfig
+        Its ``max_step_size`` bounds the steps of the backward integration (as in Drake).
     rtol, atol : float
         Tolerances of ``solve_ivp`` on the Riccati equations.
     method : str
@@ -79,10 +88,29 @@ class FiniteHorizonLinearQuadraticRegulatorOptions:
     u0: Any = None
     xd: Any = None
     ud: Any = None
-    input_port_index: Any = 0
+    input_port_index: Any = InputPortSelection.kUseFirstInputIfItExists
+    use_square_root_method: bool = False
+    simulator_config: Any = field(default_factory=SimulatorConfig)
     rtol: float = 1e-8
     atol: float = 1e-10
     method: str = "RK45"
+
+    def __repr__(self):
+        # Drake's form (Qf, N, input_port_index, use_square_root_method, simulator_config),
+        # then merganser's other fields where they are set (trajectories) or changed.
+        def show(value):
+            if isinstance(value, InputPortSelection):
+                return f"InputPortSelection.{_SELECTION_NAMES[value.value]}"
+            return str(value) if isinstance(value, np.ndarray) else repr(value)
+        names = ["Qf", "N", "input_port_index", "use_square_root_method", "simulator_config"]
+        names += [k for k in ("x0", "u0", "xd", "ud") if getattr(self, k) is not None]
+        names += [k for k, v in (("rtol", 1e-8), ("atol", 1e-10), ("method", "RK45"))
+                  if getattr(self, k) != v]
+        parts = ", ".join(f"{k}={show(getattr(self, k))}" for k in names)
+        return f"{type(self).__name__}({parts})"
+
+
+_SELECTION_NAMES = {-1: "kNoInput", -2: "kUseFirstInputIfItExists"}
 
 
 @dataclass
@@ -272,6 +300,11 @@ def finite_horizon_linear_quadratic_regulator(system, context, t0, tf, Q, R, opt
             f"continuous states and {ctx.num_discrete_state_groups()} discrete groups); "
             f"discrete-time systems are not supported")
     index = options.input_port_index
+    if isinstance(index, InputPortSelection):
+        if index.value != -2 or system.num_input_ports() == 0:
+            raise ValueError(f"{_FN}: input_port_index {index} selects no input; system "
+                             f"'{system.get_name()}' needs an input u")
+        index = 0
     port = index if hasattr(index, "get_system") else system.get_input_port(index)
     m = port.size()
     Q, R, Qf, N = _costs(Q, R, options, n, m)
@@ -288,7 +321,8 @@ def finite_horizon_linear_quadratic_regulator(system, context, t0, tf, Q, R, opt
     xbar_d, _ = equations.desired_offsets(tf)
     y_final = np.concatenate([Qf.reshape(-1), -Qf @ xbar_d, [xbar_d @ Qf @ xbar_d]])
     solution = solve_ivp(equations, (tf, t0), y_final, method=options.method,
-                         rtol=options.rtol, atol=options.atol, dense_output=True)
+                         rtol=options.rtol, atol=options.atol, dense_output=True,
+                         max_step=options.simulator_config.max_step_size)
     if not solution.success:
         raise RuntimeError(f"{_FN}: the backward integration of the Riccati equations failed "
                            f"at t = {solution.t[-1]:.6g}: {solution.message}")

@@ -91,8 +91,28 @@ def discrete_time_linear_quadratic_regulator(A, B, Q, R, N=None):
     return _solve_lqr("discrete_time_linear_quadratic_regulator", A, B, Q, R, N, True)
 
 
-def _lqr_matrices(A, B, Q, R, N=None):
-    return _solve_lqr("linear_quadratic_regulator", A, B, Q, R, N, False)
+def _lqr_matrices(A, B, Q, R, N=None, F=None):
+    fn = "linear_quadratic_regulator"
+    if F is None or np.size(F) == 0:
+        return _solve_lqr(fn, A, B, Q, R, N, False)
+    A, B, Q, R, N = lqr_data(fn, A, B, Q, R, N)
+    F = np.atleast_2d(np.asarray(F, dtype=float))
+    n = A.shape[0]
+    if F.shape[1] != n:
+        raise ValueError(f"{fn}: F must have {n} columns (one per state), got shape "
+                         f"{F.shape}")
+    # Rows of P: an orthonormal basis of the null space of F (P Pᵀ = I, P Fᵀ = 0). The
+    # state x = Pᵀy on Fx = 0; solve the LQR of (PAPᵀ, PB, PQPᵀ, R, PN) for y.
+    _, sigma, Vt = np.linalg.svd(F)
+    rank = int(np.sum(sigma > max(F.shape) * np.finfo(float).eps * (sigma[0] if sigma.size
+                                                                     else 0.0)))
+    P = Vt[rank:]
+    if P.shape[0] == 0:
+        raise ValueError(f"{fn}: F has full column rank {n}: no state satisfies F x = 0 "
+                         f"other than x = 0")
+    K_y, S_y = _solve_lqr(fn, P @ A @ P.T, P @ B, P @ Q @ P.T, R,
+                          None if N is None else P @ N, False)
+    return K_y @ P, P.T @ S_y @ P
 
 
 def _lqr_linear_system(system, Q, R, N=None):
@@ -138,8 +158,11 @@ def _lqr_system(system, context, Q, R, N=None, input_port_index=0):
 def linear_quadratic_regulator(*args, **kwargs):
     """The continuous-time LQR, in Drake's three forms.
 
-    ``linear_quadratic_regulator(A, B, Q, R, N=None) -> (K, S)``
+    ``linear_quadratic_regulator(A, B, Q, R, N=None, F=None) -> (K, S)``
         K (m, n) and S (n, n) as in the module docstring: u = −Kx, cost-to-go xᵀSx.
+        With F (k, n), the state is restricted to F x = 0 (as in Drake): with P the
+        orthonormal basis of F's null space (rows), the LQR of (PAPᵀ, PB, PQPᵀ, R, PN) is
+        solved for y = Px, and K = K_y P, S = Pᵀ S_y P.
 
     ``linear_quadratic_regulator(system, Q, R, N=None) -> LinearSystem``
         For a LinearSystem (continuous or discrete: the regulator of the same kind); the

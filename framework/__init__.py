@@ -32,11 +32,13 @@ from .simulator_config import (SimulatorConfig, apply_simulator_config, extract_
                                get_integration_schemes, reset_integrator_from_flags)
 from .primitives import (Adder, AffineSystem, ConstantValueSource, ConstantVectorSource,
                          Demultiplexer, DiscreteDerivative, DiscreteTimeDelay,
-                         FirstOrderLowPassFilter, Gain,
-                         Integrator, LinearSystem, MatrixGain, Multiplexer, PassThrough,
-                         PortSwitch,
-                         RandomSource, Saturation, Sine, StateInterpolatorWithDiscreteDerivative,
-                         TrajectorySource, ZeroOrderHold)
+                         DiscreteTimeIntegrator, FirstOrderLowPassFilter, Gain,
+                         Integrator, LinearSystem, LinearTransformDensity, MatrixGain, Multiplexer, PassThrough,
+                         PortSwitch, RandomDistribution,
+                         RandomSource, Saturation, Selector, SelectorParams,
+                         SharedPointerSystem, Sine,
+                         SparseMatrixGain, StateInterpolatorWithDiscreteDerivative,
+                         TrajectorySource, WrapToSystem, ZeroOrderHold, add_random_inputs)
 from .trajectories import PiecewisePolynomial, Trajectory
 from .monte_carlo import (RandomSimulationResult, SampleError, monte_carlo_simulation,
                           random_simulation, sample_seed)
@@ -44,6 +46,9 @@ from .parameter_sweep import SweepResult, parameter_sweep
 from .vector_log import VectorLog
 from .vector_log_sink import VectorLogSink, log_vector_output
 from .analysis import (InputPortSelection, OutputPortSelection, controllability_matrix,
+                       Parallelism, batch_eval_time_derivatives,
+                       batch_eval_unique_periodic_discrete_update,
+                       DiscreteTimeApproximationSystem, discrete_time_approximation,
                        first_order_taylor_approximation, is_controllable, is_detectable,
                        is_observable, is_stabilizable, linearize, observability_matrix)
 
@@ -60,7 +65,10 @@ __all__ = [
     "VelocityImplicitEulerIntegrator", "ReturnReason", "InitializeParams",
     "print_simulator_statistics", "Adder", "AffineSystem",
     "ConstantValueSource", "ConstantVectorSource", "Demultiplexer", "DiscreteDerivative",
-    "DiscreteTimeDelay",
+    "Parallelism", "batch_eval_time_derivatives", "batch_eval_unique_periodic_discrete_update",
+    "DiscreteTimeApproximationSystem", "discrete_time_approximation", "DiscreteTimeDelay", "DiscreteTimeIntegrator", "RandomDistribution", "Selector",
+    "SelectorParams", "SparseMatrixGain", "WrapToSystem", "LinearTransformDensity",
+    "SharedPointerSystem", "add_random_inputs",
     "FirstOrderLowPassFilter", "Gain", "Integrator", "LinearSystem", "MatrixGain", "Multiplexer",
     "PassThrough", "PortSwitch", "RandomSource", "Saturation", "Sine",
     "StateInterpolatorWithDiscreteDerivative",

@@ -263,16 +263,18 @@ class DiagramBuilder:
                       diagram_port_index=None, input=None):
         """Connect an already exported diagram input (name or index) to another input port.
 
-        pydrake's keywords work too: ``connect_input(diagram_port_name=, input=)`` and
-        ``connect_input(diagram_port_index=, input=)``.
+        Positionally ``connect_input(name_or_index, input_port)``; with pydrake's keywords
+        ``connect_input(diagram_port_name=..., input=...)`` or
+        ``connect_input(diagram_port_index=..., input=...)``.
         """
         given = [x for x in (diagram_input, diagram_port_name, diagram_port_index)
                  if x is not None]
         if len(given) != 1 or (input_port is None) == (input is None):
             raise TypeError(
-                "DiagramBuilder.connect_input: give one diagram input (diagram_input, "
-                "diagram_port_name= or diagram_port_index=) and one input port (input_port "
-                "or input=)")
+                "DiagramBuilder.connect_input: give one diagram input (diagram_port_name or "
+                "diagram_port_index) and one input port (input), got "
+                f"{len(given)} diagram input(s) and "
+                f"{int(input_port is not None) + int(input is not None)} port(s)")
         diagram_input = given[0]
         input_port = input_port if input is None else input
         self._check_not_built("connect_input")

@@ -103,7 +103,7 @@ class TriggerType(enum.IntEnum):
     PERIODIC = 4
     PER_STEP = 5
     WITNESS = 6
-    # pydrake's member names, aliases of the above
+    # pydrake's spellings, aliases of the members above (TriggerType.kForced is FORCED).
     kUnknown = 0
     kInitialization = 1
     kForced = 2

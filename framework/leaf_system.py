@@ -15,6 +15,7 @@ from .events import (DiscreteUpdateEvent, PeriodicEventData, PublishEvent, Trigg
                      UnrestrictedUpdateEvent, WitnessFunction, as_direction)
 from .ports import ABSTRACT, VECTOR, InputPort, LeafOutputPort, PortDataType, kUseDefaultName
 from .keyword_check import lists_valid_keywords
+from .state import DiscreteValues
 from .system import System, _write_derivatives
 from .value import BasicVector, Value, as_value, as_vector_base
 
@@ -83,7 +84,9 @@ class LeafSystem(System):
         ``model_vector``, a BasicVector or array_like).
 
         ``required=False`` lets a Diagram leave it unconnected; ``default_value`` is then
-        what ``eval`` returns while it is neither connected nor fixed.
+        what ``eval`` returns while it is neither connected nor fixed. ``random_type`` (a
+        RandomDistribution) marks a port for a random signal of that distribution, which
+        ``add_random_inputs`` connects to a RandomSource.
         """
         if random_type is not None:
             raise NotImplementedError(
@@ -93,7 +96,8 @@ class LeafSystem(System):
         size = _vector_size("declare_vector_input_port", size, model_vector)
         name = self._check_port_name(self._input_ports, name, "declare_vector_input_port")
         port = InputPort(self, len(self._input_ports), name, VECTOR, size,
-                         required=required, default_value=default_value)
+                         required=required, default_value=default_value,
+                         random_type=random_type)
         self._input_ports.append(port)
         return port
 
@@ -550,6 +554,36 @@ class LeafSystem(System):
 
     def get_periodic_events(self):
         return list(self._periodic_events)
+
+    def get_unique_periodic_discrete_update_attribute(self):
+        """The (period_sec, offset_sec) shared by every periodic discrete update of this
+        system, or None when it has none or several timings (Drake's
+        GetUniquePeriodicDiscreteUpdateAttribute)."""
+        timings = {(t.period_sec, t.offset_sec) for t, e in self._periodic_events
+                   if e.kind == "discrete"}
+        return next(iter(timings)) if len(timings) == 1 else None
+
+    def eval_unique_periodic_discrete_update(self, context):
+        """The discrete state after this system's periodic discrete updates at ``context``
+        (a new DiscreteValues; ``context`` is unchanged). Drake's
+        EvalUniquePeriodicDiscreteUpdate (computed, not cached).
+
+        Raises
+        ------
+        ValueError
+            When the periodic discrete updates do not share one period and offset.
+        """
+        fn = "eval_unique_periodic_discrete_update"
+        ctx = context if context._system is self else self._context_from(context, fn)
+        if self.get_unique_periodic_discrete_update_attribute() is None:
+            raise ValueError(f"{fn}: system '{self._name}' must have periodic discrete updates "
+                             "of one single period and offset")
+        values = DiscreteValues([np.array(ctx.get_discrete_state(i), dtype=float)
+                                 for i in range(ctx.num_discrete_state_groups())])
+        for _, event in self._periodic_events:
+            if event.kind == "discrete" and event.callback is not None:
+                event.callback(ctx, values)
+        return values
 
     # ---- structure --------------------------------------------------------------------------
     def has_direct_feedthrough(self, input_index, output_index=None):

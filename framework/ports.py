@@ -111,9 +111,10 @@ class InputPort(PortBase):
     """An input port (Drake's InputPort)."""
 
     def __init__(self, system, index, name, kind, size, model_value=None, required=True,
-                 default_value=None):
+                 default_value=None, random_type=None):
         super().__init__(system, index, name, kind, size)
         self._model_value = model_value
+        self._random_type = random_type
         self._required = required
         self._default = default_value
         if default_value is not None and kind == VECTOR:
@@ -127,6 +128,14 @@ class InputPort(PortBase):
     def is_required(self):
         """Whether a Diagram containing the system must connect or export this port."""
         return self._required
+
+    def is_random(self):
+        """Whether the port expects a random signal (declared with ``random_type``)."""
+        return self._random_type is not None
+
+    def get_random_type(self):
+        """The RandomDistribution the port's signal should follow, or None."""
+        return self._random_type
 
     def eval(self, context):
         """The port's value: a read-only ndarray (vector ports) or the held object."""

@@ -42,6 +42,7 @@ kReachedTerminationCondition).
 
 import dataclasses
 import enum
+import functools
 import math
 import time as _time
 
@@ -85,6 +86,12 @@ class InitializeParams:
     """
 
     suppress_initialization_events: bool = False
+
+
+def _monitor_status(monitor, root_context):
+    """Call a user's monitor; None counts as EventStatus.did_nothing() (Drake's)."""
+    status = monitor(root_context)
+    return EventStatus.did_nothing() if status is None else status
 
 
 class SimulatorStatus:
@@ -326,7 +333,13 @@ class Simulator:
         self._monitor = None
 
     def get_monitor(self):
-        return self._monitor
+        """The monitor set with ``set_monitor``, as Drake returns it: a callable
+        ``monitor(root_context)`` that always returns an EventStatus (did_nothing when the
+        user's function returns None); None when no monitor is set. Calling it calls the
+        user's function."""
+        if self._monitor is None:
+            return None
+        return functools.partial(_monitor_status, self._monitor)
 
     def has_been_initialized(self):
         return self._initialized

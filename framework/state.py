@@ -145,8 +145,14 @@ class DiscreteValues:
 
     __slots__ = ("_groups", "_on_write")
 
-    def __init__(self, data=None, on_write=None, *, datum=None):
-        groups = data if datum is None else [datum]
+    def __init__(self, groups=None, on_write=None, *, data=None, datum=None):
+        # pydrake's keywords: DiscreteValues(data=[BasicVector, ...]) / (datum=BasicVector).
+        given = [g for g in (groups, data, datum) if g is not None]
+        if len(given) > 1:
+            raise TypeError("DiscreteValues: give one of groups, data and datum")
+        groups = given[0] if given else None
+        if datum is not None:
+            groups = [datum]
         if groups is None:
             groups = []
         elif isinstance(groups, (BasicVector, np.ndarray)) or (

@@ -6,13 +6,16 @@ import numpy as np
 class VectorLog:
     """A growing record of (time, vector) samples.
 
-    Storage grows by doubling, so appending is amortized O(size).
+    Storage grows by doubling, so appending is amortized O(size); the first sample
+    reserves ``kDefaultCapacity`` samples (Drake's default capacity).
 
     Parameters
     ----------
     input_size : int
         Size of each sample.
     """
+
+    kDefaultCapacity = 1000
 
     def __init__(self, input_size):
         self._size = int(input_size)
@@ -59,7 +62,7 @@ class VectorLog:
             raise ValueError(
                 f"VectorLog.add_data: sample has size {sample.size}, expected {self._size}")
         if self._n == self._times.size:
-            self.reserve(max(16, 2 * self._n))
+            self.reserve(max(self.kDefaultCapacity, 2 * self._n))
         self._times[self._n] = float(time)
         self._data[:, self._n] = sample
         self._n += 1

@@ -33,13 +33,14 @@ class VectorLogSink(LeafSystem):
         When to log, among ``TriggerType.FORCED``, ``PERIODIC`` and ``PER_STEP`` (Drake's
         kForced, kPeriodic, kPerStep). Default: {FORCED, PERIODIC} with a positive
         ``publish_period``, else {FORCED, PER_STEP}. PERIODIC requires a positive period.
+        pydrake's positional ``(input_size, publish_triggers, publish_period)`` is accepted.
     """
 
     @lists_valid_keywords
-    def __init__(self, input_size, publish_period=0.0, *, publish_triggers=None):
+    def __init__(self, input_size, publish_period=0.0, publish_triggers=None):
         super().__init__()
-        if isinstance(publish_period, (set, frozenset)):   # pydrake's (size, triggers, period)
-            publish_triggers, publish_period = publish_period, 0.0
+        publish_period, publish_triggers = _period_and_triggers(publish_period,
+                                                                publish_triggers)
         self._period = float(publish_period)
         if not self._period >= 0.0:
             raise ValueError(f"VectorLogSink: publish_period must be >= 0, got {publish_period}")
@@ -94,7 +95,16 @@ class VectorLogSink(LeafSystem):
 
 
 @lists_valid_keywords
-def log_vector_output(src=None, builder=None, publish_period=0.0, *, publish_triggers=None,
+def _period_and_triggers(publish_period, publish_triggers):
+    """pydrake's positional forms (size, period), (size, triggers) and (size, triggers,
+    period): a set in the period's place is the triggers, and what follows the period."""
+    if isinstance(publish_period, (set, frozenset)):
+        period = publish_triggers if publish_triggers is not None else 0.0
+        return period, publish_period
+    return publish_period, publish_triggers
+
+
+def log_vector_output(src=None, builder=None, publish_period=0.0, publish_triggers=None, *,
                       port=None):
     """Add a VectorLogSink to ``builder`` and connect ``src`` to it (Drake's LogVectorOutput).
 
@@ -107,8 +117,9 @@ def log_vector_output(src=None, builder=None, publish_period=0.0, *, publish_tri
     publish_period : float
         0 logs every simulator step; otherwise the logging period (s).
     publish_triggers : set of TriggerType, optional
-        See VectorLogSink (pydrake's ``LogVectorOutput(src, builder, publish_triggers,
-        publish_period)`` form is accepted positionally too).
+        See VectorLogSink (pydrake's ``LogVectorOutput(src, builder, publish_triggers)`` and
+        ``(src, builder, publish_triggers, publish_period)`` forms are accepted
+        positionally too).
 
     Returns
     -------
@@ -117,8 +128,7 @@ def log_vector_output(src=None, builder=None, publish_period=0.0, *, publish_tri
     if (src is None) == (port is None):
         raise TypeError("log_vector_output: give the output port as src (or port), once")
     src = port if src is None else src
-    if isinstance(publish_period, (set, frozenset)):
-        publish_triggers, publish_period = publish_period, 0.0
+    publish_period, publish_triggers = _period_and_triggers(publish_period, publish_triggers)
     if not isinstance(src, OutputPort):
         raise TypeError(f"log_vector_output: src must be an OutputPort, got {type(src).__name__}")
     if builder is None or not hasattr(builder, "add_system"):

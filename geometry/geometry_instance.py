@@ -18,12 +18,20 @@ _counter = itertools.count(1)
 
 
 class Identifier:
-    """A unique integer identifier of a given kind (compare only with the same kind)."""
+    """A unique integer identifier of a given kind (compare only with the same kind).
+
+    ``Identifier()`` with no value is Drake's default: an invalid identifier
+    (``is_valid()`` False) that equals only other invalid ones of its kind.
+    """
 
     __slots__ = ("_value",)
 
-    def __init__(self, value):
-        self._value = int(value)
+    def __init__(self, value=None):
+        self._value = -1 if value is None else int(value)
+
+    def is_valid(self):
+        """False for a default-constructed (invalid) identifier."""
+        return self._value >= 0
 
     @classmethod
     def get_new_id(cls):

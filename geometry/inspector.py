@@ -21,12 +21,17 @@ WORLD_FRAME_ID = FrameId(0)
 
 
 class Role:
-    """Geometry roles (Drake's geometry::Role)."""
+    """Geometry roles (Drake's geometry::Role); Drake's member names ``Role.kProximity``
+    ... are the same values."""
 
     UNASSIGNED = "unassigned"
     PROXIMITY = "proximity"
     ILLUSTRATION = "illustration"
     PERCEPTION = "perception"
+    kUnassigned = UNASSIGNED
+    kProximity = PROXIMITY
+    kIllustration = ILLUSTRATION
+    kPerception = PERCEPTION
 
 
 _ROLE_OF_PROPERTIES = ((ProximityProperties, Role.PROXIMITY),
@@ -146,8 +151,12 @@ class SceneGraphInspector:
     def get_all_frame_ids(self):
         return [WORLD_FRAME_ID] + list(self._m.frames)
 
-    def get_all_geometry_ids(self):
-        return sorted(self._m.geometries)
+    def get_all_geometry_ids(self, role=None):
+        """All geometry ids (sorted), or those that have `role` (Drake's optional
+        argument)."""
+        if role is None:
+            return sorted(self._m.geometries)
+        return sorted(g for g, r in self._m.geometries.items() if role in r.roles)
 
     def get_geometry_ids(self, geometry_set=None, role=None):
         """Geometries of `geometry_set` (all if None) that have `role` (any if None)."""

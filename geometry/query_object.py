@@ -11,6 +11,7 @@ import numpy as np
 
 from merganser.framework.keyword_check import lists_valid_keywords
 
+from .geometry_instance import GeometryId
 from .proximity.narrow_phase import signed_distance_pair
 from .proximity.support import SPHERE
 
@@ -38,11 +39,12 @@ class PenetrationAsPointPair:
     depth : float
         Penetration depth (m) > 0: ``p_WCb = p_WCa + depth * nhat_BA_W``.
 
-    ``PenetrationAsPointPair()`` is Drake's default: no ids, zero vectors, depth -1.
+    ``PenetrationAsPointPair()`` is Drake's default: invalid ids (``GeometryId()``), zero
+    vectors, depth -1.
     """
 
-    id_A: object = None
-    id_B: object = None
+    id_A: GeometryId = field(default_factory=GeometryId)
+    id_B: GeometryId = field(default_factory=GeometryId)
     p_WCa: np.ndarray = field(default_factory=_zeros3)
     p_WCb: np.ndarray = field(default_factory=_zeros3)
     nhat_BA_W: np.ndarray = field(default_factory=_zeros3)
@@ -65,11 +67,12 @@ class SignedDistancePair:
     nhat_BA_W : ndarray (3,)
         Unit direction of steepest increase of the distance when A moves, in world.
 
-    ``SignedDistancePair()`` is Drake's default: no ids, zero vectors and distance.
+    ``SignedDistancePair()`` is Drake's default: invalid ids (``GeometryId()``), zero
+    vectors and distance.
     """
 
-    id_A: object = None
-    id_B: object = None
+    id_A: GeometryId = field(default_factory=GeometryId)
+    id_B: GeometryId = field(default_factory=GeometryId)
     p_ACa: np.ndarray = field(default_factory=_zeros3)
     p_BCb: np.ndarray = field(default_factory=_zeros3)
     distance: float = 0.0
@@ -91,7 +94,7 @@ class SignedDistanceToPoint:
         Gradient of the distance with respect to p_WQ, in world (unit length).
     """
 
-    id_G: object = None
+    id_G: GeometryId = field(default_factory=GeometryId)
     p_GN: np.ndarray = field(default_factory=_zeros3)
     distance: float = 0.0
     grad_W: np.ndarray = field(default_factory=_zeros3)

@@ -172,15 +172,18 @@ class SceneGraph(LeafSystem):
     def source_is_registered(self, source_id):
         return source_id in self._model.sources
 
-    def register_frame(self, source_id, frame_or_parent, frame=None):
-        """Register a frame: ``register_frame(source_id, GeometryFrame)`` (parent: world) or
-        ``register_frame(source_id, parent_frame_id, GeometryFrame)``; returns its FrameId."""
+    def register_frame(self, source_id, parent_id=None, frame=None):
+        """Register a frame: ``register_frame(source_id, frame)`` (parent: the world) or
+        ``register_frame(source_id, parent_id, frame)``, positionally or with pydrake's
+        keywords; `frame` is a GeometryFrame. Returns its FrameId."""
         fn = "SceneGraph.register_frame"
         self._model.check_source(source_id, fn)
-        if frame is None:
-            parent, frame = WORLD_FRAME_ID, frame_or_parent
+        if frame is None and isinstance(parent_id, GeometryFrame):
+            parent_id, frame = None, parent_id
+        if parent_id is None:
+            parent = WORLD_FRAME_ID
         else:
-            parent = frame_or_parent
+            parent = parent_id
             self._model.check_frame(parent, fn)
             if parent != WORLD_FRAME_ID and self._model.frames[parent].source_id != source_id:
                 raise ValueError(f"{fn}: parent frame {parent!r} belongs to another source")

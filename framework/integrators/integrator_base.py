@@ -361,6 +361,24 @@ class IntegratorBase:
     def get_actual_initial_step_size_taken(self):
         return self._initial_h_taken
 
+    def get_statistics_summary(self):
+        """The statistics above, one ``name: value`` line each (Drake's
+        GetStatisticsSummary)."""
+        rows = [
+            ("integrator", type(self).__name__),
+            ("num_steps_taken", self.get_num_steps_taken()),
+            ("num_derivative_evaluations", self.get_num_derivative_evaluations()),
+            ("num_step_shrinkages_from_error_control",
+             self.get_num_step_shrinkages_from_error_control()),
+            ("num_step_shrinkages_from_substep_failures",
+             self.get_num_step_shrinkages_from_substep_failures()),
+            ("num_substep_failures", self.get_num_substep_failures()),
+            ("actual_initial_step_size_taken", self.get_actual_initial_step_size_taken()),
+            ("smallest_adapted_step_size_taken", self.get_smallest_adapted_step_size_taken()),
+            ("largest_step_size_taken", self.get_largest_step_size_taken()),
+        ]
+        return "".join(f"{name}: {value}\n" for name, value in rows)
+
     def get_error_estimate(self):
         """The last step's local error estimate, shape (n,) (None if not computed)."""
         if not self._initialized or not self.supports_error_estimation():

@@ -11,26 +11,34 @@ from .constant_vector_source import ConstantVectorSource
 from .demultiplexer import Demultiplexer
 from .discrete_derivative import DiscreteDerivative
 from .discrete_time_delay import DiscreteTimeDelay
+from .discrete_time_integrator import DiscreteTimeIntegrator
 from .first_order_low_pass_filter import FirstOrderLowPassFilter
 from .gain import Gain
 from .integrator import Integrator
 from .linear_system import AffineSystem, LinearSystem
+from .linear_transform_density import LinearTransformDensity
 from .matrix_gain import MatrixGain
 from .multiplexer import Multiplexer
 from .pass_through import PassThrough
 from .port_switch import PortSwitch
-from .random_source import RandomSource
+from .random_source import RandomDistribution, RandomSource, add_random_inputs
 from .saturation import Saturation
+from .selector import Selector, SelectorParams
+from .shared_pointer_system import SharedPointerSystem
 from .sine import Sine
+from .sparse_matrix_gain import SparseMatrixGain
 from .state_interpolator import StateInterpolatorWithDiscreteDerivative
 from .trajectory_source import TrajectorySource
+from .wrap_to_system import WrapToSystem
 from .zero_order_hold import ZeroOrderHold
 
 __all__ = [
     "Adder", "AffineSystem", "ConstantValueSource", "ConstantVectorSource", "Demultiplexer",
-    "DiscreteDerivative", "DiscreteTimeDelay", "FirstOrderLowPassFilter", "Gain", "Integrator",
-    "LinearSystem",
-    "MatrixGain", "Multiplexer", "PassThrough", "PortSwitch", "RandomSource", "Saturation",
-    "Sine",
-    "StateInterpolatorWithDiscreteDerivative", "TrajectorySource", "ZeroOrderHold",
+    "DiscreteDerivative", "DiscreteTimeDelay", "DiscreteTimeIntegrator",
+    "FirstOrderLowPassFilter", "Gain", "Integrator",
+    "LinearSystem", "LinearTransformDensity",
+    "MatrixGain", "Multiplexer", "PassThrough", "PortSwitch", "RandomDistribution", "RandomSource",
+    "Saturation", "Selector", "SelectorParams", "SharedPointerSystem", "Sine", "SparseMatrixGain",
+    "StateInterpolatorWithDiscreteDerivative", "TrajectorySource", "WrapToSystem", "ZeroOrderHold",
+    "add_random_inputs",
 ]

@@ -22,16 +22,17 @@ class Adder(LeafSystem):
     Parameters
     ----------
     num_inputs : int
-        Number of input ports (>= 1), named ``u0`` ... ``u{num_inputs-1}``.
+        Number of input ports (>= 0), named ``u0`` ... ``u{num_inputs-1}``; with none the
+        output is zero (as in Drake).
     size : int
-        Size of each input and of the output (>= 1).
+        Size of each input and of the output (>= 0).
     """
 
     @lists_valid_keywords
     def __init__(self, num_inputs, size):
         super().__init__()
-        num_inputs = as_size("Adder", "num_inputs", num_inputs)
-        self._size = as_size("Adder", "size", size)
+        num_inputs = as_size("Adder", "num_inputs", num_inputs, 0)
+        self._size = as_size("Adder", "size", size, 0)
         for i in range(num_inputs):
             self.declare_vector_input_port(f"u{i}", self._size)
         self.declare_vector_output_port("sum", self._size, self._calc_sum,
@@ -40,6 +41,9 @@ class Adder(LeafSystem):
     def _calc_sum(self, context, output):
         total = output.get_mutable_value()
         ports = self._input_ports
+        if not ports:
+            total.fill(0.0)
+            return
         if len(ports) == 1:
             np.copyto(total, ports[0].eval(context))
             return

@@ -19,8 +19,9 @@ class Integrator(LeafSystem):
               │ Integrator │ ──▶ y
               └────────────┘
 
-    No direct feedthrough. The initial value is 0 unless given; change it per context
-    with ``set_integral_value(context, value)``.
+    No direct feedthrough. The initial value is 0 unless given; change the default with
+    ``set_default_integral_value(value)`` and one context's with
+    ``set_integral_value(context, value)``.
 
     Parameters
     ----------
@@ -45,9 +46,18 @@ class Integrator(LeafSystem):
             if initial.size == 0:
                 raise ValueError("Integrator: the initial value must not be empty")
         n = initial.size
+        self._default_integral = initial
         self.declare_continuous_state(model_vector=initial)
         self.declare_vector_input_port("u", n)
         self.declare_state_output_port("y", "continuous")
+
+    def set_default_integral_value(self, value):
+        """Set the initial value of contexts created from now on, shape (size,)."""
+        self._default_integral = as_vector("Integrator.set_default_integral_value", "value",
+                                           value, self.num_continuous_states())
+
+    def set_default_state_and_parameters(self, context):
+        context.set_continuous_state(self._default_integral)
 
     def set_integral_value(self, context, value):
         """Set the integral (the state) in ``context``, shape (size,)."""

@@ -20,7 +20,8 @@ class PassThrough(LeafSystem):
               │ PassThrough │ ──▶ y
               └─────────────┘
 
-    ``y`` is direct feedthrough of ``u``.
+    ``y`` is direct feedthrough of ``u``. As in Drake, the vector input may stay
+    unconnected: the output is then the model vector (zeros for a size).
 
     Parameters
     ----------
@@ -67,7 +68,9 @@ class PassThrough(LeafSystem):
             self.declare_abstract_output_port("y", model.clone, self._calc_abstract,
                                               [self.input_port_ticket(0)])
         else:
-            self.declare_vector_input_port("u", size)
+            default = (np.zeros(size) if isinstance(v, numbers.Integral)
+                       else np.asarray(v, dtype=float).reshape(-1))
+            self.declare_vector_input_port("u", size, required=False, default_value=default)
             self.declare_vector_output_port("y", size, self._calc_vector,
                                             [self.input_port_ticket(0)])
 

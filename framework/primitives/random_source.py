@@ -1,5 +1,6 @@
 """RandomSource: piecewise-constant random samples, reproducible per context (Drake's)."""
 
+import enum
 import itertools
 
 import numpy as np
@@ -13,9 +14,36 @@ _DISTRIBUTIONS = {
     "gaussian": lambda rng, n: rng.standard_normal(n),
     "exponential": lambda rng, n: rng.standard_exponential(n),
 }
+
+
+class RandomDistribution(str, enum.Enum):
+    """The distributions of RandomSource (Drake's RandomDistribution).
+
+    Each member equals its string name (``RandomDistribution.kGaussian == "gaussian"``),
+    so the enum and the strings are interchangeable.
+    """
+
+    kUniform = "uniform"          #: uniform on [0, 1)
+    kGaussian = "gaussian"        #: N(0, 1)
+    kExponential = "exponential"  #: exponential with rate 1
+
+    __hash__ = str.__hash__           # equal to its string, so hashed as it
+
+
 _ALIASES = {"kuniform": "uniform", "kgaussian": "gaussian", "kexponential": "exponential",
             "normal": "gaussian"}
 _default_seeds = itertools.count(0)
+
+
+def as_random_distribution(fn, distribution):
+    """``distribution`` (a RandomDistribution, or its name as a string: "uniform",
+    "kGaussian", ...) as a RandomDistribution; raise naming ``fn`` otherwise."""
+    key = str(getattr(distribution, "name", distribution)).lower()
+    key = _ALIASES.get(key, key)
+    if key not in _DISTRIBUTIONS:
+        raise ValueError(f"{fn}: distribution must be one of {sorted(_DISTRIBUTIONS)} "
+                         f"(or a RandomDistribution), got {distribution!r}")
+    return RandomDistribution(key)
 
 
 class RandomSource(LeafSystem):
@@ -39,8 +67,9 @@ class RandomSource(LeafSystem):
 
     Parameters
     ----------
-    distribution : str
-        ``"uniform"``, ``"gaussian"`` or ``"exponential"``.
+    distribution : RandomDistribution or str
+        ``RandomDistribution.kUniform``, ``kGaussian``, ``kExponential``, or the strings
+        ``"uniform"``, ``"gaussian"``, ``"exponential"``.
     num_outputs : int
         Size of the output.
     sampling_interval_sec : float
@@ -52,12 +81,7 @@ class RandomSource(LeafSystem):
     @lists_valid_keywords
     def __init__(self, distribution, num_outputs, sampling_interval_sec, seed=None):
         super().__init__()
-        key = str(getattr(distribution, "name", distribution)).lower()
-        key = _ALIASES.get(key, key)
-        if key not in _DISTRIBUTIONS:
-            raise ValueError(
-                f"RandomSource: distribution must be one of {sorted(_DISTRIBUTIONS)}, got "
-                f"{distribution!r}")
+        key = as_random_distribution("RandomSource", distribution)
         self._distribution = key
         self._n = as_size("RandomSource", "num_outputs", num_outputs)
         self._h = as_positive_float("RandomSource", "sampling_interval_sec", sampling_interval_sec)
@@ -68,6 +92,7 @@ class RandomSource(LeafSystem):
         self.declare_state_output_port("output", 0)
 
     def get_distribution(self):
+        """The RandomDistribution (equal to its string name)."""
         return self._distribution
 
     def sampling_interval(self):
@@ -94,3 +119,35 @@ class RandomSource(LeafSystem):
     def _resample(self, context, state):
         rng = state.get_abstract_state(0)
         state.get_mutable_discrete_state(0).set_value(self._draw(rng))
+
+
+def add_random_inputs(sampling_interval_sec, builder):
+    """Connect a RandomSource to every random input port in ``builder`` that is neither
+    connected nor exported (Drake's AddRandomInputs).
+
+    A port is random when declared with ``random_type`` (a RandomDistribution); its source
+    draws that distribution, ``sampling_interval_sec`` apart.
+
+    Parameters
+    ----------
+    sampling_interval_sec : float
+        h (s), > 0.
+    builder : DiagramBuilder
+
+    Returns
+    -------
+    int
+        The number of RandomSources added.
+    """
+    as_positive_float("add_random_inputs", "sampling_interval_sec", sampling_interval_sec)
+    added = 0
+    for system in list(builder.get_systems()):
+        for i in range(system.num_input_ports()):
+            port = system.get_input_port(i)
+            if not port.is_random() or builder.is_connected_or_exported(port):
+                continue
+            source = builder.add_system(RandomSource(port.get_random_type(), port.size(),
+                                                     sampling_interval_sec))
+            builder.connect(source.get_output_port(0), port)
+            added += 1
+    return added

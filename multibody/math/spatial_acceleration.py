@@ -17,53 +17,62 @@ class SpatialAcceleration(SpatialVector):
         Angular acceleration alpha_MB_E, or the whole [alpha; a] when `a` is omitted.
     a : array_like, shape (3,), optional
         Translational acceleration a_MBo_E of the frame's origin.
+    A : array_like, shape (6,), optional
+        Keyword only: the whole [alpha; a] (pydrake's ``SpatialAcceleration(A=...)``).
+
+    Omitting all gives NaN, as in Drake.
     """
 
     __slots__ = ()
     _ROTATIONAL = "alpha"
     _TRANSLATIONAL = "a"
 
-    def __init__(self, alpha=None, a=None):
-        super().__init__(alpha, a)
+    def __init__(self, alpha=None, a=None, *, A=None):
+        self._init_parts(alpha, a, A, "A")
 
-    def shift(self, p_PoQ_E, w_MP_E):
+    def shift(self, offset, angular_velocity_of_this_frame):
         """Return A_MQ_E for a point Q fixed in frame P, from A_MP_E (self).
 
         Parameters
         ----------
-        p_PoQ_E : array_like, shape (3,)
-            Position of Q from Po, expressed in E.
-        w_MP_E : array_like, shape (3,)
-            Angular velocity of P in M, expressed in E.
+        offset : array_like, shape (3,)
+            p_PoQ_E, the position of Q from Po, expressed in E.
+        angular_velocity_of_this_frame : array_like, shape (3,)
+            w_MP_E, the angular velocity of P in M, expressed in E.
 
         Returns
         -------
         SpatialAcceleration
             [alpha; a + alpha × p + w × (w × p)], the last being the centripetal term.
         """
-        p = _as_vector3(p_PoQ_E, "SpatialAcceleration.shift", "p_PoQ_E")
-        w = _as_vector3(w_MP_E, "SpatialAcceleration.shift", "w_MP_E")
+        p = _as_vector3(offset, "SpatialAcceleration.shift", "offset (p_PoQ_E)")
+        w = _as_vector3(angular_velocity_of_this_frame, "SpatialAcceleration.shift",
+                        "angular_velocity_of_this_frame (w_MP_E)")
         alpha = self._V[:3]
         a_Q = self._V[3:] + np.cross(alpha, p) + np.cross(w, np.cross(w, p))
         return SpatialAcceleration._unchecked(np.concatenate([alpha, a_Q]))
 
-    def shift_with_zero_angular_velocity(self, p_PoQ_E):
-        """Return A_MQ_E when P's angular velocity in M is zero: [alpha; a + alpha × p]."""
-        return self.shift(p_PoQ_E, np.zeros(3))
+    def shift_with_zero_angular_velocity(self, offset):
+        """Return A_MQ_E when P's angular velocity in M is zero: [alpha; a + alpha × p],
+        `offset` being p_PoQ_E, shape (3,)."""
+        return self.shift(offset, np.zeros(3))
 
-    def compose_with_moving_frame_acceleration(self, p_PoBo_E, w_MP_E, V_PB_E, A_PB_E):
+    def compose_with_moving_frame_acceleration(self, position_of_moving_frame,
+                                               angular_velocity_of_this_frame,
+                                               velocity_of_moving_frame,
+                                               acceleration_of_moving_frame):
         """Return A_MB_E from A_MP_E (self) and B's motion in a moving frame P.
 
         Parameters
         ----------
-        p_PoBo_E : array_like, shape (3,)
-            Position of Bo from Po, expressed in E.
-        w_MP_E : array_like, shape (3,)
-            Angular velocity of P in M, expressed in E.
-        V_PB_E : SpatialVelocity
-            Spatial velocity of B in P, expressed in E.
-        A_PB_E : SpatialAcceleration
-            Spatial acceleration of B in P, expressed in E.
+        position_of_moving_frame : array_like, shape (3,)
+            p_PoBo_E, the position of Bo from Po, expressed in E.
+        angular_velocity_of_this_frame : array_like, shape (3,)
+            w_MP_E, the angular velocity of P in M, expressed in E.
+        velocity_of_moving_frame : SpatialVelocity
+            V_PB_E, the spatial velocity of B in P, expressed in E.
+        acceleration_of_moving_frame : SpatialAcceleration
+            A_PB_E, the spatial acceleration of B in P, expressed in E.
 
         Returns
         -------
@@ -71,6 +80,8 @@ class SpatialAcceleration(SpatialVector):
             alpha_MB = alpha_MP + alpha_PB + w_MP × w_PB;
             a_MBo = (A_MP shifted to Bo) + a_PBo + 2 w_MP × v_PBo (Coriolis).
         """
+        p_PoBo_E, w_MP_E = position_of_moving_frame, angular_velocity_of_this_frame
+        V_PB_E, A_PB_E = velocity_of_moving_frame, acceleration_of_moving_frame
         if not isinstance(A_PB_E, SpatialAcceleration):
             raise TypeError(
                 "SpatialAcceleration.compose_with_moving_frame_acceleration: A_PB_E must be a "

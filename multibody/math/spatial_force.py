@@ -4,6 +4,7 @@ expressed in E (the torque is the moment about Bp)."""
 import numpy as np
 
 from .spatial_vector import SpatialVector, _as_vector3
+from .spatial_velocity import SpatialVelocity
 
 __all__ = ["SpatialForce"]
 
@@ -18,39 +19,41 @@ class SpatialForce(SpatialVector):
         omitted.
     f : array_like, shape (3,), optional
         Force.
+    F : array_like, shape (6,), optional
+        Keyword only: the whole [tau; f] (pydrake's ``SpatialForce(F=...)``).
+
+    Omitting all gives NaN, as in Drake.
     """
 
     __slots__ = ()
+    #: Pairs with a SpatialVelocity in a dot product (power, or twice kinetic energy).
+    _DUAL_OF_VELOCITY = True
     _ROTATIONAL = "tau"
     _TRANSLATIONAL = "f"
 
-    def __init__(self, tau=None, f=None):
-        super().__init__(tau, f)
+    def __init__(self, tau=None, f=None, *, F=None):
+        self._init_parts(tau, f, F, "F")
 
-    def shift(self, p_BpBq_E):
+    def shift(self, offset):
         """Return F_Bq_E, the equivalent force applied at point Bq instead of Bp.
 
         Parameters
         ----------
-        p_BpBq_E : array_like, shape (3,)
-            Position of Bq from Bp, expressed in E.
+        offset : array_like, shape (3,)
+            p_BpBq_E, the position of Bq from Bp, expressed in E (pydrake's keyword).
 
         Returns
         -------
         SpatialForce
             [tau - p_BpBq_E × f; f] (same force, moment taken about Bq).
         """
-        p = _as_vector3(p_BpBq_E, "SpatialForce.shift", "p_BpBq_E")
+        p = _as_vector3(offset, "SpatialForce.shift", "offset (p_BpBq_E)")
         f = self._V[3:]
         return SpatialForce._unchecked(np.concatenate([self._V[:3] - np.cross(p, f), f]))
 
-    def dot(self, V):
-        """Return the power F · V (a float) delivered to a frame moving with SpatialVelocity V.
+    def dot(self, velocity):
+        """Return the power F · V (a float) delivered to a frame moving with SpatialVelocity
+        `velocity`, whose origin must be the application point. ``F @ V`` is the same."""
+        return self._dot(velocity, (SpatialVelocity,), "SpatialForce.dot")
 
-        `V` must be the velocity of a frame whose origin is the application point.
-        """
-        from .spatial_velocity import SpatialVelocity
-
-        if not isinstance(V, SpatialVelocity):
-            raise TypeError(f"SpatialForce.dot: expected a SpatialVelocity, got {type(V).__name__}")
-        return float(self._V @ V._V)
+    __matmul__ = dot

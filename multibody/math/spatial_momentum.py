@@ -4,6 +4,7 @@ linear momentum of a body B in frame N, expressed in E."""
 import numpy as np
 
 from .spatial_vector import SpatialVector, _as_vector3
+from .spatial_velocity import SpatialVelocity
 
 __all__ = ["SpatialMomentum"]
 
@@ -17,33 +18,36 @@ class SpatialMomentum(SpatialVector):
         Angular momentum about the point, or the whole [h; l] when `l` is omitted.
     l : array_like, shape (3,), optional
         Linear momentum.
+    L : array_like, shape (6,), optional
+        Keyword only: the whole [h; l] (pydrake's ``SpatialMomentum(L=...)``).
+
+    Omitting all gives NaN, as in Drake.
     """
 
     __slots__ = ()
+    #: Pairs with a SpatialVelocity in a dot product (power, or twice kinetic energy).
+    _DUAL_OF_VELOCITY = True
     _ROTATIONAL = "h"
     _TRANSLATIONAL = "l"
 
-    def __init__(self, h=None, l=None):
-        super().__init__(h, l)
+    def __init__(self, h=None, l=None, *, L=None):
+        self._init_parts(h, l, L, "L")
 
-    def shift(self, p_BpBq_E):
+    def shift(self, offset):
         """Return L_NBq_E, the momentum about point Bq: [h - p_BpBq_E × l; l].
 
         Parameters
         ----------
-        p_BpBq_E : array_like, shape (3,)
-            Position of Bq from Bp, expressed in E.
+        offset : array_like, shape (3,)
+            p_BpBq_E, the position of Bq from Bp, expressed in E (pydrake's keyword).
         """
-        p = _as_vector3(p_BpBq_E, "SpatialMomentum.shift", "p_BpBq_E")
+        p = _as_vector3(offset, "SpatialMomentum.shift", "offset (p_BpBq_E)")
         l = self._V[3:]
         return SpatialMomentum._unchecked(np.concatenate([self._V[:3] - np.cross(p, l), l]))
 
-    def dot(self, V):
-        """Return L · V (a float), twice the kinetic energy when L = M V about the same point."""
-        from .spatial_velocity import SpatialVelocity
+    def dot(self, velocity):
+        """Return L · V (a float), twice the kinetic energy when L = M V about the same
+        point. ``L @ V`` is the same."""
+        return self._dot(velocity, (SpatialVelocity,), "SpatialMomentum.dot")
 
-        if not isinstance(V, SpatialVelocity):
-            raise TypeError(
-                f"SpatialMomentum.dot: expected a SpatialVelocity, got {type(V).__name__}"
-            )
-        return float(self._V @ V._V)
+    __matmul__ = dot

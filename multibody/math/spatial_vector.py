@@ -24,16 +24,21 @@ def _as_vector3(x, caller, arg):
 
 
 class SpatialVector:
-    """Base class: an immutable 6-vector [rotational (3,); translational (3,)].
+    """Base class: a 6-vector [rotational (3,); translational (3,)].
 
     Subclasses set ``_ROTATIONAL`` and ``_TRANSLATIONAL`` (the argument names shown in
-    error messages) and define their own ``shift``.
+    error messages and in ``repr``) and define their own ``shift``.
+
+    The coefficient array is never written in place (arrays handed out or shared between
+    vectors stay valid); the in-place operators ``+=``, ``-=``, ``*=`` and `set_zero`
+    rebind the object to a new array, so, as in Drake, ``V += W`` keeps ``V``'s identity.
 
     Parameters
     ----------
     rotational : array_like, shape (3,) or (6,), optional
         The rotational part, or the whole [rotational; translational] vector when
-        `translational` is omitted. Omitting both gives the zero vector.
+        `translational` is omitted. Omitting both gives a vector of NaN, as Drake's
+        default constructor does (use `zero` for the zero vector).
     translational : array_like, shape (3,), optional
         The translational part.
     """
@@ -47,7 +52,7 @@ class SpatialVector:
     def __init__(self, rotational=None, translational=None):
         name = type(self).__name__
         if rotational is None and translational is None:
-            V = np.zeros(6)
+            V = np.full(6, np.nan)
         elif translational is None:
             V = np.array(rotational, dtype=np.float64)
             if V.shape != (6,):
@@ -74,6 +79,24 @@ class SpatialVector:
     def zero(cls):
         """Return the zero spatial vector."""
         return cls._unchecked(np.zeros(6))
+
+    def _init_parts(self, rotational, translational, coeffs, coeffs_name):
+        """Shared constructor body of the subclasses: (rotational, translational) or the
+        whole 6-vector under its pydrake keyword (``V=``, ``A=``, ``F=``, ``L=``)."""
+        if coeffs is not None:
+            if rotational is not None or translational is not None:
+                raise TypeError(
+                    f"{type(self).__name__}: pass either ({self._ROTATIONAL}, {self._TRANSLATIONAL}) "
+                    f"or {coeffs_name}, not both"
+                )
+            rotational = coeffs
+        SpatialVector.__init__(self, rotational, translational)
+
+    def set_zero(self):
+        """Set all six coefficients to zero (Drake's SetZero); returns self."""
+        self._V = np.zeros(6)
+        self._V.flags.writeable = False
+        return self
 
     def rotate(self, R_FE):
         """Return the vector re-expressed in frame F: R_FE (RotationMatrix) times both
@@ -112,6 +135,24 @@ class SpatialVector:
         self._check_same_kind(other, "-")
         return self._unchecked(self._V - other._V)
 
+    def _rebind(self, V):
+        V.flags.writeable = False
+        self._V = V
+        return self
+
+    def __iadd__(self, other):
+        self._check_same_kind(other, "+=")
+        return self._rebind(self._V + other._V)
+
+    def __isub__(self, other):
+        self._check_same_kind(other, "-=")
+        return self._rebind(self._V - other._V)
+
+    def __imul__(self, scalar):
+        if isinstance(scalar, numbers.Real):
+            return self._rebind(float(scalar) * self._V)
+        return NotImplemented
+
     def __neg__(self):
         return self._unchecked(-self._V)
 
@@ -144,7 +185,18 @@ class SpatialVector:
         return bool(np.max(np.abs(self._V - other._V)) <= tolerance)
 
     def __repr__(self):
+        # Drake's form, which eval() turns back into an equal vector.
         return (
-            f"{type(self).__name__}({self._ROTATIONAL}={self._V[:3].tolist()!r}, "
-            f"{self._TRANSLATIONAL}={self._V[3:].tolist()!r})"
+            f"{type(self).__name__}(\n"
+            f"  {self._ROTATIONAL}={self._V[:3].tolist()!r},\n"
+            f"  {self._TRANSLATIONAL}={self._V[3:].tolist()!r},\n)"
         )
+
+    def _dot(self, other, kinds, caller):
+        """The power-like product of two spatial vectors of dual kinds (a float)."""
+        if not isinstance(other, kinds):
+            raise TypeError(
+                f"{caller}: expected a {' or '.join(k.__name__ for k in kinds)}, "
+                f"got {type(other).__name__}"
+            )
+        return float(self._V @ other._V)

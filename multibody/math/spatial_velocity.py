@@ -17,47 +17,53 @@ class SpatialVelocity(SpatialVector):
         Angular velocity w_MB_E, or the whole [w; v] when `v` is omitted.
     v : array_like, shape (3,), optional
         Translational velocity v_MBo_E of the frame's origin.
+    V : array_like, shape (6,), optional
+        Keyword only: the whole [w; v] (pydrake's ``SpatialVelocity(V=...)``).
+
+    Omitting all gives NaN, as in Drake.
     """
 
     __slots__ = ()
     _ROTATIONAL = "w"
     _TRANSLATIONAL = "v"
 
-    def __init__(self, w=None, v=None):
-        super().__init__(w, v)
+    def __init__(self, w=None, v=None, *, V=None):
+        self._init_parts(w, v, V, "V")
 
-    def shift(self, p_BoBq_E):
+    def shift(self, offset):
         """Return V_MBq_E, the spatial velocity of frame Bq (B shifted to point Bq).
 
         Parameters
         ----------
-        p_BoBq_E : array_like, shape (3,)
-            Position of Bq from Bo, expressed in E.
+        offset : array_like, shape (3,)
+            p_BoBq_E, the position of Bq from Bo, expressed in E (pydrake's keyword).
 
         Returns
         -------
         SpatialVelocity
             [w; v + w × p_BoBq_E].
         """
-        p = _as_vector3(p_BoBq_E, "SpatialVelocity.shift", "p_BoBq_E")
+        p = _as_vector3(offset, "SpatialVelocity.shift", "offset (p_BoBq_E)")
         w = self._V[:3]
         return SpatialVelocity._unchecked(np.concatenate([w, self._V[3:] + np.cross(w, p)]))
 
-    def compose_with_moving_frame_velocity(self, p_PoBo_E, V_PB_E):
+    def compose_with_moving_frame_velocity(self, position_of_moving_frame,
+                                           velocity_of_moving_frame):
         """Return V_MB_E from V_MP_E (self) and B's velocity V_PB_E in a moving frame P.
 
         Parameters
         ----------
-        p_PoBo_E : array_like, shape (3,)
-            Position of Bo from Po, expressed in E.
-        V_PB_E : SpatialVelocity
-            Spatial velocity of B in P, expressed in E.
+        position_of_moving_frame : array_like, shape (3,)
+            p_PoBo_E, the position of Bo from Po, expressed in E.
+        velocity_of_moving_frame : SpatialVelocity
+            V_PB_E, the spatial velocity of B in P, expressed in E.
 
         Returns
         -------
         SpatialVelocity
             V_MP shifted to Bo plus V_PB: [w_MP + w_PB; v_MPo + w_MP × p_PoBo + v_PBo].
         """
+        p_PoBo_E, V_PB_E = position_of_moving_frame, velocity_of_moving_frame
         if not isinstance(V_PB_E, SpatialVelocity):
             raise TypeError(
                 "SpatialVelocity.compose_with_moving_frame_velocity: V_PB_E must be a "
@@ -65,12 +71,17 @@ class SpatialVelocity(SpatialVector):
             )
         return self.shift(p_PoBo_E) + V_PB_E
 
-    def dot(self, F):
-        """Return the power F · V (a float) of a SpatialForce `F` applied at the same point."""
-        from .spatial_force import SpatialForce
+    def dot(self, force=None, *, momentum=None):
+        """Return V · F (a float): the power of a SpatialForce `force` applied at the same
+        point, or, with ``momentum=`` (or a SpatialMomentum as `force`), L · V, twice the
+        kinetic energy when L = M V about the same point. ``V @ F`` is the same."""
+        if (force is None) == (momentum is None):
+            raise TypeError("SpatialVelocity.dot: pass exactly one of force=, momentum=")
+        other = force if momentum is None else momentum
+        if not getattr(other, "_DUAL_OF_VELOCITY", False):
+            raise TypeError(f"SpatialVelocity.dot: expected a SpatialForce or SpatialMomentum, "
+                            f"got {type(other).__name__}")
+        return float(self._V @ other._V)
 
-        if not isinstance(F, SpatialForce):
-            raise TypeError(
-                f"SpatialVelocity.dot: expected a SpatialForce, got {type(F).__name__}"
-            )
-        return float(self._V @ F._V)
+    def __matmul__(self, other):
+        return self.dot(other)

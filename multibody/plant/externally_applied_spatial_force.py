@@ -40,7 +40,7 @@ class ExternallyAppliedSpatialForce:
         self.body_index = body_index
         self.p_BoBq_B = np.zeros(3) if p_BoBq_B is None else np.array(p_BoBq_B, dtype=float)
         if F_Bq_W is None:
-            F_Bq_W = SpatialForce()
+            F_Bq_W = SpatialForce.zero()
         elif not isinstance(F_Bq_W, SpatialForce):
             F_Bq_W = SpatialForce(np.asarray(F_Bq_W, dtype=float))
         self.F_Bq_W = F_Bq_W

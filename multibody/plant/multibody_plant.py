@@ -51,7 +51,7 @@ from merganser.multibody.plant.plant_mass_properties import PlantMassPropertiesM
 from merganser.multibody.plant.plant_parameters import PlantParametersMixin
 from merganser.multibody.plant.plant_ports import PlantPortsMixin
 from merganser.multibody.plant.plant_queries import PlantQueriesMixin
-from merganser.multibody.plant.plant_selectors import PlantSelectorsMixin
+from merganser.multibody.plant.plant_selectors import PlantFloatingBaseMixin, PlantSelectorsMixin
 from merganser.multibody.plant.plant_settings import PlantSettingsMixin
 from merganser.multibody.plant.plant_state import PlantStateAccessor, PlantStateMixin
 from merganser.multibody.plant.plant_tables import make_plant_tables
@@ -71,7 +71,7 @@ class MultibodyPlant(PlantConstructionMixin, PlantSettingsMixin, PlantStateMixin
                      PlantParametersMixin, PlantCacheMixin, PlantForcesMixin, PlantQueriesMixin,
                      PlantMassPropertiesMixin, PlantGeometryMixin, PlantPortsMixin,
                      PlantLinearizationMixin, PlantKinematicsParityMixin, PlantSelectorsMixin,
-                     LeafSystem):
+                     PlantFloatingBaseMixin, LeafSystem):
     """A multibody system: rigid bodies connected by joints, with forces and actuators.
 
     ::

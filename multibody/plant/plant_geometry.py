@@ -175,6 +175,16 @@ class PlantGeometryMixin:
         return list(self._visual_geometries.get(self._body_arg(body, "get_visual_geometries"),
                                                 []))
 
+    def get_collision_geometries_for_body(self, body):
+        """Drake's name of `get_collision_geometries`: the GeometryIds of `body`'s
+        collision geometries (list)."""
+        return self.get_collision_geometries(body)
+
+    def get_visual_geometries_for_body(self, body):
+        """Drake's name of `get_visual_geometries`: the GeometryIds of `body`'s visual
+        geometries (list)."""
+        return self.get_visual_geometries(body)
+
     def get_body_frame_id_if_exists(self, body_index):
         """The FrameId of a body (world: SceneGraph's world frame), or None."""
         if body_index == 0 and self._scene_graph is not None:

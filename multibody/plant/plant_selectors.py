@@ -5,7 +5,7 @@ a mixin of MultibodyPlant.
 
 import numpy as np
 
-__all__ = ["PlantSelectorsMixin"]
+__all__ = ["PlantFloatingBaseMixin", "PlantSelectorsMixin"]
 
 
 class PlantSelectorsMixin:
@@ -105,3 +105,65 @@ class PlantSelectorsMixin:
 
     #: The spelling of issue 18 for `make_actuator_selector_matrix`.
     make_actuator_selection_matrix = make_actuator_selector_matrix
+
+    # ---- element existence and mutable access (Drake's has_joint, ...) -------------------
+    def has_joint(self, joint_index):
+        """True if `joint_index` (JointIndex or int) is the index of a joint of this plant."""
+        return _is_index_below(joint_index, self.num_joints())
+
+    def has_joint_actuator(self, actuator_index):
+        """True if `actuator_index` (JointActuatorIndex or int) is the index of an actuator
+        of this plant."""
+        return _is_index_below(actuator_index, self.num_actuators())
+
+    def get_mutable_joint_actuator(self, actuator_index):
+        """The JointActuator with index `actuator_index`, for changing its defaults (its
+        gear ratio, rotor inertia, effort limit) before finalize; the same object as
+        `get_joint_actuator` returns."""
+        return self.get_joint_actuator(actuator_index)
+
+
+def _is_index_below(index, size):
+    return (isinstance(index, (int, np.integer)) and not isinstance(index, bool)
+            and 0 <= index < size)
+
+
+class PlantFloatingBaseMixin:
+    """Drake's floating-base-body queries by model instance and its current names for the
+    default pose of a floating base body (``SetDefaultFloatingBaseBodyPose``)."""
+
+    def _floating_bodies_of(self, model_instance, fn):
+        self._tree._throw_if_not_finalized(fn)
+        return sorted(b for b in self.get_floating_base_bodies()
+                      if self.get_body(b).model_instance() == model_instance)
+
+    def has_unique_floating_base_body(self, model_instance):
+        """True if `model_instance` has exactly one floating base body (after finalize)."""
+        return len(self._floating_bodies_of(model_instance,
+                                            "has_unique_floating_base_body")) == 1
+
+    def get_unique_floating_base_body_or_throw(self, model_instance):
+        """The one floating base body of `model_instance` (RigidBody).
+
+        Raises
+        ------
+        RuntimeError
+            Before finalize, or if the instance has no or several floating base bodies.
+        """
+        fn = "get_unique_floating_base_body_or_throw"
+        bodies = self._floating_bodies_of(model_instance, fn)
+        if len(bodies) != 1:
+            raise RuntimeError(
+                f"{fn}: model instance {self.get_model_instance_name(model_instance)!r} has "
+                f"{len(bodies)} floating base bodies {[self.get_body(b).name() for b in bodies]}"
+                f", expected exactly one")
+        return self.get_body(bodies[0])
+
+    def set_default_floating_base_body_pose(self, body, X_WB):
+        """Set the default pose X_WB of a (future) floating base `body` (Drake's current
+        name of `set_default_free_body_pose`)."""
+        self.set_default_free_body_pose(body, X_WB)
+
+    def get_default_floating_base_body_pose(self, body):
+        """The default pose X_WB of a (future) floating base `body` (RigidTransform)."""
+        return self.get_default_free_body_pose(body)

@@ -25,6 +25,8 @@ from merganser.multibody.tree.force_elements import (
     UniformGravityFieldElement,
 )
 from merganser.multibody.tree.frames import BodyFrame, FixedOffsetFrame, Frame
+from merganser.multibody.tree.indices import *  # noqa: F401,F403
+from merganser.multibody.tree.indices import __all__ as _indices_all
 from merganser.multibody.tree.joint_actuator import JointActuator
 from merganser.multibody.tree.joints import (
     BallQuaternionJoint,
@@ -43,7 +45,7 @@ from merganser.multibody.tree.model_instance import DEFAULT_MODEL_INSTANCE, WORL
 from merganser.multibody.tree.multibody_tree import MultibodyTree
 from merganser.multibody.tree.rigid_body import RigidBody
 
-__all__ = [
+__all__ = _indices_all + [
     "DEFAULT_MODEL_INSTANCE",
     "JOINT_NQ",
     "JOINT_NV",

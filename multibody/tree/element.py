@@ -14,6 +14,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from merganser.multibody.tree.errors import TreeLifecycleError
+from merganser.multibody.tree.indices import ModelInstanceIndex
 
 __all__ = ["MultibodyElement", "StateAccessor"]
 
@@ -73,7 +74,8 @@ class MultibodyElement:
     def __init__(self, model_instance: int | None = None):
         self._tree = None
         self._index: int | None = None
-        self._model_instance = None if model_instance is None else int(model_instance)
+        self._model_instance = (None if model_instance is None
+                                else ModelInstanceIndex(model_instance))
         self._source_location: str | None = None
 
     # -- identity ---------------------------------------------------------------------
@@ -107,6 +109,46 @@ class MultibodyElement:
     def has_parent_tree(self) -> bool:
         """True once the element was added to a tree."""
         return self._tree is not None
+
+    def is_ephemeral(self) -> bool:
+        """True for an element the plant added itself at finalize (Drake's is_ephemeral);
+        False here, joints override it."""
+        return False
+
+    def get_parent_plant(self):
+        """The MultibodyPlant this element was added to (Drake's GetParentPlant).
+
+        Raises
+        ------
+        TreeLifecycleError
+            If the element is not in a plant.
+        """
+        tree = self._require_tree("get_parent_plant")
+        plant = getattr(tree._state_accessor, "_plant", None)     # (PlantStateAccessor)
+        if plant is None:
+            raise TreeLifecycleError(
+                f"{type(self).__name__}.get_parent_plant(): {self._kind} {self._describe()} "
+                f"is in a MultibodyTree that no MultibodyPlant owns"
+            )
+        return plant
+
+    #: Class name shown by ``repr`` (Drake's: a body's frame prints as RigidBodyFrame).
+    _repr_name = None
+
+    def __repr__(self) -> str:
+        """Drake's form: ``<RevoluteJoint name='elbow' index=0 model_instance=2>`` (no
+        ``name=`` for unnamed elements, no index before the element is in a tree)."""
+        parts = [self._repr_name or type(self).__name__]
+        name = getattr(self, "_name", None)
+        if name is not None:
+            parts.append(f"name={name!r}")
+        if self._index is not None:
+            parts.append(f"index={int(self._index)}")
+        try:
+            parts.append(f"model_instance={int(self.model_instance())}")
+        except TreeLifecycleError:
+            pass
+        return "<" + " ".join(parts) + ">"
 
     def _describe(self) -> str:
         name = getattr(self, "_name", None)

@@ -12,6 +12,7 @@ import numpy as np
 
 from merganser.geometry import RigidTransform
 from merganser.multibody.tree.element import MultibodyElement
+from merganser.multibody.tree.frame_kinematics import FrameKinematicsMixin
 
 __all__ = ["BodyFrame", "FixedOffsetFrame", "Frame", "pose_matrix"]
 
@@ -50,7 +51,7 @@ def _rigid_transform(X44: np.ndarray) -> RigidTransform:
     return RigidTransform(np.asarray(X44, dtype=np.float64))
 
 
-class Frame(MultibodyElement):
+class Frame(FrameKinematicsMixin, MultibodyElement):
     """Base class of frames; a frame F is fixed to one body B at pose X_BF.
 
     Parameters
@@ -124,8 +125,6 @@ class Frame(MultibodyElement):
         """Return X_MF, this frame's pose in `frame_M`, for the configuration in `context`."""
         return frame_M.calc_pose_in_world(context).inverse() @ self.calc_pose_in_world(context)
 
-    def __repr__(self) -> str:
-        return f"{type(self).__name__}(name={self._name!r}, body={self._body.name()!r})"
 
 
 class BodyFrame(Frame):
@@ -133,6 +132,8 @@ class BodyFrame(Frame):
 
     Created by the body; users get it from ``body.body_frame()``.
     """
+
+    _repr_name = "RigidBodyFrame"     # Drake's class name for a body's frame
 
     def __init__(self, body):
         super().__init__(body.name(), body, np.eye(4))
@@ -153,22 +154,35 @@ class FixedOffsetFrame(Frame):
     ----------
     name : str
         The frame name, unique within its model instance.
-    parent_frame : Frame
+    P : Frame
         The frame P this frame is fixed to (a body frame or another fixed frame).
     X_PF : RigidTransform or ndarray (4, 4), optional
         Pose of F in P; identity when omitted.
     model_instance : int, optional
-        Model instance; defaults to `parent_frame`'s.
+        Model instance; defaults to `P`'s.
+    bodyB, X_BF : RigidBody, pose, keyword only
+        Drake's other form: fixed at X_BF in the body frame of `bodyB` (instead of `P`,
+        `X_PF`).
 
     Examples
     --------
     >>> hand = plant.add_frame(FixedOffsetFrame("hand", link.body_frame(), X_LH))
     """
 
-    def __init__(self, name: str, parent_frame: Frame, X_PF=None, model_instance=None):
+    def __init__(self, name: str, P: Frame = None, X_PF=None, model_instance=None, *,
+                 bodyB=None, X_BF=None, parent_frame=None):
+        if parent_frame is not None:            # API.md's keyword for P
+            if P is not None:
+                raise TypeError("FixedOffsetFrame: give P or parent_frame, not both")
+            P = parent_frame
+        if bodyB is not None:
+            if P is not None or X_PF is not None:
+                raise TypeError("FixedOffsetFrame: pass either (P, X_PF) or (bodyB, X_BF)")
+            P, X_PF = bodyB.body_frame(), X_BF
+        parent_frame = P
         if not isinstance(parent_frame, Frame):
             raise TypeError(
-                f"FixedOffsetFrame: parent_frame must be a Frame, got {type(parent_frame).__name__}"
+                f"FixedOffsetFrame: P must be a Frame, got {type(parent_frame).__name__}"
             )
         X_PF_matrix = pose_matrix(X_PF, "FixedOffsetFrame", "X_PF")
         X_BF = parent_frame.pose_in_body_matrix() @ X_PF_matrix

@@ -96,5 +96,3 @@ class JointActuator(MultibodyElement):
         """Reflected inertia ρ² Iᵣ added to the joint's mass-matrix diagonal entry."""
         return self._gear_ratio**2 * self._rotor_inertia
 
-    def __repr__(self) -> str:
-        return f"JointActuator(name={self._name!r}, joint={self._joint.name()!r})"

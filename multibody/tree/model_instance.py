@@ -10,6 +10,7 @@ parsed model gets its own instance.
 from __future__ import annotations
 
 from merganser.multibody.tree.choice_enum import ChoiceEnum
+from merganser.multibody.tree.indices import ModelInstanceIndex
 
 __all__ = [
     "BASE_BODY_JOINT_TYPES",
@@ -22,9 +23,9 @@ __all__ = [
 ]
 
 #: Index of the world model instance (Drake's ``world_model_instance()``).
-WORLD_MODEL_INSTANCE = 0
+WORLD_MODEL_INSTANCE = ModelInstanceIndex(0)
 #: Index of the default model instance (Drake's ``default_model_instance()``).
-DEFAULT_MODEL_INSTANCE = 1
+DEFAULT_MODEL_INSTANCE = ModelInstanceIndex(1)
 #: Drake's name for model instance 0.
 WORLD_MODEL_INSTANCE_NAME = "WorldModelInstance"
 #: Drake's name for model instance 1.

@@ -28,6 +28,9 @@ from merganser.multibody.tree.errors import (
 from merganser.multibody.tree.force_elements import ForceElement, UniformGravityFieldElement
 from merganser.multibody.tree.frames import Frame, pose_matrix
 from merganser.multibody.tree.joint_actuator import JointActuator
+from merganser.multibody.tree.indices import (
+    BodyIndex, ForceElementIndex, FrameIndex, JointActuatorIndex, JointIndex, ModelInstanceIndex,
+)
 from merganser.multibody.tree.joints import (
     Joint,
     QuaternionFloatingJoint,
@@ -130,7 +133,7 @@ class MultibodyTree(TreeLookupsMixin, TreeCoordinatesMixin, TreeConstraintsMixin
     # model instances
     # =====================================================================================
     def _new_model_instance(self, name: str) -> int:
-        index = len(self._model_instances)
+        index = ModelInstanceIndex(len(self._model_instances))
         self._model_instances.append(ModelInstance(index, name))
         self._instance_by_name[name] = index
         return index
@@ -191,8 +194,8 @@ class MultibodyTree(TreeLookupsMixin, TreeCoordinatesMixin, TreeConstraintsMixin
     # =====================================================================================
     def _register_body(self, body: RigidBody) -> RigidBody:
         body._tree = body.body_frame()._tree = self
-        body._index = len(self._bodies)
-        body.body_frame()._index = len(self._frames)
+        body._index = BodyIndex(len(self._bodies))
+        body.body_frame()._index = FrameIndex(len(self._frames))
         self._bodies.append(body)
         self._frames.append(body.body_frame())
         instance = self._model_instances[body.model_instance()]
@@ -329,7 +332,7 @@ class MultibodyTree(TreeLookupsMixin, TreeCoordinatesMixin, TreeConstraintsMixin
         mi = self._check_instance(frame.model_instance(), func)
         self._check_unique("frame", frame.name(), mi, func)
         frame._tree = self
-        frame._index = len(self._frames)
+        frame._index = FrameIndex(len(self._frames))
         self._frames.append(frame)
         self._model_instances[mi].frame_indices.append(frame._index)
         self._by_name["frame"][frame.name()].append(frame)
@@ -383,7 +386,7 @@ class MultibodyTree(TreeLookupsMixin, TreeCoordinatesMixin, TreeConstraintsMixin
 
     def _register_joint(self, joint: Joint) -> Joint:
         joint._tree = self
-        joint._index = len(self._joints)
+        joint._index = JointIndex(len(self._joints))
         self._joints.append(joint)
         self._model_instances[joint.model_instance()].joint_indices.append(joint._index)
         self._by_name["joint"][joint.name()].append(joint)
@@ -429,7 +432,7 @@ class MultibodyTree(TreeLookupsMixin, TreeCoordinatesMixin, TreeConstraintsMixin
         mi = actuator.model_instance()
         self._check_unique("actuator", name, mi, func)
         actuator._tree = self
-        actuator._index = len(self._actuators)
+        actuator._index = JointActuatorIndex(len(self._actuators))
         self._actuators.append(actuator)
         self._model_instances[mi].actuator_indices.append(actuator._index)
         self._by_name["actuator"][name].append(actuator)
@@ -480,7 +483,7 @@ class MultibodyTree(TreeLookupsMixin, TreeCoordinatesMixin, TreeConstraintsMixin
         if hasattr(element, "joint"):
             self._check_element(element.joint(), self._joints, func, "joint")
         element._tree = self
-        element._index = len(self._force_elements)
+        element._index = ForceElementIndex(len(self._force_elements))
         self._force_elements.append(element)
         return element
 

@@ -11,8 +11,10 @@ from __future__ import annotations
 import numpy as np
 
 from merganser.multibody.tree.body_forces import RigidBodyForcesMixin
+from merganser.multibody.tree.body_kinematics import RigidBodyKinematicsMixin
 from merganser.multibody.tree.element import MultibodyElement
 from merganser.multibody.tree.frames import BodyFrame
+from merganser.multibody.tree.model_instance import DEFAULT_MODEL_INSTANCE
 
 __all__ = ["RigidBody"]
 
@@ -23,15 +25,16 @@ def _zero_spatial_inertia():
     return SpatialInertia.zero()
 
 
-class RigidBody(RigidBodyForcesMixin, MultibodyElement):
+class RigidBody(RigidBodyForcesMixin, RigidBodyKinematicsMixin, MultibodyElement):
     """A rigid body B with body frame B and default spatial inertia M_BBo_B.
 
     Parameters
     ----------
-    name : str
+    body_name : str
         Body name, unique within its model instance.
-    model_instance : int
-        Index of the model instance the body belongs to.
+    model_instance : int, optional
+        Index of the model instance the body belongs to (default: the default model
+        instance, 1, as in Drake).
     M_BBo_B : SpatialInertia or None
         Spatial inertia about the body origin Bo, expressed in B. ``None`` means zero
         mass and inertia (a massless body; accepted as in Drake, and reported by the
@@ -46,7 +49,9 @@ class RigidBody(RigidBodyForcesMixin, MultibodyElement):
 
     _kind = "body"
 
-    def __init__(self, name: str, model_instance: int, M_BBo_B=None):
+    def __init__(self, body_name: str, model_instance: int = DEFAULT_MODEL_INSTANCE,
+                 M_BBo_B=None):
+        name = body_name
         if not isinstance(name, str) or not name:
             raise ValueError(f"RigidBody: name must be a non-empty str, got {name!r}")
         super().__init__(model_instance)
@@ -179,5 +184,3 @@ class RigidBody(RigidBodyForcesMixin, MultibodyElement):
             context, self
         )
 
-    def __repr__(self) -> str:
-        return f"RigidBody(name={self._name!r}, model_instance={self._model_instance})"

@@ -8,7 +8,8 @@ import pytest
 
 from merganser.framework import DiagramBuilder
 from merganser.geometry import (
-    Box, CoulombFriction, FrameId, FramePoseVector, PenetrationAsPointPair, QueryObject,
+    Box, CoulombFriction, FrameId, FramePoseVector, GeometryId, PenetrationAsPointPair,
+    QueryObject,
     RigidTransform, SignedDistancePair, SignedDistanceToPoint, Sphere,
 )
 from merganser.multibody import SpatialInertia, add_multibody_plant_scene_graph
@@ -41,7 +42,7 @@ def _scene(extra_sphere_at=None):
 
 def test_query_results_are_default_constructible_as_in_drake():
     pair = PenetrationAsPointPair()
-    assert pair.depth == -1.0 and pair.id_A is None
+    assert pair.depth == -1.0 and isinstance(pair.id_A, GeometryId) and not pair.id_A.is_valid()
     np.testing.assert_array_equal(pair.nhat_BA_W, np.zeros(3))
     distance = SignedDistancePair()
     assert distance.distance == 0.0

@@ -48,7 +48,9 @@ def test_spatial_vector_construction_and_coefficient_order():
     np.testing.assert_array_equal(SpatialVelocity(np.arange(6.0)).get_coeffs(), np.arange(6.0))
     np.testing.assert_array_equal(SpatialForce(tau=[1, 0, 0], f=[0, 0, 2]).get_coeffs(),
                                   [1, 0, 0, 0, 0, 2])
-    np.testing.assert_array_equal(SpatialAcceleration().get_coeffs(), np.zeros(6))
+    # Default construction is NaN, as in Drake; zero() is the zero vector.
+    assert np.isnan(SpatialAcceleration().get_coeffs()).all()
+    np.testing.assert_array_equal(SpatialAcceleration.zero().get_coeffs(), np.zeros(6))
     coeffs = V.get_coeffs()
     coeffs[0] = 99.0
     assert V.rotational()[0] == 1.0  # a copy, the object is immutable

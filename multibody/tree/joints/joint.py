@@ -72,6 +72,17 @@ def unit_axis(axis, func: str) -> np.ndarray:
     return a / norm
 
 
+class _ClassConstant:
+    """A read-only attribute computed from the class (readable on class and instance)."""
+
+    def __init__(self, fget):
+        self._fget = fget
+        self.__doc__ = fget.__doc__
+
+    def __get__(self, obj, cls=None):
+        return self._fget(type(obj) if cls is None else cls)
+
+
 class Joint(MultibodyElement):
     """Base class of joints between frame F on the parent body and frame M on the child.
 
@@ -152,6 +163,11 @@ class Joint(MultibodyElement):
     def name(self) -> str:
         """The joint's name."""
         return self._name
+
+    @_ClassConstant
+    def kTypeName(cls):  # noqa: N802 (Drake's constant, the same in both spellings)
+        """Drake's type name of the class, e.g. ``RevoluteJoint.kTypeName == "revolute"``."""
+        return cls._type_name
 
     def type_name(self) -> str:
         """Drake's type name, e.g. ``"revolute"``."""
@@ -354,8 +370,3 @@ class Joint(MultibodyElement):
         """Fixed X_FM folded into X_PF (non-identity only for welds), shape (4, 4)."""
         return np.eye(4)
 
-    def __repr__(self) -> str:
-        return (
-            f"{type(self).__name__}(name={self._name!r}, parent={self.parent_body().name()!r}, "
-            f"child={self.child_body().name()!r})"
-        )

@@ -21,8 +21,10 @@ class ScrewJoint(OneDofJoint):
         Joint name.
     frame_on_parent, frame_on_child : Frame
         Frames F (on the parent body) and M (on the child body).
-    axis : array_like, shape (3,)
+    axis : array_like, shape (3,), optional
         Screw axis expressed in F; normalized here (a zero axis raises ValueError).
+        Omitted, it is F's z axis (Drake's overload without an axis, which may also be
+        called positionally as ``(name, F, M, screw_pitch, damping)``).
     screw_pitch : float
         Translation per revolution (m/rev); may be negative (left-handed thread).
     damping : float
@@ -34,7 +36,16 @@ class ScrewJoint(OneDofJoint):
     _position_suffixes = ("q",)
     _velocity_suffixes = ("w",)
 
-    def __init__(self, name, frame_on_parent, frame_on_child, axis, screw_pitch, damping=0.0):
+    def __init__(self, name, frame_on_parent, frame_on_child, axis=None, screw_pitch=None,
+                 damping=0.0):
+        if axis is not None and np.ndim(axis) == 0:
+            # Drake's no-axis overload, positionally: (name, F, M, screw_pitch, damping).
+            axis, screw_pitch, damping = None, axis, (
+                damping if screw_pitch is None else screw_pitch)
+        if screw_pitch is None:
+            raise TypeError(f"ScrewJoint {name!r}: screw_pitch is required")
+        if axis is None:
+            axis = (0.0, 0.0, 1.0)
         if not np.isfinite(screw_pitch):
             raise ValueError(
                 f"ScrewJoint {name!r}: screw_pitch must be finite, got {screw_pitch!r}"
