@@ -88,11 +88,6 @@ class LeafSystem(System):
         RandomDistribution) marks a port for a random signal of that distribution, which
         ``add_random_inputs`` connects to a RandomSource.
         """
-        if random_type is not None:
-            raise NotImplementedError(
-                f"declare_vector_input_port: system '{self._name}', port {name!r}: random "
-                f"input ports (random_type={random_type!r}) are not supported; use a "
-                f"RandomSource connected to the port")
         size = _vector_size("declare_vector_input_port", size, model_vector)
         name = self._check_port_name(self._input_ports, name, "declare_vector_input_port")
         port = InputPort(self, len(self._input_ports), name, VECTOR, size,
