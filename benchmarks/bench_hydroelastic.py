@@ -139,7 +139,7 @@ def interleaved_steps(makers, steps, repeats, settle=0.2):
     """Median µs per step of each (advance_to, time, report) maker, the repeats of the
     makers interleaved, and each one's report."""
     runs = [make() for make in makers]
-    for advance, now, _ in runs:
+    for advance, _now, _ in runs:
         advance(settle)
     samples = [[] for _ in runs]
     for _ in range(repeats):
@@ -224,7 +224,7 @@ def interleaved_queries(makers, calls, repeats):
             for _ in range(calls):
                 compute()
             samples[k].append((time.perf_counter() - start) / calls * 1e3)
-    for (compute, report, surfaces, first), s in zip(runs, samples):
+    for (_compute, report, surfaces, first), s in zip(runs, samples):
         out.append((first, statistics.median(s), report(surfaces)))
     return out
 
@@ -249,9 +249,10 @@ def main(argv=None):
     print(f"{'scene':16s}{'point µs':>10s}{'hydro µs':>10s}{'h/p':>6s}{'Drake µs':>10s}"
           f"{'h/Drake':>8s}   outcome: hydroelastic | Drake")
     for shape_name in ("box", "sphere"):
-        makers = [lambda: build(shape_name, "point"), lambda: build(shape_name, "hydroelastic")]
+        makers = [lambda s=shape_name: build(s, "point"),
+                  lambda s=shape_name: build(s, "hydroelastic")]
         if drake:
-            makers.append(lambda: build_drake(shape_name))
+            makers.append(lambda s=shape_name: build_drake(s))
         us, reports = interleaved_steps(makers, steps, repeats)
         label = "box resting" if shape_name == "box" else "sphere rolling"
         peer = f"{us[2]:10.1f}{us[1] / us[2]:8.2f}" if drake else f"{'-':>10s}{'-':>8s}"
@@ -259,7 +260,7 @@ def main(argv=None):
               f"{reports[1]}" + (f" | {reports[2]}" if drake else ""))
     makers = [spheres_query] + ([spheres_query_drake] if drake else [])
     rows = interleaved_queries(makers, 3 if args.quick else 10, repeats)
-    print(f"\ntwo compliant spheres, hint R/8: one contact-surface query")
+    print("\ntwo compliant spheres, hint R/8: one contact-surface query")
     print(f"{'':16s}{'first ms':>10s}{'ms/query':>10s}   outcome")
     for name, (first, ms, report) in zip(("merganser", "Drake"), rows):
         print(f"{name:16s}{first:10.1f}{ms:10.2f}   {report}")

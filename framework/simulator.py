@@ -681,7 +681,7 @@ class Simulator:
             raise PortError(
                 f"Simulator.initialize: {len(missing)} required input port(s) neither "
                 f"connected nor fixed: " + "; ".join(missing) + ". Connect them in the "
-                f"DiagramBuilder or fix their values with port.fix_value(context, value)")
+                "DiagramBuilder or fix their values with port.fix_value(context, value)")
         self._integrator.reset_context(ctx)
         self._integrator.initialize()
         status = None

@@ -276,8 +276,8 @@ class State:
     def copy_of(cls, ctx):
         """A detached copy of a leaf context's state."""
         xc = np.array(ctx.get_continuous_state_vector(), dtype=float)
-        return cls(detached_continuous_state(xc, ctx._nq, ctx._nv, ctx._nz), DiscreteValues([g.copy() for g in ctx._xd]),
-                   [v.clone() for v in ctx._xa])
+        return cls(detached_continuous_state(xc, ctx._nq, ctx._nv, ctx._nz),
+                   DiscreteValues([g.copy() for g in ctx._xd]), [v.clone() for v in ctx._xa])
 
     @property
     def _xc(self):

@@ -1,6 +1,5 @@
 """SparseMatrixGain: y = D u with a scipy sparse D (Drake's SparseMatrixGain)."""
 
-import numpy as np
 import scipy.sparse
 
 from ..keyword_check import lists_valid_keywords

@@ -2,8 +2,8 @@
 
 Per joint, N is the identity except for
 
-- QUATERNION_FLOATING (and BALL_QUATERNION, its rotational half): ``q̇_wxyz = ½ L(q) w_FM_F`` (the quaternion rate of the rotation
-  driven by the angular velocity expressed in F, ``q̇ = ½ [0; w] ⊗ q``), with
+- QUATERNION_FLOATING (and BALL_QUATERNION, its rotational half): ``q̇_wxyz = ½ L(q) w_FM_F``
+  (the quaternion rate of the rotation driven by the angular velocity expressed in F, ``q̇ = ½ [0; w] ⊗ q``), with
   ``L(q) = [[-qx, -qy, -qz], [qw, qz, -qy], [-qz, qw, qx], [qy, -qx, qw]]``; the
   quaternion is used as stored (not normalized), so q̇ is tangent to the sphere |q| = const.
   The left inverse is ``N⁺ = 2 L(q)^T / |q|²``, hence ``N⁺(q) N(q) = 1`` for any q ≠ 0.

@@ -9,7 +9,7 @@ import pytest
 from merganser.geometry import RigidTransform, RotationMatrix
 from merganser.multibody import (
     BodyIndex, FixedOffsetFrame, FrameIndex, JointActuatorIndex, JointIndex,
-    ModelInstanceIndex, MultibodyPlant, PrismaticJoint, RevoluteJoint, RigidBody, ScrewJoint,
+    ModelInstanceIndex, MultibodyPlant, RevoluteJoint, RigidBody, ScrewJoint,
     SpatialAcceleration, SpatialForce, SpatialInertia, SpatialMomentum, SpatialVelocity,
     UnitInertia, WeldJoint, default_model_instance, world_frame_index, world_index,
     world_model_instance,

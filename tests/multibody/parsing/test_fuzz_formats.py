@@ -151,7 +151,7 @@ def test_mutated_models_raise_only_located_parse_errors(file_type):
                 outcomes["parse_error"] += 1
                 continue
             except Exception as err:  # pragma: no cover - the property under test
-                raise AssertionError(f"mutant {k}: {type(err).__name__}: {err}\n{text}")
+                raise AssertionError(f"mutant {k}: {type(err).__name__}: {err}\n{text}") from err
             try:
                 plant.finalize()
             except TopologyError as err:
@@ -160,7 +160,7 @@ def test_mutated_models_raise_only_located_parse_errors(file_type):
                 continue
             except Exception as err:  # pragma: no cover
                 raise AssertionError(f"mutant {k} at finalize: {type(err).__name__}: {err}\n"
-                                     f"{text}")
+                                     f"{text}") from err
         outcomes["loaded"] += 1
     # The mutations exercise both paths.
     assert outcomes["loaded"] > 20 and outcomes["parse_error"] > 20, outcomes

@@ -191,7 +191,7 @@ def test_an_include_cycle_is_a_parse_error_naming_the_chain():
 
 def test_attach_copies_a_body_subtree_with_prefixed_names():
     plant, [mi] = load("attach_two_arms.xml")
-    for side, y in (("left_", 1.0), ("right_", 0.0)):
+    for side in ("left_", "right_"):
         shoulder = plant.get_joint_by_name(side + "shoulder", mi)
         assert isinstance(shoulder, RevoluteJoint)
         assert shoulder.damping() == 0.05          # the attached model's default class
@@ -200,8 +200,9 @@ def test_attach_copies_a_body_subtree_with_prefixed_names():
     assert not plant.has_body_named("left_ball", mi)  # not in the attached subtree
     plant.finalize()
     ctx = plant.create_default_context()
-    X = plant.eval_body_pose_in_world(ctx, plant.get_body_by_name("left_upper", mi))
-    np.testing.assert_allclose(X.translation(), [0, 1, 1])   # frame pos + body pos
+    for side, y in (("left_", 1.0), ("right_", 0.0)):          # <frame pos="0 1 0"> + body pos
+        X = plant.eval_body_pose_in_world(ctx, plant.get_body_by_name(side + "upper", mi))
+        np.testing.assert_allclose(X.translation(), [0, y, 1])
 
 
 def test_replicate_makes_suffixed_copies_at_accumulated_poses():

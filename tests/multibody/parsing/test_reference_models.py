@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 from robot_models import REFERENCE_MODELS, damping_vector, load_reference_model
 
-from merganser.multibody.parsing import ParseError, Parser, ParseWarning
+from merganser.multibody.parsing import Parser, ParseWarning
 from merganser.multibody.plant import JacobianWrtVariable, MultibodyForces, MultibodyPlant
 
 DATA = Path(__file__).resolve().parents[2] / "data"
