@@ -15,8 +15,9 @@ Output of every kernel (first nf rows used):
 Polygons of negligible area are left out: the specks and slivers of round-off where a
 surface passes through an element's edge or vertex, area <= MIN_RELATIVE_AREA times the
 squared diagonal of the compliant element's box (the triangle's for the slab). A kernel
-returns nf, or -(k + 1) when its candidate or output arrays are too small for the k candidates it found: the caller then makes
-every array hold k (``faces`` k rows, ``out_v`` 8 k) and calls again.
+returns nf, or -(k + 1) when its candidate or output arrays are too small for the k
+candidates it found: the caller then makes every array hold k (``faces`` k rows, ``out_v``
+8 k) and calls again.
 """
 
 import numpy as np
