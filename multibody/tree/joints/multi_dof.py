@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from merganser.multibody.tree.joints.joint import Joint
+from merganser.multibody.tree.joints.joint import Joint, as_vector
 
 __all__ = ["AngleJoint", "FloatingJoint", "RotationJoint"]
 
@@ -86,3 +86,44 @@ class FloatingJoint(Joint):
 
     def can_translate(self) -> bool:
         return True
+
+    # q ends with p_FoMo_F (3,); v = [w_FM_F; v_FMo_F].
+    def get_default_translation(self) -> np.ndarray:
+        """Default p_FoMo_F, shape (3,)."""
+        return self._default_positions[-3:].copy()
+
+    def set_default_translation(self, p_FM) -> None:
+        """Set the default p_FoMo_F, shape (3,), keeping the default orientation."""
+        q = self.get_default_positions()
+        q[-3:] = as_vector(p_FM, 3, f"{type(self).__name__}.set_default_translation", "p_FM")
+        self.set_default_positions(q)
+
+    def get_translation(self, context) -> np.ndarray:
+        """p_FoMo_F in `context`, shape (3,)."""
+        return self.get_positions(context)[-3:]
+
+    def set_translation(self, context, p_FM) -> None:
+        """Set p_FoMo_F in `context`, keeping the orientation."""
+        q = self.get_positions(context)
+        q[-3:] = as_vector(p_FM, 3, f"{type(self).__name__}.set_translation", "p_FM")
+        self.set_positions(context, q)
+
+    def get_angular_velocity(self, context) -> np.ndarray:
+        """w_FM_F in `context`, shape (3,)."""
+        return self.get_velocities(context)[:3]
+
+    def set_angular_velocity(self, context, w_FM) -> None:
+        """Set w_FM_F in `context`, keeping v_FMo_F."""
+        v = self.get_velocities(context)
+        v[:3] = as_vector(w_FM, 3, f"{type(self).__name__}.set_angular_velocity", "w_FM")
+        self.set_velocities(context, v)
+
+    def get_translational_velocity(self, context) -> np.ndarray:
+        """v_FMo_F in `context`, shape (3,)."""
+        return self.get_velocities(context)[3:]
+
+    def set_translational_velocity(self, context, v_FM) -> None:
+        """Set v_FMo_F in `context`, keeping w_FM_F."""
+        v = self.get_velocities(context)
+        v[3:] = as_vector(v_FM, 3, f"{type(self).__name__}.set_translational_velocity", "v_FM")
+        self.set_velocities(context, v)

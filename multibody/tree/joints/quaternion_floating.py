@@ -58,16 +58,6 @@ class QuaternionFloatingJoint(FloatingJoint):
         q[:4] = _unit_quaternion(q_FM, "QuaternionFloatingJoint.set_default_quaternion")
         self.set_default_positions(q)
 
-    def get_default_translation(self) -> np.ndarray:
-        """Default p_FoMo_F, shape (3,)."""
-        return self._default_positions[4:].copy()
-
-    def set_default_translation(self, p_FM) -> None:
-        """Set the default p_FoMo_F, shape (3,)."""
-        q = self.get_default_positions()
-        q[4:] = as_vector(p_FM, 3, "QuaternionFloatingJoint.set_default_translation", "p_FM")
-        self.set_default_positions(q)
-
     def get_default_pose(self) -> RigidTransform:
         """Default X_FM."""
         q = self._default_positions
@@ -89,16 +79,6 @@ class QuaternionFloatingJoint(FloatingJoint):
         q[:4] = _unit_quaternion(q_FM, "QuaternionFloatingJoint.set_quaternion")
         self.set_positions(context, q)
 
-    def get_translation(self, context) -> np.ndarray:
-        """p_FoMo_F in `context`, shape (3,)."""
-        return self.get_positions(context)[4:]
-
-    def set_translation(self, context, p_FM) -> None:
-        """Set p_FoMo_F in `context`, keeping the orientation."""
-        q = self.get_positions(context)
-        q[4:] = as_vector(p_FM, 3, "QuaternionFloatingJoint.set_translation", "p_FM")
-        self.set_positions(context, q)
-
     def get_pose(self, context) -> RigidTransform:
         """X_FM in `context` (the quaternion is normalized)."""
         q = self.get_positions(context)
@@ -108,23 +88,3 @@ class QuaternionFloatingJoint(FloatingJoint):
         """Set X_FM in `context` (RigidTransform)."""
         X = RigidTransform(pose_matrix(X_FM, "QuaternionFloatingJoint.set_pose", "X_FM"))
         self.set_positions(context, np.concatenate([X.rotation().to_quaternion(), X.translation()]))
-
-    def get_angular_velocity(self, context) -> np.ndarray:
-        """w_FM_F in `context`, shape (3,)."""
-        return self.get_velocities(context)[:3]
-
-    def set_angular_velocity(self, context, w_FM) -> None:
-        """Set w_FM_F in `context`, keeping v_FMo_F."""
-        v = self.get_velocities(context)
-        v[:3] = as_vector(w_FM, 3, f"{type(self).__name__}.set_angular_velocity", "w_FM")
-        self.set_velocities(context, v)
-
-    def get_translational_velocity(self, context) -> np.ndarray:
-        """v_FMo_F in `context`, shape (3,)."""
-        return self.get_velocities(context)[3:]
-
-    def set_translational_velocity(self, context, v_FM) -> None:
-        """Set v_FMo_F in `context`, keeping w_FM_F."""
-        v = self.get_velocities(context)
-        v[3:] = as_vector(v_FM, 3, f"{type(self).__name__}.set_translational_velocity", "v_FM")
-        self.set_velocities(context, v)

@@ -47,16 +47,6 @@ class RpyFloatingJoint(FloatingJoint):
         """Default [roll, pitch, yaw], shape (3,)."""
         return self._default_positions[:3].copy()
 
-    def set_default_translation(self, p_FM) -> None:
-        """Set the default p_FoMo_F."""
-        q = self.get_default_positions()
-        q[3:] = as_vector(p_FM, 3, "RpyFloatingJoint.set_default_translation", "p_FM")
-        self.set_default_positions(q)
-
-    def get_default_translation(self) -> np.ndarray:
-        """Default p_FoMo_F, shape (3,)."""
-        return self._default_positions[3:].copy()
-
     def get_default_pose(self) -> RigidTransform:
         """Default X_FM."""
         q = self._default_positions
@@ -77,16 +67,6 @@ class RpyFloatingJoint(FloatingJoint):
         q[:3] = as_vector(angles, 3, "RpyFloatingJoint.set_angles", "angles")
         self.set_positions(context, q)
 
-    def get_translation(self, context) -> np.ndarray:
-        """p_FoMo_F in `context`, shape (3,)."""
-        return self.get_positions(context)[3:]
-
-    def set_translation(self, context, p_FM) -> None:
-        """Set p_FoMo_F in `context`, keeping the angles."""
-        q = self.get_positions(context)
-        q[3:] = as_vector(p_FM, 3, "RpyFloatingJoint.set_translation", "p_FM")
-        self.set_positions(context, q)
-
     def get_pose(self, context) -> RigidTransform:
         """X_FM in `context`."""
         q = self.get_positions(context)
@@ -95,26 +75,6 @@ class RpyFloatingJoint(FloatingJoint):
     def set_pose(self, context, X_FM) -> None:
         """Set X_FM in `context`."""
         self.set_positions(context, self._pose_to_q(X_FM, "set_pose"))
-
-    def get_angular_velocity(self, context) -> np.ndarray:
-        """w_FM_F in `context`, shape (3,)."""
-        return self.get_velocities(context)[:3]
-
-    def set_angular_velocity(self, context, w_FM) -> None:
-        """Set w_FM_F in `context`, keeping v_FMo_F."""
-        v = self.get_velocities(context)
-        v[:3] = as_vector(w_FM, 3, "RpyFloatingJoint.set_angular_velocity", "w_FM")
-        self.set_velocities(context, v)
-
-    def get_translational_velocity(self, context) -> np.ndarray:
-        """v_FMo_F in `context`, shape (3,)."""
-        return self.get_velocities(context)[3:]
-
-    def set_translational_velocity(self, context, v_FM) -> None:
-        """Set v_FMo_F in `context`, keeping w_FM_F."""
-        v = self.get_velocities(context)
-        v[3:] = as_vector(v_FM, 3, "RpyFloatingJoint.set_translational_velocity", "v_FM")
-        self.set_velocities(context, v)
 
     @staticmethod
     def _pose_to_q(X_FM, func: str) -> np.ndarray:
