@@ -33,35 +33,32 @@ def more_severe(a, b):
     return a
 
 
-def run_unrestricted(leaf_ctx, events, what):
+def _run_handlers(leaf_ctx, events, what, *extra):
+    """Call each event's handler as ``callback(leaf_ctx, *extra)``; the most severe status."""
     system = leaf_ctx._system
-    state = State.copy_of(leaf_ctx)
     status = None
     for event in events:
         if event.callback is not None:
-            status = more_severe(status, check_status(event.callback(leaf_ctx, state), system, what))
+            status = more_severe(status, check_status(event.callback(leaf_ctx, *extra), system, what))
+    return status
+
+
+def run_unrestricted(leaf_ctx, events, what):
+    state = State.copy_of(leaf_ctx)
+    status = _run_handlers(leaf_ctx, events, what, state)
     leaf_ctx.get_mutable_state().set_from(state)
     return status
 
 
 def run_discrete(leaf_ctx, events, what):
-    system = leaf_ctx._system
     values = DiscreteValues([g.copy() for g in leaf_ctx._xd])
-    status = None
-    for event in events:
-        if event.callback is not None:
-            status = more_severe(status, check_status(event.callback(leaf_ctx, values), system, what))
+    status = _run_handlers(leaf_ctx, events, what, values)
     leaf_ctx.get_mutable_discrete_state().set_from(values)
     return status
 
 
 def run_publish(leaf_ctx, events, what):
-    system = leaf_ctx._system
-    status = None
-    for event in events:
-        if event.callback is not None:
-            status = more_severe(status, check_status(event.callback(leaf_ctx), system, what))
-    return status
+    return _run_handlers(leaf_ctx, events, what)
 
 
 def _of_kind(events, kind):

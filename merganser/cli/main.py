@@ -31,24 +31,24 @@ def _existing_file(text):
     return path
 
 
-def _positive_float(text):
+def _finite_float(text, allow_zero):
     try:
         value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a number, got '{text}'") from None
-    if not value > 0.0 or value == float("inf"):
-        raise argparse.ArgumentTypeError(f"expected a finite number > 0, got '{text}'")
+    ok = value >= 0.0 if allow_zero else value > 0.0
+    if not ok or value == float("inf"):
+        bound = ">= 0" if allow_zero else "> 0"
+        raise argparse.ArgumentTypeError(f"expected a finite number {bound}, got '{text}'")
     return value
+
+
+def _positive_float(text):
+    return _finite_float(text, allow_zero=False)
 
 
 def _nonnegative_float(text):
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number, got '{text}'") from None
-    if not value >= 0.0 or value == float("inf"):
-        raise argparse.ArgumentTypeError(f"expected a finite number >= 0, got '{text}'")
-    return value
+    return _finite_float(text, allow_zero=True)
 
 
 def _package(text):
