@@ -48,7 +48,7 @@ import time as _time
 
 import numpy as np
 
-from .affine_fusion import fuse_by_default
+from .compiled_diagram import fuse_by_default
 from .cache import notify
 from .context import Context
 from .errors import ContextError, NonFiniteStateError, PortError, SimulationError

@@ -1,0 +1,124 @@
+"""Compiled diagrams: a diagram's time derivatives in one compiled call.
+
+When the blocks that a root Diagram's continuous state depends on all have a compiled
+form (``protocol``: the primitives, LinearSystem/AffineSystem, PidController, user
+LeafSystems that register one), the diagram's time derivatives are evaluated by one
+numba function generated from the wiring (``layout``, ``codegen``): no Python runs per
+block. It is bit-for-bit equal to the block-by-block evaluation, and is cached across
+processes in `cache_directory()`.
+
+The Simulator installs it on its context (`fuse_by_default`) unless the user chose
+otherwise for that context (`unfuse_compiled_dynamics`); it waits
+`COMPILE_AFTER_EVALUATIONS` evaluations before compiling a wiring for the first time.
+`compile_diagram_dynamics` installs and compiles at once. `compiled_dynamics_status`
+tells which path a context runs and why::
+
+    from merganser.framework.compiled_diagram import compiled_dynamics_status
+    print(compiled_dynamics_status(simulator.get_context()))
+
+A diagram with a block that has no compiled form (a Python LeafSystem), discrete or
+abstract state feeding the derivatives, or an abstract input in that path evaluates
+block by block; the status names the block.
+"""
+
+import dataclasses
+
+from ..context import DiagramContext
+from . import forms as _forms  # noqa: F401  (registers the primitives' forms)
+from .codegen import cache_directory
+from .layout import NotCompilable, build_layout
+from .plan import COMPILE_AFTER_EVALUATIONS, CompiledPlan
+from .protocol import (CompiledForm, CompiledPort, compiled_form_of,
+                       register_compiled_form)
+
+__all__ = ["CompiledForm", "CompiledPort", "register_compiled_form", "compiled_form_of",
+           "compile_diagram_dynamics", "unfuse_compiled_dynamics", "compiled_dynamics_status",
+           "CompiledDynamicsStatus", "fuse_by_default", "cache_directory",
+           "COMPILE_AFTER_EVALUATIONS"]
+
+
+@dataclasses.dataclass(frozen=True)
+class CompiledDynamicsStatus:
+    """Which path evaluates a context's time derivatives.
+
+    Attributes
+    ----------
+    path : str
+        ``"compiled"`` (one generated function), ``"pending"`` (installed, block by block
+        until the compilation threshold) or ``"block_by_block"``.
+    reason : str
+        For block by block: why (the block or port that prevents compilation, or the
+        user's choice).
+    """
+
+    path: str
+    reason: str = ""
+
+    def __str__(self):
+        return self.path + (f": {self.reason}" if self.reason else "")
+
+
+def _plan(context):
+    calc = getattr(context, "_calc_xcdot", None)
+    return calc if isinstance(calc, CompiledPlan) else None
+
+
+def compile_diagram_dynamics(diagram, context, wait=0):
+    """Evaluate ``diagram``'s time derivatives in root ``context`` with one compiled
+    function.
+
+    Parameters
+    ----------
+    diagram : Diagram
+    context : DiagramContext
+        The root context of ``diagram``.
+    wait : int
+        Block-by-block evaluations before a wiring never compiled before is compiled
+        (0: now; the numba compilation itself happens at the first evaluation).
+
+    Returns
+    -------
+    bool
+        True when the context now evaluates through the compiled function; False leaves
+        it unchanged (`compiled_dynamics_status` says why).
+    """
+    ctx = diagram._check_context(context, "compile_diagram_dynamics")
+    try:
+        plan = CompiledPlan(ctx, wait)
+    except NotCompilable:
+        return False
+    ctx._install_derivative_calc(plan)
+    ctx._affine_choice = True
+    return True
+
+
+def unfuse_compiled_dynamics(context):
+    """Evaluate block by block again in ``context`` (and keep the Simulator from
+    compiling it)."""
+    if isinstance(context, DiagramContext):
+        context._install_derivative_calc(None)
+        context._affine_choice = False
+
+
+def compiled_dynamics_status(context):
+    """The `CompiledDynamicsStatus` of a root ``context``."""
+    plan = _plan(context)
+    if plan is not None:
+        return CompiledDynamicsStatus("compiled" if plan.compiled else "pending")
+    if isinstance(context, DiagramContext) and context._affine_choice is False:
+        return CompiledDynamicsStatus("block_by_block", "unfuse_compiled_dynamics was called "
+                                      "on this context")
+    try:
+        build_layout(context)
+    except NotCompilable as e:
+        return CompiledDynamicsStatus("block_by_block", str(e))
+    return CompiledDynamicsStatus("block_by_block", "not installed (a Simulator installs it; "
+                                  "or call compile_diagram_dynamics)")
+
+
+def fuse_by_default(system, context):
+    """The Simulator's policy: install the compiled evaluation (waiting
+    `COMPILE_AFTER_EVALUATIONS` evaluations) unless the user chose for this context."""
+    if (isinstance(context, DiagramContext) and context._parent is None
+            and context._affine_choice is None):
+        compile_diagram_dynamics(system, context, wait=COMPILE_AFTER_EVALUATIONS)

@@ -1,0 +1,209 @@
+"""The layout of a compiled diagram: which ports are needed, in which order, and where
+every value lives in the flat arrays of the generated function (``codegen``).
+
+Built from a root DiagramContext's wiring (its input sources: connections, fixed values,
+defaults), never from the system classes: each leaf contributes its `CompiledForm`.
+A diagram is compiled when every output port that its continuous-state leaves depend on
+(through connections and direct feedthrough) has a compiled function; otherwise
+`NotCompilable` says which block keeps it block by block.
+"""
+
+import dataclasses
+
+import numpy as np
+
+from ..context import DiagramContext, FixedInputValue
+from ..ports import VECTOR
+from .protocol import compiled_form_of
+
+__all__ = ["NotCompilable", "Layout", "build_layout"]
+
+
+class NotCompilable(Exception):
+    """Why a diagram context evaluates block by block (the message)."""
+
+
+@dataclasses.dataclass
+class Node:
+    """One needed output port."""
+
+    leaf: int                   # index into Layout.leaves
+    port: int
+    fn: object
+    p_offset: int
+    y_area: tuple = (0, 0)
+    copies: list = dataclasses.field(default_factory=list)   # w offsets it is copied to
+
+
+@dataclasses.dataclass
+class LeafLayout:
+    """Where one compiled leaf's arrays are."""
+
+    index: int                  # position in the root context's leaves
+    name: str
+    form: object
+    x_slice: tuple = None       # (a, b) in x when the leaf's state is contiguous
+    gather: tuple = ()          # global state indices otherwise (gathered into x_area)
+    x_area: tuple = (0, 0)
+    xdot_slice: tuple = None
+    xdot_area: tuple = (0, 0)
+    u_area: tuple = (0, 0)
+    u_offsets: tuple = ()       # start of each input port inside u_area
+    p_area: tuple = (0, 0)
+    work_area: tuple = (0, 0)
+    derivatives: object = None
+    fixed: list = dataclasses.field(default_factory=list)   # (w offset, source object)
+
+    def x_expr(self):
+        if self.x_slice is not None:
+            return f"x[{self.x_slice[0]}:{self.x_slice[1]}]"
+        return f"w[{self.x_area[0]}:{self.x_area[1]}]"
+
+
+@dataclasses.dataclass
+class Layout:
+    leaves: list
+    order: list                 # Nodes in evaluation order
+    p_size: int
+    w_size: int
+
+
+def _describe(system):
+    return f"'{system.get_name()}' ({type(system).__name__})"
+
+
+def build_layout(ctx):
+    """The Layout of root DiagramContext ``ctx``'s time derivatives.
+
+    Raises
+    ------
+    NotCompilable
+        With the reason (a block without a compiled form, an abstract or unconnected
+        input, discrete or abstract state feeding the derivatives, an algebraic loop).
+    """
+    if not isinstance(ctx, DiagramContext) or ctx._parent is not None:
+        raise NotCompilable("only the root context of a Diagram is compiled")
+    leaves = ctx._leaves
+    position = {id(leaf): k for k, leaf in enumerate(leaves)}
+    stateful = [k for k, leaf in enumerate(leaves) if leaf._global_xc.size]
+    if not stateful:
+        raise NotCompilable("the diagram has no continuous state")
+    forms = {}
+
+    def form(k):
+        if k not in forms:
+            system = leaves[k]._system
+            f = compiled_form_of(system)
+            if f is None:
+                raise NotCompilable(f"system {_describe(system)} has no compiled form")
+            if leaves[k]._xd or leaves[k]._xa:
+                raise NotCompilable(f"system {_describe(system)} has discrete or abstract "
+                                    f"state")
+            forms[k] = f
+        return forms[k]
+
+    def source_of(k, i):
+        """('port', leaf index, port index) | ('fixed', FixedInputValue) | ('default', array)."""
+        leaf = leaves[k]
+        port = leaf._system.get_input_port(i)
+        if port.get_data_type() != VECTOR:
+            raise NotCompilable(f"input port '{port.get_name()}' of system "
+                                f"{_describe(leaf._system)} is abstract")
+        source = leaf._inputs[i]
+        if source is None:
+            if port._default is None:
+                raise NotCompilable(f"input port '{port.get_name()}' of system "
+                                    f"{_describe(leaf._system)} is neither connected nor fixed")
+            return ("default", port._default)
+        if isinstance(source, FixedInputValue):
+            return ("fixed", source)
+        out_port, src_leaf = source
+        if out_port.get_data_type() != VECTOR:
+            raise NotCompilable(f"output port '{out_port.get_name()}' of system "
+                                f"{_describe(src_leaf._system)} is abstract")
+        return ("port", position[id(src_leaf)], out_port.get_index())
+
+    # the needed ports, sorted (depth-first post-order over direct feedthrough)
+    nodes, order, visiting = {}, [], set()
+
+    def need(k, j):
+        key = (k, j)
+        if key in nodes:
+            return
+        if key in visiting:
+            raise NotCompilable(f"algebraic loop through output port {j} of system "
+                                f"{_describe(leaves[k]._system)}")
+        visiting.add(key)
+        f = form(k)
+        entry = f.outputs[j]
+        system = leaves[k]._system
+        if entry is None:
+            raise NotCompilable(f"output port '{system.get_output_port(j).get_name()}' of "
+                                f"system {_describe(system)} has no compiled function")
+        for i in range(system.num_input_ports()):
+            if system.has_direct_feedthrough(i, j):
+                src = source_of(k, i)
+                if src[0] == "port":
+                    need(src[1], src[2])
+        visiting.discard(key)
+        nodes[key] = Node(k, j, entry.fn, entry.p_offset)
+        order.append(nodes[key])
+
+    for k in stateful:
+        form(k)
+        for i in range(leaves[k]._system.num_input_ports()):
+            src = source_of(k, i)
+            if src[0] == "port":
+                need(src[1], src[2])
+
+    involved = sorted(set(stateful) | {node.leaf for node in order})
+    w = 0
+    p = 0
+    out = []
+    index_of = {}
+
+    def area(size):
+        nonlocal w
+        start, w = w, w + int(size)
+        return (start, w)
+
+    for k in involved:
+        leaf = leaves[k]
+        system = leaf._system
+        f = forms[k]
+        lay = LeafLayout(k, system.get_name(), f)
+        g = leaf._global_xc
+        if g.size:
+            lay.derivatives = f.derivatives
+            if np.all(np.diff(g) == 1):
+                lay.x_slice = lay.xdot_slice = (int(g[0]), int(g[-1]) + 1)
+            else:
+                lay.gather = tuple(int(i) for i in g)
+                lay.x_area = area(g.size)
+                lay.xdot_area = area(g.size)
+        sizes = [system.get_input_port(i).size() for i in range(system.num_input_ports())]
+        lay.u_area = area(sum(sizes))
+        lay.u_offsets = tuple(lay.u_area[0] + int(o) for o in np.cumsum([0] + sizes[:-1]))
+        lay.work_area = area(f.work_size)
+        n_p = np.asarray(f.parameters(leaf), dtype=float).size
+        lay.p_area = (p, p + n_p)
+        p += n_p
+        index_of[k] = len(out)
+        out.append(lay)
+    for node in order:
+        node.leaf = index_of[node.leaf]
+        system = leaves[out[node.leaf].index]._system
+        node.y_area = area(system.get_output_port(node.port).size())
+    by_port = {(out[n.leaf].index, n.port): n for n in order}
+    for lay in out:
+        k = lay.index
+        system = leaves[k]._system
+        for i in range(system.num_input_ports()):
+            src = source_of(k, i)
+            if src[0] == "port":
+                node = by_port.get((src[1], src[2]))
+                if node is not None:        # None: an input no needed value depends on
+                    node.copies.append(lay.u_offsets[i])
+            else:
+                lay.fixed.append((lay.u_offsets[i], src[1]))
+    return Layout(out, order, p, w)

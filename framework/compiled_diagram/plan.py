@@ -1,0 +1,146 @@
+"""The compiled evaluation installed on a root DiagramContext (``ctx._calc_xcdot``).
+
+`CompiledPlan` holds the generated kernel of the context's wiring and the flat arrays
+it reads: the parameters ``p`` (every compiled leaf's `CompiledForm.parameters`, packed
+again when a parameter or a fixed input value changes) and the workspace ``w``. A change
+of the wiring (``fix_value`` on a new port) builds the layout again; a wiring that is no
+longer compilable puts the context back to block by block.
+
+A plan that the Simulator installs waits (block by block, bit-for-bit the same numbers)
+until `COMPILE_AFTER_EVALUATIONS` derivative evaluations before it compiles a wiring
+seen for the first time, so that short runs never pay the compilation; a wiring compiled
+before (in this process or, through the cache directory, in another) is used at once.
+"""
+
+import copy
+import os
+
+import numpy as np
+
+from ..cache import CacheEntryValue
+from ..context import calc_derivatives_block_by_block
+from . import codegen
+from .layout import NotCompilable, build_layout
+
+__all__ = ["CompiledPlan", "COMPILE_AFTER_EVALUATIONS"]
+
+#: Derivative evaluations a Simulator runs block by block before it compiles a new
+#: wiring (``MERGANSER_COMPILE_DIAGRAM_AFTER`` overrides; 0 compiles at once).
+COMPILE_AFTER_EVALUATIONS = int(os.environ.get("MERGANSER_COMPILE_DIAGRAM_AFTER", "2000"))
+
+
+class CompiledPlan:
+    """``plan(ctx, out)``: the time derivatives of root context ``ctx`` into ``out``.
+
+    Parameters
+    ----------
+    ctx : DiagramContext
+        The root context it is installed on.
+    wait : int
+        Block-by-block evaluations before compiling a wiring not compiled before.
+
+    Raises
+    ------
+    NotCompilable
+        When the context's wiring cannot be compiled (the reason).
+    """
+
+    def __init__(self, ctx, wait=0):
+        self._fn = None
+        self._wait = int(wait)
+        self._build(ctx)
+        if self._wait <= 0 or codegen.is_cached(self._source):
+            self._wait = 0
+            self._fn = codegen.load_kernel(self._source)
+
+    # ---- building ---------------------------------------------------------------------------
+    def _build(self, ctx):
+        layout = build_layout(ctx)
+        self._source = codegen.generate_source(layout)
+        self._layout = layout
+        self._p = np.zeros(layout.p_size)
+        self._w = np.zeros(layout.w_size)
+        self._watch = CacheEntryValue(None, "compiled diagram parameters and fixed inputs")
+        for lay in layout.leaves:
+            leaf = ctx._leaves[lay.index]
+            leaf.trk_params.subscribe(self._watch)
+            for _, source in lay.fixed:
+                if hasattr(source, "subscribe"):
+                    source.subscribe(self._watch)
+        ctx._root.version += 1   # new subscriptions: cached invalidation closures are stale
+        self._version = ctx._root.version
+        if self._fn is not None:
+            self._fn = codegen.load_kernel(self._source)
+
+    def _pack(self, ctx):
+        """Write every leaf's parameters and fixed or default inputs into p and w."""
+        p, w = self._p, self._w
+        for lay in self._layout.leaves:
+            leaf = ctx._leaves[lay.index]
+            values = np.asarray(lay.form.parameters(leaf), dtype=float).reshape(-1)
+            a, b = lay.p_area
+            if values.size != b - a:
+                raise NotCompilable(f"the parameters of system '{lay.name}' changed size")
+            p[a:b] = values
+            for offset, source in lay.fixed:
+                value = source.value if hasattr(source, "subscribe") else source
+                value = np.asarray(value, dtype=float).reshape(-1)
+                w[offset:offset + value.size] = value
+        self._watch.valid = True
+
+    def _refresh(self, ctx):
+        if self._version != ctx._root.version:
+            self._build(ctx)
+        self._pack(ctx)
+
+    # ---- evaluating -------------------------------------------------------------------------
+    @property
+    def compiled(self):
+        """True once the generated kernel runs (False while the plan waits)."""
+        return self._fn is not None
+
+    def source(self):
+        """The generated module's source (str)."""
+        return self._source
+
+    def compile_now(self):
+        """Load (compile or read from the cache) the kernel now."""
+        if self._fn is None:
+            self._wait = 0
+            self._fn = codegen.load_kernel(self._source)
+        return self._fn
+
+    def __call__(self, ctx, out):
+        fn = self._fn
+        if fn is None:
+            self._wait -= 1
+            if self._wait > 0:
+                calc_derivatives_block_by_block(ctx, out)
+                return
+            fn = self.compile_now()
+        root = ctx._root
+        if self._version != root.version or not self._watch.valid:
+            try:
+                self._refresh(ctx)
+            except NotCompilable:
+                ctx._install_derivative_calc(None)      # the wiring changed: block by block
+                calc_derivatives_block_by_block(ctx, out)
+                return
+            fn = self._fn or self.compile_now()
+        fn(root.time, root.xc, self._p, self._w, out)
+
+    # ---- copying (Context.clone deep-copies the tree, this plan with it) ----------------------
+    def __deepcopy__(self, memo):
+        clone = object.__new__(CompiledPlan)
+        memo[id(self)] = clone
+        clone.__dict__.update(self.__dict__)
+        clone._p = self._p.copy()
+        clone._w = self._w.copy()
+        clone._watch = copy.deepcopy(self._watch, memo)
+        return clone
+
+    def __getstate__(self):
+        state = self.__dict__.copy()
+        state["_fn"] = None                  # reloaded from the cache at the next call
+        state["_wait"] = 0
+        return state
