@@ -11,6 +11,7 @@ from .inverse_dynamics_controller import InverseDynamicsController
 from .joint_stiffness_controller import JointStiffnessController
 from .lqr import discrete_time_linear_quadratic_regulator, linear_quadratic_regulator
 from .pid_controller import PidController
+from . import pid_compiled_form  # noqa: F401,E402  (registers PidController's compiled form)
 
 __all__ = [
     "FiniteHorizonLinearQuadraticRegulatorOptions",

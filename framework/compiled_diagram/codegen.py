@@ -123,7 +123,7 @@ def generate_source(layout):
         body.append("    pass\n")
     return (_HEADER + "".join(stamps)
             + "from merganser.framework.compilation import kernel\n" + "".join(imports)
-            + "\n\n@kernel(allocates=True, inline=False)\n"
+            + "\n\n@kernel(inline=False)\n"
             + "def time_derivatives(t, x, p, w, xdot):\n" + "".join(body))
 
 

@@ -1,7 +1,8 @@
 """The compiled forms of the framework's primitives (see ``protocol``).
 
 Each kernel repeats, operation for operation, what the block's Python calc does (the
-same summation order, ``np.dot`` where the block calls ``np.dot``), so that a compiled
+same summation order; matrix products through the ``matvec`` kernels that the blocks
+call too), so that a compiled
 diagram is bit-for-bit equal to the block-by-block path. Every kernel has the protocol's
 signature ``fn(t, x, u, p, work, out)``.
 """
@@ -19,6 +20,7 @@ from ..primitives.linear_system import AffineSystem
 from ..primitives.multiplexer import Multiplexer
 from ..primitives.pass_through import PassThrough
 from ..primitives.saturation import Saturation
+from ..matvec import matvec, matvec_add
 from .protocol import CompiledForm, CompiledPort, register_compiled_form
 
 
@@ -106,18 +108,15 @@ def low_pass_derivatives(t, x, u, p, work, out):
 _FLAGS = 4
 
 
-@kernel(allocates=True, inline=False)
-def _affine_into(out, M, N, offset, has_N, has_offset, x, u, work):
+@kernel(inline=False)
+def _affine_into(out, M, N, offset, has_N, has_offset, x, u):
     """out = M x (+ N u) (+ offset), as AffineSystem._affine_into computes it."""
     if x.shape[0]:
-        np.dot(M, x, out)
+        matvec(M, x, out)
         if has_N:
-            tmp = work[:out.shape[0]]
-            np.dot(N, u, tmp)
-            for i in range(out.shape[0]):
-                out[i] += tmp[i]
+            matvec_add(N, u, out)
     elif has_N:
-        np.dot(N, u, out)
+        matvec(N, u, out)
     else:
         for i in range(out.shape[0]):
             out[i] = 0.0
@@ -126,7 +125,7 @@ def _affine_into(out, M, N, offset, has_N, has_offset, x, u, work):
             out[i] += offset[i]
 
 
-@kernel(allocates=True, inline=False)
+@kernel(inline=False)
 def affine_derivatives(t, x, u, p, work, out):
     """ẋ = A x + B u + f0 (n = len(x), m = len(u))."""
     n, m = x.shape[0], u.shape[0]
@@ -135,10 +134,10 @@ def affine_derivatives(t, x, u, p, work, out):
     o += n * n
     B = p[o:o + n * m].reshape((n, m))
     o += n * m
-    _affine_into(out, A, B, p[o:o + n], p[0] != 0.0, p[1] != 0.0, x, u, work)
+    _affine_into(out, A, B, p[o:o + n], p[0] != 0.0, p[1] != 0.0, x, u)
 
 
-@kernel(allocates=True, inline=False)
+@kernel(inline=False)
 def affine_output(t, x, u, p, work, out):
     """y = C x + D u + y0 (k = len(y))."""
     n, m, k = x.shape[0], u.shape[0], out.shape[0]
@@ -147,7 +146,7 @@ def affine_output(t, x, u, p, work, out):
     o += k * n
     D = p[o:o + k * m].reshape((k, m))
     o += k * m
-    _affine_into(out, C, D, p[o:o + k], p[2] != 0.0, p[3] != 0.0, x, u, work)
+    _affine_into(out, C, D, p[o:o + k], p[2] != 0.0, p[3] != 0.0, x, u)
 
 
 def _affine_form(system):
@@ -162,8 +161,7 @@ def _affine_form(system):
     outputs = (CompiledPort(affine_output),) if system.num_output_ports() else ()
     return CompiledForm(outputs=outputs,
                         derivatives=affine_derivatives if system.num_states() else None,
-                        parameters=lambda context: constants,
-                        work_size=max(system.num_states(), system.num_outputs()))
+                        parameters=lambda context: constants)
 
 
 # ---------------------------------------------------------------- the other primitives

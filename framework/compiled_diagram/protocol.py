@@ -25,8 +25,9 @@ The functions are numba dispatchers (``merganser.framework.compilation.kernel``,
 ``numba.njit`` function) defined at module level, so that generated code can import them
 by name and numba can cache the result. They must compute exactly what the block's
 Python path computes, operation for operation (the compiled diagram is bit-for-bit
-equal to the block-by-block evaluation; ``np.dot`` inside a kernel calls the same BLAS
-routine as numpy's). Which outputs depend on which inputs at the same instant (direct
+equal to the block-by-block evaluation: a matrix product goes through one kernel that
+both paths call, such as ``framework.matvec``, since numpy picks its BLAS routine by
+shape). Which outputs depend on which inputs at the same instant (direct
 feedthrough) is the system's own ``has_direct_feedthrough``: one source of truth for the
 block-by-block and the compiled paths.
 

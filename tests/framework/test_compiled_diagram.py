@@ -1,0 +1,204 @@
+"""Compiled diagrams (framework.compiled_diagram): one generated function per wiring,
+bit-for-bit equal to the block-by-block evaluation."""
+
+import numpy as np
+import pytest
+from random_diagrams import RandomDiagram
+
+from merganser.framework import (ConstantVectorSource, DiagramBuilder, Gain, Integrator,
+                                 LeafSystem, LinearSystem, PassThrough, Simulator)
+from merganser.framework.compilation import kernel
+from merganser.framework.compiled_diagram import (CompiledForm, compile_diagram_dynamics,
+                                                  compiled_dynamics_status,
+                                                  register_compiled_form,
+                                                  unfuse_compiled_dynamics)
+
+
+def bits(a):
+    return np.asarray(a, dtype=float).tobytes()
+
+
+def compiled_and_plain(diagram):
+    fused = diagram.create_default_context()
+    plain = diagram.create_default_context()
+    assert compile_diagram_dynamics(diagram, fused), compiled_dynamics_status(fused)
+    unfuse_compiled_dynamics(plain)
+    return fused, plain
+
+
+def assert_bitwise_equal_at_random_states(diagram, fused, plain, rng, trials=4):
+    n = fused.num_continuous_states()
+    for _ in range(trials):
+        x = rng.normal(size=n) * 3.0
+        fused.set_continuous_state(x)
+        plain.set_continuous_state(x)
+        a = np.array(diagram.eval_time_derivatives(fused))
+        b = np.array(diagram.eval_time_derivatives(plain))
+        assert bits(a) == bits(b), (a, b)
+    assert compiled_dynamics_status(fused).path == "compiled"
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_random_wirings_are_bitwise_equal_to_block_by_block(seed):
+    diagram = RandomDiagram(seed).build()
+    fused, plain = compiled_and_plain(diagram)
+    assert_bitwise_equal_at_random_states(diagram, fused, plain, np.random.default_rng(seed))
+
+
+def test_a_simulation_is_bitwise_equal_to_block_by_block():
+    diagram = RandomDiagram(100, num_stateful=4, num_feedthrough=10).build()
+    finals = []
+    for compiled in (True, False):
+        ctx = diagram.create_default_context()
+        ctx.set_continuous_state(np.linspace(-1.0, 1.0, ctx.num_continuous_states()))
+        if compiled:
+            assert compile_diagram_dynamics(diagram, ctx)
+        else:
+            unfuse_compiled_dynamics(ctx)
+        simulator = Simulator(diagram, ctx)
+        simulator.advance_to(2.0)
+        assert compiled_dynamics_status(ctx).path == ("compiled" if compiled else "block_by_block")
+        finals.append((bits(ctx.get_continuous_state_vector()),
+                       simulator.get_integrator().get_num_derivative_evaluations()))
+    assert finals[0] == finals[1]
+
+
+def loop_with_source(value):
+    """ż = k · c, a ConstantVectorSource c through a Gain k into an Integrator."""
+    builder = DiagramBuilder()
+    source = builder.add_named_system("c", ConstantVectorSource(value))
+    gain = builder.add_named_system("k", Gain(2.0, size=len(value)))
+    integ = builder.add_named_system("z", Integrator(len(value)))
+    builder.connect(source.get_output_port(), gain.get_input_port())
+    builder.connect(gain.get_output_port(), integ.get_input_port())
+    return builder.build(), source, integ
+
+
+def test_a_parameter_change_is_seen_by_the_compiled_function():
+    diagram, source, integ = loop_with_source([1.0, -2.0])
+    ctx = diagram.create_default_context()
+    assert compile_diagram_dynamics(diagram, ctx)
+    np.testing.assert_array_equal(diagram.eval_time_derivatives(ctx), [2.0, -4.0])
+    source.set_source_value(source.get_my_context_from_root(ctx), [3.0, 0.5])
+    np.testing.assert_array_equal(diagram.eval_time_derivatives(ctx), [6.0, 1.0])
+    source.get_mutable_source_value(source.get_my_context_from_root(ctx)).set_value([-1.0, 4.0])
+    np.testing.assert_array_equal(diagram.eval_time_derivatives(ctx), [-2.0, 8.0])
+
+
+def test_fixed_values_and_defaults_feed_the_compiled_function():
+    builder = DiagramBuilder()
+    through = builder.add_named_system("through", PassThrough([0.25, 0.5]))   # default value
+    integ = builder.add_named_system("z", Integrator(2))
+    plant = builder.add_named_system("plant", LinearSystem([[-1.0]], [[2.0]], [[1.0]], [[0.0]]))
+    builder.connect(through.get_output_port(), integ.get_input_port())
+    builder.export_input(plant.get_input_port(), "u")
+    diagram = builder.build()
+    ctx = diagram.create_default_context()
+    diagram.get_input_port(0).fix_value(ctx, [1.5])
+    assert compile_diagram_dynamics(diagram, ctx)
+    ctx.set_continuous_state([0.0, 0.0, 0.5])
+    np.testing.assert_array_equal(diagram.eval_time_derivatives(ctx), [0.25, 0.5, -0.5 + 3.0])
+    fixed = diagram.get_input_port(0).fix_value(ctx, [-1.0])           # a new fixed value
+    np.testing.assert_array_equal(diagram.eval_time_derivatives(ctx), [0.25, 0.5, -0.5 - 2.0])
+    fixed.get_mutable_data().get_value().set_value([2.0])              # changed in place
+    np.testing.assert_array_equal(diagram.eval_time_derivatives(ctx), [0.25, 0.5, -0.5 + 4.0])
+    through.get_input_port().fix_value(through.get_my_context_from_root(ctx), [7.0, 8.0])
+    np.testing.assert_array_equal(diagram.eval_time_derivatives(ctx), [7.0, 8.0, -0.5 + 4.0])
+    assert compiled_dynamics_status(ctx).path == "compiled"
+
+
+def test_a_clone_keeps_the_compiled_evaluation_and_its_own_parameters():
+    diagram, source, integ = loop_with_source([1.0])
+    ctx = diagram.create_default_context()
+    assert compile_diagram_dynamics(diagram, ctx)
+    diagram.eval_time_derivatives(ctx)
+    clone = ctx.clone()
+    source.set_source_value(source.get_my_context_from_root(clone), [5.0])
+    assert compiled_dynamics_status(clone).path == "compiled"
+    np.testing.assert_array_equal(diagram.eval_time_derivatives(clone), [10.0])
+    np.testing.assert_array_equal(diagram.eval_time_derivatives(ctx), [2.0])
+
+
+# ---- a user LeafSystem with a compiled form ------------------------------------------------
+class CubicDamper(LeafSystem):
+    """ẋ = −c x³ + u, y = x (c a numeric parameter)."""
+
+    def __init__(self, c):
+        super().__init__()
+        self.declare_vector_input_port("u", 1)
+        self.declare_continuous_state(1)
+        self.c_index = self.declare_numeric_parameter(np.array([c]))
+        self.declare_state_output_port("y", "continuous")
+
+    def do_calc_time_derivatives(self, context, derivatives):
+        x = context.get_continuous_state_vector()[0]
+        c = context.get_numeric_parameter(self.c_index)[0]
+        derivatives.set_value([-c * x * x * x + self.get_input_port().eval(context)[0]])
+
+
+@kernel
+def cubic_damper_derivatives(t, x, u, p, work, out):
+    out[0] = -p[0] * x[0] * x[0] * x[0] + u[0]
+
+
+@kernel
+def cubic_damper_output(t, x, u, p, work, out):
+    out[0] = x[0]
+
+
+register_compiled_form(CubicDamper, lambda system: CompiledForm(
+    outputs=(cubic_damper_output,), derivatives=cubic_damper_derivatives,
+    parameters=lambda context: context.get_numeric_parameter(system.c_index)))
+
+
+def user_loop(damper):
+    builder = DiagramBuilder()
+    builder.add_named_system("damper", damper)
+    gain = builder.add_named_system("k", Gain(-0.5))
+    builder.connect(damper.get_output_port(), gain.get_input_port())
+    builder.connect(gain.get_output_port(), damper.get_input_port())
+    return builder.build()
+
+
+def test_a_user_leaf_system_with_a_compiled_form_is_compiled():
+    damper = CubicDamper(2.0)
+    diagram = user_loop(damper)
+    fused, plain = compiled_and_plain(diagram)
+    assert_bitwise_equal_at_random_states(diagram, fused, plain, np.random.default_rng(1))
+    fused.set_continuous_state([0.5])
+    damper.get_my_context_from_root(fused).set_numeric_parameter(damper.c_index, [4.0])
+    assert diagram.eval_time_derivatives(fused)[0] == -4.0 * 0.125 - 0.25
+
+
+def test_a_block_without_a_compiled_form_falls_back_and_says_which():
+    class Doubler(LeafSystem):
+        def __init__(self):
+            super().__init__()
+            self.u = self.declare_vector_input_port("u", 1)
+            self.declare_vector_output_port("y", 1, lambda c, o: o.set_value(2.0 * self.u.eval(c)))
+
+    builder = DiagramBuilder()
+    doubler = builder.add_named_system("doubler", Doubler())
+    integ = builder.add_named_system("z", Integrator(1))
+    builder.connect(integ.get_output_port(), doubler.get_input_port())
+    builder.connect(doubler.get_output_port(), integ.get_input_port())
+    diagram = builder.build()
+    ctx = diagram.create_default_context()
+    assert not compile_diagram_dynamics(diagram, ctx)
+    status = compiled_dynamics_status(ctx)
+    assert status.path == "block_by_block"
+    assert "'doubler' (Doubler) has no compiled form" in status.reason
+    simulator = Simulator(diagram, ctx)
+    assert compiled_dynamics_status(simulator.get_context()).path == "block_by_block"
+    ctx.set_continuous_state([1.5])
+    assert diagram.eval_time_derivatives(ctx)[0] == 3.0
+
+
+def test_the_simulator_installs_it_and_compiles_after_the_threshold():
+    diagram = RandomDiagram(7).build()
+    simulator = Simulator(diagram)
+    assert compiled_dynamics_status(simulator.get_context()).path in ("pending", "compiled")
+    ctx = diagram.create_default_context()
+    unfuse_compiled_dynamics(ctx)
+    assert compiled_dynamics_status(Simulator(diagram, ctx).get_context()).path == "block_by_block"
+    assert "unfuse_compiled_dynamics" in compiled_dynamics_status(ctx).reason
