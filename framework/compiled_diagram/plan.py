@@ -7,9 +7,11 @@ of the wiring (``fix_value`` on a new port) builds the layout again; a wiring th
 longer compilable puts the context back to block by block.
 
 A plan that the Simulator installs waits (block by block, bit-for-bit the same numbers)
-until `COMPILE_AFTER_EVALUATIONS` derivative evaluations before it compiles a wiring
-seen for the first time, so that short runs never pay the compilation; a wiring compiled
-before (in this process or, through the cache directory, in another) is used at once.
+until a wiring seen for the first time has run `COMPILE_AFTER_EVALUATIONS` derivative
+evaluations in this process (summed over every context with that wiring, so that many
+short runs of one diagram compile too), so that short runs never pay the compilation; a
+wiring compiled before (in this process or, through the cache directory, in another) is
+used at once.
 """
 
 import copy
@@ -27,6 +29,8 @@ __all__ = ["CompiledPlan", "COMPILE_AFTER_EVALUATIONS"]
 #: Derivative evaluations a Simulator runs block by block before it compiles a new
 #: wiring (``MERGANSER_COMPILE_DIAGRAM_AFTER`` overrides; 0 compiles at once).
 COMPILE_AFTER_EVALUATIONS = int(os.environ.get("MERGANSER_COMPILE_DIAGRAM_AFTER", "2000"))
+#: generated source -> [evaluations left before it compiles], shared by the plans
+_waits: dict = {}
 
 
 class CompiledPlan:
@@ -46,12 +50,13 @@ class CompiledPlan:
     """
 
     def __init__(self, ctx, wait=0):
-        self._fn = None
-        self._wait = int(wait)
+        self._fn = self._module = None
         self._build(ctx)
-        if self._wait <= 0 or codegen.is_cached(self._source):
-            self._wait = 0
-            self._fn = codegen.load_kernel(self._source)
+        if wait <= 0 or codegen.is_cached(self._source):
+            self._module = codegen.load_kernel(self._source)
+            self._fn = self._module.time_derivatives
+        else:
+            self._wait = _waits.setdefault(self._source, [int(wait)])
 
     # ---- building ---------------------------------------------------------------------------
     def _build(self, ctx):
@@ -70,7 +75,8 @@ class CompiledPlan:
         ctx._root.version += 1   # new subscriptions: cached invalidation closures are stale
         self._version = ctx._root.version
         if self._fn is not None:
-            self._fn = codegen.load_kernel(self._source)
+            self._module = codegen.load_kernel(self._source)
+            self._fn = self._module.time_derivatives
 
     def _pack(self, ctx):
         """Write every leaf's parameters and fixed or default inputs into p and w."""
@@ -106,15 +112,16 @@ class CompiledPlan:
     def compile_now(self):
         """Load (compile or read from the cache) the kernel now."""
         if self._fn is None:
-            self._wait = 0
-            self._fn = codegen.load_kernel(self._source)
+            self._module = codegen.load_kernel(self._source)
+            self._fn = self._module.time_derivatives
         return self._fn
 
     def __call__(self, ctx, out):
         fn = self._fn
         if fn is None:
-            self._wait -= 1
-            if self._wait > 0:
+            wait = self._wait
+            wait[0] -= 1
+            if wait[0] > 0 and not codegen.is_loaded(self._source):
                 calc_derivatives_block_by_block(ctx, out)
                 return
             fn = self.compile_now()
@@ -141,6 +148,6 @@ class CompiledPlan:
 
     def __getstate__(self):
         state = self.__dict__.copy()
-        state["_fn"] = None                  # reloaded from the cache at the next call
-        state["_wait"] = 0
+        state["_fn"] = state["_module"] = None       # reloaded at the next call
+        state["_wait"] = [0]
         return state
