@@ -16,6 +16,7 @@ as they were when the step began, and the Simulator takes that step in Python.
 passes the integrator's settings and arrays, and writes the statistics back.
 """
 
+import functools
 import inspect
 import math
 
@@ -169,6 +170,7 @@ def explicit_runge_kutta_loop(t, x, p, w, t_final, A, b, e, c, K, x0, x1, err, s
     return t, 0
 
 
+@functools.lru_cache(maxsize=None)
 def loop_source():
     """The template's source, for a generated module (numba-compilable there)."""
     source = inspect.getsource(explicit_runge_kutta_loop)

@@ -116,6 +116,19 @@ class CompiledPlan:
             self._fn = self._module.time_derivatives
         return self._fn
 
+    def prepare_loop(self, ctx):
+        """The compiled integration loop of this wiring with p and w current, or None
+        when the plan waits to compile or the wiring no longer compiles."""
+        if self._fn is None:
+            return None
+        if self._version != ctx._root.version or not self._watch.valid:
+            try:
+                self._refresh(ctx)
+            except NotCompilable:
+                ctx._install_derivative_calc(None)
+                return None
+        return self._module.explicit_runge_kutta_loop
+
     def __call__(self, ctx, out):
         fn = self._fn
         if fn is None:
