@@ -235,3 +235,33 @@ def test_the_compiled_integration_loop_equals_the_python_loop(scheme):
                         integrator.get_ideal_next_step_size()))
     assert results[0][1] == 2.0
     assert repr(results[0]) == repr(results[1])      # repr: nan statistics compare equal
+
+
+CHILD = """
+import sys
+sys.path.insert(0, {tests!r})
+from random_diagrams import RandomDiagram
+from merganser.framework.compilation import compile_statistics
+from merganser.framework.compiled_diagram import compile_diagram_dynamics
+diagram = RandomDiagram(3).build()
+ctx = diagram.create_default_context()
+assert compile_diagram_dynamics(diagram, ctx)
+print(repr(list(diagram.eval_time_derivatives(ctx))))
+hits = [v[2] for k, v in compile_statistics().items() if "merganser_compiled_diagram_" in k]
+print(hits)
+"""
+
+
+def test_a_second_process_loads_the_compiled_wiring_from_the_cache(tmp_path):
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    env = dict(os.environ, MERGANSER_CACHE_DIR=str(tmp_path))
+    code = CHILD.format(tests=str(Path(__file__).resolve().parents[1]))
+    runs = [subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+                           text=True, check=True).stdout.splitlines() for _ in range(2)]
+    assert runs[0][0] == runs[1][0]                 # the same derivatives
+    assert runs[0][1] == "[0]" and runs[1][1] == "[1]"   # compiled, then loaded
+    assert len(list((tmp_path / "compiled_diagrams").glob("diagram_*.py"))) == 1
