@@ -265,3 +265,30 @@ def test_a_second_process_loads_the_compiled_wiring_from_the_cache(tmp_path):
     assert runs[0][0] == runs[1][0]                 # the same derivatives
     assert runs[0][1] == "[0]" and runs[1][1] == "[1]"   # compiled, then loaded
     assert len(list((tmp_path / "compiled_diagrams").glob("diagram_*.py"))) == 1
+
+
+def test_a_logger_does_not_keep_the_diagram_block_by_block():
+    """A Python leaf that nothing continuous depends on (a VectorLogSink) is left to
+    Python: the derivatives are compiled, the log is the block-by-block run's."""
+    from merganser.framework import log_vector_output
+
+    logs = []
+    for compiled in (True, False):
+        builder = DiagramBuilder()
+        source = builder.add_named_system("c", ConstantVectorSource([1.0, -0.5]))
+        integ = builder.add_named_system("z", Integrator(2))
+        builder.connect(source.get_output_port(), integ.get_input_port())
+        logger = log_vector_output(integ.get_output_port(), builder, publish_period=0.25)
+        diagram = builder.build()
+        ctx = diagram.create_default_context()
+        if compiled:
+            assert compile_diagram_dynamics(diagram, ctx)
+        else:
+            unfuse_compiled_dynamics(ctx)
+        Simulator(diagram, ctx).advance_to(1.0)
+        log = logger.find_log(ctx)
+        logs.append((bits(log.sample_times()), bits(log.data())))
+        if compiled:
+            assert compiled_dynamics_status(ctx).path == "compiled"
+            np.testing.assert_allclose(log.data()[:, -1], [1.0, -0.5], rtol=1e-12)
+    assert logs[0] == logs[1]
