@@ -26,24 +26,27 @@ from .protocol import CompiledForm, CompiledPort, register_compiled_form
 
 # ---------------------------------------------------------------- copies
 @kernel(inline=False)
+def _copy(source, out):
+    for i in range(out.shape[0]):
+        out[i] = source[i]
+
+
+@kernel(inline=False)
 def copy_input(t, x, u, p, work, out):
     """out = u (PassThrough, Multiplexer, Integrator's derivatives)."""
-    for i in range(out.shape[0]):
-        out[i] = u[i]
+    _copy(u, out)
 
 
 @kernel(inline=False)
 def copy_state(t, x, u, p, work, out):
     """out = x (a state output port)."""
-    for i in range(out.shape[0]):
-        out[i] = x[i]
+    _copy(x, out)
 
 
 @kernel(inline=False)
 def copy_parameters(t, x, u, p, work, out):
     """out = p (ConstantVectorSource)."""
-    for i in range(out.shape[0]):
-        out[i] = p[i]
+    _copy(p, out)
 
 
 @kernel(inline=False)

@@ -46,24 +46,6 @@ def test_random_wirings_are_bitwise_equal_to_block_by_block(seed):
     assert_bitwise_equal_at_random_states(diagram, fused, plain, np.random.default_rng(seed))
 
 
-def test_a_simulation_is_bitwise_equal_to_block_by_block():
-    diagram = RandomDiagram(100, num_stateful=4, num_feedthrough=10).build()
-    finals = []
-    for compiled in (True, False):
-        ctx = diagram.create_default_context()
-        ctx.set_continuous_state(np.linspace(-1.0, 1.0, ctx.num_continuous_states()))
-        if compiled:
-            assert compile_diagram_dynamics(diagram, ctx)
-        else:
-            unfuse_compiled_dynamics(ctx)
-        simulator = Simulator(diagram, ctx)
-        simulator.advance_to(2.0)
-        assert compiled_dynamics_status(ctx).path == ("compiled" if compiled else "block_by_block")
-        finals.append((bits(ctx.get_continuous_state_vector()),
-                       simulator.get_integrator().get_num_derivative_evaluations()))
-    assert finals[0] == finals[1]
-
-
 def loop_with_source(value):
     """ż = k · c, a ConstantVectorSource c through a Gain k into an Integrator."""
     builder = DiagramBuilder()
