@@ -3,13 +3,13 @@
 `generate_source` turns a `Layout` (``layout.py``) into the source of a module with the
 kernel::
 
-    time_derivatives(t, x, p, w, xdot)
+    time_derivatives(t, x, p, w, xdot, arrays)
 
 and the compiled integration loop around it (``integration.explicit_runge_kutta_loop``)
 
 ``x`` the root continuous state, ``p`` every compiled leaf's parameters concatenated,
 ``w`` the workspace (port values, gathered inputs and states, scratch), ``xdot`` the
-result. Its body calls, in the sorted order of the wiring, each needed output port's
+result, ``arrays`` the tuple of the `CompiledForm.arrays` of the leaves that have some. Its body calls, in the sorted order of the wiring, each needed output port's
 compiled function, copies each value into the input area of the leaves it feeds, then
 calls each stateful leaf's derivatives function; every offset is a literal.
 
@@ -118,7 +118,8 @@ def generate_source(layout):
         fn = name_of(node.fn)
         body.append(f"    {fn}(t, {leaf.x_expr()}, {_slice('w', *leaf.u_area)}, "
                     f"{_slice('p', leaf.p_area[0] + node.p_offset, leaf.p_area[1])}, "
-                    f"{_slice('w', *leaf.work_area)}, {_slice('w', *node.y_area)})\n")
+                    f"{_slice('w', *leaf.work_area)}, {_slice('w', *node.y_area)}"
+                    f"{_arrays(leaf)})\n")
         for dst in node.copies:
             body.extend(_copy_lines(node.y_area[0], dst, node.y_area[1] - node.y_area[0]))
     for leaf in layout.leaves:
@@ -128,7 +129,8 @@ def generate_source(layout):
         target = (_slice("xdot", *leaf.xdot_slice) if leaf.xdot_slice is not None
                   else _slice("w", *leaf.xdot_area))
         body.append(f"    {fn}(t, {leaf.x_expr()}, {_slice('w', *leaf.u_area)}, "
-                    f"{_slice('p', *leaf.p_area)}, {_slice('w', *leaf.work_area)}, {target})\n")
+                    f"{_slice('p', *leaf.p_area)}, {_slice('w', *leaf.work_area)}, {target}"
+                    f"{_arrays(leaf)})\n")
         if leaf.xdot_slice is None:
             for k, g in enumerate(leaf.gather):
                 body.append(f"    xdot[{g}] = w[{leaf.xdot_area[0] + k}]\n")
@@ -136,8 +138,12 @@ def generate_source(layout):
         body.append("    pass\n")
     return (_HEADER + "".join(stamps) + _LOOP_IMPORTS + "".join(imports)
             + "\n\n@kernel(inline=False)\n"
-            + "def time_derivatives(t, x, p, w, xdot):\n" + "".join(body)
+            + "def time_derivatives(t, x, p, w, xdot, arrays):\n" + "".join(body)
             + "\n\n@kernel(allocates=True, inline=False)\n" + loop_source())
+
+
+def _arrays(leaf):
+    return "" if leaf.arrays < 0 else f", arrays[{leaf.arrays}]"
 
 
 def _copy_lines(src, dst, n):

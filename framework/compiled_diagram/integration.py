@@ -37,7 +37,7 @@ __all__ = ["explicit_runge_kutta_loop", "loop_source", "run_compiled_integration
 NUM_SETTINGS, NUM_STATS = 17, 11
 
 
-def explicit_runge_kutta_loop(t, x, p, w, t_final, A, b, e, c, K, x0, x1, err, settings,
+def explicit_runge_kutta_loop(t, x, p, w, arrays, t_final, A, b, e, c, K, x0, x1, err, settings,
                               stats):  # pragma: no cover (compiled from generated modules)
     """Integrate from (t, x) to t_final; returns (time reached, 0 done | 1 Python steps).
 
@@ -92,11 +92,11 @@ def explicit_runge_kutta_loop(t, x, p, w, t_final, A, b, e, c, K, x0, x1, err, s
             t1 = target if landing else t0 + h
             # ---- one Runge-Kutta step from (t0, x0)
             if not retry and not have_k0:
-                time_derivatives(t0, x, p, w, K[0])
+                time_derivatives(t0, x, p, w, K[0], arrays)
                 stats[1] += 1.0
             for i in range(1, last):
                 combine_stages(x, x0, h, A[i], K, i)
-                time_derivatives(t0 + c[i] * h, x, p, w, K[i])
+                time_derivatives(t0 + c[i] * h, x, p, w, K[i], arrays)
                 stats[1] += 1.0
             want_error = error_control
             end_valid = False
@@ -107,7 +107,7 @@ def explicit_runge_kutta_loop(t, x, p, w, t_final, A, b, e, c, K, x0, x1, err, s
                 for i in range(n):
                     x[i] = x1[i]
                 if want_error:
-                    time_derivatives(t1, x, p, w, K[last])
+                    time_derivatives(t1, x, p, w, K[last], arrays)
                     stats[1] += 1.0
                     end_valid = True
                     for i in range(n):
@@ -229,7 +229,7 @@ def run_compiled_integration(simulator, boundary_time):
         integrator._num_shrinkages_error, integrator._prev_h, integrator._largest_h,
         integrator._smallest_adapted_h, integrator._initial_h_taken,
         integrator._t_step_start, integrator._ideal_h, 0.0, 0.0], dtype=float)
-    t, code = advance(root.time, root.xc, plan._p, plan._w, float(boundary_time),
+    t, code = advance(root.time, root.xc, plan._p, plan._w, plan._arrays, float(boundary_time),
                       integrator._A, integrator._b, integrator._e,
                       np.asarray(integrator._c, dtype=float), integrator._K, integrator._x0,
                       integrator._x1, integrator._err, settings, stats)

@@ -51,6 +51,7 @@ class LeafLayout:
     u_offsets: tuple = ()       # start of each input port inside u_area
     p_area: tuple = (0, 0)
     work_area: tuple = (0, 0)
+    arrays: int = -1            # index into the generated function's arrays tuple
     derivatives: object = None
     fixed: list = dataclasses.field(default_factory=list)   # (w offset, source object)
 
@@ -99,18 +100,23 @@ def build_layout(ctx):
             if leaves[k]._xd or leaves[k]._xa:
                 raise NotCompilable(f"system {_describe(system)} has discrete or abstract "
                                     f"state")
+            reason = f.check(leaves[k]) if f.check is not None else None
+            if reason:
+                raise NotCompilable(f"system {_describe(system)}: {reason}")
             forms[k] = f
         return forms[k]
 
     def source_of(k, i):
-        """('port', leaf index, port index) | ('fixed', FixedInputValue) | ('default', array)."""
+        """('port', leaf index, port index) | ('fixed', FixedInputValue) | ('default', array)
+        | ('none',) (abstract, or optional and unconnected: zeros)."""
         leaf = leaves[k]
         port = leaf._system.get_input_port(i)
         if port.get_data_type() != VECTOR:
-            raise NotCompilable(f"input port '{port.get_name()}' of system "
-                                f"{_describe(leaf._system)} is abstract")
+            return ("none",)        # not part of u; the form's check judged its wiring
         source = leaf._inputs[i]
         if source is None:
+            if port._default is None and not port.is_required():
+                return ("none",)
             if port._default is None:
                 raise NotCompilable(f"input port '{port.get_name()}' of system "
                                     f"{_describe(leaf._system)} is neither connected nor fixed")
@@ -181,13 +187,16 @@ def build_layout(ctx):
                 lay.gather = tuple(int(i) for i in g)
                 lay.x_area = area(g.size)
                 lay.xdot_area = area(g.size)
-        sizes = [system.get_input_port(i).size() for i in range(system.num_input_ports())]
+        sizes = [port.size() if port.get_data_type() == VECTOR else 0
+                 for port in (system.get_input_port(i) for i in range(system.num_input_ports()))]
         lay.u_area = area(sum(sizes))
         lay.u_offsets = tuple(lay.u_area[0] + int(o) for o in np.cumsum([0] + sizes[:-1]))
         lay.work_area = area(f.work_size)
         n_p = np.asarray(f.parameters(leaf), dtype=float).size
         lay.p_area = (p, p + n_p)
         p += n_p
+        if f.arrays is not None:
+            lay.arrays = sum(1 for other in out if other.arrays >= 0)
         index_of[k] = len(out)
         out.append(lay)
     for node in order:
@@ -204,6 +213,6 @@ def build_layout(ctx):
                 node = by_port.get((src[1], src[2]))
                 if node is not None:        # None: an input no needed value depends on
                     node.copies.append(lay.u_offsets[i])
-            else:
+            elif src[0] != "none":
                 lay.fixed.append((lay.u_offsets[i], src[1]))
     return Layout(out, order, p, w)

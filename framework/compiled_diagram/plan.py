@@ -65,6 +65,8 @@ class CompiledPlan:
         self._layout = layout
         self._p = np.zeros(layout.p_size)
         self._w = np.zeros(layout.w_size)
+        self._arrays = tuple(tuple(lay.form.arrays(ctx._leaves[lay.index]))
+                             for lay in layout.leaves if lay.arrays >= 0)
         self._watch = CacheEntryValue(None, "compiled diagram parameters and fixed inputs")
         for lay in layout.leaves:
             leaf = ctx._leaves[lay.index]
@@ -147,7 +149,7 @@ class CompiledPlan:
                 calc_derivatives_block_by_block(ctx, out)
                 return
             fn = self._fn or self.compile_now()
-        fn(root.time, root.xc, self._p, self._w, out)
+        fn(root.time, root.xc, self._p, self._w, out, self._arrays)
 
     # ---- copying (Context.clone deep-copies the tree, this plan with it) ----------------------
     def __deepcopy__(self, memo):
@@ -156,6 +158,7 @@ class CompiledPlan:
         clone.__dict__.update(self.__dict__)
         clone._p = self._p.copy()
         clone._w = self._w.copy()
+        clone._arrays = copy.deepcopy(self._arrays, memo)
         clone._watch = copy.deepcopy(self._watch, memo)
         return clone
 

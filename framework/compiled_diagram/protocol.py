@@ -11,7 +11,9 @@ functions over flat float64 arrays, all with one signature::
     The leaf's continuous state, laid out [q; v; z] as in its own context.
 ``u`` : ndarray, shape (nu,)
     The leaf's vector input ports concatenated in port order (the value each port
-    evaluates to: its source's output, a fixed value or its default).
+    evaluates to: its source's output, a fixed value or its default; zeros for an
+    optional port left unconnected). Abstract input ports are not part of ``u``: a form
+    whose leaf has some says in `CompiledForm.check` which wirings it accepts.
 ``p`` : ndarray
     The leaf's parameter vector, as `CompiledForm.parameters` returned it for the
     context; an output port with ``p_offset = k`` gets ``p[k:]``.
@@ -20,6 +22,10 @@ functions over flat float64 arrays, all with one signature::
 ``out`` : ndarray
     Written: the output port's value, shape (port size,), or the time derivatives,
     shape (nx,).
+
+A form with `CompiledForm.arrays` gets a seventh argument ``arrays``, the tuple of
+arrays that callable returned (integer tables, matrices, a kernel workspace: what does
+not fit a flat float vector), once per context.
 
 The functions are numba dispatchers (``merganser.framework.compilation.kernel``, or any
 ``numba.njit`` function) defined at module level, so that generated code can import them
@@ -91,12 +97,21 @@ class CompiledForm:
         Called again whenever a parameter of the leaf or a fixed input value changes.
     work_size : int
         Size of the scratch array the functions get.
+    arrays : callable or None
+        ``arrays(leaf_context) -> tuple of ndarrays``, passed to every function as its
+        seventh argument (None: the functions take six).
+    check : callable or None
+        ``check(leaf_context) -> str or None``: why this context's wiring of the leaf
+        cannot run the compiled functions (e.g. an input the functions do not read is
+        connected), or None when it can.
     """
 
     outputs: tuple
     derivatives: Optional[Callable] = None
     parameters: Callable = _no_parameters
     work_size: int = 0
+    arrays: Optional[Callable] = None
+    check: Optional[Callable] = None
 
     def __post_init__(self):
         object.__setattr__(self, "outputs", tuple(
