@@ -119,7 +119,7 @@ def generate_source(layout):
         body.append(f"    {fn}(t, {leaf.x_expr()}, {_slice('w', *leaf.u_area)}, "
                     f"{_slice('p', leaf.p_area[0] + node.p_offset, leaf.p_area[1])}, "
                     f"{_slice('w', *leaf.work_area)}, {_slice('w', *node.y_area)}"
-                    f"{_arrays(leaf)})\n")
+                    f"{_arrays(leaf, node.fn)})\n")
         for dst in node.copies:
             body.extend(_copy_lines(node.y_area[0], dst, node.y_area[1] - node.y_area[0]))
     for leaf in layout.leaves:
@@ -130,7 +130,7 @@ def generate_source(layout):
                   else _slice("w", *leaf.xdot_area))
         body.append(f"    {fn}(t, {leaf.x_expr()}, {_slice('w', *leaf.u_area)}, "
                     f"{_slice('p', *leaf.p_area)}, {_slice('w', *leaf.work_area)}, {target}"
-                    f"{_arrays(leaf)})\n")
+                    f"{_arrays(leaf, leaf.derivatives)})\n")
         if leaf.xdot_slice is None:
             for k, g in enumerate(leaf.gather):
                 body.append(f"    xdot[{g}] = w[{leaf.xdot_area[0] + k}]\n")
@@ -142,8 +142,11 @@ def generate_source(layout):
             + "\n\n@kernel(allocates=True, inline=False)\n" + loop_source())
 
 
-def _arrays(leaf):
-    return "" if leaf.arrays < 0 else f", arrays[{leaf.arrays}]"
+def _arrays(leaf, fn):
+    """The seventh argument, for a function of a form with arrays that takes seven."""
+    if leaf.arrays < 0 or fn.py_func.__code__.co_argcount < 7:
+        return ""
+    return f", arrays[{leaf.arrays}]"
 
 
 def _copy_lines(src, dst, n):

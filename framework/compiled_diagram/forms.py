@@ -20,6 +20,8 @@ from ..primitives.linear_system import AffineSystem
 from ..primitives.multiplexer import Multiplexer
 from ..primitives.pass_through import PassThrough
 from ..primitives.saturation import Saturation
+from ..primitives.trajectory_source import TrajectorySource
+from ..trajectories.polynomial_eval import eval_orders
 from ..matvec import matvec, matvec_add
 from .protocol import CompiledForm, CompiledPort, register_compiled_form
 
@@ -214,6 +216,29 @@ def _low_pass_form(system):
                         parameters=_constants(system.get_time_constants_vector()))
 
 
+@kernel(allocates=True, inline=False)
+def trajectory_output(t, x, u, p, work, out, arrays):
+    """[value; derivatives up to order p[0]] of a PiecewisePolynomial at t (zero
+    derivatives outside its time range when p[1])."""
+    breaks, stack, counts = arrays
+    k = int(p[0])
+    inside = eval_orders(breaks, stack, counts, t, 0, k, out)
+    if k and p[1] != 0.0 and not inside:
+        rows = out.shape[0] // (k + 1)
+        for i in range(rows, out.shape[0]):
+            out[i] = 0.0
+
+
+def _trajectory_form(system):
+    trajectory = system._trajectories[0]
+    if system._stacked is None or trajectory.get_number_of_segments() == 0:
+        return None             # not a PiecewisePolynomial (or empty): evaluated in Python
+    k = system._k
+    return CompiledForm(outputs=(trajectory_output,),
+                        parameters=_constants([k, float(system._zero_beyond)]),
+                        arrays=lambda context: trajectory._evaluation_stack(k))
+
+
 def _pass_through_form(system):
     return None if system.is_abstract() else CompiledForm(outputs=(copy_input,))
 
@@ -223,6 +248,7 @@ for _cls, _factory in ((AffineSystem, _affine_form), (Gain, _gain_form), (Adder,
                        (ConstantVectorSource, _constant_source_form),
                        (Multiplexer, _multiplexer_form), (Demultiplexer, _demultiplexer_form),
                        (Saturation, _saturation_form), (PassThrough, _pass_through_form),
-                       (FirstOrderLowPassFilter, _low_pass_form)):
+                       (FirstOrderLowPassFilter, _low_pass_form),
+                       (TrajectorySource, _trajectory_form)):
     register_compiled_form(_cls, _factory)
 del _cls, _factory

@@ -20,6 +20,7 @@ import os
 import numpy as np
 
 from ..cache import CacheEntryValue
+from ..compiled_form_changes import _generation, compiled_form_generation
 from ..context import calc_derivatives_block_by_block
 from . import codegen
 from .layout import NotCompilable, build_layout
@@ -76,6 +77,7 @@ class CompiledPlan:
                     source.subscribe(self._watch)
         ctx._root.version += 1   # new subscriptions: cached invalidation closures are stale
         self._version = ctx._root.version
+        self._generation = compiled_form_generation()
         if self._fn is not None:
             self._module = codegen.load_kernel(self._source)
             self._fn = self._module.time_derivatives
@@ -96,8 +98,12 @@ class CompiledPlan:
                 w[offset:offset + value.size] = value
         self._watch.valid = True
 
+    def _current(self, ctx):
+        return (self._version == ctx._root.version and self._watch.valid
+                and self._generation == _generation[0])
+
     def _refresh(self, ctx):
-        if self._version != ctx._root.version:
+        if self._version != ctx._root.version or self._generation != _generation[0]:
             self._build(ctx)
         self._pack(ctx)
 
@@ -123,7 +129,7 @@ class CompiledPlan:
         when the plan waits to compile or the wiring no longer compiles."""
         if self._fn is None:
             return None
-        if self._version != ctx._root.version or not self._watch.valid:
+        if not self._current(ctx):
             try:
                 self._refresh(ctx)
             except NotCompilable:
@@ -141,7 +147,8 @@ class CompiledPlan:
                 return
             fn = self.compile_now()
         root = ctx._root
-        if self._version != root.version or not self._watch.valid:
+        if (self._version != root.version or not self._watch.valid
+                or self._generation != _generation[0]):
             try:
                 self._refresh(ctx)
             except NotCompilable:

@@ -23,9 +23,9 @@ functions over flat float64 arrays, all with one signature::
     Written: the output port's value, shape (port size,), or the time derivatives,
     shape (nx,).
 
-A form with `CompiledForm.arrays` gets a seventh argument ``arrays``, the tuple of
+A form with `CompiledForm.arrays` passes a seventh argument ``arrays``, the tuple of
 arrays that callable returned (integer tables, matrices, a kernel workspace: what does
-not fit a flat float vector), once per context.
+not fit a flat float vector), to those of its functions that take seven.
 
 The functions are numba dispatchers (``merganser.framework.compilation.kernel``, or any
 ``numba.njit`` function) defined at module level, so that generated code can import them
