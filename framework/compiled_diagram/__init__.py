@@ -22,6 +22,7 @@ block by block; the status names the block.
 """
 
 import dataclasses
+import warnings
 
 from ..context import DiagramContext
 from . import forms as _forms  # noqa: F401  (registers the primitives' forms)
@@ -121,4 +122,8 @@ def fuse_by_default(system, context):
     `COMPILE_AFTER_EVALUATIONS` evaluations) unless the user chose for this context."""
     if (isinstance(context, DiagramContext) and context._parent is None
             and context._affine_choice is None):
-        compile_diagram_dynamics(system, context, wait=COMPILE_AFTER_EVALUATIONS)
+        try:
+            compile_diagram_dynamics(system, context, wait=COMPILE_AFTER_EVALUATIONS)
+        except Exception as error:       # noqa: BLE001 (a broken form must not stop a run)
+            warnings.warn(f"compiled diagram: not compiling diagram '{system.get_name()}': "
+                          f"{type(error).__name__}: {error}", RuntimeWarning, stacklevel=3)

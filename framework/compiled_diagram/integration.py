@@ -229,10 +229,17 @@ def run_compiled_integration(simulator, boundary_time):
         integrator._num_shrinkages_error, integrator._prev_h, integrator._largest_h,
         integrator._smallest_adapted_h, integrator._initial_h_taken,
         integrator._t_step_start, integrator._ideal_h, 0.0, 0.0], dtype=float)
-    t, code = advance(root.time, root.xc, plan._p, plan._w, plan._arrays, float(boundary_time),
-                      integrator._A, integrator._b, integrator._e,
-                      np.asarray(integrator._c, dtype=float), integrator._K, integrator._x0,
-                      integrator._x1, integrator._err, settings, stats)
+    args = (root.time, root.xc, plan._p, plan._w, plan._arrays, float(boundary_time),
+            integrator._A, integrator._b, integrator._e, np.asarray(integrator._c, dtype=float),
+            integrator._K, integrator._x0, integrator._x1, integrator._err, settings, stats)
+    if advance.signatures:
+        t, code = advance(*args)
+    else:
+        try:          # the first call compiles: a form that numba rejects
+            t, code = advance(*args)
+        except Exception as error:         # noqa: BLE001 (any compilation failure)
+            plan.give_up(ctx, error)
+            return None
     integrator._num_steps = int(stats[0])
     integrator._num_derivative_evaluations = int(stats[1])
     integrator._num_shrinkages_error = int(stats[2])

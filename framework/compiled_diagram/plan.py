@@ -16,6 +16,7 @@ used at once.
 
 import copy
 import os
+import warnings
 
 import numpy as np
 
@@ -52,6 +53,7 @@ class CompiledPlan:
 
     def __init__(self, ctx, wait=0):
         self._fn = self._module = None
+        self._checked = False
         self._build(ctx)
         if wait <= 0 or codegen.is_cached(self._source):
             self._module = codegen.load_kernel(self._source)
@@ -147,8 +149,7 @@ class CompiledPlan:
                 return
             fn = self.compile_now()
         root = ctx._root
-        if (self._version != root.version or not self._watch.valid
-                or self._generation != _generation[0]):
+        if not self._current(ctx):
             try:
                 self._refresh(ctx)
             except NotCompilable:
@@ -156,7 +157,26 @@ class CompiledPlan:
                 calc_derivatives_block_by_block(ctx, out)
                 return
             fn = self._fn or self.compile_now()
-        fn(root.time, root.xc, self._p, self._w, out, self._arrays)
+        if self._checked:
+            fn(root.time, root.xc, self._p, self._w, out, self._arrays)
+            return
+        try:                  # the first call compiles: a form that numba rejects
+            fn(root.time, root.xc, self._p, self._w, out, self._arrays)
+        except Exception as error:         # noqa: BLE001 (any compilation failure)
+            self.give_up(ctx, error)
+            calc_derivatives_block_by_block(ctx, out)
+            return
+        self._checked = True
+
+    def give_up(self, ctx, error):
+        """Evaluate ``ctx`` block by block from now on, with a warning naming ``error``
+        (the generated code did not compile)."""
+        warnings.warn(f"compiled diagram: the generated code of diagram "
+                      f"'{ctx._system.get_name()}' failed to compile, evaluating block by "
+                      f"block: {type(error).__name__}: {str(error).splitlines()[0]}",
+                      RuntimeWarning, stacklevel=3)
+        ctx._install_derivative_calc(None)
+        ctx._affine_choice = False
 
     # ---- copying (Context.clone deep-copies the tree, this plan with it) ----------------------
     def __deepcopy__(self, memo):

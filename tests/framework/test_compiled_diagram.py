@@ -274,3 +274,29 @@ def test_a_logger_does_not_keep_the_diagram_block_by_block():
             assert compiled_dynamics_status(ctx).path == "compiled"
             np.testing.assert_allclose(log.data()[:, -1], [1.0, -0.5], rtol=1e-12)
     assert logs[0] == logs[1]
+
+
+class BrokenDamper(CubicDamper):
+    """A CubicDamper whose registered compiled form numba cannot type."""
+
+
+@kernel
+def broken_derivatives(t, x, u, p, work, out):
+    out[0] = x.no_such_attribute
+
+
+register_compiled_form(BrokenDamper, lambda system: CompiledForm(
+    outputs=(cubic_damper_output,), derivatives=broken_derivatives,
+    parameters=lambda context: context.get_numeric_parameter(system.c_index)))
+
+
+def test_a_form_numba_rejects_falls_back_with_a_warning():
+    damper = BrokenDamper(2.0)
+    diagram = user_loop(damper)
+    ctx = diagram.create_default_context()
+    ctx.set_continuous_state([0.5])
+    assert compile_diagram_dynamics(diagram, ctx)
+    with pytest.warns(RuntimeWarning, match="failed to compile, evaluating block by block"):
+        xdot = diagram.eval_time_derivatives(ctx)
+    assert xdot[0] == -2.0 * 0.125 - 0.25
+    assert compiled_dynamics_status(ctx).path == "block_by_block"
