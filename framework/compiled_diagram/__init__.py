@@ -16,9 +16,11 @@ tells which path a context runs and why::
     from merganser.framework.compiled_diagram import compiled_dynamics_status
     print(compiled_dynamics_status(simulator.get_context()))
 
-A diagram with a block that has no compiled form (a Python LeafSystem), discrete or
-abstract state feeding the derivatives, or an abstract input in that path evaluates
-block by block; the status names the block.
+A leaf without a compiled form (a Python LeafSystem, a leaf with discrete or abstract
+state) stays Python: the compiled call runs between Python's evaluation of the ports of
+such leaves that it reads and of their derivatives (the compiled integration loop then
+does not apply); the status names them. When no leaf with continuous state compiles,
+the diagram evaluates block by block.
 """
 
 import dataclasses
@@ -49,11 +51,15 @@ class CompiledDynamicsStatus:
         until the compilation threshold) or ``"block_by_block"``.
     reason : str
         For block by block: why (the block or port that prevents compilation, or the
-        user's choice).
+        user's choice). For a compiled path with Python leaves: why each one is Python.
+    python_systems : tuple of str
+        For a compiled path: the reasons of the leaves whose ports and derivatives
+        Python evaluates around the compiled call (empty: all compiled).
     """
 
     path: str
     reason: str = ""
+    python_systems: tuple = ()
 
     def __str__(self):
         return self.path + (f": {self.reason}" if self.reason else "")
@@ -105,7 +111,9 @@ def compiled_dynamics_status(context):
     """The `CompiledDynamicsStatus` of a root ``context``."""
     plan = _plan(context)
     if plan is not None:
-        return CompiledDynamicsStatus("compiled" if plan.compiled else "pending")
+        python = tuple(plan.python_reasons())
+        return CompiledDynamicsStatus("compiled" if plan.compiled else "pending",
+                                      "; ".join(python), python)
     if isinstance(context, DiagramContext) and context._affine_choice is False:
         return CompiledDynamicsStatus("block_by_block", "unfuse_compiled_dynamics was called "
                                       "on this context")

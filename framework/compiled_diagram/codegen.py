@@ -110,6 +110,10 @@ def generate_source(layout):
         return names[key]
 
     body = []
+    for node in layout.python_ports:        # values Python wrote before the call
+        body.extend(_copy_lines(node.y_area[0], dst, node.y_area[1] - node.y_area[0])
+                    for dst in node.copies)
+    body = [line for lines in body for line in lines]
     for leaf in layout.leaves:
         for k, g in enumerate(leaf.gather):
             body.append(f"    w[{leaf.x_area[0] + k}] = x[{g}]\n")

@@ -3,9 +3,12 @@ every value lives in the flat arrays of the generated function (``codegen``).
 
 Built from a root DiagramContext's wiring (its input sources: connections, fixed values,
 defaults), never from the system classes: each leaf contributes its `CompiledForm`.
-A diagram is compiled when every output port that its continuous-state leaves depend on
-(through connections and direct feedthrough) has a compiled function; otherwise
-`NotCompilable` says which block keeps it block by block.
+The compiled part is every leaf with a `CompiledForm` that the continuous state depends
+on (through connections and direct feedthrough). A leaf without one (a Python
+LeafSystem, a leaf with discrete or abstract state, a form whose check refuses the
+wiring) stays Python: the output ports of it that the compiled part reads are evaluated
+in Python before the compiled call (`Layout.python_ports`), and its time derivatives
+after it (`Layout.python_derivatives`). `NotCompilable` says why nothing compiles.
 """
 
 import dataclasses
@@ -67,6 +70,9 @@ class Layout:
     order: list                 # Nodes in evaluation order
     p_size: int
     w_size: int
+    python_ports: list = dataclasses.field(default_factory=list)   # Nodes Python evaluates
+    python_derivatives: list = dataclasses.field(default_factory=list)  # (leaf, index)
+    python_reasons: dict = dataclasses.field(default_factory=dict)  # leaf index -> why
 
 
 def _describe(system):
@@ -89,20 +95,23 @@ def build_layout(ctx):
     stateful = [k for k, leaf in enumerate(leaves) if leaf._global_xc.size]
     if not stateful:
         raise NotCompilable("the diagram has no continuous state")
-    forms = {}
+    forms, python = {}, {}
 
     def form(k):
+        """The leaf's CompiledForm, or None when it stays Python (reason in `python`)."""
         if k not in forms:
             system = leaves[k]._system
             f = compiled_form_of(system)
             if f is None:
-                raise NotCompilable(f"system {_describe(system)} has no compiled form")
-            if leaves[k]._xd or leaves[k]._xa:
-                raise NotCompilable(f"system {_describe(system)} has discrete or abstract "
-                                    f"state")
-            reason = f.check(leaves[k]) if f.check is not None else None
-            if reason:
-                raise NotCompilable(f"system {_describe(system)}: {reason}")
+                python[k] = f"system {_describe(system)} has no compiled form"
+            elif leaves[k]._xd or leaves[k]._xa:
+                python[k] = f"system {_describe(system)} has discrete or abstract state"
+                f = None
+            else:
+                reason = f.check(leaves[k]) if f.check is not None else None
+                if reason:
+                    python[k] = f"system {_describe(system)}: {reason}"
+                    f = None
             forms[k] = f
         return forms[k]
 
@@ -130,22 +139,26 @@ def build_layout(ctx):
         return ("port", position[id(src_leaf)], out_port.get_index())
 
     # the needed ports, sorted (depth-first post-order over direct feedthrough)
-    nodes, order, visiting = {}, [], set()
+    nodes, order, visiting, py_nodes = {}, [], set(), {}
 
     def need(k, j):
         key = (k, j)
-        if key in nodes:
+        if key in nodes or key in py_nodes:
             return
         if key in visiting:
             raise NotCompilable(f"algebraic loop through output port {j} of system "
                                 f"{_describe(leaves[k]._system)}")
-        visiting.add(key)
         f = form(k)
-        entry = f.outputs[j]
+        entry = None if f is None else f.outputs[j]
         system = leaves[k]._system
-        if entry is None:
-            raise NotCompilable(f"output port '{system.get_output_port(j).get_name()}' of "
-                                f"system {_describe(system)} has no compiled function")
+        if entry is None:           # Python evaluates this port (and what it reads)
+            py_nodes[key] = Node(k, j, None, 0)
+            if f is not None:
+                python.setdefault(k, f"output port '{system.get_output_port(j).get_name()}'"
+                                     f" of system {_describe(system)} has no compiled "
+                                     f"function")
+            return
+        visiting.add(key)
         for i in range(system.num_input_ports()):
             if system.has_direct_feedthrough(i, j):
                 src = source_of(k, i)
@@ -155,14 +168,16 @@ def build_layout(ctx):
         nodes[key] = Node(k, j, entry.fn, entry.p_offset)
         order.append(nodes[key])
 
-    for k in stateful:
-        form(k)
+    compiled_stateful = [k for k in stateful if form(k) is not None]
+    for k in compiled_stateful:
         for i in range(leaves[k]._system.num_input_ports()):
             src = source_of(k, i)
             if src[0] == "port":
                 need(src[1], src[2])
+    if not compiled_stateful:
+        raise NotCompilable("; ".join(python[k] for k in stateful))
 
-    involved = sorted(set(stateful) | {node.leaf for node in order})
+    involved = sorted(set(compiled_stateful) | {node.leaf for node in order})
     w = 0
     p = 0
     out = []
@@ -203,7 +218,10 @@ def build_layout(ctx):
         node.leaf = index_of[node.leaf]
         system = leaves[out[node.leaf].index]._system
         node.y_area = area(system.get_output_port(node.port).size())
+    for node in py_nodes.values():          # node.leaf stays the root leaf index
+        node.y_area = area(leaves[node.leaf]._system.get_output_port(node.port).size())
     by_port = {(out[n.leaf].index, n.port): n for n in order}
+    by_port.update(py_nodes)
     for lay in out:
         k = lay.index
         system = leaves[k]._system
@@ -215,4 +233,7 @@ def build_layout(ctx):
                     node.copies.append(lay.u_offsets[i])
             elif src[0] != "none":
                 lay.fixed.append((lay.u_offsets[i], src[1]))
-    return Layout(out, order, p, w)
+    python_derivatives = [(k, leaves[k]._xc_index) for k in stateful if forms[k] is None]
+    used = {n.leaf for n in py_nodes.values()} | {k for k, _ in python_derivatives}
+    return Layout(out, order, p, w, list(py_nodes.values()), python_derivatives,
+                  {k: python[k] for k in sorted(used)})

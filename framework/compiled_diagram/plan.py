@@ -70,6 +70,13 @@ class CompiledPlan:
         self._w = np.zeros(layout.w_size)
         self._arrays = tuple(tuple(lay.form.arrays(ctx._leaves[lay.index]))
                              for lay in layout.leaves if lay.arrays >= 0)
+        # the Python part: (port, leaf index, w slice) before the call, (system, leaf
+        # index, state index) after it
+        self._python_ports = [
+            (ctx._leaves[n.leaf]._system.get_output_port(n.port), n.leaf, slice(*n.y_area))
+            for n in layout.python_ports]
+        self._python_derivatives = [(ctx._leaves[k]._system, k, index)
+                                    for k, index in layout.python_derivatives]
         self._watch = CacheEntryValue(None, "compiled diagram parameters and fixed inputs")
         for lay in layout.leaves:
             leaf = ctx._leaves[lay.index]
@@ -129,7 +136,7 @@ class CompiledPlan:
     def prepare_loop(self, ctx):
         """The compiled integration loop of this wiring with p and w current, or None
         when the plan waits to compile or the wiring no longer compiles."""
-        if self._fn is None:
+        if self._fn is None or self._python_ports or self._python_derivatives:
             return None
         if not self._current(ctx):
             try:
@@ -157,6 +164,9 @@ class CompiledPlan:
                 calc_derivatives_block_by_block(ctx, out)
                 return
             fn = self._fn or self.compile_now()
+        if self._python_ports or self._python_derivatives:
+            self._call_with_python(ctx, fn, out)
+            return
         if self._checked:
             fn(root.time, root.xc, self._p, self._w, out, self._arrays)
             return
@@ -167,6 +177,30 @@ class CompiledPlan:
             calc_derivatives_block_by_block(ctx, out)
             return
         self._checked = True
+
+    def _call_with_python(self, ctx, fn, out):
+        """The compiled call between the Python leaves' output ports and derivatives."""
+        leaves, w = ctx._leaves, self._w
+        for port, k, area in self._python_ports:
+            w[area] = port.eval(leaves[k])
+        root = ctx._root
+        if self._checked:
+            fn(root.time, root.xc, self._p, w, out, self._arrays)
+        else:
+            try:              # the first call compiles: a form that numba rejects
+                fn(root.time, root.xc, self._p, w, out, self._arrays)
+            except Exception as error:     # noqa: BLE001 (any compilation failure)
+                self.give_up(ctx, error)
+                calc_derivatives_block_by_block(ctx, out)
+                return
+            self._checked = True
+        for system, k, index in self._python_derivatives:
+            out[index] = system.eval_time_derivatives(leaves[k])
+
+    def python_reasons(self):
+        """Why each leaf that the compiled call leaves to Python is not compiled (list of
+        str; empty when the whole derivative evaluation is compiled)."""
+        return list(self._layout.python_reasons.values())
 
     def give_up(self, ctx, error):
         """Evaluate ``ctx`` block by block from now on, with a warning naming ``error``

@@ -153,28 +153,67 @@ def test_a_user_leaf_system_with_a_compiled_form_is_compiled():
     assert diagram.eval_time_derivatives(fused)[0] == -4.0 * 0.125 - 0.25
 
 
-def test_a_block_without_a_compiled_form_falls_back_and_says_which():
-    class Doubler(LeafSystem):
-        def __init__(self):
-            super().__init__()
-            self.u = self.declare_vector_input_port("u", 1)
-            self.declare_vector_output_port("y", 1, lambda c, o: o.set_value(2.0 * self.u.eval(c)))
+class Doubler(LeafSystem):
+    """y = 2 u, in Python (no compiled form)."""
 
+    def __init__(self):
+        super().__init__()
+        self.u = self.declare_vector_input_port("u", 1)
+        self.declare_vector_output_port("y", 1, lambda c, o: o.set_value(2.0 * self.u.eval(c)))
+
+
+class PythonDecay(LeafSystem):
+    """ẋ = −u x, y = x, in Python (no compiled form)."""
+
+    def __init__(self):
+        super().__init__()
+        self.u = self.declare_vector_input_port("u", 1)
+        self.declare_continuous_state(1)
+        self.declare_state_output_port("y", "continuous")
+
+    def do_calc_time_derivatives(self, context, derivatives):
+        x = context.get_continuous_state_vector()[0]
+        derivatives.set_value([-self.u.eval(context)[0] * x])
+
+
+def test_python_leaves_run_around_the_compiled_call_and_are_named():
     builder = DiagramBuilder()
     doubler = builder.add_named_system("doubler", Doubler())
+    decay = builder.add_named_system("decay", PythonDecay())
     integ = builder.add_named_system("z", Integrator(1))
+    gain = builder.add_named_system("k", Gain(-0.5))
     builder.connect(integ.get_output_port(), doubler.get_input_port())
-    builder.connect(doubler.get_output_port(), integ.get_input_port())
+    builder.connect(doubler.get_output_port(), gain.get_input_port())
+    builder.connect(gain.get_output_port(), integ.get_input_port())
+    builder.connect(gain.get_output_port(), decay.get_input_port())
+    diagram = builder.build()
+    fused, plain = compiled_and_plain(diagram)
+    assert_bitwise_equal_at_random_states(diagram, fused, plain, np.random.default_rng(2))
+    status = compiled_dynamics_status(fused)
+    assert len(status.python_systems) == 2
+    assert "'doubler' (Doubler) has no compiled form" in status.reason
+    assert "'decay' (PythonDecay) has no compiled form" in status.reason
+    finals = []
+    for ctx in (fused, plain):
+        ctx.set_continuous_state([1.0, 0.5])
+        Simulator(diagram, ctx).advance_to(1.0)
+        finals.append(bits(ctx.get_continuous_state_vector()))
+    assert finals[0] == finals[1]
+
+
+def test_only_python_continuous_state_evaluates_block_by_block():
+    builder = DiagramBuilder()
+    decay = builder.add_named_system("decay", PythonDecay())
+    source = builder.add_named_system("c", ConstantVectorSource([0.5]))
+    builder.connect(source.get_output_port(), decay.get_input_port())
     diagram = builder.build()
     ctx = diagram.create_default_context()
     assert not compile_diagram_dynamics(diagram, ctx)
     status = compiled_dynamics_status(ctx)
     assert status.path == "block_by_block"
-    assert "'doubler' (Doubler) has no compiled form" in status.reason
-    simulator = Simulator(diagram, ctx)
-    assert compiled_dynamics_status(simulator.get_context()).path == "block_by_block"
-    ctx.set_continuous_state([1.5])
-    assert diagram.eval_time_derivatives(ctx)[0] == 3.0
+    assert "'decay' (PythonDecay) has no compiled form" in status.reason
+    ctx.set_continuous_state([2.0])
+    assert diagram.eval_time_derivatives(ctx)[0] == -1.0
 
 
 def test_the_simulator_installs_it_and_compiles_after_the_threshold():
@@ -300,3 +339,20 @@ def test_a_form_numba_rejects_falls_back_with_a_warning():
         xdot = diagram.eval_time_derivatives(ctx)
     assert xdot[0] == -2.0 * 0.125 - 0.25
     assert compiled_dynamics_status(ctx).path == "block_by_block"
+
+
+class PythonScale(LeafSystem):
+    """y = 1.5 u (size n), in Python."""
+
+    def __init__(self, n):
+        super().__init__()
+        self.u = self.declare_vector_input_port("u", n)
+        self.declare_vector_output_port("y", n, lambda c, o: o.set_value(1.5 * self.u.eval(c)))
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_random_wirings_with_python_blocks_are_bitwise_equal(seed):
+    diagram = RandomDiagram(seed, feedthrough_makers=[
+        lambda rng, n: (PythonScale(n), [n])] * 4).build()
+    fused, plain = compiled_and_plain(diagram)
+    assert_bitwise_equal_at_random_states(diagram, fused, plain, np.random.default_rng(seed))
