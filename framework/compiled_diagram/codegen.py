@@ -28,6 +28,7 @@ import sys
 import threading
 
 from .integration import loop_source
+from .layout import NotCompilable
 
 __all__ = ["cache_directory", "generate_source", "load_kernel", "is_cached", "is_loaded"]
 
@@ -111,9 +112,8 @@ def generate_source(layout):
 
     body = []
     for node in layout.python_ports:        # values Python wrote before the call
-        body.extend(_copy_lines(node.y_area[0], dst, node.y_area[1] - node.y_area[0])
-                    for dst in node.copies)
-    body = [line for lines in body for line in lines]
+        for dst in node.copies:
+            body.extend(_copy_lines(node.y_area[0], dst, node.y_area[1] - node.y_area[0]))
     for leaf in layout.leaves:
         for k, g in enumerate(leaf.gather):
             body.append(f"    w[{leaf.x_area[0] + k}] = x[{g}]\n")
@@ -183,17 +183,26 @@ def load_kernel(source):
         module = _loaded.get(key)
         if module is not None:
             return module
-        directory = cache_directory()
-        directory.mkdir(parents=True, exist_ok=True)
-        path = directory / f"diagram_{key}.py"
-        if not path.exists() or path.read_text() != source:
-            tmp = path.with_suffix(f".{os.getpid()}.tmp")
-            tmp.write_text(source)
-            os.replace(tmp, path)
-        name = f"merganser_compiled_diagram_{key}"
-        spec = importlib.util.spec_from_file_location(name, path)
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module
-        spec.loader.exec_module(module)
-        _loaded[key] = module
-        return module
+        try:
+            return _write_and_import(key, source)
+        except OSError as error:
+            raise NotCompilable(f"cannot write the generated code into "
+                                f"{cache_directory()}: {error}") from None
+
+
+def _write_and_import(key, source):
+    """Write ``source`` under ``key`` (unless there already) and import it (lock held)."""
+    directory = cache_directory()
+    directory.mkdir(parents=True, exist_ok=True)
+    path = directory / f"diagram_{key}.py"
+    if not path.exists() or path.read_text() != source:
+        tmp = path.with_suffix(f".{os.getpid()}.tmp")
+        tmp.write_text(source)
+        os.replace(tmp, path)
+    name = f"merganser_compiled_diagram_{key}"
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    _loaded[key] = module
+    return module

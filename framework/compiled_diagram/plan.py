@@ -154,7 +154,12 @@ class CompiledPlan:
             if wait[0] > 0 and not codegen.is_loaded(self._source):
                 calc_derivatives_block_by_block(ctx, out)
                 return
-            fn = self.compile_now()
+            try:
+                fn = self.compile_now()
+            except NotCompilable as error:      # e.g. the cache directory is read-only
+                self.give_up(ctx, error)
+                calc_derivatives_block_by_block(ctx, out)
+                return
         root = ctx._root
         if not self._current(ctx):
             try:
@@ -205,9 +210,10 @@ class CompiledPlan:
     def give_up(self, ctx, error):
         """Evaluate ``ctx`` block by block from now on, with a warning naming ``error``
         (the generated code did not compile)."""
+        message = str(error).splitlines()[0] if str(error) else ""
         warnings.warn(f"compiled diagram: the generated code of diagram "
                       f"'{ctx._system.get_name()}' failed to compile, evaluating block by "
-                      f"block: {type(error).__name__}: {str(error).splitlines()[0]}",
+                      f"block: {type(error).__name__}: {message}",
                       RuntimeWarning, stacklevel=3)
         ctx._install_derivative_calc(None)
         ctx._affine_choice = False

@@ -356,3 +356,17 @@ def test_random_wirings_with_python_blocks_are_bitwise_equal(seed):
         lambda rng, n: (PythonScale(n), [n])] * 4).build()
     fused, plain = compiled_and_plain(diagram)
     assert_bitwise_equal_at_random_states(diagram, fused, plain, np.random.default_rng(seed))
+
+
+def test_an_unwritable_cache_directory_leaves_the_context_block_by_block(tmp_path, monkeypatch):
+    blocker = tmp_path / "a_file"
+    blocker.write_text("")
+    monkeypatch.setenv("MERGANSER_CACHE_DIR", str(blocker / "cache"))
+    diagram = RandomDiagram(21).build()
+    ctx = diagram.create_default_context()
+    assert not compile_diagram_dynamics(diagram, ctx)
+    assert compiled_dynamics_status(ctx).path == "block_by_block"
+    ctx.set_continuous_state(np.ones(ctx.num_continuous_states()))
+    plain = diagram.create_default_context()
+    plain.set_continuous_state(np.ones(ctx.num_continuous_states()))
+    assert bits(diagram.eval_time_derivatives(ctx)) == bits(diagram.eval_time_derivatives(plain))
