@@ -119,7 +119,7 @@ def run_merganser(kind, scheme, compiled=True):
     context = diagram.create_default_context()
     if compiled:
         # compile now (the Simulator alone waits until a new wiring has run
-        # COMPILE_AFTER_EVALUATIONS evaluations block by block)
+        # COMPILE_AFTER_SECONDS of block-by-block evaluation)
         assert compile_diagram_dynamics(diagram, context)
     else:
         unfuse_compiled_dynamics(context)

@@ -8,8 +8,8 @@ block. It is bit-for-bit equal to the block-by-block evaluation, and is cached a
 processes in `cache_directory()`.
 
 The Simulator installs it on its context (`fuse_by_default`) unless the user chose
-otherwise for that context (`unfuse_compiled_dynamics`); it waits
-`COMPILE_AFTER_EVALUATIONS` evaluations before compiling a wiring for the first time.
+otherwise for that context (`unfuse_compiled_dynamics`); it compiles a wiring seen for
+the first time once its block-by-block evaluation has taken `COMPILE_AFTER_SECONDS`.
 `compile_diagram_dynamics` installs and compiles at once. `compiled_dynamics_status`
 tells which path a context runs and why::
 
@@ -30,14 +30,14 @@ from ..context import DiagramContext
 from . import forms as _forms  # noqa: F401  (registers the primitives' forms)
 from .codegen import cache_directory
 from .layout import NotCompilable, build_layout
-from .plan import COMPILE_AFTER_EVALUATIONS, CompiledPlan
+from .plan import COMPILE_AFTER_SECONDS, CompiledPlan
 from .protocol import (CompiledForm, CompiledPort, compiled_form_of,
                        register_compiled_form)
 
 __all__ = ["CompiledForm", "CompiledPort", "register_compiled_form", "compiled_form_of",
            "compile_diagram_dynamics", "unfuse_compiled_dynamics", "compiled_dynamics_status",
            "CompiledDynamicsStatus", "fuse_by_default", "cache_directory",
-           "COMPILE_AFTER_EVALUATIONS"]
+           "COMPILE_AFTER_SECONDS"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -79,9 +79,9 @@ def compile_diagram_dynamics(diagram, context, wait=0):
     diagram : Diagram
     context : DiagramContext
         The root context of ``diagram``.
-    wait : int
-        Block-by-block evaluations before a wiring never compiled before is compiled
-        (0: now; the numba compilation itself happens at the first evaluation).
+    wait : float
+        Seconds of block-by-block evaluation before a wiring never compiled before is
+        compiled (0: now; the numba compilation itself happens at the first evaluation).
 
     Returns
     -------
@@ -127,11 +127,12 @@ def compiled_dynamics_status(context):
 
 def fuse_by_default(system, context):
     """The Simulator's policy: install the compiled evaluation (waiting
-    `COMPILE_AFTER_EVALUATIONS` evaluations) unless the user chose for this context."""
+    `COMPILE_AFTER_SECONDS` of block-by-block evaluation) unless the user chose for this
+    context."""
     if (isinstance(context, DiagramContext) and context._parent is None
             and context._affine_choice is None):
         try:
-            compile_diagram_dynamics(system, context, wait=COMPILE_AFTER_EVALUATIONS)
+            compile_diagram_dynamics(system, context, wait=COMPILE_AFTER_SECONDS)
         except Exception as error:       # noqa: BLE001 (a broken form must not stop a run)
             warnings.warn(f"compiled diagram: not compiling diagram '{system.get_name()}': "
                           f"{type(error).__name__}: {error}", RuntimeWarning, stacklevel=3)

@@ -7,15 +7,17 @@ of the wiring (``fix_value`` on a new port) builds the layout again; a wiring th
 longer compilable puts the context back to block by block.
 
 A plan that the Simulator installs waits (block by block, bit-for-bit the same numbers)
-until a wiring seen for the first time has run `COMPILE_AFTER_EVALUATIONS` derivative
-evaluations in this process (summed over every context with that wiring, so that many
-short runs of one diagram compile too), so that short runs never pay the compilation; a
+until a wiring seen for the first time has spent `COMPILE_AFTER_SECONDS` evaluating its
+derivatives block by block in this process (summed over every context with that
+wiring, so that many short runs of one diagram compile too): compiling a new wiring
+takes seconds, so a run pays it only once the Python evaluation has cost as much. A
 wiring compiled before (in this process or, through the cache directory, in another) is
 used at once.
 """
 
 import copy
 import os
+import time
 import warnings
 
 import numpy as np
@@ -26,12 +28,13 @@ from ..context import calc_derivatives_block_by_block
 from . import codegen
 from .layout import NotCompilable, build_layout
 
-__all__ = ["CompiledPlan", "COMPILE_AFTER_EVALUATIONS"]
+__all__ = ["CompiledPlan", "COMPILE_AFTER_SECONDS"]
 
-#: Derivative evaluations a Simulator runs block by block before it compiles a new
-#: wiring (``MERGANSER_COMPILE_DIAGRAM_AFTER`` overrides; 0 compiles at once).
-COMPILE_AFTER_EVALUATIONS = int(os.environ.get("MERGANSER_COMPILE_DIAGRAM_AFTER", "2000"))
-#: generated source -> [evaluations left before it compiles], shared by the plans
+#: Seconds of block-by-block derivative evaluation of a new wiring after which a
+#: Simulator compiles it (``MERGANSER_COMPILE_DIAGRAM_AFTER`` overrides; 0 compiles at
+#: once).
+COMPILE_AFTER_SECONDS = float(os.environ.get("MERGANSER_COMPILE_DIAGRAM_AFTER", "2.0"))
+#: generated source -> [seconds left before it compiles], shared by the plans
 _waits: dict = {}
 
 
@@ -42,8 +45,9 @@ class CompiledPlan:
     ----------
     ctx : DiagramContext
         The root context it is installed on.
-    wait : int
-        Block-by-block evaluations before compiling a wiring not compiled before.
+    wait : float
+        Seconds of block-by-block evaluation before compiling a wiring not compiled
+        before (0: compile now).
 
     Raises
     ------
@@ -59,7 +63,7 @@ class CompiledPlan:
             self._module = codegen.load_kernel(self._source)
             self._fn = self._module.time_derivatives
         else:
-            self._wait = _waits.setdefault(self._source, [int(wait)])
+            self._wait = _waits.setdefault(self._source, [float(wait)])
 
     # ---- building ---------------------------------------------------------------------------
     def _build(self, ctx):
@@ -150,9 +154,10 @@ class CompiledPlan:
         fn = self._fn
         if fn is None:
             wait = self._wait
-            wait[0] -= 1
-            if wait[0] > 0 and not codegen.is_loaded(self._source):
+            if wait[0] > 0.0 and not codegen.is_loaded(self._source):
+                start = time.perf_counter()
                 calc_derivatives_block_by_block(ctx, out)
+                wait[0] -= time.perf_counter() - start
                 return
             try:
                 fn = self.compile_now()
@@ -232,5 +237,5 @@ class CompiledPlan:
     def __getstate__(self):
         state = self.__dict__.copy()
         state["_fn"] = state["_module"] = None       # reloaded at the next call
-        state["_wait"] = [0]
+        state["_wait"] = [0.0]
         return state

@@ -370,3 +370,23 @@ def test_an_unwritable_cache_directory_leaves_the_context_block_by_block(tmp_pat
     plain = diagram.create_default_context()
     plain.set_continuous_state(np.ones(ctx.num_continuous_states()))
     assert bits(diagram.eval_time_derivatives(ctx)) == bits(diagram.eval_time_derivatives(plain))
+
+
+def test_a_diagram_inside_a_diagram_is_compiled_through_its_exports():
+    inner_builder = DiagramBuilder()
+    gain = inner_builder.add_named_system("k", Gain(-2.0))
+    integ = inner_builder.add_named_system("z", Integrator(1))
+    inner_builder.connect(gain.get_output_port(), integ.get_input_port())
+    inner_builder.export_input(gain.get_input_port(), "u")
+    inner_builder.export_output(integ.get_output_port(), "y")
+    inner = inner_builder.build()
+    builder = DiagramBuilder()
+    builder.add_named_system("inner", inner)
+    plant = builder.add_named_system("plant", LinearSystem([[-1.0]], [[1.0]], [[1.0]], [[0.0]]))
+    builder.connect(inner.get_output_port(0), plant.get_input_port())
+    builder.connect(plant.get_output_port(), inner.get_input_port(0))
+    diagram = builder.build()
+    fused, plain = compiled_and_plain(diagram)
+    assert_bitwise_equal_at_random_states(diagram, fused, plain, np.random.default_rng(4))
+    fused.set_continuous_state([0.5, 2.0])        # [z, plant x]: ż = −2 x, ẋ = −x + z
+    np.testing.assert_array_equal(diagram.eval_time_derivatives(fused), [-4.0, -1.5])
