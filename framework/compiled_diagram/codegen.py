@@ -5,13 +5,14 @@ kernel::
 
     time_derivatives(t, x, p, w, xdot, arrays)
 
-and the compiled integration loop around it (``integration.explicit_runge_kutta_loop``)
-
+and the compiled integration loop around it (``integration.explicit_runge_kutta_loop``):
 ``x`` the root continuous state, ``p`` every compiled leaf's parameters concatenated,
 ``w`` the workspace (port values, gathered inputs and states, scratch), ``xdot`` the
-result, ``arrays`` the tuple of the `CompiledForm.arrays` of the leaves that have some. Its body calls, in the sorted order of the wiring, each needed output port's
-compiled function, copies each value into the input area of the leaves it feeds, then
-calls each stateful leaf's derivatives function; every offset is a literal.
+result, ``arrays`` the tuple of the `CompiledForm.arrays` of the leaves that have some.
+Its body copies the values Python evaluated (ports of leaves left to Python) to their
+readers, calls, in the sorted order of the wiring, each needed output port's compiled
+function, copies each value into the input area of the leaves it feeds, then calls each
+compiled stateful leaf's derivatives function; every offset is a literal.
 
 `load_kernel` writes the source into the cache directory under the hash of its text
 (the key of the wiring: sizes, offsets, functions) and imports it; the kernel caches its

@@ -3,6 +3,7 @@ the Panda under PID or computed-torque control, compiled, equals the block-by-bl
 evaluation bit for bit."""
 
 import numpy as np
+from random_diagrams import assert_bitwise_equal_at_random_states, compiled_and_plain
 from robot_models import actuated_panda
 
 from merganser.controllers import InverseDynamicsController, PidController
@@ -46,28 +47,14 @@ def tracking_panda(ki=0.0):
     return builder.build(), plant, source
 
 
-def contexts(diagram):
-    fused = diagram.create_default_context()
-    plain = diagram.create_default_context()
-    assert compile_diagram_dynamics(diagram, fused), compiled_dynamics_status(fused)
-    unfuse_compiled_dynamics(plain)
-    return fused, plain
-
-
 def assert_equal_derivatives(diagram, fused, plain, rng, times=(0.0, 0.7, 3.0)):
-    for t in times:
-        x = 0.3 * rng.normal(size=fused.num_continuous_states())
-        for ctx in (fused, plain):
-            ctx.set_time(t)
-            ctx.set_continuous_state(x)
-        assert (np.array(diagram.eval_time_derivatives(fused)).tobytes()
-                == np.array(diagram.eval_time_derivatives(plain)).tobytes())
-    assert compiled_dynamics_status(fused).path == "compiled"
+    assert_bitwise_equal_at_random_states(diagram, fused, plain, rng, trials=1, scale=0.3,
+                                          times=times)
 
 
 def test_a_pid_controlled_panda_is_bitwise_equal_and_sees_a_mass_change():
     diagram, plant = pid_panda()
-    fused, plain = contexts(diagram)
+    fused, plain = compiled_and_plain(diagram)
     rng = np.random.default_rng(0)
     assert_equal_derivatives(diagram, fused, plain, rng)
     link = plant.get_body_by_name("panda_link4")
@@ -78,7 +65,7 @@ def test_a_pid_controlled_panda_is_bitwise_equal_and_sees_a_mass_change():
 
 def test_an_applied_force_input_leaves_the_plant_to_python():
     diagram, plant = pid_panda()
-    fused, plain = contexts(diagram)
+    fused, plain = compiled_and_plain(diagram)
     for ctx in (fused, plain):
         plant.get_applied_generalized_force_input_port().fix_value(
             plant.get_my_context_from_root(ctx), np.ones(plant.num_velocities()))
@@ -90,7 +77,7 @@ def test_an_applied_force_input_leaves_the_plant_to_python():
 
 def test_computed_torque_tracking_is_bitwise_equal_and_follows_a_new_trajectory():
     diagram, plant, source = tracking_panda(ki=2.0)
-    fused, plain = contexts(diagram)
+    fused, plain = compiled_and_plain(diagram)
     rng = np.random.default_rng(1)
     assert_equal_derivatives(diagram, fused, plain, rng)
     source.update_trajectory(trajectory(-0.1))      # read again by the compiled diagram

@@ -3,12 +3,12 @@ block-by-block evaluation bit for bit."""
 
 import numpy as np
 import pytest
-from random_diagrams import RandomDiagram
+from random_diagrams import (RandomDiagram, assert_bitwise_equal_at_random_states,
+                             compiled_and_plain)
 
 from merganser.controllers import PidController
 from merganser.framework import DiagramBuilder, LinearSystem, Simulator
 from merganser.framework.compiled_diagram import (compile_diagram_dynamics,
-                                                  compiled_dynamics_status,
                                                   unfuse_compiled_dynamics)
 
 
@@ -28,18 +28,9 @@ def pid_maker(rng, n):
 @pytest.mark.parametrize("seed", range(6))
 def test_random_wirings_with_pid_controllers_are_bitwise_equal(seed):
     diagram = RandomDiagram(seed, feedthrough_makers=[pid_maker] * 3).build()
-    fused = diagram.create_default_context()
-    plain = diagram.create_default_context()
-    assert compile_diagram_dynamics(diagram, fused), compiled_dynamics_status(fused)
-    unfuse_compiled_dynamics(plain)
-    rng = np.random.default_rng(seed)
-    for _ in range(4):
-        x = rng.normal(size=fused.num_continuous_states())
-        fused.set_continuous_state(x)
-        plain.set_continuous_state(x)
-        assert (np.array(diagram.eval_time_derivatives(fused)).tobytes()
-                == np.array(diagram.eval_time_derivatives(plain)).tobytes())
-    assert compiled_dynamics_status(fused).path == "compiled"
+    fused, plain = compiled_and_plain(diagram)
+    assert_bitwise_equal_at_random_states(diagram, fused, plain, np.random.default_rng(seed),
+                                          scale=1.0)
 
 
 def test_a_pid_loop_simulates_bitwise_equal_and_reaches_the_set_point():

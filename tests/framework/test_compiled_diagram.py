@@ -3,7 +3,8 @@ bit-for-bit equal to the block-by-block evaluation."""
 
 import numpy as np
 import pytest
-from random_diagrams import RandomDiagram
+from random_diagrams import (RandomDiagram, assert_bitwise_equal_at_random_states, bits,
+                             compiled_and_plain)
 
 from merganser.framework import (ConstantVectorSource, DiagramBuilder, Gain, Integrator,
                                  LeafSystem, LinearSystem, PassThrough, Simulator,
@@ -13,30 +14,6 @@ from merganser.framework.compiled_diagram import (CompiledForm, compile_diagram_
                                                   compiled_dynamics_status,
                                                   register_compiled_form,
                                                   unfuse_compiled_dynamics)
-
-
-def bits(a):
-    return np.asarray(a, dtype=float).tobytes()
-
-
-def compiled_and_plain(diagram):
-    fused = diagram.create_default_context()
-    plain = diagram.create_default_context()
-    assert compile_diagram_dynamics(diagram, fused), compiled_dynamics_status(fused)
-    unfuse_compiled_dynamics(plain)
-    return fused, plain
-
-
-def assert_bitwise_equal_at_random_states(diagram, fused, plain, rng, trials=4):
-    n = fused.num_continuous_states()
-    for _ in range(trials):
-        x = rng.normal(size=n) * 3.0
-        fused.set_continuous_state(x)
-        plain.set_continuous_state(x)
-        a = np.array(diagram.eval_time_derivatives(fused))
-        b = np.array(diagram.eval_time_derivatives(plain))
-        assert bits(a) == bits(b), (a, b)
-    assert compiled_dynamics_status(fused).path == "compiled"
 
 
 @pytest.mark.parametrize("seed", range(12))
@@ -261,7 +238,8 @@ def test_the_compiled_integration_loop_equals_the_python_loop(scheme):
 CHILD = """
 import sys
 sys.path.insert(0, {tests!r})
-from random_diagrams import RandomDiagram
+from random_diagrams import (RandomDiagram, assert_bitwise_equal_at_random_states, bits,
+                             compiled_and_plain)
 from merganser.framework.compilation import compile_statistics
 from merganser.framework.compiled_diagram import compile_diagram_dynamics
 diagram = RandomDiagram(3).build()
