@@ -10,6 +10,12 @@ entry out of date. ``eval`` recomputes only out-of-date entries.
 The downstream set of each tracker is computed once (depth-first over subscribers) and
 reused until the wiring of the context tree changes (fixing an input port value), which
 bumps the root's topology version.
+
+Repeated writes of one value (a loop setting q and calling queries that read the state
+directly) need not walk the downstream set every time: the context tree's root counts
+the cache entries made valid (``validations``; every place that sets ``valid = True``
+adds one), and `notify_changed` skips the walk when nothing was made valid since its
+last walk from the same tracker, so every entry downstream is still out of date.
 """
 
 import numpy as np
@@ -73,12 +79,14 @@ class Tickets:
 class Tracker:
     """A source of change (a context value) that notifies its subscribers."""
 
-    __slots__ = ("subscribers", "closure", "closure_version", "description", "__weakref__")
+    __slots__ = ("subscribers", "closure", "closure_version", "walked", "description",
+                 "__weakref__")
 
     def __init__(self, description=""):
         self.subscribers = []
         self.closure = None
         self.closure_version = -1
+        self.walked = -1        # the root's validations count at the last notify_changed walk
         self.description = description
 
     def subscribe(self, node):
@@ -145,6 +153,18 @@ def notify(tracker, version):
         tracker.closure_version = version
     for entry in closure:
         entry.valid = False
+
+
+def notify_changed(tracker, root):
+    """`notify` for the context tree whose root data is `root` (with ``version`` and
+    ``validations``), skipping the walk when no cache entry of the tree was made valid
+    since the last walk from `tracker` (every entry downstream is then still out of
+    date)."""
+    validations = root.validations
+    if tracker.walked == validations and tracker.closure_version == root.version:
+        return
+    notify(tracker, root.version)
+    tracker.walked = validations
 
 
 class ValueProducer:

@@ -20,13 +20,28 @@ from merganser.framework.compilation import kernel
 from merganser.multibody.kernels.crba import calc_mass_matrix
 from merganser.multibody.kernels.jacobians import point_in_world, point_jacobian_columns
 from merganser.multibody.kernels.kinematics import pose_pass_base_to_tip
-from merganser.multibody.kernels.layout import IP_NQ_TOTAL, IP_NV_TOTAL, WS_PA, WS_RW
+from merganser.multibody.kernels.layout import IP_NQ_TOTAL, IP_NV_TOTAL, WS_PA, WS_PW, WS_RW
 from merganser.multibody.kernels.rnea import calc_inverse_dynamics
 
 __all__ = [
-    "calc_mass_matrix_at", "calc_forward_dynamics_at", "calc_inverse_dynamics_at",
+    "calc_body_pose_at", "calc_mass_matrix_at", "calc_forward_dynamics_at", "calc_inverse_dynamics_at",
     "calc_gravity_and_damping_forces_at", "calc_frame_jacobian_at",
 ]
+
+
+@kernel
+def calc_body_pose_at(ip, fp, ws, xs, q0, node, R_WB, p_WB):
+    """The pose of the body of node `node` in world: R_WB (3, 3) and p_WoBo_W (3,).
+
+    The poses of nodes 0..node are computed (the nodes are in topological order, so
+    these include every ancestor), with the arithmetic of the forward kinematics.
+    """
+    pose_pass_base_to_tip(ip, fp, xs[q0:q0 + ip[0, IP_NQ_TOTAL]], ws, node)
+    for i in range(3):
+        for j in range(3):
+            R_WB[i, j] = ws[node, WS_RW + 3 * i + j]
+        p_WB[i] = ws[node, WS_PW + i]
+    return 0
 
 
 @kernel
