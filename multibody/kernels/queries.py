@@ -1,8 +1,8 @@
 """Fused kernels of the plant's per-call queries: one compiled call per query.
 
-Each kernel reads the state where the Context stores it: ``xs`` is the owning float64
-array (the root's continuous state, or the discrete state group), with the plant's q at
-``xs[q0:q0 + nq]`` and v at ``xs[v0:v0 + nv]``; no copy of the state is made. Each does
+Each kernel reads the state where the Context stores it: ``q`` (nq,) and ``v`` (nv,) are
+views into the Context's storage (the root's continuous state, or the discrete state
+group); no copy of the state is made. Each does
 in one call what the Python layer used to do in several (kinematics, the query, the
 gather of forces given in body order, the joint damping, the reflected inertia), with
 the same arithmetic as the general path. Outputs are caller-owned arrays; the
@@ -20,7 +20,7 @@ from merganser.framework.compilation import kernel
 from merganser.multibody.kernels.crba import calc_mass_matrix
 from merganser.multibody.kernels.jacobians import point_in_world, point_jacobian_columns
 from merganser.multibody.kernels.kinematics import pose_pass_base_to_tip
-from merganser.multibody.kernels.layout import IP_NQ_TOTAL, IP_NV_TOTAL, WS_PA, WS_PW, WS_RW
+from merganser.multibody.kernels.layout import WS_PA, WS_PW, WS_RW
 from merganser.multibody.kernels.rnea import calc_inverse_dynamics
 
 __all__ = [
@@ -30,13 +30,13 @@ __all__ = [
 
 
 @kernel
-def calc_body_pose_at(ip, fp, ws, xs, q0, node, R_WB, p_WB):
+def calc_body_pose_at(ip, fp, ws, q, node, R_WB, p_WB):
     """The pose of the body of node `node` in world: R_WB (3, 3) and p_WoBo_W (3,).
 
     The poses of nodes 0..node are computed (the nodes are in topological order, so
     these include every ancestor), with the arithmetic of the forward kinematics.
     """
-    pose_pass_base_to_tip(ip, fp, xs[q0:q0 + ip[0, IP_NQ_TOTAL]], ws, node)
+    pose_pass_base_to_tip(ip, fp, q, ws, node)
     for i in range(3):
         for j in range(3):
             R_WB[i, j] = ws[node, WS_RW + 3 * i + j]
@@ -45,9 +45,8 @@ def calc_body_pose_at(ip, fp, ws, xs, q0, node, R_WB, p_WB):
 
 
 @kernel
-def calc_mass_matrix_at(ip, fp, ws, xs, q0, I10, reflected, M):
+def calc_mass_matrix_at(ip, fp, ws, q, I10, reflected, M):
     """M(q) (nv, nv) by CRBA, plus ``reflected`` (nv,) on the diagonal (size 0: none)."""
-    q = xs[q0:q0 + ip[0, IP_NQ_TOTAL]]
     status = calc_mass_matrix(ip, fp, ws, q, I10, M)
     if status == 0:
         for i in range(reflected.shape[0]):
@@ -56,16 +55,14 @@ def calc_mass_matrix_at(ip, fp, ws, xs, q0, I10, reflected, M):
 
 
 @kernel
-def calc_forward_dynamics_at(ip, fp, ws, xs, q0, v0, u, damping, I10, g, tau, vd):
+def calc_forward_dynamics_at(ip, fp, ws, q, v, u, damping, I10, g, tau, vd):
     """v̇ (nv,) by ABA with the applied forces τ = u − D v (written into `tau`)."""
-    q = xs[q0:q0 + ip[0, IP_NQ_TOTAL]]
-    v = xs[v0:v0 + ip[0, IP_NV_TOTAL]]
     return calc_forward_dynamics_damped(ip, fp, ws, q, v, u, damping, I10, g, ws, False,
                                         tau, vd)
 
 
 @kernel
-def calc_inverse_dynamics_at(ip, fp, ws, xs, q0, v0, vd, I10, g, F_body, body_of_node,
+def calc_inverse_dynamics_at(ip, fp, ws, q, v, vd, I10, g, F_body, body_of_node,
                              tau_app, reflected, tau):
     """τ = M v̇ + C v − τ_g − τ_app − Σ J_Bᵀ F_Bo_W (+ reflected v̇) (nv,) by RNEA.
 
@@ -82,8 +79,6 @@ def calc_inverse_dynamics_at(ip, fp, ws, xs, q0, v0, vd, I10, g, F_body, body_of
     (the other parameters as `calc_inverse_dynamics`; the forces are gathered into
     node order in the workspace block ``WS_PA``, which RNEA does not use.)
     """
-    q = xs[q0:q0 + ip[0, IP_NQ_TOTAL]]
-    v = xs[v0:v0 + ip[0, IP_NV_TOTAL]]
     F_node = ws[:, WS_PA:WS_PA + 6]
     for k in range(ip.shape[0]):
         b = body_of_node[k]
@@ -99,7 +94,7 @@ def calc_inverse_dynamics_at(ip, fp, ws, xs, q0, v0, vd, I10, g, F_body, body_of
 
 
 @kernel
-def calc_gravity_and_damping_forces_at(ip, fp, ws, xs, q0, v0, I10, g, enabled, damping,
+def calc_gravity_and_damping_forces_at(ip, fp, ws, q, v, I10, g, enabled, damping,
                                        body_of_node, tau, F_body):
     """Gravity as body forces and the joint damping forces (Drake's
     CalcForceElementsContribution with gravity the only force element).
@@ -108,10 +103,8 @@ def calc_gravity_and_damping_forces_at(ip, fp, ws, xs, q0, v0, I10, g, enabled, 
     ``F_Bo_W = [p_BoBcm_W × m g; m g]`` with ``m p_BoBcm_W = R_WB (m p_BoBcm_B)``
     (zero where ``enabled`` (nb,) is 0: gravity disabled for the body's model instance).
     """
-    nq = ip[0, IP_NQ_TOTAL]
-    v = xs[v0:v0 + ip[0, IP_NV_TOTAL]]
     nb = ip.shape[0]
-    pose_pass_base_to_tip(ip, fp, xs[q0:q0 + nq], ws, nb - 1)
+    pose_pass_base_to_tip(ip, fp, q, ws, nb - 1)
     for i in range(tau.shape[0]):
         tau[i] = 0.0 - damping[i] * v[i]
     gx, gy, gz = g[0], g[1], g[2]
@@ -139,7 +132,7 @@ def calc_gravity_and_damping_forces_at(ip, fp, ws, xs, q0, v0, I10, g, enabled, 
 
 
 @kernel
-def calc_frame_jacobian_at(ip, fp, ws, xs, q0, node_B, p_BoBp_B, node_A, node_E, R_BE_E,
+def calc_frame_jacobian_at(ip, fp, ws, q, node_B, p_BoBp_B, node_A, node_E, R_BE_E,
                            in_world, J):
     """Jacobian (6, nv) of ``V_ABp_E = [w_AB_E; v_ABp_E] = J v``.
 
@@ -158,12 +151,11 @@ def calc_frame_jacobian_at(ip, fp, ws, xs, q0, node_B, p_BoBp_B, node_A, node_E,
     J : ndarray, shape (6, nv)
         Output.
     """
-    nq = ip[0, IP_NQ_TOTAL]
     last = max(node_B, max(node_A, node_E))
     for i in range(6):
         for j in range(J.shape[1]):
             J[i, j] = 0.0
-    pose_pass_base_to_tip(ip, fp, xs[q0:q0 + nq], ws, last)
+    pose_pass_base_to_tip(ip, fp, q, ws, last)
     px, py, pz = point_in_world(ws, node_B, p_BoBp_B)
     point_jacobian_columns(ip, ws, node_B, px, py, pz, J, False)
     if node_A != 0:

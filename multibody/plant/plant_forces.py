@@ -36,6 +36,7 @@ __all__ = ["PlantForcesMixin"]
 _ZERO3 = np.zeros(3)
 _ND = np.ndarray
 _F64 = np.dtype(np.float64)
+_empty = np.empty
 
 
 class PlantForcesMixin:
@@ -197,11 +198,16 @@ class PlantForcesMixin:
         Includes actuation, applied generalized and spatial forces, gravity, force
         elements and joint damping (see the module docstring).
         """
-        ctx, qt, views = self._fast_context(context, "calc_forward_dynamics")
+        qt = self._qt
+        if qt is not None and getattr(context, "_system", None) is self and qt.rigid:
+            views = own_state_views(qt, context)
+        else:
+            context, qt, views = self._fast_context(context, "calc_forward_dynamics")
         if views is not None:
-            vdot = self._fused_forward_dynamics(ctx, qt, views)
+            vdot = self._fused_forward_dynamics(context, qt, views)
             if vdot is not None:
                 return vdot
+        ctx = context
         t = self._tables
         fd = ForwardDynamicsCache(t.nv, t.nu, t.nb)
         self._calc_forward_dynamics_cache(ctx, fd)
@@ -210,14 +216,12 @@ class PlantForcesMixin:
     def _fast_context(self, context, fn):
         """``(ctx, qt, views)``: the plant's own context from `context`, the `QueryTables`
         and the context's `own_state_views`, or None for the views when the fused kernels
-        do not apply (extra spatial inertia, or a state layout they cannot read)."""
-        qt = self._qt
-        if qt is None or getattr(context, "_system", None) is not self:
-            context = self._ctx(context, fn)
-            qt = self._qt or self._query_tables()
-        if not qt.rigid:
-            return context, qt, None
-        return context, qt, own_state_views(qt, context)
+        do not apply (extra spatial inertia, or a state layout they cannot read). The
+        queries call it when `context` is not the plant's own (or before the tables
+        exist); with the plant's own context they do the same checks inline."""
+        context = self._ctx(context, fn)
+        qt = self._qt or self._query_tables()
+        return context, qt, own_state_views(qt, context) if qt.rigid else None
 
     def _fast_I10(self, qt, ctx):
         """I10 (nb, 10) of `ctx` (the inertia cache entry, evaluated when out of date)."""
@@ -241,7 +245,7 @@ class PlantForcesMixin:
                     or not u.flags.c_contiguous):
                 u = np.ascontiguousarray(u, dtype=np.float64).reshape(qt.shape_v)
         tau, vdot = np.empty(qt.nv), np.empty(qt.nv)
-        if qt.k_forward(qt.ip, qt.fp, qt.local.ws, views[0], views[1], views[2], u, qt.damping,
+        if qt.k_forward(qt.ip, qt.fp, qt.local.ws, views[3], views[4], u, qt.damping,
                         self._fast_I10(qt, ctx), self._core.gravity, tau, vdot):
             return None
         return vdot
@@ -299,20 +303,27 @@ class PlantForcesMixin:
         ndarray, shape (nv,)
         """
         fn = "calc_inverse_dynamics"
-        ctx, qt, views = self._fast_context(context, fn)
-        t = self._tables
-        vdot = known_vdot
+        qt = self._qt
+        if qt is not None and getattr(context, "_system", None) is self and qt.rigid:
+            views = own_state_views(qt, context)
+        else:
+            context, qt, views = self._fast_context(context, fn)
+        vdot, forces = known_vdot, external_forces
         if (vdot.__class__ is not _ND or vdot.dtype is not _F64 or vdot.shape != qt.shape_v
                 or not vdot.flags.c_contiguous):
-            vdot = self._vector_arg(fn, "known_vdot", known_vdot, t.nv, "nv")
-        self._check_forces(external_forces, fn)
+            vdot = self._vector_arg(fn, "known_vdot", known_vdot, qt.nv, "nv")
+        if (forces.__class__ is not MultibodyForces or forces._tau.shape != qt.shape_v
+                or forces._F_Bo_W.shape != qt.shape_F):
+            self._check_forces(forces, fn)
         if views is not None:
-            tau = np.empty(qt.nv)
+            entry = context.cache_entries[qt.inertia_index]
+            tau = _empty(qt.nv)
             if not qt.k_inverse(
-                    qt.ip, qt.fp, qt.local.ws, views[0], views[1], views[2], vdot,
-                    self._fast_I10(qt, ctx), _ZERO3, external_forces._F_Bo_W,
-                    qt.body_of_node, external_forces._tau, qt.reflected, tau):
+                    qt.ip, qt.fp, qt.local.ws, views[3], views[4], vdot,
+                    entry.value.I10 if entry.valid else qt.inertia_entry.eval(context).I10,
+                    _ZERO3, forces._F_Bo_W, qt.body_of_node, forces._tau, qt.reflected, tau):
                 return tau
+        ctx, t = context, self._tables
         q, v = self._eval_q_v(ctx)
         tau = self._dyn.inverse_dynamics(q, v, vdot, self._eval_I10(ctx), _ZERO3,
                                          self._node_forces(external_forces)).copy()
@@ -409,14 +420,23 @@ class PlantForcesMixin:
         """Overwrite `forces` with the force elements' forces (gravity included) and the
         joint damping forces -D v, as Drake's CalcForceElementsContribution."""
         fn = "calc_force_elements_contribution"
-        ctx, qt, views = self._fast_context(context, fn)
-        self._check_forces(forces, fn)
+        qt = self._qt
+        if qt is not None and getattr(context, "_system", None) is self and qt.rigid:
+            views = own_state_views(qt, context)
+        else:
+            context, qt, views = self._fast_context(context, fn)
+        if (forces.__class__ is not MultibodyForces or forces._tau.shape != qt.shape_v
+                or forces._F_Bo_W.shape != qt.shape_F):
+            self._check_forces(forces, fn)
         if views is not None and qt.gravity_only:
+            entry = context.cache_entries[qt.inertia_index]
             if not qt.k_gravity(
-                    qt.ip, qt.fp, qt.local.ws, views[0], views[1], views[2],
-                    self._fast_I10(qt, ctx), qt.gravity, qt.gravity_enabled, qt.damping,
-                    qt.body_of_node, forces._tau, forces._F_Bo_W):
+                    qt.ip, qt.fp, qt.local.ws, views[3], views[4],
+                    entry.value.I10 if entry.valid else qt.inertia_entry.eval(context).I10,
+                    qt.gravity, qt.gravity_enabled, qt.damping, qt.body_of_node, forces._tau,
+                    forces._F_Bo_W):
                 return
+        ctx = context
         t = self._tables
         q, v = self._eval_q_v(ctx)
         tau = np.zeros(t.nv)
@@ -455,12 +475,19 @@ class PlantForcesMixin:
     def calc_mass_matrix(self, context):
         """Mass matrix M(q) (nv, nv) by the composite rigid body algorithm (actuators'
         reflected inertia on the diagonal)."""
-        ctx, qt, views = self._fast_context(context, "calc_mass_matrix")
+        qt = self._qt
+        if qt is not None and getattr(context, "_system", None) is self and qt.rigid:
+            views = own_state_views(qt, context)
+        else:
+            context, qt, views = self._fast_context(context, "calc_mass_matrix")
         if views is not None:
-            M = np.empty(qt.shape_vv)
-            if not qt.k_mass(qt.ip, qt.fp, qt.local.ws, views[0], views[1],
-                             self._fast_I10(qt, ctx), qt.reflected, M):
+            entry = context.cache_entries[qt.inertia_index]
+            M = _empty(qt.shape_vv)
+            if not qt.k_mass(qt.ip, qt.fp, qt.local.ws, views[3],
+                             entry.value.I10 if entry.valid else qt.inertia_entry.eval(context).I10,
+                             qt.reflected, M):
                 return M
+        ctx = context
         q, _ = self._eval_q_v(ctx)
         M = self._dyn.mass_matrix(q, self._eval_I10(ctx)).copy()
         if self._tables.has_reflected_inertia:

@@ -110,8 +110,11 @@ class PlantQueriesMixin:
                 views = own_state_views(qt, context)
                 if views is not None:
                     R, p = _empty(_SHAPE33), _empty(_SHAPE3)
-                    qt.k_pose(qt.ip, qt.fp, qt.local.ws, views[0], views[1], node, R, p)
-                    return trusted_rigid_transform(R, p)
+                    qt.k_pose(qt.ip, qt.fp, qt.local.ws, views[3], node, R, p)
+                    rotation, pose = _new(RotationMatrix), _new(RigidTransform)
+                    rotation._R = R                 # as trusted_rigid_transform, inline
+                    pose._R, pose._p = rotation, p
+                    return pose
         fn = "eval_body_pose_in_world"
         ctx = self._ctx(context, fn)
         self._query_tables()
@@ -271,8 +274,8 @@ class PlantQueriesMixin:
         if frames[1] is not None:
             p = frames[1] @ p + frames[2]       # the point in B's body frame
         J = _empty(qt.shape_6v)
-        qt.k_jacobian(qt.ip, qt.fp, qt.local.ws, views[0], views[1], frames[0], p, frames[3],
-                      frames[4], frames[5], frames[6], J)
+        qt.k_jacobian(qt.ip, qt.fp, qt.local.ws, views[3], frames[0], p, frames[3], frames[4],
+                      frames[5], frames[6], J)
         return J
 
     def calc_jacobian_angular_velocity(self, context, with_respect_to, frame_B, frame_A,

@@ -94,8 +94,8 @@ class QueryTables:
     Attributes
     ----------
     nq, nv, nb : int
-    shape_q, shape_v, shape_vv, shape_6v : tuple
-        ``(nq,)``, ``(nv,)``, ``(nv, nv)`` and ``(6, nv)``.
+    shape_q, shape_v, shape_vv, shape_6v, shape_F : tuple
+        ``(nq,)``, ``(nv,)``, ``(nv, nv)``, ``(6, nv)`` and ``(nb, 6)``.
     continuous : bool
     ip, fp : ndarray
         The packed model (`multibody.kernels.layout.pack_model`), shared, never written.
@@ -127,7 +127,7 @@ class QueryTables:
     """
 
     __slots__ = ("nq", "nv", "nb", "shape_q", "shape_v", "shape_vv", "shape_6v",
-                 "continuous", "ip", "fp", "local",
+                 "shape_F", "continuous", "ip", "fp", "local",
                  "gravity", "gravity_enabled", "damping", "reflected", "body_of_node",
                  "gravity_only", "rigid", "node_of_body", "frame_info", "jacobian_frames",
                  "inertia_entry", "position_entry", "inertia_index") + tuple(_KERNELS)
@@ -137,7 +137,7 @@ class QueryTables:
         tree = plant._tree
         self.nq, self.nv, self.nb = t.nq, t.nv, t.nb
         self.shape_q, self.shape_v = (t.nq,), (t.nv,)
-        self.shape_vv, self.shape_6v = (t.nv, t.nv), (6, t.nv)
+        self.shape_vv, self.shape_6v, self.shape_F = (t.nv, t.nv), (6, t.nv), (t.nb, 6)
         self.continuous = bool(t.continuous)
         self.ip, self.fp = plant._dyn.packed_model
         self.local = _Workspace(plant._core)
