@@ -19,8 +19,11 @@ from merganser.multibody.kernels.aba import calc_forward_dynamics_damped
 from merganser.framework.compilation import kernel
 from merganser.multibody.kernels.crba import calc_mass_matrix
 from merganser.multibody.kernels.jacobians import point_in_world, point_jacobian_columns
-from merganser.multibody.kernels.kinematics import pose_pass_base_to_tip
-from merganser.multibody.kernels.layout import WS_PA, WS_PW, WS_RW
+from merganser.multibody.kernels.joints import calc_joint_pose
+from merganser.multibody.kernels.kinematics import (
+    pose_pass_base_to_tip, set_world_pose, world_pose,
+)
+from merganser.multibody.kernels.layout import IP_PARENT, WS_PA, WS_PW, WS_RW
 from merganser.multibody.kernels.rnea import calc_inverse_dynamics
 
 __all__ = [
@@ -30,13 +33,37 @@ __all__ = [
 
 
 @kernel
+def pose_pass_along_paths(ip, fp, q, ws, n0, n1, n2):
+    """Fill the poses (in parent and in world) and motion subspaces of nodes n0, n1, n2
+    and their ancestors only (`pose_pass_base_to_tip` restricted to the paths from the
+    world: the same arithmetic for each node, so the same bits).
+
+    The nodes on the paths are marked in the workspace column ``WS_PA`` (the articulated
+    bias force, which no pose computation uses).
+    """
+    set_world_pose(ws)
+    last = max(n0, max(n1, n2))
+    for k in range(1, last + 1):
+        ws[k, WS_PA] = 0.0
+    for n in (n0, n1, n2):
+        k = n
+        while k > 0 and ws[k, WS_PA] == 0.0:
+            ws[k, WS_PA] = 1.0
+            k = ip[k, IP_PARENT]
+    for k in range(1, last + 1):
+        if ws[k, WS_PA] != 0.0:
+            calc_joint_pose(ip, fp, q, ws, k)
+            world_pose(ws, k, ip[k, IP_PARENT])
+
+
+@kernel
 def calc_body_pose_at(ip, fp, ws, q, node, R_WB, p_WB):
     """The pose of the body of node `node` in world: R_WB (3, 3) and p_WoBo_W (3,).
 
-    The poses of nodes 0..node are computed (the nodes are in topological order, so
-    these include every ancestor), with the arithmetic of the forward kinematics.
+    Only the poses on the path from the world to `node` are computed
+    (`pose_pass_along_paths`), with the arithmetic of the forward kinematics.
     """
-    pose_pass_base_to_tip(ip, fp, q, ws, node)
+    pose_pass_along_paths(ip, fp, q, ws, node, node, node)
     for i in range(3):
         for j in range(3):
             R_WB[i, j] = ws[node, WS_RW + 3 * i + j]
@@ -132,30 +159,29 @@ def calc_gravity_and_damping_forces_at(ip, fp, ws, q, v, I10, g, enabled, dampin
 
 
 @kernel
-def calc_frame_jacobian_at(ip, fp, ws, q, node_B, p_BoBp_B, node_A, node_E, R_BE_E,
-                           in_world, J):
+def calc_frame_jacobian_at(ip, fp, ws, q, p_BoBp_B, J, node_B, node_A, node_E, R_BE_E,
+                           in_world):
     """Jacobian (6, nv) of ``V_ABp_E = [w_AB_E; v_ABp_E] = J v``.
 
     Parameters
     ----------
-    node_B : int
-        Node of the body B on which point Bp is fixed.
     p_BoBp_B : ndarray, shape (3,)
         Position of Bp from B's origin, in B (body frame of node_B).
+    J : ndarray, shape (6, nv)
+        Output.
+    node_B : int
+        Node of the body B on which point Bp is fixed.
     node_A : int
         Node of the body of the measuring frame A (0: world).
     node_E, R_BE_E : int, ndarray (3, 3)
         Node of the body of the expressed-in frame E and E's orientation in that body.
     in_world : bool
         True when E is the world frame (no rotation applied).
-    J : ndarray, shape (6, nv)
-        Output.
     """
-    last = max(node_B, max(node_A, node_E))
     for i in range(6):
         for j in range(J.shape[1]):
             J[i, j] = 0.0
-    pose_pass_base_to_tip(ip, fp, q, ws, last)
+    pose_pass_along_paths(ip, fp, q, ws, node_B, node_A, node_E)
     px, py, pz = point_in_world(ws, node_B, p_BoBp_B)
     point_jacobian_columns(ip, ws, node_B, px, py, pz, J, False)
     if node_A != 0:

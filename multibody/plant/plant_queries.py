@@ -107,7 +107,10 @@ class PlantQueriesMixin:
             except TypeError:                   # unhashable: not a body
                 node = None
             if node is not None:
-                views = own_state_views(qt, context)
+                views = context.__dict__.get("_plant_state_views")   # own_state_views
+                if (views is None or views[3].base is not views[0] or views[0] is not (
+                        context._root.xc if qt.continuous else context._xd[0])):
+                    views = own_state_views(qt, context)
                 if views is not None:
                     R, p = _empty(_SHAPE33), _empty(_SHAPE3)
                     qt.k_pose(qt.ip, qt.fp, qt.local.ws, views[3], node, R, p)
@@ -226,10 +229,26 @@ class PlantQueriesMixin:
             context = self._ctx(context, fn)
             qt = self._qt or self._query_tables()
         if with_respect_to is _KV:
-            views = own_state_views(qt, context)
+            views = context.__dict__.get("_plant_state_views")     # own_state_views
+            if (views is None or views[3].base is not views[0] or views[0] is not (
+                    context._root.xc if qt.continuous else context._xd[0])):
+                views = own_state_views(qt, context)
             if views is not None:
-                return self._fused_jacobian(qt, views, fn, frame_B, p_BoBp_B, frame_A,
-                                            frame_E)
+                try:
+                    frames = qt.jacobian_frames.get((frame_B, frame_A, frame_E))
+                except TypeError:               # unhashable: not frames
+                    frames = None
+                if frames is None:
+                    frames = self._jacobian_frames(qt, fn, frame_B, frame_A, frame_E)
+                p = p_BoBp_B
+                if (p.__class__ is not _ND or p.dtype is not _F64 or p.shape != _SHAPE3
+                        or not p.flags.c_contiguous):
+                    p = _point(fn, "p_BoBp_B", p_BoBp_B)
+                if frames[0] is not None:
+                    p = frames[0] @ p + frames[1]   # the point in B's body frame
+                J = _empty(qt.shape_6v)
+                qt.k_jacobian(qt.ip, qt.fp, qt.local.ws, views[3], p, J, *frames[2])
+                return J
         wrt_qdot = self._wrt(with_respect_to, fn)
         p = _point(fn, "p_BoBp_B", p_BoBp_B).reshape(3, 1)
         return self._relative_jacobians(context, fn, frame_B, p, frame_A, frame_E,
@@ -252,31 +271,18 @@ class PlantQueriesMixin:
             qt.frame_info[frame] = info
         return info
 
-    def _fused_jacobian(self, qt, views, fn, frame_B, p_BoBp_B, frame_A, frame_E):
-        """J (6, nv) of V_ABp_E in one kernel call reading the state where the Context
-        stores it (`views`, its `own_state_views`)."""
-        key = (frame_B, frame_A, frame_E)
-        try:
-            frames = qt.jacobian_frames.get(key)
-        except TypeError:                       # unhashable: not frames
-            frames = None
-        if frames is None:
-            node_B, R_BF, p_BF = self._frame_info(qt, frame_B, fn, "frame_B")
-            node_A = self._frame_info(qt, frame_A, fn, "frame_A")[0]
-            node_E, R_BE, _ = self._frame_info(qt, frame_E, fn, "frame_E")
-            frames = (node_B, R_BF, p_BF, node_A, node_E, _I3 if R_BE is None else R_BE,
-                      node_E == 0 and R_BE is None)
-            qt.jacobian_frames[key] = frames
-        p = p_BoBp_B
-        if (p.__class__ is not _ND or p.dtype is not _F64 or p.shape != _SHAPE3
-                or not p.flags.c_contiguous):
-            p = _point(fn, "p_BoBp_B", p_BoBp_B)
-        if frames[1] is not None:
-            p = frames[1] @ p + frames[2]       # the point in B's body frame
-        J = _empty(qt.shape_6v)
-        qt.k_jacobian(qt.ip, qt.fp, qt.local.ws, views[3], frames[0], p, frames[3], frames[4],
-                      frames[5], frames[6], J)
-        return J
+    def _jacobian_frames(self, qt, fn, frame_B, frame_A, frame_E):
+        """What the fused Jacobian kernel needs of frames B, A, E (checked, then memoized
+        in ``qt.jacobian_frames``): ``(R_BF, p_BF, (node_B, node_A, node_E, R_BE,
+        E is the world frame))``, R_BF and p_BF None when B is a body frame, R_BE the
+        identity when E is."""
+        node_B, R_BF, p_BF = self._frame_info(qt, frame_B, fn, "frame_B")
+        node_A = self._frame_info(qt, frame_A, fn, "frame_A")[0]
+        node_E, R_BE, _ = self._frame_info(qt, frame_E, fn, "frame_E")
+        frames = (R_BF, p_BF, (node_B, node_A, node_E, _I3 if R_BE is None else R_BE,
+                               node_E == 0 and R_BE is None))
+        qt.jacobian_frames[(frame_B, frame_A, frame_E)] = frames
+        return frames
 
     def calc_jacobian_angular_velocity(self, context, with_respect_to, frame_B, frame_A,
                                        frame_E):

@@ -74,9 +74,12 @@ class PlantStateMixin:
                 or value.shape != (qt.shape_q if part == 3 else qt.shape_v)
                 or getattr(context, "_system", None) is not self):
             return False
-        views = own_state_views(qt, context)
-        if views is None:
-            return False
+        views = context.__dict__.get("_plant_state_views")   # own_state_views, inline
+        if (views is None or views[3].base is not views[0]
+                or views[0] is not (context._root.xc if qt.continuous else context._xd[0])):
+            views = own_state_views(qt, context)
+            if views is None:
+                return False
         views[part][...] = value
         tracker, root = views[part + 2], context._root
         if tracker.walked != root.validations or tracker.closure_version != root.version:

@@ -115,8 +115,9 @@ class QueryTables:
         True without extra (added-mass) spatial inertia: the fused kernels apply.
     node_of_body, frame_info, jacobian_frames : dict
         Memo: RigidBody -> node; Frame -> (node, R_BF (3, 3), p_BF (3,)), both None for
-        a body frame; (frame_B, frame_A, frame_E) -> (node_B, R_BF, p_BF, node_A, node_E,
-        R_BE (identity for a body frame), E is the world frame) for the Jacobians.
+        a body frame; (frame_B, frame_A, frame_E) -> (R_BF, p_BF, (node_B, node_A,
+        node_E, R_BE (identity for a body frame), E is the world frame)) for the
+        Jacobians.
     inertia_entry, position_entry : CacheEntry
         The plant's inertial-parameter and position-kinematics cache entries.
     inertia_index : int
