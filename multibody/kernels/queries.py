@@ -10,10 +10,19 @@ workspace ``ws`` is the kernel facade's scratch. Every kernel returns the status
 algorithm it runs (0: done; nonzero: nothing usable was written, take the general path,
 which raises the error).
 
+The plant's constant vectors come packed in one array ``c`` (fewer arguments: each
+costs a little at every call): ``c[C_GRAVITY:+3]`` g_W, ``c[C_KERNEL_GRAVITY:+3]`` the g of
+the dynamics kernels (zero when gravity is applied as body forces), ``c[C_ZERO:+3]``
+zeros, then from `C_NODES` the gravity mask (nb,) of the nodes, the joint damping (nv,)
+and the reflected inertia (nv, or nothing when no actuator has any); `plant_constants`
+packs them.
+
 Spatial vectors are [rotational; translational]; node order unless stated.
 """
 
 from __future__ import annotations
+
+import numpy as np
 
 from merganser.multibody.kernels.aba import calc_forward_dynamics_damped
 from merganser.framework.compilation import kernel
@@ -23,13 +32,33 @@ from merganser.multibody.kernels.joints import calc_joint_pose
 from merganser.multibody.kernels.kinematics import (
     pose_pass_base_to_tip, set_world_pose, world_pose,
 )
-from merganser.multibody.kernels.layout import IP_PARENT, WS_PA, WS_PW, WS_RW
+from merganser.multibody.kernels.layout import IP_NV_TOTAL, IP_PARENT, WS_PA, WS_PW, WS_RW
 from merganser.multibody.kernels.rnea import calc_inverse_dynamics
 
 __all__ = [
+    "plant_constants", "C_GRAVITY", "C_KERNEL_GRAVITY", "C_ZERO", "C_NODES",
     "calc_body_pose_at", "calc_mass_matrix_at", "calc_forward_dynamics_at", "calc_inverse_dynamics_at",
     "calc_gravity_and_damping_forces_at", "calc_frame_jacobian_at",
 ]
+
+
+C_GRAVITY, C_KERNEL_GRAVITY, C_ZERO, C_NODES = 0, 3, 6, 9
+
+
+def plant_constants(gravity, kernel_gravity, gravity_enabled, damping, reflected):
+    """The packed constants ``c`` (see the module docstring) as a new float64 array.
+
+    Parameters
+    ----------
+    gravity, kernel_gravity : array_like, shape (3,)
+    gravity_enabled : array_like, shape (nb,)
+    damping : array_like, shape (nv,)
+    reflected : array_like, shape (nv,) or (0,)
+    """
+    return np.ascontiguousarray(np.concatenate([
+        np.asarray(gravity, dtype=np.float64), np.asarray(kernel_gravity, dtype=np.float64),
+        np.zeros(3), np.asarray(gravity_enabled, dtype=np.float64),
+        np.asarray(damping, dtype=np.float64), np.asarray(reflected, dtype=np.float64)]))
 
 
 @kernel
@@ -72,8 +101,9 @@ def calc_body_pose_at(ip, fp, ws, q, node, R_WB, p_WB):
 
 
 @kernel
-def calc_mass_matrix_at(ip, fp, ws, q, I10, reflected, M):
-    """M(q) (nv, nv) by CRBA, plus ``reflected`` (nv,) on the diagonal (size 0: none)."""
+def calc_mass_matrix_at(ip, fp, ws, q, I10, c, M):
+    """M(q) (nv, nv) by CRBA, plus the reflected inertia on the diagonal."""
+    reflected = c[C_NODES + ip.shape[0] + ip[0, IP_NV_TOTAL]:]
     status = calc_mass_matrix(ip, fp, ws, q, I10, M)
     if status == 0:
         for i in range(reflected.shape[0]):
@@ -82,16 +112,20 @@ def calc_mass_matrix_at(ip, fp, ws, q, I10, reflected, M):
 
 
 @kernel
-def calc_forward_dynamics_at(ip, fp, ws, q, v, u, damping, I10, g, tau, vd):
-    """v̇ (nv,) by ABA with the applied forces τ = u − D v (written into `tau`)."""
-    return calc_forward_dynamics_damped(ip, fp, ws, q, v, u, damping, I10, g, ws, False,
+def calc_forward_dynamics_at(ip, fp, ws, q, v, u, I10, c, tau, vd):
+    """v̇ (nv,) by ABA with the applied forces τ = u − D v (written into `tau`), gravity
+    the kernels' g."""
+    d0 = C_NODES + ip.shape[0]
+    return calc_forward_dynamics_damped(ip, fp, ws, q, v, u, c[d0:d0 + ip[0, IP_NV_TOTAL]], I10,
+                                        c[C_KERNEL_GRAVITY:C_KERNEL_GRAVITY + 3], ws, False,
                                         tau, vd)
 
 
 @kernel
-def calc_inverse_dynamics_at(ip, fp, ws, q, v, vd, I10, g, F_body, body_of_node,
-                             tau_app, reflected, tau):
-    """τ = M v̇ + C v − τ_g − τ_app − Σ J_Bᵀ F_Bo_W (+ reflected v̇) (nv,) by RNEA.
+def calc_inverse_dynamics_at(ip, fp, ws, q, v, vd, I10, c, F_body, body_of_node, tau_app,
+                             tau):
+    """τ = M v̇ + C v − τ_app − Σ J_Bᵀ F_Bo_W (+ reflected v̇) (nv,) by RNEA (no gravity:
+    the forces given include it, as in Drake).
 
     Parameters
     ----------
@@ -101,8 +135,6 @@ def calc_inverse_dynamics_at(ip, fp, ws, q, v, vd, I10, g, F_body, body_of_node,
         The body of each node.
     tau_app : ndarray, shape (nv,)
         Applied generalized forces.
-    reflected : ndarray, shape (nv,) or (0,)
-        Reflected inertia of the actuators (size 0: none).
     (the other parameters as `calc_inverse_dynamics`; the forces are gathered into
     node order in the workspace block ``WS_PA``, which RNEA does not use.)
     """
@@ -111,7 +143,9 @@ def calc_inverse_dynamics_at(ip, fp, ws, q, v, vd, I10, g, F_body, body_of_node,
         b = body_of_node[k]
         for i in range(6):
             F_node[k, i] = F_body[b, i]
-    status = calc_inverse_dynamics(ip, fp, ws, q, v, vd, I10, g, F_node, True, tau)
+    status = calc_inverse_dynamics(ip, fp, ws, q, v, vd, I10, c[C_ZERO:C_ZERO + 3], F_node,
+                                   True, tau)
+    reflected = c[C_NODES + ip.shape[0] + ip[0, IP_NV_TOTAL]:]
     if status == 0:
         for i in range(tau.shape[0]):
             tau[i] = tau[i] - tau_app[i]
@@ -121,16 +155,19 @@ def calc_inverse_dynamics_at(ip, fp, ws, q, v, vd, I10, g, F_body, body_of_node,
 
 
 @kernel
-def calc_gravity_and_damping_forces_at(ip, fp, ws, q, v, I10, g, enabled, damping,
-                                       body_of_node, tau, F_body):
+def calc_gravity_and_damping_forces_at(ip, fp, ws, q, v, I10, c, body_of_node, tau, F_body):
     """Gravity as body forces and the joint damping forces (Drake's
     CalcForceElementsContribution with gravity the only force element).
 
     Writes ``tau = −D v`` (nv,) and, for each body B (body order, (nbodies, 6)),
     ``F_Bo_W = [p_BoBcm_W × m g; m g]`` with ``m p_BoBcm_W = R_WB (m p_BoBcm_B)``
-    (zero where ``enabled`` (nb,) is 0: gravity disabled for the body's model instance).
+    (zero where the node's gravity mask is 0: gravity disabled for the body's model
+    instance).
     """
     nb = ip.shape[0]
+    g = c[C_GRAVITY:C_GRAVITY + 3]
+    enabled = c[C_NODES:C_NODES + nb]
+    damping = c[C_NODES + nb:C_NODES + nb + ip[0, IP_NV_TOTAL]]
     pose_pass_base_to_tip(ip, fp, q, ws, nb - 1)
     for i in range(tau.shape[0]):
         tau[i] = 0.0 - damping[i] * v[i]
@@ -146,12 +183,11 @@ def calc_gravity_and_damping_forces_at(ip, fp, ws, q, v, I10, g, enabled, dampin
               + ws[k, WS_RW + 4] * I10[k, 2]) * e
         cz = ((ws[k, WS_RW + 6] * I10[k, 1] + ws[k, WS_RW + 8] * I10[k, 3])
               + ws[k, WS_RW + 7] * I10[k, 2]) * e
-        c = (cx, cy, cz)
         b = body_of_node[k]
         # 0.0 + x as the Python path's zeroed F += x (no negative zeros)
-        F_body[b, 0] = 0.0 + (c[1] * gz - c[2] * gy)
-        F_body[b, 1] = 0.0 + (c[2] * gx - c[0] * gz)
-        F_body[b, 2] = 0.0 + (c[0] * gy - c[1] * gx)
+        F_body[b, 0] = 0.0 + (cy * gz - cz * gy)
+        F_body[b, 1] = 0.0 + (cz * gx - cx * gz)
+        F_body[b, 2] = 0.0 + (cx * gy - cy * gx)
         F_body[b, 3] = 0.0 + m * gx
         F_body[b, 4] = 0.0 + m * gy
         F_body[b, 5] = 0.0 + m * gz

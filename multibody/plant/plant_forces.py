@@ -245,8 +245,8 @@ class PlantForcesMixin:
                     or not u.flags.c_contiguous):
                 u = np.ascontiguousarray(u, dtype=np.float64).reshape(qt.shape_v)
         tau, vdot = np.empty(qt.nv), np.empty(qt.nv)
-        if qt.k_forward(qt.ip, qt.fp, qt.local.ws, views[3], views[4], u, qt.damping,
-                        self._fast_I10(qt, ctx), self._core.gravity, tau, vdot):
+        if qt.k_forward(qt.ip, qt.fp, qt.local.ws, views[3], views[4], u,
+                        self._fast_I10(qt, ctx), qt.constants, tau, vdot):
             return None
         return vdot
 
@@ -321,7 +321,7 @@ class PlantForcesMixin:
             if not qt.k_inverse(
                     qt.ip, qt.fp, qt.local.ws, views[3], views[4], vdot,
                     entry.value.I10 if entry.valid else qt.inertia_entry.eval(context).I10,
-                    _ZERO3, forces._F_Bo_W, qt.body_of_node, forces._tau, qt.reflected, tau):
+                    qt.constants, forces._F_Bo_W, qt.body_of_node, forces._tau, tau):
                 return tau
         ctx, t = context, self._tables
         q, v = self._eval_q_v(ctx)
@@ -433,8 +433,7 @@ class PlantForcesMixin:
             if not qt.k_gravity(
                     qt.ip, qt.fp, qt.local.ws, views[3], views[4],
                     entry.value.I10 if entry.valid else qt.inertia_entry.eval(context).I10,
-                    qt.gravity, qt.gravity_enabled, qt.damping, qt.body_of_node, forces._tau,
-                    forces._F_Bo_W):
+                    qt.constants, qt.body_of_node, forces._tau, forces._F_Bo_W):
                 return
         ctx = context
         t = self._tables
@@ -485,7 +484,7 @@ class PlantForcesMixin:
             M = _empty(qt.shape_vv)
             if not qt.k_mass(qt.ip, qt.fp, qt.local.ws, views[3],
                              entry.value.I10 if entry.valid else qt.inertia_entry.eval(context).I10,
-                             qt.reflected, M):
+                             qt.constants, M):
                 return M
         ctx = context
         q, _ = self._eval_q_v(ctx)

@@ -28,6 +28,7 @@ import numpy as np
 from merganser.multibody.kernels.queries import (
     calc_body_pose_at, calc_forward_dynamics_at, calc_frame_jacobian_at,
     calc_gravity_and_damping_forces_at, calc_inverse_dynamics_at, calc_mass_matrix_at,
+    plant_constants,
 )
 
 __all__ = ["QueryTables", "state_views", "own_state_views", "compiled_entry"]
@@ -101,13 +102,10 @@ class QueryTables:
         The packed model (`multibody.kernels.layout.pack_model`), shared, never written.
     local : threading.local
         ``local.ws`` is the calling thread's kernel workspace.
-    gravity : ndarray, shape (3,)
-        g_W.
-    gravity_enabled : ndarray, shape (nb,)
-        1.0 where gravity acts on the node's body, 0.0 where it is disabled.
-    damping : ndarray, shape (nv,)
-    reflected : ndarray, shape (nv,) or (0,)
-        Reflected inertia of the actuators; size 0 when there is none.
+    constants : ndarray
+        The packed constants of the kernels (`multibody.kernels.queries.plant_constants`:
+        g_W, the kernels' g, the nodes' gravity mask, the joint damping and the reflected
+        inertia of the actuators).
     body_of_node : ndarray of int64, shape (nb,)
     gravity_only : bool
         True when gravity is the only force element.
@@ -128,8 +126,7 @@ class QueryTables:
     """
 
     __slots__ = ("nq", "nv", "nb", "shape_q", "shape_v", "shape_vv", "shape_6v",
-                 "shape_F", "continuous", "ip", "fp", "local",
-                 "gravity", "gravity_enabled", "damping", "reflected", "body_of_node",
+                 "shape_F", "continuous", "ip", "fp", "local", "constants", "body_of_node",
                  "gravity_only", "rigid", "node_of_body", "frame_info", "jacobian_frames",
                  "inertia_entry", "position_entry", "inertia_index") + tuple(_KERNELS)
 
@@ -143,11 +140,9 @@ class QueryTables:
         self.ip, self.fp = plant._dyn.packed_model
         self.local = _Workspace(plant._core)
         field = tree.gravity_field()
-        self.gravity = np.ascontiguousarray(field.gravity_vector(), dtype=np.float64)
-        self.gravity_enabled = np.ascontiguousarray(field.enabled_node_mask(), dtype=np.float64)
-        self.damping = np.ascontiguousarray(t.damping, dtype=np.float64)
-        self.reflected = (np.ascontiguousarray(t.reflected_inertia, dtype=np.float64)
-                          if t.has_reflected_inertia else _EMPTY)
+        self.constants = plant_constants(
+            field.gravity_vector(), plant._core.gravity, field.enabled_node_mask(), t.damping,
+            t.reflected_inertia if t.has_reflected_inertia else _EMPTY)
         self.body_of_node = np.ascontiguousarray(t.body_of_node, dtype=np.int64)
         self.gravity_only = not t.has_force_elements
         self.rigid = plant._dyn.M_added is None
