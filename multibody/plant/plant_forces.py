@@ -198,11 +198,7 @@ class PlantForcesMixin:
         Includes actuation, applied generalized and spatial forces, gravity, force
         elements and joint damping (see the module docstring).
         """
-        qt = self._qt
-        if qt is not None and getattr(context, "_system", None) is self and qt.rigid:
-            views = own_state_views(qt, context)
-        else:
-            context, qt, views = self._fast_context(context, "calc_forward_dynamics")
+        context, qt, views = self._fast_context(context, "calc_forward_dynamics")
         if views is not None:
             vdot = self._fused_forward_dynamics(context, qt, views)
             if vdot is not None:
@@ -214,13 +210,14 @@ class PlantForcesMixin:
         return fd.vdot
 
     def _fast_context(self, context, fn):
-        """``(ctx, qt, views)``: the plant's own context from `context`, the `QueryTables`
-        and the context's `own_state_views`, or None for the views when the fused kernels
-        do not apply (extra spatial inertia, or a state layout they cannot read). The
-        queries call it when `context` is not the plant's own (or before the tables
-        exist); with the plant's own context they do the same checks inline."""
-        context = self._ctx(context, fn)
-        qt = self._qt or self._query_tables()
+        """``(ctx, qt, views)``: the plant's own context from `context` (checked by
+        `_ctx` unless it is the plant's own), the `QueryTables` and the context's
+        `own_state_views`, or None for the views when the fused kernels do not apply
+        (extra spatial inertia, or a state layout they cannot read)."""
+        qt = self._qt
+        if qt is None or getattr(context, "_system", None) is not self:
+            context = self._ctx(context, fn)
+            qt = self._qt or self._query_tables()
         return context, qt, own_state_views(qt, context) if qt.rigid else None
 
     def _fast_I10(self, qt, ctx):
@@ -303,11 +300,7 @@ class PlantForcesMixin:
         ndarray, shape (nv,)
         """
         fn = "calc_inverse_dynamics"
-        qt = self._qt
-        if qt is not None and getattr(context, "_system", None) is self and qt.rigid:
-            views = own_state_views(qt, context)
-        else:
-            context, qt, views = self._fast_context(context, fn)
+        context, qt, views = self._fast_context(context, fn)
         vdot, forces = known_vdot, external_forces
         if (vdot.__class__ is not _ND or vdot.dtype is not _F64 or vdot.shape != qt.shape_v
                 or not vdot.flags.c_contiguous):
@@ -420,11 +413,7 @@ class PlantForcesMixin:
         """Overwrite `forces` with the force elements' forces (gravity included) and the
         joint damping forces -D v, as Drake's CalcForceElementsContribution."""
         fn = "calc_force_elements_contribution"
-        qt = self._qt
-        if qt is not None and getattr(context, "_system", None) is self and qt.rigid:
-            views = own_state_views(qt, context)
-        else:
-            context, qt, views = self._fast_context(context, fn)
+        context, qt, views = self._fast_context(context, fn)
         if (forces.__class__ is not MultibodyForces or forces._tau.shape != qt.shape_v
                 or forces._F_Bo_W.shape != qt.shape_F):
             self._check_forces(forces, fn)
@@ -474,11 +463,7 @@ class PlantForcesMixin:
     def calc_mass_matrix(self, context):
         """Mass matrix M(q) (nv, nv) by the composite rigid body algorithm (actuators'
         reflected inertia on the diagonal)."""
-        qt = self._qt
-        if qt is not None and getattr(context, "_system", None) is self and qt.rigid:
-            views = own_state_views(qt, context)
-        else:
-            context, qt, views = self._fast_context(context, "calc_mass_matrix")
+        context, qt, views = self._fast_context(context, "calc_mass_matrix")
         if views is not None:
             entry = context.cache_entries[qt.inertia_index]
             M = _empty(qt.shape_vv)
