@@ -169,7 +169,6 @@ class Diagram(System):
             # The leaf's own (cached) derivatives are the diagram's; the diagram's entry
             # only records that they are current (integrators count evaluations by it).
             entry.valid = True
-            ctx._root.validations += 1
             ctx._deriv_from_leaf = True
             return single[0].eval_time_derivatives(single[1])
         if entry.valid and not ctx._deriv_from_leaf:
@@ -177,7 +176,6 @@ class Diagram(System):
         ctx._deriv_from_leaf = False
         ctx._calc_xcdot(ctx, entry.value)
         entry.valid = True
-        ctx._root.validations += 1
         return entry.ro
 
     def calc_time_derivatives(self, context, derivatives):
