@@ -9,8 +9,10 @@ point Bp fixed to frame B, measured in frame A and expressed in frame E, is
 
 With the plant's own context, `eval_body_pose_in_world` and
 `calc_jacobian_spatial_velocity` (kV) take a fast path: the body's or frames' nodes come
-from a memo filled after the first full argument check, and the Jacobian is one fused
-kernel call reading q where the Context stores it (`multibody.kernels.queries`).
+from a memo filled after the first full argument check, and each is one fused kernel call
+reading q where the Context stores it and computing the poses on the paths from the world
+to the nodes it needs only (`multibody.kernels.queries`). Neither reads nor fills a cache
+entry, so the next state write need not walk the dependents (`framework.cache`).
 """
 
 import numpy as np
@@ -20,7 +22,7 @@ from merganser.multibody.math import SpatialAcceleration, SpatialVelocity
 from merganser.multibody.plant.jacobian_wrt_variable import JacobianWrtVariable
 from merganser.multibody.plant.query_tables import own_state_views
 
-__all__ = ["PlantQueriesMixin", "rigid_transform", "trusted_rigid_transform"]
+__all__ = ["PlantQueriesMixin", "rigid_transform"]
 
 _ND = np.ndarray
 _F64 = np.dtype(np.float64)
@@ -44,19 +46,6 @@ def rigid_transform(X):
     pose = _new(RigidTransform)
     pose._R = R
     pose._p = _frombuffer(X[:3, 3].tobytes())
-    return pose
-
-
-def trusted_rigid_transform(R, p):
-    """RigidTransform wrapping R (3, 3) and p (3,): new float64 arrays that a kernel wrote
-    (R a rotation) and that nothing else references. No validation and no copy; they are
-    left writable, as nothing exposes them (RigidTransform's and RotationMatrix's
-    accessors return copies)."""
-    rotation = _new(RotationMatrix)
-    rotation._R = R
-    pose = _new(RigidTransform)
-    pose._R = rotation
-    pose._p = p
     return pose
 
 
@@ -114,8 +103,10 @@ class PlantQueriesMixin:
                 if views is not None:
                     R, p = _empty(_SHAPE33), _empty(_SHAPE3)
                     qt.k_pose(qt.ip, qt.fp, qt.local.ws, views[3], node, R, p)
+                    # R and p are new arrays only this pose references, R a rotation:
+                    # wrapped without validation or copy (the accessors return copies)
                     rotation, pose = _new(RotationMatrix), _new(RigidTransform)
-                    rotation._R = R                 # as trusted_rigid_transform, inline
+                    rotation._R = R
                     pose._R, pose._p = rotation, p
                     return pose
         fn = "eval_body_pose_in_world"

@@ -116,8 +116,8 @@ class QueryTables:
         a body frame; (frame_B, frame_A, frame_E) -> (R_BF, p_BF, (node_B, node_A,
         node_E, R_BE (identity for a body frame), E is the world frame)) for the
         Jacobians.
-    inertia_entry, position_entry : CacheEntry
-        The plant's inertial-parameter and position-kinematics cache entries.
+    inertia_entry : CacheEntry
+        The plant's inertial-parameter cache entry.
     inertia_index : int
         The inertia entry's index in a Context's ``cache_entries``.
     k_pose, k_jacobian, k_mass, k_forward, k_inverse, k_gravity : callable
@@ -128,7 +128,7 @@ class QueryTables:
     __slots__ = ("nq", "nv", "nb", "shape_q", "shape_v", "shape_vv", "shape_6v",
                  "shape_F", "continuous", "ip", "fp", "local", "constants", "body_of_node",
                  "gravity_only", "rigid", "node_of_body", "frame_info", "jacobian_frames",
-                 "inertia_entry", "position_entry", "inertia_index") + tuple(_KERNELS)
+                 "inertia_entry", "inertia_index") + tuple(_KERNELS)
 
     def __init__(self, plant):
         t = plant._tables
@@ -151,7 +151,6 @@ class QueryTables:
         self.jacobian_frames = {}
         self.inertia_entry = plant._cache.inertia
         self.inertia_index = plant._cache.inertia._index
-        self.position_entry = plant._cache.position
         for name, fn in _KERNELS.items():
             setattr(self, name, _resolving(self, name, fn))
 
