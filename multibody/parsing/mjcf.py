@@ -41,6 +41,7 @@ from merganser.multibody.parsing.mjcf_equality import parse_mjcf_equality, parse
 from merganser.multibody.parsing.mjcf_frames import CompilerSettings, angle_axis_rotation, parse_mjcf_pose
 from merganser.multibody.parsing.mjcf_geometry import MjcfAssets, parse_mjcf_geom
 from merganser.multibody.parsing.mjcf_inertia import MESH_INERTIA_MODES
+from merganser.multibody.parsing.mjcf_mesh_data import hfield_obj, inline_mesh_obj
 from merganser.multibody.parsing.package_map import UnresolvedUriError
 from merganser.multibody.parsing.poses import pose_from_rotation, pose_from_translation
 from merganser.multibody.parsing.urdf_joints import joint_frame
@@ -148,24 +149,48 @@ class _MjcfParser:
         for mesh in doc.elements(el, "mesh"):
             self._apply_defaults(mesh, "mesh", "")
             doc.mark(mesh)
-            file = doc.attr(mesh, "file")
-            name = doc.attr(mesh, "name", None) or os.path.splitext(os.path.basename(file))[0]
-            base = os.path.join(doc.base_dir, self.compiler.meshdir)
-            try:
-                path = self.ws.package_map.resolve(file, base)
-            except UnresolvedUriError as err:
-                doc.error(mesh, f"mesh '{name}': cannot resolve {file!r}: {err}")
+            if doc.has(mesh, "vertex"):
+                name = doc.attr(mesh, "name")
+                if doc.has(mesh, "file"):
+                    doc.error(mesh, f"mesh '{name}' has both 'file' and 'vertex'")
+                path = inline_mesh_obj(doc, mesh, name)
+            elif doc.has(mesh, "builtin"):
+                doc.error(mesh, f"mesh '{doc.attr(mesh, 'name', '')}': built-in meshes "
+                                f"(builtin={doc.attr(mesh, 'builtin')!r}) are not supported; "
+                                f"give the mesh as 'vertex' and 'face' or a file")
+            else:
+                file = doc.attr(mesh, "file")
+                name = doc.attr(mesh, "name", None) or os.path.splitext(os.path.basename(file))[0]
+                path = self._asset_file(mesh, name, file)
             scale = doc.attr_vector(mesh, "scale", 3, default=np.ones(3))
             mode = doc.attr(mesh, "inertia", self.compiler.mesh_inertia)
             if mode not in MESH_INERTIA_MODES:
                 doc.error(mesh, f"mesh '{name}': inertia must be one of "
                                 f"{list(MESH_INERTIA_MODES)}, got {mode!r}")
             self.assets.meshes[name] = (path, scale, mode)
+        for hfield in doc.elements(el, "hfield"):
+            doc.mark(hfield)
+            file = doc.attr(hfield, "file", None)
+            name = doc.attr(hfield, "name", None) or (
+                os.path.splitext(os.path.basename(file))[0] if file else "")
+            if not name:
+                doc.error(hfield, "an <hfield> without 'file' needs a 'name'")
+            path = None if file is None else self._asset_file(hfield, name, file)
+            self.assets.hfields[name] = (hfield_obj(doc, hfield, name, path),
+                                         doc.attr_vector(hfield, "size", 4, positive=True))
         for material in doc.elements(el, "material"):
             doc.mark(material)
             name = doc.attr(material, "name")
             self.assets.materials[name] = doc.attr_vector(
                 material, "rgba", 4, default=np.array([1.0, 1.0, 1.0, 1.0]))
+
+    def _asset_file(self, el, name, file):
+        """The resolved path of an asset's `file` (relative to ``meshdir``)."""
+        base = os.path.join(self.doc.base_dir, self.compiler.meshdir)
+        try:
+            return self.ws.package_map.resolve(file, base)
+        except UnresolvedUriError as err:
+            self.doc.error(el, f"{self.doc.tag(el)} '{name}': cannot resolve {file!r}: {err}")
 
     # ------------------------------------------------------------------ bodies
     def _worldbody(self, el):
