@@ -41,7 +41,9 @@ from merganser.multibody.parsing.mjcf_equality import parse_mjcf_equality, parse
 from merganser.multibody.parsing.mjcf_frames import CompilerSettings, angle_axis_rotation, parse_mjcf_pose
 from merganser.multibody.parsing.mjcf_geometry import MjcfAssets, parse_mjcf_geom
 from merganser.multibody.parsing.mjcf_inertia import MESH_INERTIA_MODES
-from merganser.multibody.parsing.mjcf_mesh_data import hfield_obj, inline_mesh_obj
+from merganser.multibody.parsing.mjcf_mesh_data import (
+    builtin_mesh_obj, hfield_obj, inline_mesh_obj,
+)
 from merganser.multibody.parsing.package_map import UnresolvedUriError
 from merganser.multibody.parsing.poses import pose_from_rotation, pose_from_translation
 from merganser.multibody.parsing.urdf_joints import joint_frame
@@ -155,9 +157,11 @@ class _MjcfParser:
                     doc.error(mesh, f"mesh '{name}' has both 'file' and 'vertex'")
                 path = inline_mesh_obj(doc, mesh, name)
             elif doc.has(mesh, "builtin"):
-                doc.error(mesh, f"mesh '{doc.attr(mesh, 'name', '')}': built-in meshes "
-                                f"(builtin={doc.attr(mesh, 'builtin')!r}) are not supported; "
-                                f"give the mesh as 'vertex' and 'face' or a file")
+                name = doc.attr(mesh, "name")
+                path = builtin_mesh_obj(doc, mesh, name)
+            elif doc.child(mesh, "plugin") is not None:
+                doc.error(mesh, f"mesh '{doc.attr(mesh, 'name', '')}' is made by an engine "
+                                f"plugin (signed distance field), which is not supported")
             else:
                 file = doc.attr(mesh, "file")
                 name = doc.attr(mesh, "name", None) or os.path.splitext(os.path.basename(file))[0]

@@ -1,4 +1,5 @@
-"""MJCF meshes given by data rather than a file: ``<mesh vertex face>`` and ``<hfield>``.
+"""MJCF meshes given by data rather than a file: ``<mesh vertex face>``, ``<mesh builtin
+params>`` and ``<hfield>``.
 
 The geometry layer's `Mesh` reads a file, so such a mesh is written once as a Wavefront
 OBJ into a content-addressed cache folder (``merganser-mjcf-meshes`` in the system's
@@ -9,6 +10,11 @@ included).
 - An inline mesh follows MuJoCo: ``refpos`` is subtracted from the ``vertex`` positions,
   which are then rotated by the conjugate of ``refquat``; without ``face`` the mesh is
   the convex hull of the vertices. ``normal`` and ``texcoord`` are not used.
+- A built-in mesh is generated as MuJoCo 3.3+ generates it (the same vertices, rounded
+  to float32 as MuJoCo stores them, and triangles): ``sphere`` (subdivisions),
+  ``hemisphere`` (resolution), ``supersphere`` (resolution, e, n), ``supertorus``
+  (resolution, radius, s, t) and ``cone`` (edges, top radius; its convex hull).
+  ``wedge`` and ``plate`` (MuJoCo's tactile-sensor meshes) are refused.
 - A height field (``<hfield size="rx ry elevation_z base_z">`` with ``elevation`` (and
   ``nrow ncol``), a PNG file (grey levels) or MuJoCo's binary file) becomes the closed
   solid MuJoCo collides with: the elevation data normalized to [0, 1] and scaled by
@@ -28,7 +34,7 @@ import numpy as np
 from merganser.geometry import quaternion_to_rotation_matrix
 from merganser.multibody.parsing.mjcf_inertia import oriented_hull
 
-__all__ = ["hfield_obj", "inline_mesh_obj", "mesh_cache_folder"]
+__all__ = ["builtin_mesh_obj", "hfield_obj", "inline_mesh_obj", "mesh_cache_folder"]
 
 
 def mesh_cache_folder() -> str:
@@ -85,6 +91,168 @@ def inline_mesh_obj(doc, el, name: str) -> str:
             doc.error(el, f"mesh '{name}': the convex hull of its vertices (it has no "
                           f"'face') cannot be computed: {str(err).splitlines()[0]}")
     doc.consume(el, "normal", "texcoord")
+    return _write_obj(vertices, faces)
+
+
+_F32 = np.float32
+
+
+def _aux(trig, omega, m):
+    """MuJoCo's superquadric helper: sign(f(ω)) |f(ω)|^m for f = cos or sin."""
+    value = trig(omega)
+    return np.copysign(np.abs(value) ** m, value)
+
+
+def _icosphere(subdivisions):
+    """MuJoCo's ``sphere`` builtin: an icosahedron subdivided, midpoints on the unit
+    sphere, in float32 arithmetic as MuJoCo computes it."""
+    phi = _F32((1.0 + np.sqrt(5.0)) / 2.0)
+    base = np.array([[-1, phi, 0], [1, phi, 0], [-1, -phi, 0], [1, -phi, 0],
+                     [0, -1, phi], [0, 1, phi], [0, -1, -phi], [0, 1, -phi],
+                     [phi, 0, -1], [phi, 0, 1], [-phi, 0, -1], [-phi, 0, 1]], dtype=_F32)
+    vertices = list((base / np.sqrt(1.0 + float(phi) ** 2)).astype(_F32))
+    faces = np.array([0, 11, 5, 0, 5, 1, 0, 1, 7, 0, 7, 10, 0, 10, 11, 1, 5, 9, 5, 11, 4, 11,
+                      10, 2, 10, 7, 6, 7, 1, 8, 3, 9, 4, 3, 4, 2, 3, 2, 6, 3, 6, 8, 3, 8, 9, 4,
+                      9, 5, 2, 4, 11, 6, 2, 10, 8, 6, 7, 9, 8, 1]).reshape(-1, 3)
+    for _ in range(subdivisions):
+        cache = {}
+
+        def midpoint(i, j):
+            key = (min(i, j), max(i, j))
+            if key not in cache:
+                m = (vertices[i] + vertices[j]) / _F32(2.0)
+                vertices.append((m / np.sqrt(np.sum(m * m, dtype=_F32))).astype(_F32))
+                cache[key] = len(vertices) - 1
+            return cache[key]
+
+        new = []
+        for a, b, c in faces.tolist():
+            ab, bc, ca = midpoint(a, b), midpoint(b, c), midpoint(c, a)
+            new += [(a, ab, ca), (b, bc, ab), (c, ca, bc), (ab, bc, ca)]
+        faces = np.array(new)
+    return np.array(vertices), faces
+
+
+def _hemisphere(res):
+    """MuJoCo's ``hemisphere`` builtin: rows of points from the north pole to the
+    equator, projected on the unit sphere, with a bottom cap around the centre."""
+    pole = np.array([0.0, 0.0, 1.0])
+    equator = np.array([[1.0, 0, 0], [0, 1.0, 0], [-1.0, 0, 0], [0, -1.0, 0]])
+    vertices = [pole]
+    for row in range(res + 1):
+        factor = (row + 1) / (res + 1)
+        for side in range(4):
+            start = pole + factor * (equator[side] - pole)
+            end = pole + factor * (equator[(side + 1) % 4] - pole)
+            for i in range(row + 1):
+                p = start + i * (end - start) / (row + 1)
+                vertices.append(p / np.linalg.norm(p))
+    vertices.append(np.zeros(3))
+    last = len(vertices) - 1
+    faces = [(0, 1, 2), (0, 2, 3), (0, 3, 4), (0, 4, 1)]
+    for row in range(res):
+        start, count = 2 * row * (row + 1) + 1, 4 * (row + 1)
+        start_next, count_next = start + count, 4 * (row + 2)
+        for side in range(4):
+            for i in range(row + 2):
+                curr, nxt = i + (row + 1) * side, i + (row + 2) * side
+                faces.append((start + curr % count, start_next + nxt % count_next,
+                              start_next + (nxt + 1) % count_next))
+                if i < row + 1:
+                    faces.append((start + curr % count, start_next + (nxt + 1) % count_next,
+                                  start + (curr + 1) % count))
+    start, count = 2 * res * (res + 1) + 1, 4 * (res + 1)
+    faces += [(start + i, last, start + (i + 1) % count) for i in range(count)]
+    return np.array(vertices), np.array(faces)
+
+
+def _supersphere(res, e, n):
+    """MuJoCo's ``supersphere`` builtin: poles and res - 1 rings of res points."""
+    vertices = [(0.0, 0.0, -1.0)]
+    for i in range(1, res):
+        v = -np.pi / 2 + i * np.pi / res
+        for j in range(res):
+            u = -np.pi + j * 2 * np.pi / res
+            vertices.append((_aux(np.cos, v, n) * _aux(np.cos, u, e),
+                             _aux(np.cos, v, n) * _aux(np.sin, u, e), _aux(np.sin, v, n)))
+    vertices.append((0.0, 0.0, 1.0))
+    north = len(vertices) - 1
+    faces = [(0, 1 + (j + 1) % res, 1 + j) for j in range(res)]
+    for i in range(res - 2):
+        for j in range(res):
+            v1, v2 = 1 + i * res + j, 1 + i * res + (j + 1) % res
+            v4, v3 = 1 + (i + 1) * res + j, 1 + (i + 1) * res + (j + 1) % res
+            faces += [(v1, v2, v4), (v2, v3, v4)]
+    last = 1 + (res - 2) * res
+    faces += [(last + j, last + (j + 1) % res, north) for j in range(res)]
+    return np.array(vertices), np.array(faces)
+
+
+def _supertorus(res, radius, s, t):
+    """MuJoCo's ``supertorus`` builtin: res x res points, tube `radius` around the
+    unit circle."""
+    i, j = np.meshgrid(np.arange(res), np.arange(res), indexing="ij")
+    u, v = 2 * np.pi * i.ravel() / res, 2 * np.pi * j.ravel() / res
+    ring = 1 + radius * _aux(np.cos, v, s)
+    vertices = np.column_stack([ring * _aux(np.cos, u, t), ring * _aux(np.sin, u, t),
+                                radius * _aux(np.sin, v, s)])
+    i, j = i.ravel(), j.ravel()
+    v1, v2 = i * res + j, (i + 1) % res * res + j
+    v3, v4 = (i + 1) % res * res + (j + 1) % res, i * res + (j + 1) % res
+    faces = np.column_stack([v1, v2, v4, v2, v3, v4]).reshape(-1, 3)
+    return vertices, faces
+
+
+def _cone(nedge, radius):
+    """MuJoCo's ``cone`` builtin: a bottom polygon at z = -1 and a top one of `radius`
+    (or the apex) at z = 1; vertices only (its convex hull)."""
+    k = np.arange(nedge)
+    bottom = np.column_stack([np.cos(2 * k * np.pi / nedge), np.sin(2 * k * np.pi / nedge),
+                              -np.ones(nedge)])
+    k = k + nedge
+    top = (np.column_stack([radius * np.cos(2 * k * np.pi / nedge),
+                            radius * np.sin(2 * k * np.pi / nedge), np.ones(nedge)])
+           if radius > 0 else np.array([[0.0, 0.0, 1.0]]))
+    return np.vstack([bottom, top]), None
+
+
+# name: (number of params, checks [(index, test, message)], maker)
+_BUILTINS = {
+    "sphere": (1, [(0, lambda x: 0 <= x <= 4, "subdivision must be in [0, 4]")],
+               lambda p: _icosphere(int(p[0]))),
+    "hemisphere": (1, [(0, lambda x: 0 <= x <= 10, "resolution must be in [0, 10]")],
+                   lambda p: _hemisphere(int(p[0]))),
+    "supersphere": (3, [(0, lambda x: x >= 3, "resolution must be at least 3"),
+                        (1, lambda x: x >= 0, "'e' cannot be negative"),
+                        (2, lambda x: x >= 0, "'n' cannot be negative")],
+                    lambda p: _supersphere(int(p[0]), p[1], p[2])),
+    "supertorus": (4, [(0, lambda x: x >= 3, "resolution must be at least 3"),
+                       (1, lambda x: 0 < x <= 1, "radius must be in (0, 1]"),
+                       (2, lambda x: x > 0, "'s' must be positive"),
+                       (3, lambda x: x > 0, "'t' must be positive")],
+                   lambda p: _supertorus(int(p[0]), p[1], p[2], p[3])),
+    "cone": (2, [(0, lambda x: 3 <= x <= 10000, "the number of edges must be in [3, 10000]")],
+             lambda p: _cone(int(p[0]), p[1])),
+}
+
+
+def builtin_mesh_obj(doc, el, name: str) -> str:
+    """The OBJ file of a MuJoCo built-in ``<mesh builtin params>`` (sphere, hemisphere,
+    supersphere, supertorus, cone; vertices rounded to float32 as MuJoCo stores them);
+    the sensor meshes ``wedge`` and ``plate`` are refused."""
+    kind = doc.attr(el, "builtin")
+    if kind not in _BUILTINS:
+        doc.error(el, f"mesh '{name}': builtin {kind!r} is not supported; supported: "
+                      f"{sorted(_BUILTINS)} (wedge and plate are sensor meshes)")
+    count, checks, make = _BUILTINS[kind]
+    params = doc.attr_vector(el, "params", count)
+    for index, test, message in checks:
+        if not test(params[index]):
+            doc.error(el, f"mesh '{name}': builtin {kind}: {message}, got {params[index]!r}")
+    vertices, faces = make(params)
+    vertices = np.asarray(vertices, dtype=_F32).astype(np.float64)
+    if faces is None:
+        faces = oriented_hull(vertices)
     return _write_obj(vertices, faces)
 
 

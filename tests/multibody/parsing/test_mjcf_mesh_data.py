@@ -145,3 +145,69 @@ def test_bad_data_meshes_are_located_parse_errors(xml, message):
     with pytest.raises(ParseError, match=message) as info:
         Parser(MultibodyPlant(0.0)).add_models_from_string(file_contents=text, file_type="xml")
     assert ":3:" in str(info.value)
+
+
+def _builtin(params):
+    text = (f'<mujoco model="b"><asset><mesh name="m" {params}/></asset><worldbody>'
+            f'<body name="b"><freejoint/><geom type="mesh" mesh="m"/></body></worldbody>'
+            f'</mujoco>')
+    plant = MultibodyPlant(0.0)
+    parser = Parser(plant)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ParseWarning)
+        [mi] = parser.add_models_from_string(file_contents=text, file_type="xml")
+    record = next(g for g in parser.geometries() if g.role == "collision")
+    vertices, faces = obj_vertices_and_faces(record.mesh_path())
+    return plant.get_body_by_name("b", mi), vertices, faces
+
+
+def test_builtin_sphere_is_mujocos_icosahedron_and_its_subdivisions():
+    body, vertices, faces = _builtin('builtin="sphere" params="0"')
+    assert vertices.shape == (12, 3) and faces.shape == (20, 3)
+    np.testing.assert_allclose(np.linalg.norm(vertices, axis=1), 1.0, rtol=1e-7)  # float32
+    edge = 1.0 / np.sin(2 * np.pi / 5)           # circumradius 1
+    volume = 5.0 / 12.0 * (3 + np.sqrt(5)) * edge**3
+    assert signed_volume(vertices, faces) == pytest.approx(volume, rel=1e-6)
+    assert body.default_mass() == pytest.approx(1000 * volume, rel=1e-6)
+    _, vertices, faces = _builtin('builtin="sphere" params="2"')
+    assert vertices.shape == (2 + 10 * 4**2, 3) and faces.shape == (20 * 4**2, 3)
+
+
+def test_builtin_cones_are_the_hulls_of_two_polygons():
+    # a hexagonal pyramid of base radius 0.1 and height 0.4 (z from -1 to 1, scaled 0.2)
+    body, vertices, faces = _builtin('builtin="cone" params="6 0" scale="0.1 0.1 0.2"')
+    assert vertices.shape == (7, 3)
+    hexagon = 3 * np.sqrt(3) / 2 * 0.1**2
+    assert body.default_mass() == pytest.approx(1000 * hexagon * 0.4 / 3, rel=1e-6)
+    # an octagonal frustum: radii 1 and 0.5 before scaling, height 2
+    body, vertices, _ = _builtin('builtin="cone" params="8 0.5"')
+    A1, A2 = 4 * np.sin(np.pi / 4), 4 * 0.25 * np.sin(np.pi / 4)
+    assert vertices.shape == (16, 3)
+    assert body.default_mass() == pytest.approx(1000 * 2 / 3 * (A1 + A2 + np.sqrt(A1 * A2)),
+                                                rel=1e-6)
+
+
+def test_builtin_superquadrics_have_mujocos_vertex_counts_and_closed_surfaces():
+    _, vertices, faces = _builtin('builtin="supersphere" params="8 1 1"')
+    assert vertices.shape == (7 * 8 + 2, 3) and faces.shape == (2 * 8 * 7, 3)
+    assert signed_volume(vertices, faces) > 0.0                  # outward
+    np.testing.assert_allclose(np.linalg.norm(vertices, axis=1), 1.0, rtol=1e-6)  # e = n = 1
+    _, vertices, faces = _builtin('builtin="supertorus" params="12 0.25 1 1"')
+    assert vertices.shape == (144, 3) and faces.shape == (288, 3)
+    np.testing.assert_allclose(np.hypot(np.hypot(vertices[:, 0], vertices[:, 1]) - 1.0,
+                                        vertices[:, 2]), 0.25, rtol=1e-6)   # a torus
+    assert signed_volume(vertices, faces) > 0.0
+    _, vertices, faces = _builtin('builtin="hemisphere" params="2"')
+    assert vertices.shape == (1 + 2 * 3 * 4 + 1, 3) and faces.shape == (4 * 9 + 12, 3)
+    assert vertices[:, 2].min() == 0.0 and signed_volume(vertices, faces) > 0.0
+
+
+@pytest.mark.parametrize(("params", "message"), [
+    ('builtin="sphere" params="5"', r"subdivision must be in \[0, 4\]"),
+    ('builtin="supertorus" params="12 1.5 1 1"', r"radius must be in \(0, 1\]"),
+    ('builtin="wedge" params="1 1 1 1 1"', "'wedge' is not supported"),
+    ('builtin="cone" params="8"', "must have 2 numbers"),
+])
+def test_bad_builtin_meshes_are_located_parse_errors(params, message):
+    with pytest.raises(ParseError, match=message):
+        _builtin(params)
