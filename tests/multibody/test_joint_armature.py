@@ -152,3 +152,11 @@ def test_bad_armature_is_refused_with_the_function_and_argument():
     plant.finalize()
     with pytest.raises(RuntimeError, match="set_default_armature_vector"):
         joint.set_default_armature(1.0)
+
+
+def test_batched_plant_refuses_joint_armature_naming_it():
+    from merganser.multibody import BatchedPlant
+
+    plant, _ = _hinge()
+    with pytest.raises(ValueError, match="joint armature"):
+        BatchedPlant(plant, 2)
