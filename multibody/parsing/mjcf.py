@@ -149,29 +149,7 @@ class _MjcfParser:
         doc = self.doc
         doc.mark(el)
         for mesh in doc.elements(el, "mesh"):
-            self._apply_defaults(mesh, "mesh", "")
-            doc.mark(mesh)
-            if doc.has(mesh, "vertex"):
-                name = doc.attr(mesh, "name")
-                if doc.has(mesh, "file"):
-                    doc.error(mesh, f"mesh '{name}' has both 'file' and 'vertex'")
-                path = inline_mesh_obj(doc, mesh, name)
-            elif doc.has(mesh, "builtin"):
-                name = doc.attr(mesh, "name")
-                path = builtin_mesh_obj(doc, mesh, name)
-            elif doc.child(mesh, "plugin") is not None:
-                doc.error(mesh, f"mesh '{doc.attr(mesh, 'name', '')}' is made by an engine "
-                                f"plugin (signed distance field), which is not supported")
-            else:
-                file = doc.attr(mesh, "file")
-                name = doc.attr(mesh, "name", None) or os.path.splitext(os.path.basename(file))[0]
-                path = self._asset_file(mesh, name, file)
-            scale = doc.attr_vector(mesh, "scale", 3, default=np.ones(3))
-            mode = doc.attr(mesh, "inertia", self.compiler.mesh_inertia)
-            if mode not in MESH_INERTIA_MODES:
-                doc.error(mesh, f"mesh '{name}': inertia must be one of "
-                                f"{list(MESH_INERTIA_MODES)}, got {mode!r}")
-            self.assets.meshes[name] = (path, scale, mode)
+            self._mesh_asset(mesh)
         for hfield in doc.elements(el, "hfield"):
             doc.mark(hfield)
             file = doc.attr(hfield, "file", None)
@@ -187,6 +165,34 @@ class _MjcfParser:
             name = doc.attr(material, "name")
             self.assets.materials[name] = doc.attr_vector(
                 material, "rgba", 4, default=np.array([1.0, 1.0, 1.0, 1.0]))
+
+    def _mesh_asset(self, mesh):
+        """One ``<mesh>``: a file, inline data, a built-in (`mjcf_mesh_data`); a plugin's
+        signed distance field is refused."""
+        doc = self.doc
+        self._apply_defaults(mesh, "mesh", "")
+        doc.mark(mesh)
+        if doc.has(mesh, "vertex"):
+            name = doc.attr(mesh, "name")
+            if doc.has(mesh, "file"):
+                doc.error(mesh, f"mesh '{name}' has both 'file' and 'vertex'")
+            path = inline_mesh_obj(doc, mesh, name)
+        elif doc.has(mesh, "builtin"):
+            name = doc.attr(mesh, "name")
+            path = builtin_mesh_obj(doc, mesh, name)
+        elif doc.child(mesh, "plugin") is not None:
+            doc.error(mesh, f"mesh '{doc.attr(mesh, 'name', '')}' is made by an engine plugin "
+                            f"(signed distance field), which is not supported")
+        else:
+            file = doc.attr(mesh, "file")
+            name = doc.attr(mesh, "name", None) or os.path.splitext(os.path.basename(file))[0]
+            path = self._asset_file(mesh, name, file)
+        scale = doc.attr_vector(mesh, "scale", 3, default=np.ones(3))
+        mode = doc.attr(mesh, "inertia", self.compiler.mesh_inertia)
+        if mode not in MESH_INERTIA_MODES:
+            doc.error(mesh, f"mesh '{name}': inertia must be one of "
+                            f"{list(MESH_INERTIA_MODES)}, got {mode!r}")
+        self.assets.meshes[name] = (path, scale, mode)
 
     def _asset_file(self, el, name, file):
         """The resolved path of an asset's `file` (relative to ``meshdir``)."""
