@@ -256,6 +256,9 @@ def builtin_mesh_obj(doc, el, name: str) -> str:
     return _write_obj(vertices, faces)
 
 
+_MAX_HFIELD_POINTS = 1 << 20     # 1024 x 1024: its OBJ is about 100 MB
+
+
 def _hfield_data(doc, el, name, path):
     """The elevation rows (nrow, ncol), row 0 at y = -ry (MuJoCo's order)."""
     if path is not None:
@@ -286,9 +289,9 @@ def _hfield_data(doc, el, name, path):
         return np.frombuffer(raw[8:], dtype="<f4").astype(np.float64).reshape(nrow, ncol)
     nrow = int(doc.attr_float(el, "nrow", 0.0, minimum=0.0))
     ncol = int(doc.attr_float(el, "ncol", 0.0, minimum=0.0))
-    if nrow < 2 or ncol < 2 or nrow * ncol > 10**7:
+    if nrow < 2 or ncol < 2 or nrow * ncol > _MAX_HFIELD_POINTS:
         doc.error(el, f"hfield '{name}' needs a 'file', or 'nrow' and 'ncol' of at least 2 "
-                      f"(and at most 10^7 points), got {nrow} x {ncol}")
+                      f"(and at most {_MAX_HFIELD_POINTS} points), got {nrow} x {ncol}")
     if not doc.has(el, "elevation"):
         return np.zeros((nrow, ncol))
     data = doc.attr_vector(el, "elevation", nrow * ncol)
@@ -302,8 +305,9 @@ def hfield_obj(doc, el, name: str, path: str | None) -> str:
     if not np.all(np.isfinite(data)):
         doc.error(el, f"hfield '{name}': the elevation data must be finite")
     nrow, ncol = data.shape
-    if nrow < 2 or ncol < 2:
-        doc.error(el, f"hfield '{name}' must have at least 2 x 2 points, got {nrow} x {ncol}")
+    if nrow < 2 or ncol < 2 or nrow * ncol > _MAX_HFIELD_POINTS:
+        doc.error(el, f"hfield '{name}' must have at least 2 x 2 and at most "
+                      f"{_MAX_HFIELD_POINTS} points, got {nrow} x {ncol}")
     low, span = data.min(), data.max() - data.min()
     z = (data - low) / span if span > np.finfo(np.float32).eps else data - low
     x = np.linspace(-rx, rx, ncol)
