@@ -245,15 +245,23 @@ def test_clone_and_pickled_copy_are_independent():
                     fresh_queries(plant, instance, ref["q"][1], ref["v"][1], ref["vdot"][0]))
 
 
+def panda_in_a_diagram(with_acrobot):
+    """(diagram, acrobot plant or None, Panda plant, Panda's model instance): the Panda
+    alone in a diagram, or after an acrobot (its q and v then start after the acrobot's)."""
+    builder = DiagramBuilder()
+    acrobot = None
+    if with_acrobot:
+        acrobot, _ = load("acrobot", plant=builder.add_system(MultibodyPlant(0.0)))
+        acrobot.finalize()
+    panda, instance = load("panda", plant=builder.add_system(MultibodyPlant(0.0)))
+    panda.finalize()
+    return builder.build(), acrobot, panda, instance
+
+
 def test_plant_in_a_diagram_with_state_before_its_own():
     """Two plants in one diagram: the second's q and v start after the first's, in the
     diagram's [all q; all v] layout; its queries equal those of the plant alone."""
-    builder = DiagramBuilder()
-    acrobot, _ = load("acrobot", plant=builder.add_system(MultibodyPlant(0.0)))
-    acrobot.finalize()
-    panda, instance = load("panda", plant=builder.add_system(MultibodyPlant(0.0)))
-    panda.finalize()
-    diagram = builder.build()
+    diagram, acrobot, panda, instance = panda_in_a_diagram(with_acrobot=True)
     root = diagram.create_default_context()
     ref = dict(np.load(REFERENCE / "panda.npz"))
     alone, alone_instance = load("panda")
@@ -387,13 +395,7 @@ def test_writes_after_an_evaluation_invalidate_its_value():
 def test_writes_through_the_plant_invalidate_the_diagram_derivatives(with_acrobot):
     """The diagram's derivatives are the plant's (one leaf) or assembled from two plants'
     (the diagram's own entry); both follow writes through the plant's own context."""
-    builder = DiagramBuilder()
-    if with_acrobot:
-        acrobot, _ = load("acrobot", plant=builder.add_system(MultibodyPlant(0.0)))
-        acrobot.finalize()
-    plant, instance = load("panda", plant=builder.add_system(MultibodyPlant(0.0)))
-    plant.finalize()
-    diagram = builder.build()
+    diagram, _, plant, instance = panda_in_a_diagram(with_acrobot)
     root = diagram.create_default_context()
     context = plant.get_my_context_from_root(root)
     ref = dict(np.load(REFERENCE / "panda.npz"))
