@@ -22,7 +22,7 @@ import warnings
 
 import numpy as np
 
-from ..cache import CacheEntryValue
+from ..cache import UncountedCacheEntryValue
 from ..compiled_form_changes import _generation, compiled_form_generation
 from ..context import calc_derivatives_block_by_block
 from . import codegen
@@ -81,7 +81,9 @@ class CompiledPlan:
             for n in layout.python_ports]
         self._python_derivatives = [(ctx._leaves[k]._system, k, index)
                                     for k, index in layout.python_derivatives]
-        self._watch = CacheEntryValue(None, "compiled diagram parameters and fixed inputs")
+        # uncounted: made valid here, not by a leaf evaluation (framework.cache)
+        self._watch = UncountedCacheEntryValue(
+            None, "compiled diagram parameters and fixed inputs")
         for lay in layout.leaves:
             leaf = ctx._leaves[lay.index]
             leaf.trk_params.subscribe(self._watch)
