@@ -7,8 +7,9 @@ arguments the controller's own path passes, and the integral state (when some ki
 nonzero) has ż = q_d − q. Inputs ``u`` = [estimated_state (2 n); desired_state (2 n);
 desired_acceleration (n) when declared]; parameters ``p`` = [n, has_integral,
 has_reference, kp, kd, ki]; arrays = (ip, fp, workspace, damping, I10, g, F, v̇).
-A kernel failure, which the controller's own path answers with its general path, is not
-detected here.
+When the kernel fails, τ is written non-finite: the diagram's derivatives that depend on
+it then decline the compiled call and that call is evaluated block by block, where the
+controller's own path answers with its general path.
 """
 
 import numpy as np
@@ -35,11 +36,15 @@ def computed_torque_output(t, x, u, p, work, out, arrays):
     desired = u[2 * n:4 * n]
     reference = u[4 * n:5 * n] if p[2] != 0.0 else empty
     if p[1] != 0.0:
-        calc_computed_torque(ip, fp, ws, estimated, desired, kp, kd, p[_HEAD + 2 * n:_HEAD + 3 * n],
-                             x, reference, damping, I10, g, F, vd, out)
+        failed = calc_computed_torque(ip, fp, ws, estimated, desired, kp, kd,
+                                      p[_HEAD + 2 * n:_HEAD + 3 * n], x, reference, damping,
+                                      I10, g, F, vd, out)
     else:
-        calc_computed_torque(ip, fp, ws, estimated, desired, kp, kd, empty, empty, reference,
-                             damping, I10, g, F, vd, out)
+        failed = calc_computed_torque(ip, fp, ws, estimated, desired, kp, kd, empty, empty,
+                                      reference, damping, I10, g, F, vd, out)
+    if failed:              # declined: non-finite τ makes the diagram's call block by block
+        for i in range(n):
+            out[i] = np.nan
 
 
 @kernel(inline=False)

@@ -3,9 +3,11 @@
 `generate_source` turns a `Layout` (``layout.py``) into the source of a module with the
 kernel::
 
-    time_derivatives(t, x, p, w, xdot, arrays)
+    time_derivatives(t, x, p, w, xdot, arrays) -> int
 
-and the compiled integration loop around it (``integration.explicit_runge_kutta_loop``):
+(0, or 1 when an entry of ``xdot`` is not finite: a form declines a call that way, and
+the caller evaluates it block by block) and the compiled integration loop around it
+(``integration.explicit_runge_kutta_loop``):
 ``x`` the root continuous state, ``p`` every compiled leaf's parameters concatenated,
 ``w`` the workspace (port values, gathered inputs and states, scratch), ``xdot`` the
 result, ``arrays`` the tuple of the `CompiledForm.arrays` of the leaves that have some.
@@ -139,8 +141,12 @@ def generate_source(layout):
         if leaf.xdot_slice is None:
             for k, g in enumerate(leaf.gather):
                 body.append(f"    xdot[{g}] = w[{leaf.xdot_area[0] + k}]\n")
-    if not body:
-        body.append("    pass\n")
+    # a form declines a call (e.g. a kernel's fast path failed) by writing a non-finite
+    # value; the caller then evaluates that call block by block
+    body.extend(["    for i in range(xdot.shape[0]):\n",
+                 "        if not math.isfinite(xdot[i]):\n",
+                 "            return 1\n",
+                 "    return 0\n"])
     return (_HEADER + "".join(stamps) + _LOOP_IMPORTS + "".join(imports)
             + "\n\n@kernel(inline=False)\n"
             + "def time_derivatives(t, x, p, w, xdot, arrays):\n" + "".join(body)

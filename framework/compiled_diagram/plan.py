@@ -180,15 +180,18 @@ class CompiledPlan:
             self._call_with_python(ctx, fn, out)
             return
         if self._checked:
-            fn(root.time, root.xc, self._p, self._w, out, self._arrays)
+            if fn(root.time, root.xc, self._p, self._w, out, self._arrays):
+                calc_derivatives_block_by_block(ctx, out)       # a form declined
             return
         try:                  # the first call compiles: a form that numba rejects
-            fn(root.time, root.xc, self._p, self._w, out, self._arrays)
+            declined = fn(root.time, root.xc, self._p, self._w, out, self._arrays)
         except Exception as error:         # noqa: BLE001 (any compilation failure)
             self.give_up(ctx, error)
             calc_derivatives_block_by_block(ctx, out)
             return
         self._checked = True
+        if declined:
+            calc_derivatives_block_by_block(ctx, out)
 
     def _call_with_python(self, ctx, fn, out):
         """The compiled call between the Python leaves' output ports and derivatives."""
@@ -197,10 +200,10 @@ class CompiledPlan:
             w[area] = port.eval(leaves[k])
         root = ctx._root
         if self._checked:
-            fn(root.time, root.xc, self._p, w, out, self._arrays)
+            declined = fn(root.time, root.xc, self._p, w, out, self._arrays)
         else:
             try:              # the first call compiles: a form that numba rejects
-                fn(root.time, root.xc, self._p, w, out, self._arrays)
+                declined = fn(root.time, root.xc, self._p, w, out, self._arrays)
             except Exception as error:     # noqa: BLE001 (any compilation failure)
                 self.give_up(ctx, error)
                 calc_derivatives_block_by_block(ctx, out)
@@ -208,6 +211,8 @@ class CompiledPlan:
             self._checked = True
         for system, k, index in self._python_derivatives:
             out[index] = system.eval_time_derivatives(leaves[k])
+        if declined:      # a compiled form declined (the Python leaves' parts are finite)
+            calc_derivatives_block_by_block(ctx, out)
 
     def python_reasons(self):
         """Why each leaf that the compiled call leaves to Python is not compiled (list of

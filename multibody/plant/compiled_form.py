@@ -10,8 +10,9 @@ the others are not (a diagram that needs them evaluates block by block).
 
 Parameters ``p`` = [nq, nv, nu, offset of the actuation in u, I10 (nb x 10)] (the
 inertias are parameters of the context); arrays = (ip, fp, workspace, damping, gravity,
-F_Bo_W, tau, vdot, zero actuation). A singular mass matrix, which the plant's own path
-reports from its general path, is not detected here.
+F_Bo_W, tau, vdot, zero actuation). When the kernel fails (a singular mass matrix) the
+form declines the call (non-finite derivatives), so the diagram evaluates that call
+block by block and the plant's own path raises its located SingularDynamicsError.
 """
 
 import numpy as np
@@ -38,11 +39,15 @@ def plant_derivatives(t, x, u, p, work, out, arrays):
     q = x[:nq]
     v = x[nq:nq + nv]
     if nu:
-        calc_forward_dynamics_damped(ip, fp, ws, q, v, u[off:off + nu], damping, I10, g, F,
-                                     False, tau, vd)
+        failed = calc_forward_dynamics_damped(ip, fp, ws, q, v, u[off:off + nu], damping,
+                                              I10, g, F, False, tau, vd)
     else:
-        calc_forward_dynamics_damped(ip, fp, ws, q, v, zero_u, damping, I10, g, F, False,
-                                     tau, vd)
+        failed = calc_forward_dynamics_damped(ip, fp, ws, q, v, zero_u, damping, I10, g, F,
+                                              False, tau, vd)
+    if failed:              # declined: the plant's own path reports (or handles) it
+        for i in range(nq + nv):
+            out[i] = np.nan
+        return
     for i in range(nq):
         out[i] = v[i]
     for i in range(nv):

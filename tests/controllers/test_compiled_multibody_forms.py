@@ -98,3 +98,21 @@ def test_a_tracking_simulation_is_bitwise_equal():
         finals.append((np.array(ctx.get_continuous_state_vector()).tobytes(),
                        simulator.get_integrator().get_num_derivative_evaluations()))
     assert finals[0] == finals[1]
+
+
+def test_a_singular_mass_matrix_raises_the_plants_error_on_the_compiled_path():
+    # the kernel's fast path fails on the massless link: the compiled call declines and the
+    # plant's own path raises its error, as block by block
+    import pytest
+
+    from merganser.multibody import SingularDynamicsError
+
+    diagram, plant = pid_panda()
+    fused, plain = compiled_and_plain(diagram)
+    assert compiled_dynamics_status(fused).path == "compiled"
+    link = plant.get_body_by_name("panda_leftfinger")   # a prismatic leaf
+    for ctx in (fused, plain):
+        link.set_mass(plant.get_my_context_from_root(ctx), 0.0)    # and so its inertia
+    for ctx in (plain, fused):
+        with pytest.raises(SingularDynamicsError, match="panda_leftfinger"):
+            diagram.eval_time_derivatives(ctx)
