@@ -117,7 +117,7 @@ def _icosphere(subdivisions):
     for _ in range(subdivisions):
         cache = {}
 
-        def midpoint(i, j):
+        def midpoint(i, j, cache=cache):
             key = (min(i, j), max(i, j))
             if key not in cache:
                 m = (vertices[i] + vertices[j]) / _F32(2.0)
