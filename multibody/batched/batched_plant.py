@@ -17,10 +17,17 @@ Actuation is the ``u`` given to `BatchedPlant.step`, plus, once
 `BatchedPlant.set_pd_gains` made the actuators PD-controlled (Drake's
 ``JointActuator.set_controller_gains``), ``Kp (q_d - q) - Kd (v - v_d)`` evaluated
 explicitly at the start of every step (every stage of a Runge-Kutta step), so that a
-whole rollout under PD control is one kernel call. Not modelled (the plant is rejected,
-or the feature ignored with a warning, see `BatchedPlant`): contact, constraints, force
-elements other than uniform gravity, reflected inertia, effort limits, and the plant's
-applied-force input ports.
+whole rollout under PD control is one kernel call.
+
+Contact: a discrete plant with collision geometry and a SAP-family discrete contact
+approximation (``"sap"``, ``"similar"``, ``"lagged"``) steps every env with the plant's
+own point-contact step (`multibody.batched.batched_contact`: the SceneGraph's broad and
+narrow phase on the plant's geometries, the combined contact parameters and the SAP
+solve, the same compiled functions the plant calls), so the N envs equal N plants stepped
+one by one. Not modelled (the plant is rejected, or the feature ignored with a warning,
+see `BatchedPlant`): hydroelastic contact, the TAMSI and LCP solvers, contact in a
+continuous plant, constraints, force elements other than uniform gravity, reflected
+inertia, effort limits, and the plant's applied-force input ports.
 """
 
 from __future__ import annotations
@@ -30,10 +37,13 @@ import warnings
 import numpy as np
 
 from merganser.framework.compilation import get_num_threads, parallel_chunksize
+from merganser.multibody.batched.batched_contact import (
+    CONTACT_CAPACITY_EXCEEDED, BatchedContactScene, step_batch_contact,
+)
 from merganser.multibody.batched.batched_step import (
     BATCHED_INTEGRATION_SCHEMES, runge_kutta_tableau, step_batch,
 )
-from merganser.multibody.plant.discrete_update import SemiExplicitEulerStepper
+from merganser.multibody.contact.errors import ContactSolverError
 from merganser.multibody.plant.plant_core import get_plant_core
 from merganser.multibody.plant.plant_parameters import body_parameters
 
@@ -51,9 +61,11 @@ class BatchedPlant:
     ----------
     plant : MultibodyPlant
         A finalized plant without constraints, force elements other than gravity (which
-        must act on every body) and actuators' reflected inertia; contact geometry and a
-        discrete contact solver are ignored with a warning. Its input ports are not
-        read: the actuation is `step`'s u (and the PD law of `set_pd_gains`).
+        must act on every body) and actuators' reflected inertia. With collision geometry
+        a discrete plant must use point contact and a SAP-family approximation (see the
+        module docstring; contact is then modelled), a continuous plant's geometry is
+        ignored with a warning. Its input ports are not read: the actuation is `step`'s
+        u (and the PD law of `set_pd_gains`).
     num_envs : int
         Number of environments N (>= 1).
     time_step : float, optional
@@ -62,7 +74,8 @@ class BatchedPlant:
     integration_scheme : str, optional
         One of `BATCHED_INTEGRATION_SCHEMES`; defaults to ``"semi_explicit_euler"`` (the
         discrete plant's step) for a discrete plant and ``"runge_kutta4"`` for a
-        continuous one.
+        continuous one. With contact only ``"semi_explicit_euler"`` (the plant's
+        discrete contact step) is accepted.
 
     Notes
     -----
@@ -91,7 +104,7 @@ class BatchedPlant:
 
     def __init__(self, plant, num_envs, *, time_step=None, integration_scheme=None):
         fn = "BatchedPlant"
-        core = _check_plant(plant)
+        core, has_contact = _check_plant(plant)
         t = core.tables
         self._plant = plant
         self._tables = t
@@ -104,6 +117,16 @@ class BatchedPlant:
             raise ValueError(f"{fn}: integration_scheme {integration_scheme!r} is not one of "
                              f"{', '.join(BATCHED_INTEGRATION_SCHEMES)}")
         self._scheme = integration_scheme
+        self._contact = None
+        if has_contact:
+            if integration_scheme != "semi_explicit_euler":
+                raise ValueError(f"{fn}: plant '{plant.get_name()}' has contact, which the "
+                                 f"batched kernel steps with the plant's discrete contact "
+                                 f"step; integration_scheme must be 'semi_explicit_euler', "
+                                 f"got {integration_scheme!r}")
+            self._contact = BatchedContactScene(plant, core)
+            self._sizes = (t.nb, t.nv, self._contact.num_geometries, self._contact.max_pairs,
+                           self._contact.max_rows)
         self._tab_a, self._tab_b = runge_kutta_tableau(integration_scheme)
         self._ip, self._fp = core.ip, core.fp        # the plant's packed model (shared)
         self._g = np.array(plant.gravity_field().gravity_vector(), dtype=float)
@@ -132,6 +155,7 @@ class BatchedPlant:
         self._I10 = np.zeros((self._n, t.nb, 10))     # node order, as the kernels read it
         for b in range(1, t.nb):
             self._update_I10(b)
+        self._status = np.zeros((self._n, 2), dtype=np.int64)
         self._t0 = 0.0
         self._num_steps = 0
 
@@ -164,6 +188,17 @@ class BatchedPlant:
         """The MultibodyPlant this batch copies."""
         return self._plant
 
+    def has_contact(self):
+        """True when the kernel models contact (the plant's discrete contact step)."""
+        return self._contact is not None
+
+    def get_num_contacts(self):
+        """Number of point contacts of each env in its last step, shape (N,) int (zeros
+        without contact)."""
+        if self._contact is None:
+            return np.zeros(self._n, dtype=np.int64)
+        return self._status[:, 0].copy()
+
     def get_time(self):
         """Time (s) of every env: h times the number of steps taken since construction or
         the last `set_time`."""
@@ -193,9 +228,10 @@ class BatchedPlant:
         """
         fn = "BatchedPlant.step"
         U = self._U0 if u is None else self._rows(fn, "u", u, self._nu, "nu")
-        if isinstance(num_steps, bool) or not isinstance(num_steps, (int, np.integer)) \
-                or num_steps < 0:
+        if (type(num_steps) is not int and (isinstance(num_steps, bool) or not isinstance(
+                num_steps, (int, np.integer)))) or num_steps < 0:
             raise ValueError(f"{fn}: num_steps must be an integer >= 0, got {num_steps!r}")
+        num_steps = int(num_steps)
         if self._use_pd:
             if desired_state is None:
                 raise ValueError(f"{fn}: PD gains are set, so desired_state ([q_d; v_d] per "
@@ -206,13 +242,24 @@ class BatchedPlant:
                              f"set_pd_gains(kp, kd) first")
         else:
             XD = self._XD0
+        if self._contact is None:
+            with parallel_chunksize(1):
+                step_batch(self._ip, self._fp, self._X, U, self._I10, self._g, self._h,
+                           num_steps, self._actuators, self._damping, self._quat_starts,
+                           self._qdot_is_v, self._tab_a, self._tab_b, self._KP, self._KD, XD,
+                           self._use_pd, 16 * get_num_threads())
+            self._num_steps += num_steps
+            return
+        c = self._contact
         with parallel_chunksize(1):
-            step_batch(self._ip, self._fp, self._X, U, self._I10, self._g, self._h,
-                       int(num_steps), self._actuators, self._damping, self._quat_starts,
-                       self._qdot_is_v, self._tab_a, self._tab_b, self._KP, self._KD, XD,
-                       self._use_pd, 16 * get_num_threads())
-        self._num_steps += int(num_steps)
-
+            step_batch_contact(self._ip, self._fp, self._X, U, self._I10, self._g, self._h,
+                               num_steps, self._actuators, self._damping, self._quat_starts,
+                               self._qdot_is_v, self._KP, self._KD, XD, self._use_pd,
+                               16 * get_num_threads(), c.scene, c.solver, self._sizes, self._status)
+        self._num_steps += num_steps
+        failed = np.flatnonzero(self._status[:, 1] < 0)
+        if failed.size:
+            self._raise_contact_failure(failed, num_steps)
     # ---- PD-controlled actuators --------------------------------------------------------------
     def set_pd_gains(self, kp, kd):
         """Make every actuator PD-controlled with gains `kp`, `kd` (Drake's
@@ -374,6 +421,23 @@ class BatchedPlant:
         self.set_body_parameters(body, P if len(items) > 1 else P[0], envs)
 
     # ---- helpers ---------------------------------------------------------------------------
+    def _raise_contact_failure(self, failed, num_steps):
+        e = int(failed[0])
+        step, code = (int(x) for x in self._status[e])
+        self._status[failed] = 0
+        c = self._contact
+        if code == CONTACT_CAPACITY_EXCEEDED:
+            reason = "more contact points than the work arrays hold"
+        else:
+            reason = (f"the '{c.approximation}' solver did not converge (iteration limit "
+                      f"{c.solver[4]})")
+        raise ContactSolverError(
+            f"BatchedPlant.step: in {failed.size} env(s) (first: env {e}, at step {step} of "
+            f"{num_steps}, t = {self.get_time() - (num_steps - step + 1) * self._h:.6g} s) "
+            f"{reason}; those envs hold the state before their failing step, the others "
+            f"took all {num_steps} steps. Remedy: reduce the time step (now {self._h} s) or "
+            f"soften the contacts (a larger penetration allowance or point_contact_stiffness)")
+
     def _update_I10(self, b):
         """I10 row of body b (node order) from its parameters: [m, m p, m G] (the plant's
         arithmetic)."""
@@ -461,7 +525,8 @@ def _time_step(fn, plant, time_step):
 
 
 def _check_plant(plant):
-    """The plant's core, after checking that the batch kernel models it exactly."""
+    """(the plant's core, whether contact is modelled), after checking that the batch
+    kernel models the plant exactly."""
     fn = "BatchedPlant"
     if not hasattr(plant, "is_finalized"):
         raise TypeError(f"{fn}: plant must be a MultibodyPlant, got {type(plant).__name__}")
@@ -488,15 +553,11 @@ def _check_plant(plant):
         raise ValueError(f"{fn}: plant '{plant.get_name()}' has {', '.join(unsupported)}; "
                          f"the batched kernel models rigid bodies, joints, joint damping, "
                          f"actuation and uniform gravity only")
-    collision_geometries = getattr(plant, "get_collision_geometries", None)
-    if callable(collision_geometries) and any(
-            collision_geometries(plant.get_body(b)) for b in range(plant.num_bodies())):
-        warnings.warn(f"{fn}: plant '{plant.get_name()}' has collision geometry; contact is "
-                      f"not modelled by the batched kernel and is ignored", stacklevel=3)
-        return core
-    stepper = core.stepper
-    if stepper is not None and not isinstance(stepper, SemiExplicitEulerStepper):
-        warnings.warn(f"{fn}: plant '{plant.get_name()}' uses the discrete solver "
-                      f"{type(stepper).__name__}; the batched kernel takes the contact-free "
-                      f"semi-implicit Euler step instead", stacklevel=3)
-    return core
+    if not core.has_collision:
+        return core, False
+    if plant.time_step() == 0.0:
+        warnings.warn(f"{fn}: plant '{plant.get_name()}' is continuous and has collision "
+                      f"geometry; contact is modelled for discrete plants only (the plant's "
+                      f"discrete contact step) and is ignored here", stacklevel=3)
+        return core, False
+    return core, True

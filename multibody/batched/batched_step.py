@@ -35,7 +35,8 @@ from merganser.multibody.kernels.joint_velocity_maps import map_velocity_to_qdot
 from merganser.multibody.kernels.layout import NWS
 from merganser.multibody.kernels.position_update import advance_positions, normalize_quaternions
 
-__all__ = ["BATCHED_INTEGRATION_SCHEMES", "runge_kutta_tableau", "step_batch"]
+__all__ = ["BATCHED_INTEGRATION_SCHEMES", "env_accelerations", "env_inputs", "env_scratch",
+           "load_state", "runge_kutta_tableau", "step_batch", "store_state"]
 
 #: Butcher tableaux (rows of A, b) of the explicit schemes; the framework's for the
 #: names it shares (framework.integrators.runge_kutta), plus the classical RK4.
@@ -60,7 +61,7 @@ def runge_kutta_tableau(scheme):
 
 
 @kernel
-def _accelerations(model, drive, scratch, q, v):
+def env_accelerations(model, drive, scratch, q, v):
     """scratch's vd = ABA(q, v, τ) with τ = B u - D v (see the module docstring).
 
     model = (ip, fp, g, I10 of the env); drive = (u, actuators (2, nu): velocity and
@@ -87,7 +88,7 @@ def _accelerations(model, drive, scratch, q, v):
 @kernel
 def _semi_explicit_euler_step(model, drive, scratch, q, v, h, qdot_is_v, quat_starts):
     """v += h vdot(q, v);  q += h N(q) v (the new v), quaternions re-normalized."""
-    _accelerations(model, drive, scratch, q, v)
+    env_accelerations(model, drive, scratch, q, v)
     vd, qdot = scratch[3], scratch[4]
     for i in range(v.shape[0]):
         v[i] = vd[i] * h + v[i]
@@ -118,7 +119,7 @@ def _runge_kutta_step(model, drive, scratch, q, v, h, qdot_is_v, tab_a, tab_b, x
                     v[i - nq] = xi
         if st == tab_b.shape[0]:
             break
-        _accelerations(model, drive, scratch, q, v)
+        env_accelerations(model, drive, scratch, q, v)
         if qdot_is_v:
             for i in range(nq):
                 K[st, i] = v[i]
@@ -169,21 +170,16 @@ def step_batch(ip, fp, X, U, I10, g, h, num_steps, actuators, damping, quat_star
     nchunks : int
         Number of parallel tasks (chunks of contiguous envs).
     """
-    nb, n_env, nx, nv = ip.shape[0], X.shape[0], X.shape[1], damping.shape[0]
+    n_env, nx, nv = X.shape[0], X.shape[1], damping.shape[0]
     nq = nx - nv
     for c in prange(nchunks):
-        scratch = (np.zeros((nb, NWS)), np.zeros((nb, 6)), np.empty(nv), np.empty(nv),
-                   np.empty(nq))
+        scratch = env_scratch(ip.shape[0], nq, nv)
         q, v, x0 = np.empty(nq), np.empty(nv), np.empty(nx)
         K = np.empty((max(tab_b.shape[0], 1), nx))
         for e in range((c * n_env) // nchunks, ((c + 1) * n_env) // nchunks):
-            for i in range(nq):
-                q[i] = X[e, i]
-            for i in range(nv):
-                v[i] = X[e, nq + i]
-            model = (ip, fp, g, I10[e])
-            drive = (U[e], actuators, damping, KP[e if KP.shape[0] > 1 else 0],
-                     KD[e if KD.shape[0] > 1 else 0], XD[e if XD.shape[0] > 1 else 0], use_pd)
+            load_state(X, e, q, v)
+            model, drive = env_inputs(e, ip, fp, g, I10, U, actuators, damping, KP, KD, XD,
+                                      use_pd)
             for _ in range(num_steps):
                 if tab_b.shape[0] == 0:
                     _semi_explicit_euler_step(model, drive, scratch, q, v, h, qdot_is_v,
@@ -192,7 +188,41 @@ def step_batch(ip, fp, X, U, I10, g, h, num_steps, actuators, damping, quat_star
                     _runge_kutta_step(model, drive, scratch, q, v, h, qdot_is_v, tab_a,
                                       tab_b, x0, K)
                     normalize_quaternions(q, quat_starts)
-            for i in range(nq):
-                X[e, i] = q[i]
-            for i in range(nv):
-                X[e, nq + i] = v[i]
+            store_state(X, e, q, v)
+
+
+@kernel(allocates=True)
+def env_scratch(nb, nq, nv):
+    """Work arrays of one parallel task: (ws, fext, tau, vd, qdot)."""
+    return (np.zeros((nb, NWS)), np.zeros((nb, 6)), np.empty(nv), np.empty(nv),
+            np.empty(nq))
+
+
+@kernel(allocates=True)
+def env_inputs(e, ip, fp, g, I10, U, actuators, damping, KP, KD, XD, use_pd):
+    """(model, drive) of env e (see `env_accelerations`); KP, KD, XD have one row shared
+    by all envs or one per env."""
+    model = (ip, fp, g, I10[e])
+    drive = (U[e], actuators, damping, KP[e if KP.shape[0] > 1 else 0],
+             KD[e if KD.shape[0] > 1 else 0], XD[e if XD.shape[0] > 1 else 0], use_pd)
+    return model, drive
+
+
+@kernel
+def load_state(X, e, q, v):
+    """q, v = X[e] split."""
+    nq = q.shape[0]
+    for i in range(nq):
+        q[i] = X[e, i]
+    for i in range(v.shape[0]):
+        v[i] = X[e, nq + i]
+
+
+@kernel
+def store_state(X, e, q, v):
+    """X[e] = [q; v]."""
+    nq = q.shape[0]
+    for i in range(nq):
+        X[e, i] = q[i]
+    for i in range(v.shape[0]):
+        X[e, nq + i] = v[i]
