@@ -191,11 +191,12 @@ def contact_step(model, drive, scratch, scene, solver, work, q, v, h,
             v_next[i] = vd[i] * h + v[i]
     else:
         calc_mass_matrix(ip, fp, ws, q, inertia, M)
+        r3 = 3 * nc                      # the work arrays cut to this step's contacts
         it, _ = sap_step(sap_model, q, v, vd, M, h, vs, rel_tol, abs_tol, max_iter, nc, 0,
                          nodes[0], nodes[1], p_WC, R_WC, cparams[0], cparams[1], cparams[2],
-                         cparams[3], cparams[4], v_next, impulses[0], impulses[1], vecs[1],
-                         ip, fp, ws, kinds, int_params, float_params, J, w, cwork, hwork,
-                         vecs[0])
+                         cparams[3], cparams[4], v_next, impulses[0, :r3], impulses[1, :r3],
+                         vecs[1], ip, fp, ws, kinds, int_params, float_params, J[:r3],
+                         w[:r3], cwork[:, :nc], hwork, vecs[0])
         if it < 0:
             return min(it, -1)
     advance_positions(ip, q, v_next, h, qdot_is_v, quat_starts, qdot, q)

@@ -363,15 +363,17 @@ def test_plants_the_kernel_cannot_model_are_rejected():
         BatchedPlant(plant, 2)
 
 
-@pytest.mark.parametrize("time_step", [H, 0.0])
-def test_contact_geometry_is_ignored_with_a_warning(time_step):
+def test_a_continuous_plants_contact_geometry_is_ignored_with_a_warning():
     builder = DiagramBuilder()
-    plant, _ = add_multibody_plant_scene_graph(builder, time_step)
+    plant, _ = add_multibody_plant_scene_graph(builder, 0.0)
     ball = plant.add_rigid_body("ball", SpatialInertia.solid_sphere_with_mass(1.0, 0.1))
     plant.register_collision_geometry(ball, RigidTransform(), Sphere(0.1), "ball",
                                       CoulombFriction(0.5, 0.5))
+    plant.register_collision_geometry(plant.world_body(), RigidTransform([0, 0, -0.5]),
+                                      Sphere(0.1), "post", CoulombFriction(0.5, 0.5))
     plant.finalize()
-    with pytest.warns(UserWarning, match="has collision geometry; contact is not modelled"):
+    with pytest.warns(UserWarning, match="is continuous and has collision geometry"):
         envs = BatchedPlant(plant, 2, time_step=H)
-    envs.step(num_steps=100)                                 # free fall through the contact
-    np.testing.assert_allclose(envs.get_velocities()[:, 5], -9.81 * 100 * H, rtol=1e-12)
+    assert not envs.has_contact()
+    envs.step(num_steps=500)                                 # free fall through the post
+    np.testing.assert_allclose(envs.get_velocities()[:, 5], -9.81 * 500 * H, rtol=1e-12)
