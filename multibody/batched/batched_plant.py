@@ -291,7 +291,7 @@ class BatchedPlant:
             g = self._rows(fn, arg, a.reshape(1, -1) if a.ndim == 1 else a, self._nu, "nu", n)
             if not np.all(np.isfinite(g)) or np.any(g < 0.0):
                 raise ValueError(f"{fn}: {arg} must be finite and >= 0")
-            gains.append(g)
+            gains.append(g.copy())          # (g may be the caller's array)
         self._KP, self._KD = gains
         self._use_pd = True
 
@@ -305,17 +305,30 @@ class BatchedPlant:
         return self._use_pd
 
     # ---- state -------------------------------------------------------------------------------
-    def get_state(self):
-        """States x = [q; v] of all envs, shape (N, nq + nv) (a copy)."""
-        return self._X.copy()
+    def get_state(self, out=None):
+        """States x = [q; v] of all envs, shape (N, nq + nv): a copy, or written into
+        `out` (a float64 array of that shape, reused across calls) and returned."""
+        return self._copy_out("BatchedPlant.get_state", self._X, out)
 
-    def get_positions(self):
-        """q of all envs, shape (N, nq) (a copy)."""
-        return self._X[:, :self._nq].copy()
+    def get_positions(self, out=None):
+        """q of all envs, shape (N, nq) (a copy, or into `out` as `get_state`)."""
+        return self._copy_out("BatchedPlant.get_positions", self._X[:, :self._nq], out)
 
-    def get_velocities(self):
-        """v of all envs, shape (N, nv) (a copy)."""
-        return self._X[:, self._nq:].copy()
+    def get_velocities(self, out=None):
+        """v of all envs, shape (N, nv) (a copy, or into `out` as `get_state`)."""
+        return self._copy_out("BatchedPlant.get_velocities", self._X[:, self._nq:], out)
+
+    @staticmethod
+    def _copy_out(fn, block, out):
+        if out is None:
+            return block.copy()
+        if not (isinstance(out, np.ndarray) and out.dtype == np.float64
+                and out.shape == block.shape):
+            raise ValueError(f"{fn}: out must be a float64 array of shape {block.shape}, got "
+                             f"{getattr(out, 'dtype', type(out).__name__)} "
+                             f"{getattr(out, 'shape', '')}")
+        np.copyto(out, block)
+        return out
 
     def set_state(self, x, envs=None):
         """Set x = [q; v] of the envs `envs` (all by default).
@@ -477,6 +490,9 @@ class BatchedPlant:
     def _rows(self, fn, arg, value, width, name, n=None):
         """`value` as a C-contiguous float array (n, width); a (width,) vector is tiled."""
         n = self._n if n is None else n
+        if (type(value) is np.ndarray and value.dtype == np.float64
+                and value.shape == (n, width) and value.flags.c_contiguous):
+            return value                 # read during the call only: no copy needed
         try:
             a = np.asarray(value, dtype=np.float64)
         except (TypeError, ValueError):
