@@ -45,6 +45,7 @@ import numba
 import numpy as np
 
 from merganser.framework import DiagramBuilder, LeafSystem, Simulator
+from merganser.framework.compilation import get_num_threads, set_num_threads
 from merganser.framework.monte_carlo import monte_carlo_simulation, sample_seed
 from merganser.geometry import Box, CoulombFriction, HalfSpace, RigidTransform, RollPitchYaw, Sphere
 from merganser.multibody import MultibodyPlantConfig, add_multibody_plant
@@ -426,6 +427,13 @@ def compare_with_mujoco(args):
             key = "contact" if contact else "free"
             times.setdefault((key, "merganser"), []).append(
                 run_batched_pd(envs, desired, steps, steps, out))
+            threads = get_num_threads()
+            set_num_threads(1)
+            try:
+                times.setdefault((key, "merganser 1 thread"), []).append(
+                    run_batched_pd(envs, desired, steps, steps, out))
+            finally:
+                set_num_threads(threads)
             for k in (1, 5):
                 times.setdefault((key, f"merganser {k}/call"), []).append(
                     run_batched_pd(envs, desired, steps, k, out))
@@ -449,6 +457,10 @@ def compare_with_mujoco(args):
         print(f"{key:<9}{m:>11.3f}{per[(key, 'mujoco 1')]:>14.3f}{per[(key, 'mujoco 2')]:>14.3f}"
               f"{m / per[(key, 'mujoco 2')]:>15.2f}x{m / per[(key, 'mujoco 1')]:>15.2f}x"
               f"   (goal <= 0.5x)")
+    print("threads: merganser one call on 1 thread / on "
+          f"{numba.get_num_threads()}: " + ", ".join(
+              f"{key} {per[(key, 'merganser 1 thread')] / per[(key, 'merganser')]:.2f}x"
+              for key in ("free", "contact")) + "   (goal >= 1.7x on 2 free cores)")
     print("short calls (same 200 steps; merganser step + get_state(out=...) per call; mujoco "
           "2 threads, one step per call):")
     for key in ("free", "contact"):

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from merganser.framework.compilation import kernel, prange
+from merganser.framework.compilation import kernel
 from merganser.geometry.properties import HYDROELASTIC
 from merganser.geometry.proximity.broad_phase import geometry_poses
 from merganser.geometry.proximity.scene import contact_point_query
@@ -37,7 +37,7 @@ from merganser.multibody.kernels.kinematics import calc_forward_kinematics
 from merganser.multibody.kernels.position_update import advance_positions
 
 __all__ = ["BatchedContactScene", "CONTACT_CAPACITY_EXCEEDED", "contact_step", "contact_work",
-           "step_batch_contact"]
+           "step_envs_contact"]
 
 #: `contact_step`'s return value when the query found more contact rows than the work
 #: arrays hold (cannot happen with `contact_work`'s sizes; reported, not ignored).
@@ -205,36 +205,36 @@ def contact_step(model, drive, scratch, scene, solver, work, q, v, h,
     return nc
 
 
-@kernel(parallel=True)
-def step_batch_contact(ip, fp, X, U, I10, g, h, num_steps, actuators, damping, quat_starts,
-                       qdot_is_v, KP, KD, XD, use_pd, nchunks, scene, solver, sizes, status):
-    """`multibody.batched.batched_step.step_batch`'s semi-explicit Euler with contact:
-    `contact_step` for every env and step, in place on X (N, nq + nv).
+@kernel(allocates=True, inline=False)
+def step_envs_contact(lo, hi, ip, fp, X, U, I10, g, h, num_steps, actuators, damping,
+                      quat_starts, qdot_is_v, KP, KD, XD, use_pd, scene, solver, sizes,
+                      status):
+    """`multibody.batched.batched_step.step_envs`'s semi-explicit Euler with contact:
+    `contact_step` for every env lo..hi-1 and step, in place on X (N, nq + nv).
 
     `scene`, `solver` are `BatchedContactScene`'s tuples, `sizes` the arguments of
     `contact_work`; status (N, 2) int64 receives per env the contact count of its last
     step and, when a step failed (then the env holds the state before it and takes no
     further step), ``[step number (1-based), contact_step's negative value]``; it is
-    ``[nc, 0]`` otherwise. The other arguments are `step_batch`'s.
+    ``[nc, 0]`` otherwise. The other arguments are `step_envs`'s.
     """
-    n_env, nx, nv = X.shape[0], X.shape[1], damping.shape[0]
+    nx, nv = X.shape[1], damping.shape[0]
     nq = nx - nv
     nb, _, ng, max_pairs, max_rows = sizes
-    for c in prange(nchunks):
-        scratch = env_scratch(ip.shape[0], nq, nv)
-        work = contact_work(nb, nv, ng, max_pairs, max_rows)
-        q, v = np.empty(nq), np.empty(nv)
-        for e in range((c * n_env) // nchunks, ((c + 1) * n_env) // nchunks):
-            load_state(X, e, q, v)
-            model, drive = env_inputs(e, ip, fp, g, I10, U, actuators, damping, KP, KD, XD,
-                                      use_pd)
-            status[e, 1] = 0
-            for s in range(num_steps):
-                r = contact_step(model, drive, scratch, scene, solver, work, q, v, h,
-                                 qdot_is_v, quat_starts)
-                if r < 0:
-                    status[e, 0] = s + 1
-                    status[e, 1] = r
-                    break
-                status[e, 0] = r
-            store_state(X, e, q, v)
+    scratch = env_scratch(ip.shape[0], nq, nv)
+    work = contact_work(nb, nv, ng, max_pairs, max_rows)
+    q, v = np.empty(nq), np.empty(nv)
+    for e in range(lo, hi):
+        load_state(X, e, q, v)
+        model, drive = env_inputs(e, ip, fp, g, I10, U, actuators, damping, KP, KD, XD,
+                                  use_pd)
+        status[e, 1] = 0
+        for s in range(num_steps):
+            r = contact_step(model, drive, scratch, scene, solver, work, q, v, h, qdot_is_v,
+                             quat_starts)
+            if r < 0:
+                status[e, 0] = s + 1
+                status[e, 1] = r
+                break
+            status[e, 0] = r
+        store_state(X, e, q, v)

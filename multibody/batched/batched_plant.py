@@ -3,9 +3,9 @@
 For reinforcement learning and other many-rollout workloads: every environment (env) has
 its own state x = [q; v], actuation u and body inertial parameters; the model (joints,
 frames, joint damping, gravity) is shared. `BatchedPlant.step` advances all N envs by
-``num_steps`` steps in one numba kernel, parallel over cores
-(`multibody.batched.batched_step.step_batch`; the result does not depend on the number of
-threads).
+``num_steps`` steps in compiled code, chunks of envs on every core
+(`multibody.batched.batched_step.step_envs` run by `multibody.batched.env_pool`; the
+kernel releases the GIL and the result does not depend on the number of threads).
 
 Integration schemes (h = time_step): ``"semi_explicit_euler"``, the discrete plant's own
 step reproduced operation for operation (the default for a discrete plant), and the
@@ -36,13 +36,14 @@ import warnings
 
 import numpy as np
 
-from merganser.framework.compilation import get_num_threads, parallel_chunksize
+from merganser.framework.compilation import get_num_threads
 from merganser.multibody.batched.batched_contact import (
-    CONTACT_CAPACITY_EXCEEDED, BatchedContactScene, step_batch_contact,
+    CONTACT_CAPACITY_EXCEEDED, BatchedContactScene, step_envs_contact,
 )
 from merganser.multibody.batched.batched_step import (
-    BATCHED_INTEGRATION_SCHEMES, runge_kutta_tableau, step_batch,
+    BATCHED_INTEGRATION_SCHEMES, runge_kutta_tableau, step_envs,
 )
+from merganser.multibody.batched.env_pool import run_chunks
 from merganser.multibody.contact.errors import ContactSolverError
 from merganser.multibody.plant.plant_core import get_plant_core
 from merganser.multibody.plant.plant_parameters import body_parameters
@@ -242,20 +243,18 @@ class BatchedPlant:
                              f"set_pd_gains(kp, kd) first")
         else:
             XD = self._XD0
+        args = (self._ip, self._fp, self._X, U, self._I10, self._g, self._h, num_steps,
+                self._actuators, self._damping, self._quat_starts, self._qdot_is_v)
         if self._contact is None:
-            with parallel_chunksize(1):
-                step_batch(self._ip, self._fp, self._X, U, self._I10, self._g, self._h,
-                           num_steps, self._actuators, self._damping, self._quat_starts,
-                           self._qdot_is_v, self._tab_a, self._tab_b, self._KP, self._KD, XD,
-                           self._use_pd, 16 * get_num_threads())
+            args += (self._tab_a, self._tab_b, self._KP, self._KD, XD, self._use_pd)
+            run_chunks(lambda lo, hi: step_envs(lo, hi, *args), self._n, get_num_threads())
             self._num_steps += num_steps
             return
         c = self._contact
-        with parallel_chunksize(1):
-            step_batch_contact(self._ip, self._fp, self._X, U, self._I10, self._g, self._h,
-                               num_steps, self._actuators, self._damping, self._quat_starts,
-                               self._qdot_is_v, self._KP, self._KD, XD, self._use_pd,
-                               16 * get_num_threads(), c.scene, c.solver, self._sizes, self._status)
+        args += (self._KP, self._KD, XD, self._use_pd, c.scene, c.solver, self._sizes,
+                 self._status)
+        run_chunks(lambda lo, hi: step_envs_contact(lo, hi, *args), self._n,
+                   get_num_threads())
         self._num_steps += num_steps
         failed = np.flatnonzero(self._status[:, 1] < 0)
         if failed.size:

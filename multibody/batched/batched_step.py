@@ -1,8 +1,8 @@
-"""The step kernel of `multibody.batched.BatchedPlant`: N envs, one parallel call.
+"""The step kernel of `multibody.batched.BatchedPlant`: a chunk of envs per call.
 
-`step_batch` splits the envs into contiguous chunks (one ``prange`` task each, with its
-own workspace, so the result does not depend on the number of threads) and advances
-every env by ``num_steps`` steps of size h. With ``vdot = ABA(q, v, τ)`` (gravity
+`step_envs` advances the envs of one contiguous chunk (with the chunk's own workspace)
+by ``num_steps`` steps of size h; `multibody.batched.env_pool.run_chunks` runs the chunks
+on the cores, so the result does not depend on the number of threads. With ``vdot = ABA(q, v, τ)`` (gravity
 included) and per actuator a, driving velocity ``iv(a)`` of a joint with position
 ``iq(a)``::
 
@@ -30,13 +30,13 @@ from __future__ import annotations
 import numpy as np
 
 from merganser.multibody.kernels.aba import calc_forward_dynamics
-from merganser.framework.compilation import kernel, prange
+from merganser.framework.compilation import kernel
 from merganser.multibody.kernels.joint_velocity_maps import map_velocity_to_qdot
 from merganser.multibody.kernels.layout import NWS
 from merganser.multibody.kernels.position_update import advance_positions, normalize_quaternions
 
 __all__ = ["BATCHED_INTEGRATION_SCHEMES", "env_accelerations", "env_inputs", "env_scratch",
-           "load_state", "runge_kutta_tableau", "step_batch", "store_state"]
+           "load_state", "runge_kutta_tableau", "step_envs", "store_state"]
 
 #: Butcher tableaux (rows of A, b) of the explicit schemes; the framework's for the
 #: names it shares (framework.integrators.runge_kutta), plus the classical RK4.
@@ -131,10 +131,11 @@ def _runge_kutta_step(model, drive, scratch, q, v, h, qdot_is_v, tab_a, tab_b, x
             K[st, nq + i] = vd[i]
 
 
-@kernel(parallel=True)
-def step_batch(ip, fp, X, U, I10, g, h, num_steps, actuators, damping, quat_starts,
-               qdot_is_v, tab_a, tab_b, KP, KD, XD, use_pd, nchunks):
-    """Advance every env of X (N, nq + nv) by `num_steps` steps of size h, in place.
+@kernel(allocates=True, inline=False)
+def step_envs(lo, hi, ip, fp, X, U, I10, g, h, num_steps, actuators, damping, quat_starts,
+              qdot_is_v, tab_a, tab_b, KP, KD, XD, use_pd):
+    """Advance the envs lo..hi-1 of X (N, nq + nv) by `num_steps` steps of size h, in place
+    (one chunk of `multibody.batched.env_pool.run_chunks`; the call releases the GIL).
 
     Parameters
     ----------
@@ -167,28 +168,25 @@ def step_batch(ip, fp, X, U, I10, g, h, num_steps, actuators, damping, quat_star
         Desired state [q_d; v_d] per actuator, read when `use_pd`.
     use_pd : bool
         Whether the actuators are PD-controlled.
-    nchunks : int
-        Number of parallel tasks (chunks of contiguous envs).
     """
-    n_env, nx, nv = X.shape[0], X.shape[1], damping.shape[0]
+    nx, nv = X.shape[1], damping.shape[0]
     nq = nx - nv
-    for c in prange(nchunks):
-        scratch = env_scratch(ip.shape[0], nq, nv)
-        q, v, x0 = np.empty(nq), np.empty(nv), np.empty(nx)
-        K = np.empty((max(tab_b.shape[0], 1), nx))
-        for e in range((c * n_env) // nchunks, ((c + 1) * n_env) // nchunks):
-            load_state(X, e, q, v)
-            model, drive = env_inputs(e, ip, fp, g, I10, U, actuators, damping, KP, KD, XD,
-                                      use_pd)
-            for _ in range(num_steps):
-                if tab_b.shape[0] == 0:
-                    _semi_explicit_euler_step(model, drive, scratch, q, v, h, qdot_is_v,
-                                              quat_starts)
-                else:
-                    _runge_kutta_step(model, drive, scratch, q, v, h, qdot_is_v, tab_a,
-                                      tab_b, x0, K)
-                    normalize_quaternions(q, quat_starts)
-            store_state(X, e, q, v)
+    scratch = env_scratch(ip.shape[0], nq, nv)
+    q, v, x0 = np.empty(nq), np.empty(nv), np.empty(nx)
+    K = np.empty((max(tab_b.shape[0], 1), nx))
+    for e in range(lo, hi):
+        load_state(X, e, q, v)
+        model, drive = env_inputs(e, ip, fp, g, I10, U, actuators, damping, KP, KD, XD,
+                                  use_pd)
+        for _ in range(num_steps):
+            if tab_b.shape[0] == 0:
+                _semi_explicit_euler_step(model, drive, scratch, q, v, h, qdot_is_v,
+                                          quat_starts)
+            else:
+                _runge_kutta_step(model, drive, scratch, q, v, h, qdot_is_v, tab_a, tab_b,
+                                  x0, K)
+                normalize_quaternions(q, quat_starts)
+        store_state(X, e, q, v)
 
 
 @kernel(allocates=True)

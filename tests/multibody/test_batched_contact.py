@@ -3,6 +3,9 @@ time with their own discrete SAP-family contact step (same plant, same config), 
 for a quadruped on flat ground, a gripper pushing a box and spheres and capsules piled on
 each other; the envs are independent (one env's contact does not touch the others')."""
 
+import threading
+import time
+
 import numpy as np
 import pytest
 
@@ -222,3 +225,38 @@ def test_contact_solver_failure_raises_naming_the_env_and_keeps_its_state():
         envs.step(num_steps=10)
     np.testing.assert_array_equal(envs.get_state()[1], X0[1])
     assert not np.allclose(envs.get_state()[0], X0[0])
+
+
+def test_a_long_batched_call_releases_the_gil():
+    """Another Python thread keeps running while a batched step call is in the kernel."""
+    diagram, plant = pile()
+    X0, _ = pile_states(np.random.default_rng(2), 64)
+    envs = BatchedPlant(plant, 64)
+    envs.set_state(X0)
+    envs.step(num_steps=1)                                   # load the kernel first
+    in_kernel = threading.Event()
+    done = threading.Event()
+
+    def run():
+        in_kernel.set()
+        envs.step(num_steps=1500)
+        done.set()
+
+    def spin(until):
+        count = 0
+        while not until():
+            count += 1
+        return count
+
+    start = time.perf_counter()                              # the loop's rate alone
+    alone = spin(lambda: time.perf_counter() - start > 0.05) / (time.perf_counter() - start)
+    worker = threading.Thread(target=run)
+    worker.start()
+    in_kernel.wait()
+    start = time.perf_counter()
+    count = spin(done.is_set)
+    elapsed = time.perf_counter() - start
+    worker.join()
+    # a held GIL would let the loop run only in the 5 ms switch intervals around the call
+    assert elapsed > 0.1, elapsed
+    assert count / elapsed > 0.05 * alone, (count, elapsed, alone)
