@@ -430,17 +430,21 @@ def compare_with_mujoco(args):
             threads = get_num_threads()
             set_num_threads(1)
             try:
+                cpu = time.process_time()
                 times.setdefault((key, "merganser 1 thread"), []).append(
                     run_batched_pd(envs, desired, steps, steps, out))
+                times.setdefault((key, "merganser cpu"), []).append(time.process_time() - cpu)
             finally:
                 set_num_threads(threads)
             for k in (1, 5):
                 times.setdefault((key, f"merganser {k}/call"), []).append(
                     run_batched_pd(envs, desired, steps, k, out))
             for t, r in mj.items():
-                start = time.perf_counter()
+                start, cpu = time.perf_counter(), time.process_time()
                 r.run()
                 times.setdefault((key, f"mujoco {t}"), []).append(time.perf_counter() - start)
+                if t == 1:
+                    times.setdefault((key, "mujoco cpu"), []).append(time.process_time() - cpu)
                 if t == 2:
                     start = time.perf_counter()
                     r.run_in_calls(1)
@@ -457,6 +461,12 @@ def compare_with_mujoco(args):
         print(f"{key:<9}{m:>11.3f}{per[(key, 'mujoco 1')]:>14.3f}{per[(key, 'mujoco 2')]:>14.3f}"
               f"{m / per[(key, 'mujoco 2')]:>15.2f}x{m / per[(key, 'mujoco 1')]:>15.2f}x"
               f"   (goal <= 0.5x)")
+    print("one thread, CPU time of this process per env-step (not inflated by other "
+          "processes): " + ", ".join(
+              f"{key} merganser {per[(key, 'merganser cpu')]:.3f} us, mujoco "
+              f"{per[(key, 'mujoco cpu')]:.3f} us "
+              f"({per[(key, 'merganser cpu')] / per[(key, 'mujoco cpu')]:.2f}x)"
+              for key in ("free", "contact")))
     print("threads: merganser one call on 1 thread / on "
           f"{numba.get_num_threads()}: " + ", ".join(
               f"{key} {per[(key, 'merganser 1 thread')] / per[(key, 'merganser')]:.2f}x"
