@@ -64,21 +64,25 @@ def runge_kutta_tableau(scheme):
 def env_accelerations(model, drive, scratch, q, v):
     """scratch's vd = ABA(q, v, τ) with τ = B u - D v (see the module docstring).
 
-    model = (ip, fp, g, I10 of the env); drive = (u, actuators (2, nu): velocity and
-    position index per actuator, damping (nv,), kp, kd, x_d = [q_d; v_d], use_pd);
-    scratch = (ws, fext, tau, vd, qdot).
+    model = (ip, fp, g, I10 of the env); drive = (U (N, nu), actuators (2, nu): velocity
+    and position index per actuator, damping (nv,), KP, KD (1 or N, nu), XD = [q_d; v_d]
+    (1 or N, 2 nu), use_pd, e: the env's row; `env_inputs`); scratch = (ws, fext, tau,
+    vd, qdot).
     """
     ip, fp, g, inertia = model
-    u, actuators, damping, kp, kd, x_d, use_pd = drive
+    U, actuators, damping, KP, KD, XD, use_pd, e = drive
     ws, fext, tau, vd, _ = scratch
-    nu = u.shape[0]
+    nu = U.shape[1]
+    ek = e if KP.shape[0] > 1 else 0
+    ed = e if KD.shape[0] > 1 else 0
+    ex = e if XD.shape[0] > 1 else 0
     for i in range(tau.shape[0]):
         tau[i] = 0.0
     for a in range(nu):
-        ua = u[a]
+        ua = U[e, a]
         if use_pd:
-            ua += (kp[a] * (x_d[a] - q[actuators[1, a]])
-                   - kd[a] * (v[actuators[0, a]] - x_d[nu + a]))
+            ua += (KP[ek, a] * (XD[ex, a] - q[actuators[1, a]])
+                   - KD[ed, a] * (v[actuators[0, a]] - XD[ex, nu + a]))
         tau[actuators[0, a]] += ua
     for i in range(damping.shape[0]):
         tau[i] -= damping[i] * v[i]
@@ -198,12 +202,10 @@ def env_scratch(nb, nq, nv):
 
 @kernel(allocates=True)
 def env_inputs(e, ip, fp, g, I10, U, actuators, damping, KP, KD, XD, use_pd):
-    """(model, drive) of env e (see `env_accelerations`); KP, KD, XD have one row shared
-    by all envs or one per env."""
-    model = (ip, fp, g, I10[e])
-    drive = (U[e], actuators, damping, KP[e if KP.shape[0] > 1 else 0],
-             KD[e if KD.shape[0] > 1 else 0], XD[e if XD.shape[0] > 1 else 0], use_pd)
-    return model, drive
+    """(model, drive) of env e (see `env_accelerations`; one array view per env, the
+    other rows are indexed with e); KP, KD, XD have one row shared by all envs or one
+    per env."""
+    return (ip, fp, g, I10[e]), (U, actuators, damping, KP, KD, XD, use_pd, e)
 
 
 @kernel
