@@ -3,8 +3,8 @@
 `contact_step` advances one env by one step of the plant's own discrete contact step,
 built from the kernels the single plant calls, in its order (one copy of each formula):
 
-1. v̇ = ABA(q, v, τ) with τ = B u - D v (`multibody.batched.batched_step`'s
-   ``_accelerations``, the free-motion acceleration of the plant's forward dynamics);
+1. v̇ = ABA(q, v, τ) with τ = B u - D v (`multibody.batched.batched_step.env_accelerations`,
+   the free-motion acceleration of the plant's forward dynamics);
 2. the body poses X_WB (`calc_forward_kinematics`), the geometry poses
    X_WG = X_WB X_BG (`geometry_poses`), the broad and narrow phase
    (`geometry.proximity.scene.contact_point_query`) and the contact pairs with combined
@@ -87,6 +87,11 @@ class BatchedContactScene:
         inspector = query.inspector()
         ids = tables.ids
         model = plant.get_contact_model()
+        if model == "hydroelastic":
+            raise ValueError(f"{fn}: plant '{plant.get_name()}' uses the contact model "
+                             f"'hydroelastic'; the batched kernel models point contact only "
+                             f"(contact_model 'point' or 'hydroelastic_with_fallback' without "
+                             f"hydroelastic properties)")
         for g in ids:
             props = inspector.get_proximity_properties(g)
             if model != "point" and props is not None and props.has_property(

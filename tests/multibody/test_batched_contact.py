@@ -11,8 +11,9 @@ import numpy as np
 import pytest
 
 from merganser.framework import DiagramBuilder, Simulator
-from merganser.geometry import (Box, Capsule, CoulombFriction, HalfSpace, RigidTransform,
-                                RollPitchYaw, Sphere)
+from merganser.geometry import (Box, Capsule, CoulombFriction, HalfSpace, ProximityProperties,
+                                RigidTransform, RollPitchYaw, Sphere,
+                                add_compliant_hydroelastic_properties)
 from merganser.multibody import MultibodyPlantConfig, SpatialInertia, add_multibody_plant
 from merganser.multibody.batched import BatchedPlant
 from merganser.multibody.contact.errors import ContactSolverError
@@ -22,11 +23,11 @@ H = 1e-3
 FRICTION = CoulombFriction(0.8, 0.8)
 
 
-def _plant(approximation="sap", **config):
+def _plant(approximation="sap", contact_model="point"):
     builder = DiagramBuilder()
     plant, _ = add_multibody_plant(MultibodyPlantConfig(
-        time_step=H, contact_model="point", discrete_contact_approximation=approximation,
-        **config), builder)
+        time_step=H, contact_model=contact_model,
+        discrete_contact_approximation=approximation), builder)
     plant.register_collision_geometry(plant.world_body(), RigidTransform(), HalfSpace(),
                                       "ground", FRICTION)
     return builder, plant
@@ -214,6 +215,14 @@ def test_plants_whose_contact_the_kernel_cannot_model_are_rejected():
     diagram, plant = pile()
     with pytest.raises(ValueError, match="integration_scheme must be 'semi_explicit_euler'"):
         BatchedPlant(plant, 2, integration_scheme="runge_kutta2")
+    builder, plant = _plant(contact_model="hydroelastic_with_fallback")
+    ball = plant.add_rigid_body("ball", SpatialInertia.solid_sphere_with_mass(1.0, 0.05))
+    properties = ProximityProperties()
+    add_compliant_hydroelastic_properties(0.02, 1e6, properties)
+    plant.register_collision_geometry(ball, RigidTransform(), Sphere(0.05), "ball", properties)
+    plant.finalize()
+    with pytest.raises(ValueError, match="geometry 'ball' .* has hydroelastic properties"):
+        BatchedPlant(plant, 2)
 
 
 def test_contact_solver_failure_raises_naming_the_env_and_keeps_its_state():
