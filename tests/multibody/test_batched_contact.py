@@ -6,9 +6,10 @@ each other; the envs are independent (one env's contact does not touch the other
 import threading
 import time
 
-import numba
 import numpy as np
 import pytest
+
+from batched_helpers import states_for_each_thread_count
 
 from merganser.framework import DiagramBuilder, Simulator
 from merganser.geometry import (Box, Capsule, CoulombFriction, HalfSpace, ProximityProperties,
@@ -275,16 +276,13 @@ def test_a_long_batched_call_releases_the_gil():
 def test_contact_result_does_not_depend_on_the_number_of_threads():
     diagram, plant = pile()
     X0, _ = pile_states(np.random.default_rng(4), 7)
-    states = []
-    threads = numba.get_num_threads()
-    try:
-        for t in sorted({1, numba.config.NUMBA_NUM_THREADS}):
-            numba.set_num_threads(t)
-            envs = BatchedPlant(plant, 7)
-            envs.set_state(X0)
-            for _ in range(4):                               # short calls, as an RL loop
-                envs.step(num_steps=25)
-            states.append(envs.get_state())
-    finally:
-        numba.set_num_threads(threads)
+
+    def run():
+        envs = BatchedPlant(plant, 7)
+        envs.set_state(X0)
+        for _ in range(4):                                   # short calls, as an RL loop
+            envs.step(num_steps=25)
+        return envs.get_state()
+
+    states = states_for_each_thread_count(run)
     assert all(np.array_equal(s, states[0]) for s in states)

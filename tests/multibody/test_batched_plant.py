@@ -3,9 +3,9 @@ plant (the discrete plant's semi-implicit Euler step, the framework's fixed-step
 Runge-Kutta), with per-env state, actuation and body parameters; quaternions stay
 normalized; the result does not depend on the number of threads."""
 
-import numba
 import numpy as np
 import pytest
+from batched_helpers import states_for_each_thread_count
 
 from merganser.framework import (DiagramBuilder, LeafSystem, Simulator, SimulatorConfig,
                        apply_simulator_config)
@@ -201,17 +201,14 @@ def test_result_does_not_depend_on_the_number_of_threads():
     rng = np.random.default_rng(5)
     x0 = rng.uniform(-1, 1, (101, 6))
     u = rng.uniform(-1, 1, (101, 2))
-    states = []
-    threads = numba.get_num_threads()
-    try:
-        for t in sorted({1, numba.config.NUMBA_NUM_THREADS}):
-            numba.set_num_threads(t)
-            envs = BatchedPlant(plant, 101)
-            envs.set_state(x0)
-            envs.step(u, num_steps=50)
-            states.append(envs.get_state())
-    finally:
-        numba.set_num_threads(threads)
+
+    def run():
+        envs = BatchedPlant(plant, 101)
+        envs.set_state(x0)
+        envs.step(u, num_steps=50)
+        return envs.get_state()
+
+    states = states_for_each_thread_count(run)
     assert all(np.array_equal(s, states[0]) for s in states)
 
 
