@@ -65,7 +65,8 @@ IP_NMOBILE = 11    # n_mobile (same in every row)
 IP_WELDED = 12     # row i < n_welded: the i-th merged welded node, ascending
 IP_NWELDED = 13    # n_welded (same in every row)
 IP_END = 14        # first node after the node's subtree in the packed tree
-NIP = 15
+IP_COMPOSITE = 15  # composite node (the node itself unless it is a merged welded node)
+NIP = 16
 
 # ---- fp columns
 FP_R_PF = 0        # R_PF (9)
@@ -192,6 +193,7 @@ def pack_model(model: CompiledModel, merge_welded: bool = True):
     for k in range(nb - 1, 0, -1):
         end[parent[k]] = max(end[parent[k]], end[k])
     ip[:, IP_END] = end
+    ip[:, IP_COMPOSITE] = np.where(welded, parent, np.arange(nb))
     ip[:, IP_JTYPE] = model.jtype
     ip[:, IP_QS] = model.q_start
     ip[:, IP_NQ] = model.nq_j
