@@ -14,10 +14,11 @@ Accelerations follow Drake: ``A_WB_W = [alpha_WB_W; a_WBo_W]`` with the classica
 from __future__ import annotations
 
 from merganser.framework.compilation import kernel
-from merganser.multibody.kernels.joints import calc_joint_bias, calc_joint_pose, joint_velocity
+from merganser.multibody.kernels.joints import (
+    calc_joint_bias, calc_joint_pose, joint_pose, joint_velocity,
+)
 from merganser.multibody.kernels.layout import (
-    FP_P0B, FP_R0, IP_END, IP_MOBILE, IP_NMOBILE, IP_NWELDED, IP_PARENT, IP_WELDED, WS_A,
-    WS_CJ, WS_P, WS_PW, WS_R, WS_RW, WS_V, bad_q, bad_v,
+    IP_END, IP_PARENT, WS_A, WS_CJ, WS_P, WS_PW, WS_R, WS_RW, WS_V, bad_q, bad_v,
 )
 from merganser.multibody.kernels.spatial import (
     add6, cross_motion, load6, motion_to_child, rotate6, store6,
@@ -25,7 +26,7 @@ from merganser.multibody.kernels.spatial import (
 
 __all__ = [
     "set_world_pose", "world_pose", "pose_pass_base_to_tip", "pose_pass_to_node",
-    "welded_world_pose", "node_motion",
+    "node_motion",
     "motion_pass_base_to_tip",
     "calc_forward_kinematics", "calc_body_spatial_velocities",
     "calc_body_spatial_accelerations",
@@ -86,34 +87,14 @@ def pose_pass_to_node(ip, fp, q, ws, node):
 
 
 @kernel
-def welded_world_pose(ip, fp, ws, w):
-    """World pose (R_WB 9-tuple, p_WBo_W 3-tuple) of the merged welded node `w` from its
-    composite node's world pose in `ws` and the fixed ``X_CB`` (``R0``, ``P0B``)."""
-    c = ip[w, IP_PARENT]
-    R = (fp[w, FP_R0], fp[w, FP_R0 + 1], fp[w, FP_R0 + 2], fp[w, FP_R0 + 3],
-         fp[w, FP_R0 + 4], fp[w, FP_R0 + 5], fp[w, FP_R0 + 6], fp[w, FP_R0 + 7],
-         fp[w, FP_R0 + 8])
-    a = (ws[c, WS_RW], ws[c, WS_RW + 1], ws[c, WS_RW + 2], ws[c, WS_RW + 3],
-         ws[c, WS_RW + 4], ws[c, WS_RW + 5], ws[c, WS_RW + 6], ws[c, WS_RW + 7],
-         ws[c, WS_RW + 8])
-    px, py, pz = fp[w, FP_P0B], fp[w, FP_P0B + 1], fp[w, FP_P0B + 2]
-    Rw = (a[0] * R[0] + a[1] * R[3] + a[2] * R[6], a[0] * R[1] + a[1] * R[4] + a[2] * R[7],
-          a[0] * R[2] + a[1] * R[5] + a[2] * R[8], a[3] * R[0] + a[4] * R[3] + a[5] * R[6],
-          a[3] * R[1] + a[4] * R[4] + a[5] * R[7], a[3] * R[2] + a[4] * R[5] + a[5] * R[8],
-          a[6] * R[0] + a[7] * R[3] + a[8] * R[6], a[6] * R[1] + a[7] * R[4] + a[8] * R[7],
-          a[6] * R[2] + a[7] * R[5] + a[8] * R[8])
-    pw = (ws[c, WS_PW] + a[0] * px + a[1] * py + a[2] * pz,
-          ws[c, WS_PW + 1] + a[3] * px + a[4] * py + a[5] * pz,
-          ws[c, WS_PW + 2] + a[6] * px + a[7] * py + a[8] * pz)
-    return Rw, pw
-
-
-@kernel
-def _store_X(X_WB, k, R, px, py, pz):
-    """Write the homogeneous pose (R row-major 9-tuple, p) into ``X_WB[k]``."""
-    X_WB[k, 0, 0], X_WB[k, 0, 1], X_WB[k, 0, 2], X_WB[k, 0, 3] = R[0], R[1], R[2], px
-    X_WB[k, 1, 0], X_WB[k, 1, 1], X_WB[k, 1, 2], X_WB[k, 1, 3] = R[3], R[4], R[5], py
-    X_WB[k, 2, 0], X_WB[k, 2, 1], X_WB[k, 2, 2], X_WB[k, 2, 3] = R[6], R[7], R[8], pz
+def _compose_into(X_WB, k, p, R, px, py, pz):
+    """``X_WB[k] = X_WB[p] @ X_PB`` with ``X_PB = (R, p)`` (R a row-major 9-tuple)."""
+    for i in range(3):
+        a0, a1, a2 = X_WB[p, i, 0], X_WB[p, i, 1], X_WB[p, i, 2]
+        X_WB[k, i, 0] = a0 * R[0] + a1 * R[3] + a2 * R[6]
+        X_WB[k, i, 1] = a0 * R[1] + a1 * R[4] + a2 * R[7]
+        X_WB[k, i, 2] = a0 * R[2] + a1 * R[5] + a2 * R[8]
+        X_WB[k, i, 3] = X_WB[p, i, 3] + a0 * px + a1 * py + a2 * pz
     X_WB[k, 3, 0], X_WB[k, 3, 1], X_WB[k, 3, 2], X_WB[k, 3, 3] = 0.0, 0.0, 0.0, 1.0
 
 
@@ -171,22 +152,14 @@ def calc_forward_kinematics(ip, fp, ws, q, X_WB):
     """
     if bad_q(ip, q):
         return 1
-    # The mobile nodes through the workspace, then each merged welded node straight
-    # from its composite node's pose (its workspace row is not written).
-    set_world_pose(ws)
-    for i in range(ip[0, IP_NMOBILE]):
-        k = ip[i, IP_MOBILE]
-        if k > 0:
-            calc_joint_pose(ip, fp, q, ws, k)
-            world_pose(ws, k, ip[k, IP_PARENT])
-        _store_X(X_WB, k, (ws[k, WS_RW], ws[k, WS_RW + 1], ws[k, WS_RW + 2], ws[k, WS_RW + 3],
-                           ws[k, WS_RW + 4], ws[k, WS_RW + 5], ws[k, WS_RW + 6],
-                           ws[k, WS_RW + 7], ws[k, WS_RW + 8]),
-                 ws[k, WS_PW], ws[k, WS_PW + 1], ws[k, WS_PW + 2])
-    for i in range(ip[0, IP_NWELDED]):
-        w = ip[i, IP_WELDED]
-        R, p = welded_world_pose(ip, fp, ws, w)
-        _store_X(X_WB, w, R, p[0], p[1], p[2])
+    # Each pose is composed in X_WB from its parent's (a merged welded node's parent is
+    # its composite node, its X_PB the fixed X_CB).
+    for i in range(4):
+        for j in range(4):
+            X_WB[0, i, j] = 1.0 if i == j else 0.0
+    for k in range(1, ip.shape[0]):
+        R, px, py, pz = joint_pose(ip, fp, q, ws, k)
+        _compose_into(X_WB, k, ip[k, IP_PARENT], R, px, py, pz)
     return 0
 
 
