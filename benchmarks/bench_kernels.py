@@ -233,8 +233,10 @@ def bench_robot(name, erd_root, pin, number, repeat):
 
 
 def bench_chains(pin, number, repeat, sizes=(7, 15, 30, 50)):
-    print("\nspatial Jacobian of the last body of a serial chain of n revolute joints")
-    print(f"  {'n':>4s}{'merganser':>11s}{'Pinocchio':>11s}{'ratio':>8s}")
+    print("\nspatial Jacobian of the last body of a serial chain of n revolute joints "
+          "(Pinocchio: computeFrameJacobian LOCAL_WORLD_ALIGNED, and computeJointJacobian)")
+    print(f"  {'n':>4s}{'merganser':>11s}{'frame J':>11s}{'ratio':>8s}{'joint J':>11s}"
+          f"{'ratio':>8s}")
     for n in sizes:
         text = chain_urdf(n, seed=n)
         plant = MultibodyPlant(0.0)
@@ -250,13 +252,16 @@ def bench_chains(pin, number, repeat, sizes=(7, 15, 30, 50)):
         if pin is not None:
             pmodel = pin.buildModelFromXML(text)
             data = pmodel.createData()
-            calls["Pinocchio"] = (pin.computeFrameJacobian,
-                                  (pmodel, data, q, pmodel.getFrameId(f"l{n}"),
-                                   pin.ReferenceFrame.LOCAL_WORLD_ALIGNED))
+            calls["frame J"] = (pin.computeFrameJacobian,
+                                (pmodel, data, q, pmodel.getFrameId(f"l{n}"),
+                                 pin.ReferenceFrame.LOCAL_WORLD_ALIGNED))
+            calls["joint J"] = (pin.computeJointJacobian,
+                                (pmodel, data, q, pmodel.getJointId(f"j{n}")))
         t = interleaved_medians(calls, number, repeat)
         line = f"  {n:4d}{t['merganser']:11.2f}"
         if pin is not None:
-            line += f"{t['Pinocchio']:11.2f}{t['merganser'] / t['Pinocchio']:8.2f}"
+            for key in ("frame J", "joint J"):
+                line += f"{t[key]:11.2f}{t['merganser'] / t[key]:8.2f}"
         print(line)
 
 
