@@ -31,13 +31,17 @@ __all__ = ["welded_parameters_changed", "merge_welded_inertias", "load_composite
 
 @kernel
 def welded_parameters_changed(ip, I10, ws):
-    """True if a welded node's row of `I10` differs from the memo in ``ws[:, WS_IW:]``."""
+    """True if a welded node's row of `I10` differs from the memo in ``ws[:, WS_IW:]``.
+
+    Sums the absolute differences (no branch, so the loop vectorizes): the sum of
+    non-negative terms is zero only if every term is, and a non-finite parameter makes
+    it NaN (not zero)."""
+    d = 0.0
     for i in range(ip[0, IP_NWELDED]):
         w = ip[i, IP_WELDED]
         for j in range(10):
-            if ws[w, WS_IW + j] != I10[w, j]:
-                return True
-    return False
+            d += abs(ws[w, WS_IW + j] - I10[w, j])
+    return d != 0.0
 
 
 @kernel
@@ -83,13 +87,11 @@ def add_welded_forces(ip, fp, ws, F_ext_W, off, sign):
 
     Requires the world rotation ``R_WC`` of the composite nodes in ``ws[c, WS_RW:]``;
     with ``p = p_CoBo_C`` (the fixed offset): ``f_C = R_WCᵀ f_W``,
-    ``τ_C = R_WCᵀ τ_W + p × f_C``. Bodies welded to the world are skipped.
+    ``τ_C = R_WCᵀ τ_W + p × f_C``. (Bodies welded to the world are not listed.)
     """
     for i in range(ip[0, IP_NWELDED]):
         w = ip[i, IP_WELDED]
         c = ip[w, IP_PARENT]
-        if c == 0:
-            continue
         F = load6(F_ext_W, w, 0)
         if (F[0] == 0.0 and F[1] == 0.0 and F[2] == 0.0 and F[3] == 0.0 and F[4] == 0.0
                 and F[5] == 0.0):

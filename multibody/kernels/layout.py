@@ -62,7 +62,7 @@ IP_NQ_TOTAL = 8    # nq of the model (same in every row)
 IP_NV_TOTAL = 9    # nv of the model (same in every row)
 IP_MOBILE = 10     # row i < n_mobile: the i-th mobile node (row 0: the world), ascending
 IP_NMOBILE = 11    # n_mobile (same in every row)
-IP_WELDED = 12     # row i < n_welded: the i-th merged welded node, ascending
+IP_WELDED = 12     # row i < n_welded: the i-th welded node merged into a moving node
 IP_NWELDED = 13    # n_welded (same in every row)
 IP_END = 14        # first node after the node's subtree in the packed tree
 IP_COMPOSITE = 15  # composite node (the node itself unless it is a merged welded node)
@@ -187,8 +187,10 @@ def pack_model(model: CompiledModel, merge_welded: bool = True):
     mobile = np.flatnonzero(~welded)
     ip[:mobile.size, IP_MOBILE] = mobile
     ip[:, IP_NMOBILE] = mobile.size
-    ip[:int(welded.sum()), IP_WELDED] = np.flatnonzero(welded)
-    ip[:, IP_NWELDED] = int(welded.sum())
+    # Bodies welded to the world take no part in the dynamics: not listed.
+    merged = np.flatnonzero(welded & (parent > 0))
+    ip[:merged.size, IP_WELDED] = merged
+    ip[:, IP_NWELDED] = merged.size
     end = np.arange(1, nb + 1)
     for k in range(nb - 1, 0, -1):
         end[parent[k]] = max(end[parent[k]], end[k])
