@@ -18,6 +18,7 @@ poses); M ``crba``; RNEA ``rnea``; ABA ``aba``; bias ``nonLinearEffects`` (with
 gravity, merganser's without); Jacobian ``computeFrameJacobian(..., LOCAL_WORLD_ALIGNED)``
 of the same body's frame.
 
+With ``--batch`` the batched kernels (10,000 Panda states per call) are timed first.
 A second table times the spatial Jacobian of the last body of random serial chains of
 7 to 50 revolute joints (the growth with size).
 
@@ -265,6 +266,28 @@ def bench_chains(pin, number, repeat, sizes=(7, 15, 30, 50)):
         print(line)
 
 
+def bench_batches(repeat, nbatch=10000):
+    """µs per state of the batched kernels on the Panda (numba threads), vs one call."""
+    from merganser.framework.compilation import get_num_threads
+    model, _ = panda_model()
+    td = TreeDynamics(model)
+    I10 = model.default_inertia.copy()
+    rng = np.random.default_rng(0)
+    Q = rng.uniform(-1, 1, (nbatch, model.nq))
+    V, A = (rng.uniform(-1, 1, (nbatch, model.nv)) for _ in range(2))
+    batch = {
+        "RNEA": ((td.rnea_batch, (Q, V, A, I10, G)), (td.inverse_dynamics, (Q[0], V[0], A[0], I10, G))),
+        "ABA": ((td.aba_batch, (Q, V, A, I10, G)), (td.forward_dynamics, (Q[0], V[0], A[0], I10, G))),
+        "M": ((td.crba_batch, (Q, I10)), (td.mass_matrix, (Q[0], I10))),
+        "FK": ((td.fk_batch, (Q,)), (td.forward_kinematics, (Q[0],))),
+    }
+    print(f"\nPanda, batches of {nbatch} states on {get_num_threads()} threads: µs per state "
+          f"(median of {repeat}) and one single call")
+    for key, (b, one) in batch.items():
+        t = interleaved_medians({"batch": b, "one": one}, 1, repeat)
+        print(f"  {key:10s}{t['batch'] / nbatch:10.3f}{t['one']:10.2f}")
+
+
 def fresh_process_seconds():
     """Time a fresh interpreter importing the kernels and making the first calls."""
     code = (
@@ -295,10 +318,15 @@ def main():
                         help="checkout of example-robot-data (for Baxter and Talos)")
     parser.add_argument("--no-chains", action="store_true", help="skip the chain table")
     parser.add_argument("--no-fresh", action="store_true", help="skip the fresh process")
+    parser.add_argument("--batch", action="store_true",
+                        help="also time the batched kernels (before Pinocchio is imported: "
+                             "its OpenMP runtime slows numba's parallel loops)")
     args = parser.parse_args()
     if args.cpu_time:
         CLOCK = time.process_time
     number, repeat = (1000, 7) if args.quick else (5000, 11)
+    if args.batch:
+        bench_batches(repeat)
     pin = _import_pinocchio()
     print(f"bench_kernels: µs per call, median of {repeat} interleaved blocks of {number} "
           f"calls ({'CPU' if args.cpu_time else 'wall'} time); ratio = merganser / "
