@@ -44,6 +44,7 @@ from merganser.multibody.tree.joints import (
 from merganser.multibody.tree.model_instance import DEFAULT_MODEL_INSTANCE, WORLD_MODEL_INSTANCE
 from merganser.multibody.tree.multibody_tree import MultibodyTree
 from merganser.multibody.tree.rigid_body import RigidBody
+from merganser.multibody.tree.scoped_name import ScopedName
 
 __all__ = _indices_all + [
     "DEFAULT_MODEL_INSTANCE",
@@ -77,6 +78,7 @@ __all__ = _indices_all + [
     "RevoluteSpring",
     "RigidBody",
     "RpyFloatingJoint",
+    "ScopedName",
     "ScrewJoint",
     "StateAccessor",
     "TopologyError",

@@ -15,6 +15,7 @@ from merganser.multibody.tree.body_kinematics import RigidBodyKinematicsMixin
 from merganser.multibody.tree.element import MultibodyElement
 from merganser.multibody.tree.frames import BodyFrame
 from merganser.multibody.tree.model_instance import DEFAULT_MODEL_INSTANCE
+from merganser.multibody.tree.scoped_name import ScopedName
 
 __all__ = ["RigidBody"]
 
@@ -80,10 +81,10 @@ class RigidBody(RigidBodyForcesMixin, RigidBodyKinematicsMixin, MultibodyElement
         """The body's name."""
         return self._name
 
-    def scoped_name(self) -> str:
+    def scoped_name(self) -> ScopedName:
         """``"<model instance name>::<body name>"``."""
         tree = self._require_tree("scoped_name")
-        return f"{tree.get_model_instance_name(self.model_instance())}::{self._name}"
+        return ScopedName(tree.get_model_instance_name(self.model_instance()), self._name)
 
     def body_frame(self) -> BodyFrame:
         """The body frame B (same name as the body)."""
