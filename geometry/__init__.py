@@ -3,6 +3,7 @@ helpers, shapes, SceneGraph with its roles, properties, collision filters and pr
 queries (QueryObject)."""
 
 from .collision_filter import CollisionFilterDeclaration, CollisionFilterManager, GeometrySet
+from .hydroelastic.contact_surface import HydroelasticContactRepresentation
 from .geometry_instance import FrameId, GeometryFrame, GeometryId, GeometryInstance, SourceId
 from .inspector import Role, SceneGraphInspector
 from .properties import (
@@ -35,7 +36,8 @@ from .shapes import Box, Capsule, Convex, Cylinder, Ellipsoid, HalfSpace, Mesh, 
 __all__ = [
     "Box", "Capsule", "CollisionFilterDeclaration", "CollisionFilterManager", "Convex",
     "CoulombFriction", "Cylinder", "Ellipsoid", "FrameId", "FramePoseVector", "GeometryFrame",
-    "GeometryId", "GeometryInstance", "GeometrySet", "HalfSpace", "IllustrationProperties",
+    "GeometryId", "GeometryInstance", "GeometrySet", "HalfSpace",
+    "HydroelasticContactRepresentation", "IllustrationProperties",
     "Mesh", "PenetrationAsPointPair", "PerceptionProperties", "ProximityProperties",
     "QueryObject", "RigidTransform", "Role", "RollPitchYaw", "RotationMatrix", "SceneGraph",
     "SceneGraphInspector", "Shape", "SignedDistancePair", "SignedDistanceToPoint", "SourceId", "Sphere",

@@ -30,6 +30,9 @@ class ContactModel(ChoiceEnum):
     kPoint = "point"
     kHydroelastic = "hydroelastic"
     kHydroelasticWithFallback = "hydroelastic_with_fallback"
+    #: Drake's older names of kHydroelastic and kPoint (aliases: the same members).
+    kHydroelasticsOnly = "hydroelastic"
+    kPointContactOnly = "point"
 
 
 class DiscreteContactApproximation(ChoiceEnum):

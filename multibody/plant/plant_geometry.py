@@ -237,7 +237,7 @@ class PlantGeometryMixin:
             a, b = joint.parent_body().index(), joint.child_body().index()
             if joint.num_velocities() == 0:
                 parent[find(a)] = find(b)
-            elif joint.is_ephemeral():
+            elif joint.is_ephemeral() or not self._adjacent_bodies_collision_filters:
                 continue
             fa, fb = self.get_body_frame_id_if_exists(a), self.get_body_frame_id_if_exists(b)
             if fa is not None and fb is not None:

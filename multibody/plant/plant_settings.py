@@ -9,6 +9,7 @@ its string.
 
 import math
 
+from merganser.geometry import HydroelasticContactRepresentation
 from merganser.multibody.plant.enums import ContactModel, DiscreteContactApproximation
 
 __all__ = ["CONTACT_MODELS", "DISCRETE_CONTACT_APPROXIMATIONS", "PlantSettingsMixin"]
@@ -38,6 +39,9 @@ class PlantSettingsMixin:
         self._discrete_contact_approximation = DiscreteContactApproximation.kSap
         self._penetration_allowance = 1e-3
         self._stiction_tolerance = 1e-4
+        self._contact_surface_representation = \
+            self.get_default_contact_surface_representation(self.time_step())
+        self._adjacent_bodies_collision_filters = True
 
     def set_contact_model(self, model):
         """Choose the `ContactModel` (before finalize): a member or its string,
@@ -80,3 +84,35 @@ class PlantSettingsMixin:
         return self._stiction_tolerance
 
     stiction_tolerance = get_stiction_tolerance
+
+    @staticmethod
+    def get_default_contact_surface_representation(time_step):
+        """Drake's default representation of hydroelastic contact surfaces: kPolygon for
+        a discrete plant (`time_step` > 0), kTriangle for a continuous one."""
+        return (HydroelasticContactRepresentation.kPolygon if time_step > 0
+                else HydroelasticContactRepresentation.kTriangle)
+
+    def set_contact_surface_representation(self, surface_representation):
+        """How the hydroelastic contact surfaces of the contact results are represented:
+        a `HydroelasticContactRepresentation` (before finalize). The forces do not depend
+        on it (the pressure is linear on each polygon)."""
+        self._throw_if_finalized("set_contact_surface_representation")
+        if not isinstance(surface_representation, HydroelasticContactRepresentation):
+            raise TypeError(f"set_contact_surface_representation: surface_representation "
+                            f"must be a HydroelasticContactRepresentation, got "
+                            f"{surface_representation!r}")
+        self._contact_surface_representation = surface_representation
+
+    def get_contact_surface_representation(self):
+        """The `HydroelasticContactRepresentation` of the reported contact surfaces."""
+        return self._contact_surface_representation
+
+    def set_adjacent_bodies_collision_filters(self, value):
+        """Whether finalize filters collisions between the bodies a (non-floating) joint
+        connects (default True; before finalize). Welded bodies are always filtered."""
+        self._throw_if_finalized("set_adjacent_bodies_collision_filters")
+        self._adjacent_bodies_collision_filters = bool(value)
+
+    def get_adjacent_bodies_collision_filters(self):
+        """See `set_adjacent_bodies_collision_filters`."""
+        return self._adjacent_bodies_collision_filters

@@ -82,7 +82,9 @@ class PlantStateMixin:
 
     # ---- contexts ----------------------------------------------------------------------
     def _ctx(self, context, fn):
-        """The plant's own context from `context` (its own or a containing diagram's)."""
+        """`context` if it is the plant's own; else WrongContextError (a RuntimeError, as
+        Drake's), naming both systems: a diagram's context must first be narrowed with
+        ``plant.get_my_context_from_root(root_context)``."""
         try:
             system = context._system
         except AttributeError:
@@ -91,9 +93,17 @@ class PlantStateMixin:
             return context
         self._tree._throw_if_not_finalized(fn)
         try:
-            return self._context_from(context, fn)
-        except ContextError as err:
-            raise WrongContextError(str(err)) from None
+            self._context_from(context, fn)
+            inside = True
+        except ContextError:
+            inside = False
+        other = f"{type(system).__name__} '{system.get_name()}'"
+        hint = (f"it is the context of {other}, which contains this plant; pass "
+                f"plant.get_my_context_from_root(context) (or "
+                f"diagram.get_subsystem_context(plant, context))" if inside else
+                f"it is the context of {other}, which does not contain this plant")
+        raise WrongContextError(f"{fn}: expected the context of MultibodyPlant "
+                                f"'{self.get_name()}', but {hint}")
 
     def _x(self, ctx):
         """x = [q; v] of the plant's context `ctx` (read-only view)."""

@@ -25,6 +25,7 @@ from merganser.multibody.tree.force_elements import (
     UniformGravityFieldElement,
 )
 from merganser.multibody.tree.frames import BodyFrame, FixedOffsetFrame, Frame
+from merganser.multibody.tree.geometry_spatial_inertia import calc_spatial_inertia
 from merganser.multibody.tree.indices import *  # noqa: F401,F403
 from merganser.multibody.tree.indices import __all__ as _indices_all
 from merganser.multibody.tree.joint_actuator import JointActuator
@@ -87,4 +88,5 @@ __all__ = _indices_all + [
     "UniversalJoint",
     "WeldConstraintSpec",
     "WeldJoint",
+    "calc_spatial_inertia",
 ]
