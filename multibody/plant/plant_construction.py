@@ -14,7 +14,7 @@ __all__ = ["PlantConstructionMixin"]
 
 _FORWARDED = (
     # construction
-    "add_model_instance", "add_rigid_body", "add_joint", "add_joint_actuator", "add_frame",
+    "add_model_instance", "rename_model_instance", "add_rigid_body", "add_joint", "add_joint_actuator", "add_frame",
     "weld_frames", "add_force_element", "add_coupler_constraint", "add_distance_constraint",
     "add_ball_constraint", "add_weld_constraint", "set_base_body_joint_type",
     "get_base_body_joint_type", "set_default_free_body_pose", "get_default_free_body_pose",

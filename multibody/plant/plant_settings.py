@@ -107,6 +107,23 @@ class PlantSettingsMixin:
         """The `HydroelasticContactRepresentation` of the reported contact surfaces."""
         return self._contact_surface_representation
 
+    def set_use_sampled_output_ports(self, use_sampled_output_ports):
+        """Drake's choice for a discrete plant's output ports: values sampled at the last
+        discrete update (True) or computed from the current state (False). merganser's
+        outputs are always computed from the current state, so only False is accepted for
+        a discrete plant (a continuous plant has no sampled ports; any value is ignored,
+        as in Drake)."""
+        self._throw_if_finalized("set_use_sampled_output_ports")
+        if use_sampled_output_ports and self.time_step() > 0:
+            raise ValueError("set_use_sampled_output_ports: use_sampled_output_ports=True is "
+                             "not supported: merganser computes a discrete plant's outputs "
+                             "from the current state (Drake's False)")
+
+    def has_sampled_output_ports(self):
+        """False: the output ports are computed from the current state (see
+        `set_use_sampled_output_ports`)."""
+        return False
+
     def set_adjacent_bodies_collision_filters(self, value):
         """Whether finalize filters collisions between the bodies a (non-floating) joint
         connects (default True; before finalize). Welded bodies are always filtered."""
