@@ -1,0 +1,167 @@
+"""More of MultibodyPlant's Drake API (issue 18, group 7): inertia of body sets,
+center-of-mass Jacobians and biases, position-vector Jacobians, accelerations from v̇,
+body parameter setters, construction settings and the contact surface representation.
+Expected values are finite differences, identities between the plant's algorithms, or
+Drake's documented behaviour."""
+
+import numpy as np
+import pytest
+
+from merganser.framework import DiagramBuilder
+from merganser.geometry import (
+    Box, GeometryInstance, HydroelasticContactRepresentation, RigidTransform, Sphere,
+)
+from merganser.multibody import (
+    ContactModel, JacobianWrtVariable, MultibodyPlant, PrismaticJoint, RevoluteJoint,
+    SpatialInertia, add_multibody_plant_scene_graph,
+)
+
+kV, kQDot = JacobianWrtVariable.kV, JacobianWrtVariable.kQDot
+
+
+def _chain():
+    """world -revolute z-> a -prismatic x-> b, and a free body c."""
+    plant = MultibodyPlant(0.0)
+    a = plant.add_rigid_body("a", SpatialInertia.solid_box_with_mass(1.0, 0.2, 0.3, 0.4))
+    b = plant.add_rigid_body("b", SpatialInertia.solid_sphere_with_mass(2.0, 0.1))
+    c = plant.add_rigid_body("c", SpatialInertia.solid_cube_with_mass(3.0, 0.2))
+    plant.add_joint(RevoluteJoint("j1", plant.world_frame(), a.body_frame(), [0, 0, 1]))
+    plant.add_joint(PrismaticJoint("j2", a.body_frame(), b.body_frame(), [1, 0, 0]))
+    plant.finalize()
+    ctx = plant.create_default_context()
+    rng = np.random.default_rng(3)
+    q = rng.normal(size=plant.num_positions())
+    q[2:6] /= np.linalg.norm(q[2:6])
+    plant.set_positions(ctx, q)
+    plant.set_velocities(ctx, rng.normal(size=plant.num_velocities()))
+    return plant, ctx, (a, b, c)
+
+
+def test_calc_spatial_inertia_of_a_body_set_equals_the_shifted_sum():
+    plant, ctx, (a, b, c) = _chain()
+    M = plant.calc_spatial_inertia(ctx, a.body_frame(), [0, b.index(), c.index()])
+    assert M.get_mass() == pytest.approx(5.0)
+    # Its center of mass, measured in A, is the mass-weighted mean of b's and c's.
+    p_WScm = (2.0 * plant.eval_body_pose_in_world(ctx, b).translation()
+              + 3.0 * plant.eval_body_pose_in_world(ctx, c).translation()) / 5.0
+    p_AScm = plant.calc_points_positions(ctx, plant.world_frame(), p_WScm.reshape(3, 1),
+                                         a.body_frame())[:, 0]
+    np.testing.assert_allclose(M.get_com(), p_AScm, atol=1e-12)
+    with pytest.raises(ValueError, match="repeated"):
+        plant.calc_spatial_inertia(ctx, a.body_frame(), [1, 1])
+
+
+def test_center_of_mass_jacobian_in_a_moving_frame_gives_its_velocity():
+    plant, ctx, (a, b, c) = _chain()
+    A, W = a.body_frame(), plant.world_frame()
+    J = plant.calc_jacobian_center_of_mass_translational_velocity(
+        ctx, with_respect_to=kV, frame_A=A, frame_E=W)
+    # Finite difference of p_AScm (measured in A) along q̇ = N v, re-expressed in W.
+    h, q0, v = 1e-6, plant.get_positions(ctx), plant.get_velocities(ctx)
+    qdot = plant.map_velocity_to_qdot(ctx, v)
+
+    def p_AScm_A(q):
+        plant.set_positions(ctx, q)
+        p_W = plant.calc_center_of_mass_position_in_world(ctx)
+        return plant.calc_points_positions(ctx, W, p_W.reshape(3, 1), A)[:, 0]
+
+    d = (p_AScm_A(q0 + h * qdot) - p_AScm_A(q0 - h * qdot)) / (2 * h)
+    plant.set_positions(ctx, q0)
+    R_WA = plant.calc_relative_transform(ctx, W, A).rotation().matrix()
+    np.testing.assert_allclose(J @ v, R_WA @ d, rtol=1e-6, atol=1e-8)
+
+
+def test_jacobian_of_position_vectors_is_the_derivative_with_respect_to_q():
+    plant, ctx, (a, b, c) = _chain()
+    p_BQ = np.array([[0.1, 0.0], [0.2, 0.3], [-0.1, 0.4]])
+    Jq = plant.calc_jacobian_position_vector(ctx, c.body_frame(), p_BQ, a.body_frame(),
+                                             a.body_frame())
+    assert Jq.shape == (6, plant.num_positions())
+    q0, h = plant.get_positions(ctx), 1e-6
+    for k in range(plant.num_positions()):
+        dq = np.zeros_like(q0)
+        dq[k] = h
+        plant.set_positions(ctx, q0 + dq)
+        plus = plant.calc_points_positions(ctx, c.body_frame(), p_BQ, a.body_frame())
+        plant.set_positions(ctx, q0 - dq)
+        minus = plant.calc_points_positions(ctx, c.body_frame(), p_BQ, a.body_frame())
+        np.testing.assert_allclose(Jq[:, k], ((plus - minus) / (2 * h)).T.reshape(-1),
+                                   atol=1e-7)
+    plant.set_positions(ctx, q0)
+
+
+def test_accelerations_from_vdot_and_the_center_of_mass_bias():
+    plant, ctx, bodies = _chain()
+    vdot = plant.calc_forward_dynamics(ctx)
+    A_all = plant.calc_spatial_accelerations_from_vdot(ctx, known_vdot=vdot)
+    assert len(A_all) == plant.num_bodies()
+    for body in bodies:
+        np.testing.assert_allclose(A_all[body.index()].get_coeffs(),
+                                   plant.eval_body_spatial_acceleration_in_world(ctx, body)
+                                   .get_coeffs(), atol=1e-10)
+    # a_WScm = J_com v̇ + bias (Drake's definition of the bias).
+    W = plant.world_frame()
+    J = plant.calc_jacobian_center_of_mass_translational_velocity(ctx, kV, W, W)
+    bias = plant.calc_bias_center_of_mass_translational_acceleration(
+        ctx, with_respect_to=kV, frame_A=W, frame_E=W)
+    np.testing.assert_allclose(J @ vdot + bias,
+                               plant.calc_center_of_mass_translational_acceleration_in_world(
+                                   ctx), atol=1e-10)
+
+
+def test_body_center_of_mass_setters():
+    plant, ctx, (a, b, c) = _chain()
+    G_before = c.calc_spatial_inertia_in_body_frame(ctx).get_unit_inertia()
+    c.set_center_of_mass_in_body_frame(ctx, com=[0.01, 0.0, 0.0])
+    M = c.calc_spatial_inertia_in_body_frame(ctx)
+    np.testing.assert_array_equal(c.calc_center_of_mass_in_body_frame(ctx), [0.01, 0, 0])
+    np.testing.assert_array_equal(M.get_unit_inertia().copy_to_full_matrix3(),
+                                  G_before.copy_to_full_matrix3())
+    I_cm = M.shift(M.get_com()).calc_rotational_inertia().copy_to_full_matrix3()
+    c.set_center_of_mass_in_body_frame_and_preserve_central_inertia(ctx, [0.0, 0.02, 0.0])
+    M2 = c.calc_spatial_inertia_in_body_frame(ctx)
+    np.testing.assert_allclose(M2.shift(M2.get_com()).calc_rotational_inertia()
+                               .copy_to_full_matrix3(), I_cm, atol=1e-15)
+    c.set_spatial_inertia_in_body_frame(ctx, M_Bo_B=SpatialInertia.solid_cube_with_mass(
+        4.0, 0.2))
+    assert c.get_mass(ctx) == 4.0
+    assert not c.is_locked(ctx)
+    with pytest.raises(NotImplementedError, match="no joint locking"):
+        c.lock(ctx)
+    np.testing.assert_allclose(a.default_rotational_inertia().get_moments(),
+                               [(0.09 + 0.16) / 12, (0.04 + 0.16) / 12, (0.04 + 0.09) / 12])
+
+
+def test_construction_settings_and_geometry_registration():
+    builder = DiagramBuilder()
+    plant, scene_graph = add_multibody_plant_scene_graph(builder, 0.0)
+    mi = plant.add_model_instance("first")
+    plant.rename_model_instance(model_instance=mi, name="second")
+    assert plant.get_model_instance_name(mi) == "second" and not plant.has_model_instance_named(
+        "first")
+    body = plant.add_rigid_body("b", mi, SpatialInertia.solid_sphere_with_mass(1.0, 0.1))
+    plant.register_visual_geometry(body, geometry_instance=GeometryInstance(
+        X_PG=RigidTransform(), shape=Sphere(1.0), name="v"))
+    plant.register_collision_geometry(body, RigidTransform(), Box(1, 1, 1), "c1",
+                                      properties=None)
+    assert plant.num_collision_geometries() == 1
+    plant.set_use_sampled_output_ports(use_sampled_output_ports=False)
+    assert not plant.has_sampled_output_ports()
+    assert plant.get_adjacent_bodies_collision_filters()
+    discrete = MultibodyPlant(0.01)
+    with pytest.raises(ValueError, match="not supported"):
+        discrete.set_use_sampled_output_ports(True)
+    assert ContactModel.kHydroelasticsOnly is ContactModel.kHydroelastic
+    assert ContactModel.kPointContactOnly is ContactModel.kPoint
+
+
+def test_default_contact_surface_representation_and_triangulation():
+    Rep = HydroelasticContactRepresentation
+    assert MultibodyPlant(0.0).get_contact_surface_representation() is Rep.kTriangle
+    assert MultibodyPlant(0.01).get_contact_surface_representation() is Rep.kPolygon
+    assert MultibodyPlant.get_default_contact_surface_representation(0.1) is Rep.kPolygon
+    plant = MultibodyPlant(0.0)
+    plant.set_contact_surface_representation(Rep.kPolygon)
+    assert plant.get_contact_surface_representation() is Rep.kPolygon
+    with pytest.raises(TypeError, match="HydroelasticContactRepresentation"):
+        plant.set_contact_surface_representation("polygon")
