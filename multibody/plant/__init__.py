@@ -19,6 +19,9 @@ from merganser.multibody.plant.enums import (
 )
 from merganser.multibody.kernels.singular_dynamics import SingularDynamicsError
 from merganser.multibody.plant.externally_applied_spatial_force import ExternallyAppliedSpatialForce
+from merganser.multibody.plant.externally_applied_spatial_force_multiplexer import (
+    ExternallyAppliedSpatialForceMultiplexer,
+)
 from merganser.multibody.plant.jacobian_wrt_variable import JacobianWrtVariable
 from merganser.multibody.plant.multibody_forces import MultibodyForces
 from merganser.multibody.plant.multibody_plant import MultibodyPlant
@@ -29,6 +32,7 @@ __all__ = [
     "ContactResults",
     "DiscreteContactApproximation",
     "ExternallyAppliedSpatialForce",
+    "ExternallyAppliedSpatialForceMultiplexer",
     "HydroelasticContactInfo",
     "JacobianWrtVariable",
     "MultibodyForces",

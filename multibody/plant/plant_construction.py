@@ -24,7 +24,8 @@ _FORWARDED = (
     # sizes
     "num_positions", "num_velocities", "num_multibody_states", "num_actuators",
     "num_actuated_dofs", "num_bodies", "num_joints", "num_frames", "num_model_instances",
-    "num_force_elements", "num_constraints",
+    "num_force_elements", "num_constraints", "remove_constraint",
+    "get_default_distance_constraint_params",
     # lookups
     "get_body_by_name", "get_joint_by_name", "get_frame_by_name",
     "get_joint_actuator_by_name", "get_model_instance_by_name", "get_model_instance_name",

@@ -9,6 +9,7 @@ from merganser.multibody.tree.compiled_model import JOINT_NQ, JOINT_NV, Compiled
 from merganser.multibody.tree.constraints import (
     BallConstraintSpec,
     CouplerConstraintSpec,
+    DistanceConstraintParams,
     DistanceConstraintSpec,
     WeldConstraintSpec,
 )
@@ -58,6 +59,7 @@ __all__ = _indices_all + [
     "BodyFrame",
     "CompiledModel",
     "CouplerConstraintSpec",
+    "DistanceConstraintParams",
     "DistanceConstraintSpec",
     "DuplicateElementError",
     "ElementLookupError",

@@ -165,3 +165,51 @@ def test_default_contact_surface_representation_and_triangulation():
     assert plant.get_contact_surface_representation() is Rep.kPolygon
     with pytest.raises(TypeError, match="HydroelasticContactRepresentation"):
         plant.set_contact_surface_representation("polygon")
+
+
+def test_spatial_force_multiplexer_concatenates_in_port_order():
+    from merganser.multibody import (
+        ExternallyAppliedSpatialForce, ExternallyAppliedSpatialForceMultiplexer, SpatialForce,
+    )
+
+    mux = ExternallyAppliedSpatialForceMultiplexer(num_inputs=2)
+    ctx = mux.create_default_context()
+    f0 = ExternallyAppliedSpatialForce(1, [0, 0, 0], SpatialForce([0, 0, 0], [1, 0, 0]))
+    f1 = ExternallyAppliedSpatialForce(2, [0, 0, 1], SpatialForce([0, 0, 1], [0, 0, 0]))
+    f2 = ExternallyAppliedSpatialForce(1, [0, 1, 0], SpatialForce([0, 0, 0], [0, 2, 0]))
+    mux.get_input_port(0).fix_value(ctx, [f0])
+    mux.get_input_port(1).fix_value(ctx, [f1, f2])
+    out = mux.get_output_port().eval(ctx)
+    assert [f.body_index for f in out] == [1, 2, 1]
+    np.testing.assert_array_equal(out[2].F_Bq_W.get_coeffs(), [0, 0, 0, 0, 2, 0])
+    with pytest.raises(ValueError, match="num_inputs must be an integer >= 1"):
+        ExternallyAppliedSpatialForceMultiplexer(0)
+
+
+def test_distance_constraint_params_and_remove_constraint():
+    from merganser.multibody import DistanceConstraintParams
+
+    plant = MultibodyPlant(0.01)
+    a = plant.add_rigid_body("A", SpatialInertia.solid_sphere_with_mass(1.0, 0.1))
+    b = plant.add_rigid_body("B", SpatialInertia.solid_sphere_with_mass(1.0, 0.1))
+    weld = plant.add_weld_constraint(body_A=a, X_AP=RigidTransform(), body_B=b,
+                                     X_BQ=RigidTransform())
+    dist = plant.add_distance_constraint(body_A=a, p_AP=[0, 0, 0], body_B=b, p_BQ=[1, 0, 0],
+                                         distance=0.5, stiffness=1e4, damping=2.0)
+    plant.remove_constraint(id=weld)
+    with pytest.raises(ValueError, match="no constraint with id 0"):
+        plant.remove_constraint(weld)
+    assert plant.num_constraints() == 1
+    params = plant.get_default_distance_constraint_params()
+    assert list(params) == [dist]          # the remaining id is unchanged
+    p = params[dist]
+    assert (p.bodyA(), p.bodyB(), p.distance(), p.stiffness(), p.damping()) == (
+        a.index(), b.index(), 0.5, 1e4, 2.0)
+    np.testing.assert_array_equal(p.p_BQ(), [1, 0, 0])
+    assert p == DistanceConstraintParams(a.index(), [0, 0, 0], b.index(), [1, 0, 0], 0.5, 1e4,
+                                         2.0)
+    assert DistanceConstraintParams(1, [0, 0, 0], 2, [0, 0, 0], 0.1).stiffness() == np.inf
+    with pytest.raises(ValueError, match="distance must be finite and > 0"):
+        DistanceConstraintParams(1, [0, 0, 0], 2, [0, 0, 0], 0.0)
+    plant.finalize()
+    assert len(plant.get_constraint_specs()) == 1
