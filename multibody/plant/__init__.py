@@ -25,6 +25,7 @@ from merganser.multibody.plant.externally_applied_spatial_force_multiplexer impo
 from merganser.multibody.plant.jacobian_wrt_variable import JacobianWrtVariable
 from merganser.multibody.plant.multibody_forces import MultibodyForces
 from merganser.multibody.plant.multibody_plant import MultibodyPlant
+from merganser.multibody.plant.propeller import Propeller, PropellerInfo
 
 __all__ = [
     "BaseBodyJointType",
@@ -39,6 +40,8 @@ __all__ = [
     "MultibodyPlant",
     "MultibodyPlantConfig",
     "PointPairContactInfo",
+    "Propeller",
+    "PropellerInfo",
     "SingularDynamicsError",
     "add_multibody_plant",
     "add_multibody_plant_scene_graph",

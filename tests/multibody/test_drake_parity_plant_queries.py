@@ -213,3 +213,44 @@ def test_distance_constraint_params_and_remove_constraint():
         DistanceConstraintParams(1, [0, 0, 0], 2, [0, 0, 0], 0.0)
     plant.finalize()
     assert len(plant.get_constraint_specs()) == 1
+
+
+def test_propeller_hovers_a_free_body_and_spins_it_by_the_moment_ratio():
+    from merganser.framework import ConstantVectorSource
+    from merganser.geometry import RollPitchYaw
+    from merganser.multibody import Propeller, PropellerInfo
+
+    m, I = 2.0, 0.3
+    builder = DiagramBuilder()
+    plant = builder.add_system(MultibodyPlant(0.0))
+    body = plant.add_rigid_body("drone", SpatialInertia.make_from_central_inertia(
+        m, [0, 0, 0], np.diag([I, I, I])))
+    plant.finalize()
+    # Two propellers, each half the weight: one on the body's z axis, one pointing along
+    # the body's z after a 180° turn about x then back (the same direction, offset in y).
+    up = PropellerInfo(body.index(), RigidTransform([0.0, 0.1, 0.0]), thrust_ratio=1.0,
+                       moment_ratio=0.05)
+    flip = PropellerInfo(body.index(), RigidTransform(RollPitchYaw(np.pi, 0, 0),
+                                                      [0.0, -0.1, 0.0]),
+                         thrust_ratio=-1.0, moment_ratio=0.05)
+    prop = builder.add_system(Propeller([up, flip]))
+    assert prop.num_propellers() == 2
+    u = m * 9.81 / 2
+    source = builder.add_system(ConstantVectorSource([u, u]))
+    builder.connect(source.get_output_port(), prop.get_command_input_port())
+    builder.connect(plant.get_body_poses_output_port(), prop.get_body_poses_input_port())
+    builder.connect(prop.get_spatial_forces_output_port(),
+                    plant.get_applied_spatial_force_input_port())
+    diagram = builder.build()
+    root = diagram.create_default_context()
+    ctx = plant.get_my_context_from_root(root)
+    vdot = plant.calc_forward_dynamics(ctx)        # v = [w_WB; v_WBo]
+    # Thrusts cancel gravity and each other's moments about x; the two reaction moments
+    # are +0.05 u and -0.05 u about z (the flipped frame's z is -z), so they cancel too.
+    np.testing.assert_allclose(vdot, np.zeros(6), atol=1e-12)
+    single = Propeller(body.index(), RigidTransform(), thrust_ratio=0.0, moment_ratio=0.2)
+    sctx = single.create_default_context()
+    single.get_command_input_port().fix_value(sctx, [3.0])
+    single.get_body_poses_input_port().fix_value(sctx, [RigidTransform(), RigidTransform()])
+    [F] = single.get_spatial_forces_output_port().eval(sctx)
+    np.testing.assert_allclose(F.F_Bq_W.get_coeffs(), [0, 0, 0.6, 0, 0, 0])
