@@ -254,3 +254,24 @@ def test_propeller_hovers_a_free_body_and_spins_it_by_the_moment_ratio():
     single.get_body_poses_input_port().fix_value(sctx, [RigidTransform(), RigidTransform()])
     [F] = single.get_spatial_forces_output_port().eval(sctx)
     np.testing.assert_allclose(F.F_Bq_W.get_coeffs(), [0, 0, 0.6, 0, 0, 0])
+
+
+def test_joint_force_helpers_write_into_multibody_forces():
+    from merganser.multibody import MultibodyForces
+
+    plant = MultibodyPlant(0.0)
+    a = plant.add_rigid_body("a", SpatialInertia.solid_box_with_mass(1.0, 0.2, 0.3, 0.4))
+    j = plant.add_joint(RevoluteJoint("j", plant.world_frame(), a.body_frame(), [0, 0, 1],
+                                      damping=0.7))
+    plant.finalize()
+    ctx = plant.create_default_context()
+    j.set_angular_rate(ctx, 2.0)
+    forces = MultibodyForces(plant)
+    j.add_in_one_force(ctx, 0, 1.5, forces)
+    j.add_in_damping(ctx, forces)
+    np.testing.assert_allclose(forces.generalized_forces(), [1.5 - 0.7 * 2.0])
+    with pytest.raises(ValueError, match="joint_dof must be in \\[0, 1\\)"):
+        j.add_in_one_force(ctx, 1, 1.0, forces)
+    other = MultibodyForces(plant)
+    other.add_in_forces(forces)
+    np.testing.assert_allclose(other.generalized_forces(), forces.generalized_forces())

@@ -570,7 +570,7 @@ def test_inverse_dynamics_inverts_forward_dynamics_with_all_forces():
     more.add_in_force(forces)
     np.testing.assert_allclose(plant.calc_inverse_dynamics(context, vdot, more), tau - 1.0,
                                atol=1e-12)
-    with pytest.raises(ValueError, match="add_in_force: addend has nv = 1"):
+    with pytest.raises(ValueError, match="add_in_forces: addend has nv = 1"):
         more.add_in_force(MultibodyForces(pendulum()))
 
 
