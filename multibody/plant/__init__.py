@@ -26,6 +26,7 @@ from merganser.multibody.plant.jacobian_wrt_variable import JacobianWrtVariable
 from merganser.multibody.plant.multibody_forces import MultibodyForces
 from merganser.multibody.plant.multibody_plant import MultibodyPlant
 from merganser.multibody.plant.propeller import Propeller, PropellerInfo
+from merganser.multibody.plant.wing import Wing
 
 __all__ = [
     "BaseBodyJointType",
@@ -43,6 +44,7 @@ __all__ = [
     "Propeller",
     "PropellerInfo",
     "SingularDynamicsError",
+    "Wing",
     "add_multibody_plant",
     "add_multibody_plant_scene_graph",
     "apply_multibody_plant_config",

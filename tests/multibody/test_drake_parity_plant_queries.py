@@ -275,3 +275,40 @@ def test_joint_force_helpers_write_into_multibody_forces():
     other = MultibodyForces(plant)
     other.add_in_forces(forces)
     np.testing.assert_allclose(other.generalized_forces(), forces.generalized_forces())
+
+
+def test_wing_flat_plate_force_and_aerodynamic_center():
+    from merganser.multibody import SpatialVelocity, Wing
+
+    m, rho, A = 2.0, 1.2, 0.5
+    builder = DiagramBuilder()
+    plant = builder.add_system(MultibodyPlant(0.0))
+    body = plant.add_rigid_body("glider", SpatialInertia.solid_cube_with_mass(m, 0.1))
+    plant.finalize()
+    X_BW = RigidTransform([0.0, 0.0, 0.2])
+    wing = Wing.add_to_builder(builder, plant, body.index(), surface_area=A, X_BodyWing=X_BW,
+                               fluid_density=rho)
+    diagram = builder.build()
+    root = diagram.create_default_context()
+    ctx = plant.get_my_context_from_root(root)
+    plant.set_free_body_pose(ctx, body, RigidTransform([1.0, 2.0, 3.0]))
+    vx, vz = 3.0, -1.0
+    plant.set_free_body_spatial_velocity(ctx, body, SpatialVelocity([0, 0, 0], [vx, 0, vz]))
+    wctx = wing.get_my_context_from_root(root)
+    [F] = wing.get_spatial_force_output_port().eval(wctx)
+    fz = -rho * A * vz * np.hypot(vx, vz)
+    np.testing.assert_allclose(F.F_Bq_W.get_coeffs(), [0, 0, 0, 0, 0, fz], atol=1e-14)
+    np.testing.assert_allclose(F.p_BoBq_B, [0, 0, 0.2])
+    np.testing.assert_allclose(wing.get_aerodynamic_center_output_port().eval(wctx),
+                               [1.0, 2.0, 3.2])
+    # The plant feels it: a_z = f_z / m - g, no torque (the force is along z through Bcm).
+    vdot = plant.calc_forward_dynamics(ctx)
+    np.testing.assert_allclose(vdot, [0, 0, 0, 0, 0, fz / m - 9.81], atol=1e-12)
+    # Wind moving with the body gives no force; the density port overrides the default.
+    wing.get_wind_velocity_input_port().fix_value(wctx, [vx, 0.0, vz])
+    [F] = wing.get_spatial_force_output_port().eval(wctx)
+    np.testing.assert_allclose(F.F_Bq_W.get_coeffs(), np.zeros(6), atol=1e-14)
+    wing.get_wind_velocity_input_port().fix_value(wctx, [0.0, 0.0, 0.0])
+    wing.get_fluid_density_input_port().fix_value(wctx, [2 * rho])
+    [F] = wing.get_spatial_force_output_port().eval(wctx)
+    assert F.F_Bq_W.translational()[2] == pytest.approx(2 * fz)
