@@ -31,16 +31,19 @@ from .rigid_transform import RigidTransform
 from .roll_pitch_yaw import RollPitchYaw
 from .rotation_matrix import RotationMatrix
 from .scene_graph import FramePoseVector, SceneGraph
+from .scene_graph_config import DefaultProximityProperties, SceneGraphConfig
 from .shapes import Box, Capsule, Convex, Cylinder, Ellipsoid, HalfSpace, Mesh, Shape, Sphere
 
 __all__ = [
     "Box", "Capsule", "CollisionFilterDeclaration", "CollisionFilterManager", "Convex",
-    "CoulombFriction", "Cylinder", "Ellipsoid", "FrameId", "FramePoseVector", "GeometryFrame",
+    "CoulombFriction", "Cylinder", "DefaultProximityProperties", "Ellipsoid", "FrameId",
+    "FramePoseVector", "GeometryFrame",
     "GeometryId", "GeometryInstance", "GeometrySet", "HalfSpace",
     "HydroelasticContactRepresentation", "IllustrationProperties",
     "Mesh", "PenetrationAsPointPair", "PerceptionProperties", "ProximityProperties",
     "QueryObject", "RigidTransform", "Role", "RollPitchYaw", "RotationMatrix", "SceneGraph",
-    "SceneGraphInspector", "Shape", "SignedDistancePair", "SignedDistanceToPoint", "SourceId", "Sphere",
+    "SceneGraphConfig", "SceneGraphInspector",
+    "Shape", "SignedDistancePair", "SignedDistanceToPoint", "SourceId", "Sphere",
     "add_compliant_hydroelastic_properties",
     "add_compliant_hydroelastic_properties_for_half_space", "add_contact_material",
     "add_rigid_hydroelastic_properties", "calc_contact_friction_from_surface_properties",

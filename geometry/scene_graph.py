@@ -28,12 +28,15 @@ from merganser.framework import LeafSystem
 from .collision_filter import CollisionFilterManager
 from .geometry_instance import FrameId, GeometryFrame, GeometryInstance, SourceId
 from .inspector import (
-    WORLD_FRAME_ID, FrameRecord, GeometryRecord, SceneGraphInspector, SceneGraphModel,
+    WORLD_FRAME_ID, FrameRecord, GeometryRecord, Role, SceneGraphInspector, SceneGraphModel,
     role_of,
 )
 from .proximity.tables import ProximityEngine, ProximityTables
 from .query_object import QueryObject
 from .rigid_transform import RigidTransform
+from .scene_graph_config import (
+    DefaultProximityProperties, SceneGraphConfig, backfill_proximity_defaults,
+)
 
 __all__ = ["SceneGraph", "FramePoseVector"]
 
@@ -135,10 +138,15 @@ class SceneGraph(LeafSystem):
     """The geometry world: sources, frames, geometries, roles and proximity queries (see
     the module docstring)."""
 
-    def __init__(self):
+    def __init__(self, config=None):
         super().__init__()
         self.set_name("scene_graph")
         self._model = SceneGraphModel()
+        self._proximity_as_given = {}
+        self._config = None
+        self.set_config(SceneGraphConfig(
+            default_proximity_properties=DefaultProximityProperties.none())
+            if config is None else config)
         self._source_ports = {}
         self._frame_slot = {WORLD_FRAME_ID: 0}
         self._nested_frames = []
@@ -238,9 +246,34 @@ class SceneGraph(LeafSystem):
         for props in (geometry.proximity_properties(), geometry.illustration_properties(),
                       geometry.perception_properties()):
             if props is not None:
-                rec.roles[role_of(props, fn)] = props
+                self._set_role(rec, role_of(props, fn), props)
         self._model.bump()
         return gid
+
+    def _set_role(self, rec, role, properties):
+        """Store `properties` for `role`; proximity ones with the config's defaults."""
+        if role == Role.kProximity:
+            self._proximity_as_given[rec.id] = properties
+            properties = backfill_proximity_defaults(
+                properties, self._config.default_proximity_properties)
+        rec.roles[role] = properties
+
+    def set_config(self, config):
+        """Use `config` (a SceneGraphConfig): its default proximity properties fill what
+        every proximity geometry, present and future, lacks (`geometry.scene_graph_config`)."""
+        if not isinstance(config, SceneGraphConfig):
+            raise TypeError(f"SceneGraph.set_config: config must be a SceneGraphConfig, got "
+                            f"{type(config).__name__}")
+        self._config = config.model_copy(deep=True)
+        for gid, given in self._proximity_as_given.items():
+            rec = self._model.geometries.get(gid)
+            if rec is not None and Role.kProximity in rec.roles:
+                self._set_role(rec, Role.kProximity, given)
+        self._model.bump()
+
+    def get_config(self):
+        """The SceneGraphConfig in use (a copy)."""
+        return self._config.model_copy(deep=True)
 
     def assign_role(self, source_id, geometry_id, properties, assign="new"):
         """Give a geometry the role of `properties` (Proximity/Illustration/Perception).
@@ -260,7 +293,7 @@ class SceneGraph(LeafSystem):
         if assign == "new" and role in rec.roles:
             raise ValueError(f"{fn}: geometry {rec.name!r} already has the {role} role; use "
                              f"assign='replace'")
-        rec.roles[role] = properties
+        self._set_role(rec, role, properties)
         self._model.bump()
 
     def remove_role(self, source_id, geometry_id, role):
