@@ -176,6 +176,11 @@ class SpatialInertia:
         return cls(mass, p, UnitInertia._unchecked(G))
 
     @classmethod
+    def _about_center_of_mass(cls, fn, mass, G_SScm):
+        """M_SScm of a positive `mass` with the unit inertia `G_SScm` about its center."""
+        return cls(_check_mass(f"SpatialInertia.{fn}", mass), np.zeros(3), G_SScm)
+
+    @classmethod
     def point_mass(cls, mass, p_PQ_E):
         """Return the spatial inertia about P of a particle of `mass` at Q (position (3,))."""
         mass = _check_mass("SpatialInertia.point_mass", mass)
@@ -184,38 +189,38 @@ class SpatialInertia:
     @classmethod
     def solid_box_with_mass(cls, mass, lx, ly, lz):
         """Return M_BBcm of a uniform solid box of `mass` and sides lx, ly, lz (m)."""
-        mass = _check_mass("SpatialInertia.solid_box_with_mass", mass)
-        return cls(mass, np.zeros(3), UnitInertia.solid_box(lx, ly, lz))
+        return cls._about_center_of_mass(
+            "solid_box_with_mass", mass, UnitInertia.solid_box(lx, ly, lz))
 
     @classmethod
     def solid_cube_with_mass(cls, mass, length):
         """Return M_BBcm of a uniform solid cube of `mass` and side `length` (m)."""
-        mass = _check_mass("SpatialInertia.solid_cube_with_mass", mass)
-        return cls(mass, np.zeros(3), UnitInertia.solid_cube(length))
+        return cls._about_center_of_mass(
+            "solid_cube_with_mass", mass, UnitInertia.solid_cube(length))
 
     @classmethod
     def solid_sphere_with_mass(cls, mass, radius):
         """Return M_BBcm of a uniform solid sphere of `mass` and `radius` (m)."""
-        mass = _check_mass("SpatialInertia.solid_sphere_with_mass", mass)
-        return cls(mass, np.zeros(3), UnitInertia.solid_sphere(radius))
+        return cls._about_center_of_mass(
+            "solid_sphere_with_mass", mass, UnitInertia.solid_sphere(radius))
 
     @classmethod
     def solid_ellipsoid_with_mass(cls, mass, a, b, c):
         """Return M_BBcm of a uniform solid ellipsoid with semi-axes a, b, c (m)."""
-        mass = _check_mass("SpatialInertia.solid_ellipsoid_with_mass", mass)
-        return cls(mass, np.zeros(3), UnitInertia.solid_ellipsoid(a, b, c))
+        return cls._about_center_of_mass(
+            "solid_ellipsoid_with_mass", mass, UnitInertia.solid_ellipsoid(a, b, c))
 
     @classmethod
     def solid_cylinder_with_mass(cls, mass, radius, length, unit_vector):
         """Return M_BBcm of a uniform solid cylinder along `unit_vector` (3,)."""
-        mass = _check_mass("SpatialInertia.solid_cylinder_with_mass", mass)
-        return cls(mass, np.zeros(3), UnitInertia.solid_cylinder(radius, length, unit_vector))
+        return cls._about_center_of_mass(
+            "solid_cylinder_with_mass", mass, UnitInertia.solid_cylinder(radius, length, unit_vector))
 
     @classmethod
     def solid_capsule_with_mass(cls, mass, radius, length, unit_vector):
         """Return M_BBcm of a uniform solid capsule (cylinder `length` plus two hemispheres)."""
-        mass = _check_mass("SpatialInertia.solid_capsule_with_mass", mass)
-        return cls(mass, np.zeros(3), UnitInertia.solid_capsule(radius, length, unit_vector))
+        return cls._about_center_of_mass(
+            "solid_capsule_with_mass", mass, UnitInertia.solid_capsule(radius, length, unit_vector))
 
     # Uniform-density solids: mass = density * volume, then the *_with_mass factory.
     @classmethod
@@ -273,8 +278,8 @@ class SpatialInertia:
     def thin_rod_with_mass(cls, mass, length, unit_vector):
         """M_BBcm of a thin rod (no thickness) of `mass` and `length` along `unit_vector`:
         m L²/12 about any axis perpendicular to it, 0 about it."""
-        mass = _check_mass("SpatialInertia.thin_rod_with_mass", mass)
-        return cls(mass, np.zeros(3), UnitInertia.thin_rod(length, unit_vector))
+        return cls._about_center_of_mass(
+            "thin_rod_with_mass", mass, UnitInertia.thin_rod(length, unit_vector))
 
     @classmethod
     def thin_rod_with_mass_about_end(cls, mass, length, unit_vector):
@@ -286,8 +291,8 @@ class SpatialInertia:
     @classmethod
     def hollow_sphere_with_mass(cls, mass, radius):
         """M_BBcm of a thin spherical shell: 2/3 m r² about any axis."""
-        mass = _check_mass("SpatialInertia.hollow_sphere_with_mass", mass)
-        return cls(mass, np.zeros(3), UnitInertia.hollow_sphere(radius))
+        return cls._about_center_of_mass(
+            "hollow_sphere_with_mass", mass, UnitInertia.hollow_sphere(radius))
 
     @classmethod
     def hollow_sphere_with_density(cls, area_density, radius):

@@ -21,21 +21,8 @@ from merganser.multibody.parsing.helpers import (
 from merganser.multibody.parsing.hydrodynamics import parse_hydrodynamics_parameters
 from merganser.multibody.parsing.import_report import STATUSES, ImportReport, ReportEntry
 from merganser.multibody.parsing.collision_filter_groups import CollisionFilterGroups
-from merganser.multibody.parsing.model_directives import (
-    AddCollisionFilterGroup,
-    AddDirectives,
-    AddFrame,
-    AddModel,
-    AddModelInstance,
-    AddWeld,
-    AngleAxis,
-    ModelDirective,
-    ModelDirectives,
-    Rpy,
-    Transform,
-    load_model_directives,
-    load_model_directives_from_string,
-)
+from merganser.multibody.parsing.model_directives import *  # noqa: F401,F403
+from merganser.multibody.parsing.model_directives import __all__ as _directives_all
 from merganser.multibody.parsing.package_map import PackageMap, UnresolvedUriError
 from merganser.multibody.parsing.parser import Parser
 from merganser.multibody.parsing.process_model_directives import (
@@ -48,24 +35,11 @@ from merganser.multibody.parsing.process_model_directives import (
 
 __all__ = [
     "SHAPE_TYPES",
-    "AddCollisionFilterGroup",
-    "AddDirectives",
-    "AddFrame",
-    "AddModel",
-    "AddModelInstance",
-    "AddWeld",
-    "AngleAxis",
     "CollisionFilterGroups",
-    "ModelDirective",
-    "ModelDirectives",
     "ModelInstanceInfo",
-    "Rpy",
-    "Transform",
     "flatten_model_directives",
     "get_scoped_frame_by_name",
     "get_scoped_frame_by_name_maybe",
-    "load_model_directives",
-    "load_model_directives_from_string",
     "process_model_directives",
     "STATUSES",
     "BodyHydroData",
@@ -82,4 +56,4 @@ __all__ = [
     "get_joint_position_starts",
     "get_joint_velocity_starts",
     "parse_hydrodynamics_parameters",
-]
+] + _directives_all

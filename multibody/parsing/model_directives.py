@@ -3,22 +3,15 @@
 ::
 
     directives:
-    - add_model:
-        name: arm
-        file: package://my_robots/arm.urdf
-        default_joint_positions: {shoulder: [0.3]}
-    - add_weld:
-        parent: world
-        child: arm::base_link
+    - add_model: {name: arm, file: "package://my_robots/arm.urdf",
+                  default_joint_positions: {shoulder: [0.3]}}
+    - add_weld: {parent: world, child: "arm::base_link"}
     - add_frame:
         name: arm::tool
-        X_PF:
-          base_frame: arm::link7
-          translation: [0, 0, 0.1]
-          rotation: !Rpy {deg: [0, 0, 90]}
-    - add_directives:
-        file: package://my_robots/gripper.dmd.yaml
-        model_namespace: left
+        X_PF: {base_frame: "arm::link7", translation: [0, 0, 0.1],
+               rotation: !Rpy {deg: [0, 0, 90]}}
+    - add_model_instance: {name: left}
+    - add_directives: {file: "package://my_robots/gripper.dmd.yaml", model_namespace: left}
 
 The dataclasses mirror Drake's structs (one field per YAML key); `load_model_directives`
 and `load_model_directives_from_string` read them, ``process_model_directives`` applies

@@ -58,12 +58,8 @@ class PlantKinematicsParityMixin:
         and with_respect_to kV (as `calc_bias_translational_acceleration`).
 
         Call as ``(context, with_respect_to, frame_A, frame_E)`` or, as Drake's overload,
-        ``(context, model_instances, with_respect_to, frame_A, frame_E)``.
-
-        Raises
-        ------
-        ValueError
-            If the selected bodies have zero total mass.
+        ``(context, model_instances, with_respect_to, frame_A, frame_E)``; a ValueError
+        says when the selected bodies have no mass.
         """
         fn = "calc_bias_center_of_mass_translational_acceleration"
         ctx = self._ctx(context, fn)
