@@ -334,7 +334,39 @@ class Parser:
         _record_source_locations(doc, self._plant, first_body, first_joint)
         report.model_instances = list(instances)
         self._register_geometry(report)
+        self.apply_collision_filter_groups()
         return list(instances)
+
+    def apply_collision_filter_groups(self) -> None:
+        """Exclude, in the plant's SceneGraph, the collisions that the collision filter
+        groups read so far declare (each exclusion pair (a, b): every body of group a with
+        every body of group b, as Drake). Called after each parse; nothing happens for a
+        plant without a SceneGraph. A member that names no body raises ParseError."""
+        plant = self._plant
+        if not getattr(plant, "geometry_source_is_registered", lambda: False)() \
+                or plant.is_finalized():
+            return
+        groups = self.get_collision_filter_groups()
+        members = groups.groups()
+
+        def bodies(group):
+            out = []
+            for scoped in sorted(members.get(group, ())):
+                model, _, link = scoped.rpartition("::")
+                mi = plant.get_model_instance_by_name(model) \
+                    if plant.has_model_instance_named(model) else None
+                if mi is None or not plant.has_body_named(link, mi):
+                    raise ParseError(f"collision filter group {group!r} names the body "
+                                     f"{scoped!r}, which is not in the plant",
+                                     self._reports[-1].source if self._reports else None)
+                out.append(plant.get_body_by_name(link, mi))
+            return out
+
+        for a, b in sorted(groups.exclusion_pairs()):
+            for body_a in bodies(a):
+                for body_b in bodies(b):
+                    if body_a is not body_b:
+                        plant.exclude_collisions_between(body_a, body_b)
 
     def _geometry_will_register(self) -> bool:
         """True if parsed geometry goes to a SceneGraph (so meshes must resolve)."""

@@ -233,6 +233,7 @@ def process_model_directives(directives, plant=None, parser=None) -> list:
         raise ValueError("process_model_directives: plant is not the parser's plant")
     infos: list = []
     _process(parser, directives, "", infos)
+    parser.apply_collision_filter_groups()
     return infos
 
 

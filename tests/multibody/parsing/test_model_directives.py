@@ -263,3 +263,36 @@ def test_add_models_overloads_and_unique_names(pkg):
         parser.add_models(pkg / "arm.urdf")
     with pytest.raises(TypeError, match="exactly one of"):
         parser.add_models(pkg / "arm.urdf", url="package://pkg/arm.urdf")
+
+
+TWO_BALLS = """<robot name="balls" xmlns:drake="http://drake.mit.edu">
+  <link name="a"><inertial><mass value="1"/>
+    <inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial>
+    <collision><geometry><sphere radius="0.2"/></geometry></collision></link>
+  <link name="b"><inertial><mass value="1"/>
+    <inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial>
+    <collision><geometry><sphere radius="0.2"/></geometry></collision></link>
+  {group}
+</robot>"""
+
+GROUP = """<drake:collision_filter_group name="both">
+    <drake:member link="a"/><drake:member link="b"/>
+    <drake:ignored_collision_filter_group name="both"/>
+  </drake:collision_filter_group>"""
+
+
+@pytest.mark.parametrize("group, contacts", [("", 1), (GROUP, 0)])
+def test_urdf_collision_filter_groups_filter_the_scene_graph(group, contacts):
+    from merganser.framework import DiagramBuilder
+    from merganser.multibody.plant import add_multibody_plant_scene_graph
+
+    builder = DiagramBuilder()
+    plant, scene_graph = add_multibody_plant_scene_graph(builder, 0.0)
+    Parser(plant).add_models_from_string(TWO_BALLS.format(group=group), "urdf")
+    plant.finalize()
+    diagram = builder.build()
+    root = diagram.create_default_context()
+    ctx = plant.get_my_context_from_root(root)      # both free bodies at the origin: overlap
+    query = scene_graph.get_query_output_port().eval(scene_graph.get_my_context_from_root(root))
+    assert len(query.compute_point_pair_penetration()) == contacts
+    assert plant.num_bodies() == 3 and ctx is not None
