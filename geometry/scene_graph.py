@@ -34,6 +34,7 @@ from .inspector import (
 from .proximity.tables import ProximityEngine, ProximityTables
 from .query_object import QueryObject
 from .rigid_transform import RigidTransform
+from .shapes import Shape
 from .scene_graph_config import (
     DefaultProximityProperties, SceneGraphConfig, backfill_proximity_defaults,
 )
@@ -281,12 +282,7 @@ class SceneGraph(LeafSystem):
         ``assign="new"`` raises if the role is already assigned; ``"replace"`` replaces it.
         """
         fn = "SceneGraph.assign_role"
-        self._model.check_source(source_id, fn)
-        self._model.check_geometry(geometry_id, fn)
-        rec = self._model.geometries[geometry_id]
-        if rec.source_id != source_id:
-            raise ValueError(f"{fn}: geometry {rec.name!r} does not belong to source "
-                             f"{self._model.sources[source_id]!r}")
+        rec = self._owned_geometry(source_id, geometry_id, fn)
         role = role_of(properties, fn)
         if assign not in ("new", "replace"):
             raise ValueError(f"{fn}: assign must be 'new' or 'replace', got {assign!r}")
@@ -295,6 +291,68 @@ class SceneGraph(LeafSystem):
                              f"assign='replace'")
         self._set_role(rec, role, properties)
         self._model.bump()
+
+    # ---- model edits (Drake's RenameFrame, RenameGeometry, ChangeShape, RemoveGeometry) ----
+    def rename_frame(self, frame_id, name):
+        """Give the frame `frame_id` the new `name` (unique among its source's frames)."""
+        fn = "SceneGraph.rename_frame"
+        self._model.check_frame(frame_id, fn, allow_world=False)
+        rec = self._model.frames[frame_id]
+        taken = [self._model.frames[f].name for f in self._model.source_frames[rec.source_id]
+                 if f != frame_id]
+        if not isinstance(name, str) or not name or name in taken:
+            raise ValueError(f"{fn}: name must be a non-empty str not used by another frame of "
+                             f"source {self._model.sources[rec.source_id]!r}, got {name!r}")
+        rec.name = name
+        self._model.bump()
+
+    def rename_geometry(self, geometry_id, name):
+        """Give the geometry `geometry_id` the new `name` (unique among its frame's)."""
+        fn = "SceneGraph.rename_geometry"
+        self._model.check_geometry(geometry_id, fn)
+        rec = self._model.geometries[geometry_id]
+        taken = [self._model.geometries[g].name for g in self._model.frame_geometries(rec.frame_id)
+                 if g != geometry_id]
+        if not isinstance(name, str) or not name or name in taken:
+            raise ValueError(f"{fn}: name must be a non-empty str not used by another geometry "
+                             f"of its frame, got {name!r}")
+        rec.name = name
+        self._model.bump()
+
+    def change_shape(self, source_id, geometry_id, shape, X_FG=None):
+        """Replace the shape of `geometry_id` (and, if given, its pose X_FG in its frame);
+        its roles and properties stay."""
+        fn = "SceneGraph.change_shape"
+        rec = self._owned_geometry(source_id, geometry_id, fn)
+        if not isinstance(shape, Shape):
+            raise TypeError(f"{fn}: shape must be a Shape, got {type(shape).__name__}")
+        if X_FG is not None:
+            rec.X_FG = (X_FG if isinstance(X_FG, RigidTransform)
+                        else RigidTransform(X_FG)).get_as_matrix4()
+        rec.shape = shape
+        self._model.bump()
+
+    def remove_geometry(self, source_id, geometry_id):
+        """Remove the geometry `geometry_id` (of `source_id`) and its roles. A plant's
+        geometry must not be removed after the plant is finalized."""
+        fn = "SceneGraph.remove_geometry"
+        rec = self._owned_geometry(source_id, geometry_id, fn)
+        del self._model.geometries[geometry_id]
+        if rec.frame_id == WORLD_FRAME_ID:
+            self._model.source_anchored[source_id].remove(geometry_id)
+        else:
+            self._model.frames[rec.frame_id].geometries.remove(geometry_id)
+        self._proximity_as_given.pop(geometry_id, None)
+        self._model.bump()
+
+    def _owned_geometry(self, source_id, geometry_id, fn):
+        self._model.check_source(source_id, fn)
+        self._model.check_geometry(geometry_id, fn)
+        rec = self._model.geometries[geometry_id]
+        if rec.source_id != source_id:
+            raise ValueError(f"{fn}: geometry {rec.name!r} does not belong to source "
+                             f"{self._model.sources[source_id]!r}")
+        return rec
 
     def remove_role(self, source_id, geometry_id, role):
         """Remove `role` from a geometry; returns 1 if it had it, else 0."""
