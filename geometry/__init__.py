@@ -33,6 +33,7 @@ from .rotation_matrix import RotationMatrix
 from .scene_graph import FramePoseVector, SceneGraph
 from .scene_graph_config import DefaultProximityProperties, SceneGraphConfig
 from .shapes import Box, Capsule, Convex, Cylinder, Ellipsoid, HalfSpace, Mesh, Shape, Sphere
+from .triangle_surface_mesh import SurfaceTriangle, TriangleSurfaceMesh
 
 __all__ = [
     "Box", "Capsule", "CollisionFilterDeclaration", "CollisionFilterManager", "Convex",
@@ -44,6 +45,7 @@ __all__ = [
     "QueryObject", "RigidTransform", "Role", "RollPitchYaw", "RotationMatrix", "SceneGraph",
     "SceneGraphConfig", "SceneGraphInspector",
     "Shape", "SignedDistancePair", "SignedDistanceToPoint", "SourceId", "Sphere",
+    "SurfaceTriangle", "TriangleSurfaceMesh",
     "add_compliant_hydroelastic_properties",
     "add_compliant_hydroelastic_properties_for_half_space", "add_contact_material",
     "add_rigid_hydroelastic_properties", "calc_contact_friction_from_surface_properties",

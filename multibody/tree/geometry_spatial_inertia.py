@@ -11,7 +11,9 @@ s sᵀ), s = a+b+c.
 
 import numpy as np
 
-from merganser.geometry import Box, Capsule, Convex, Cylinder, Ellipsoid, Sphere
+from merganser.geometry import (
+    Box, Capsule, Convex, Cylinder, Ellipsoid, Sphere, TriangleSurfaceMesh,
+)
 from merganser.multibody.math import SpatialInertia, UnitInertia
 
 __all__ = ["calc_spatial_inertia"]
@@ -44,7 +46,7 @@ def calc_spatial_inertia(shape=None, density=None, *, mesh=None):
     shape : Box, Sphere, Cylinder, Capsule, Ellipsoid or Convex
     density : float
         Mass per volume, > 0.
-    mesh : SurfaceMesh or TriangleSurfaceMesh, keyword
+    mesh : TriangleSurfaceMesh or SurfaceMesh, keyword
         Instead of `shape`: a closed triangle mesh (outward triangles), its vertices in S.
 
     Raises
@@ -59,12 +61,12 @@ def calc_spatial_inertia(shape=None, density=None, *, mesh=None):
     if mesh is not None:
         if shape is not None:
             raise TypeError("calc_spatial_inertia: give shape= or mesh=, not both")
-        verts = getattr(mesh, "vertices_G", None)
-        tris = getattr(mesh, "triangles", None)
-        if verts is None or tris is None:
-            raise TypeError(f"calc_spatial_inertia: mesh must be a triangle surface mesh, got "
-                            f"{type(mesh).__name__}")
-        return _mesh_inertia(verts, tris() if callable(tris) else tris, density)
+        if isinstance(mesh, TriangleSurfaceMesh):
+            return _mesh_inertia(mesh.vertex_array(), mesh.index_array(), density)
+        if not (hasattr(mesh, "vertices_G") and hasattr(mesh, "triangles")):
+            raise TypeError(f"calc_spatial_inertia: mesh must be a TriangleSurfaceMesh or a "
+                            f"SurfaceMesh, got {type(mesh).__name__}")
+        return _mesh_inertia(mesh.vertices_G, mesh.triangles, density)
     if isinstance(shape, Box):
         return SpatialInertia.solid_box_with_density(density, *shape.size())
     if isinstance(shape, Sphere):

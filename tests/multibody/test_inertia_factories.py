@@ -141,3 +141,25 @@ def test_unit_inertia_drake_keywords_and_constructor():
     M.set_nan()
     assert M.is_nan()
     assert isinstance(UnitInertia(1, 1, 1).re_express(RotationMatrix()), UnitInertia)
+
+
+def test_triangle_surface_mesh_inertia_of_a_tetrahedron():
+    from merganser.geometry import SurfaceTriangle, TriangleSurfaceMesh
+
+    v = [(0, 0, 0), (1, 0, 0), (0, 1, 0), (0, 0, 1)]
+    tris = [SurfaceTriangle(0, 2, 1), SurfaceTriangle(0, 1, 3), SurfaceTriangle(0, 3, 2),
+            SurfaceTriangle(1, 2, 3)]                       # outward, counter-clockwise
+    mesh = TriangleSurfaceMesh(triangles=tris, vertices=v)
+    assert mesh.num_triangles() == 4 and mesh.num_vertices() == 4
+    assert mesh.total_area() == pytest.approx(1.5 + np.sqrt(3) / 2)
+    np.testing.assert_allclose(mesh.face_normal(3), np.ones(3) / np.sqrt(3))
+    M = calc_spatial_inertia(mesh=mesh, density=6.0)
+    assert M.get_mass() == pytest.approx(1.0)                # volume 1/6
+    np.testing.assert_allclose(M.get_com(), [0.25, 0.25, 0.25])
+    # Over the unit tetrahedron ∫x² dV = 1/60 and ∫xy dV = 1/120, so about the origin
+    # Ixx = ρ (∫y² + ∫z²) = 0.2 and Ixy = -ρ ∫xy dV = -0.05.
+    I = M.calc_rotational_inertia().copy_to_full_matrix3()
+    np.testing.assert_allclose(np.diag(I), [0.2, 0.2, 0.2])
+    np.testing.assert_allclose(I[0, 1], -0.05)
+    with pytest.raises(ValueError, match="zero area"):
+        TriangleSurfaceMesh([(0, 1, 2)], [(0, 0, 0), (1, 0, 0), (2, 0, 0)])
