@@ -16,6 +16,7 @@ from merganser.multibody.plant.enums import (
     BaseBodyJointType,
     ContactModel,
     DiscreteContactApproximation,
+    DiscreteContactSolver,
 )
 from merganser.multibody.kernels.singular_dynamics import SingularDynamicsError
 from merganser.multibody.plant.externally_applied_spatial_force import ExternallyAppliedSpatialForce
@@ -33,6 +34,7 @@ __all__ = [
     "ContactModel",
     "ContactResults",
     "DiscreteContactApproximation",
+    "DiscreteContactSolver",
     "ExternallyAppliedSpatialForce",
     "ExternallyAppliedSpatialForceMultiplexer",
     "HydroelasticContactInfo",

@@ -36,6 +36,9 @@ class MultibodyPlantConfig(BaseModel):
     discrete_contact_approximation : str
         ``"tamsi"``, ``"sap"``, ``"similar"``, ``"lagged"`` or ``"lcp"``; a
         `DiscreteContactApproximation` member is accepted and stored as its string.
+    sap_near_rigid_threshold : float
+        β >= 0 of SAP's near-rigid regime (Drake's default 1; see
+        `MultibodyPlant.set_sap_near_rigid_threshold`).
 
     Notes
     -----
@@ -51,6 +54,7 @@ class MultibodyPlantConfig(BaseModel):
     stiction_tolerance: float = Field(1e-4, gt=0.0, allow_inf_nan=False)
     contact_model: str = "hydroelastic_with_fallback"
     discrete_contact_approximation: str = "sap"
+    sap_near_rigid_threshold: float = Field(1.0, ge=0.0, allow_inf_nan=False)
 
     @model_validator(mode="before")
     @classmethod
@@ -97,6 +101,7 @@ def apply_multibody_plant_config(config, plant):
     plant.set_discrete_contact_approximation(config.discrete_contact_approximation)
     plant.set_penetration_allowance(config.penetration_allowance)
     plant.set_stiction_tolerance(config.stiction_tolerance)
+    plant.set_sap_near_rigid_threshold(config.sap_near_rigid_threshold)
 
 
 def add_multibody_plant(config=None, builder=None, scene_graph=None, *, plant_config=None,

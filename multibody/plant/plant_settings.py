@@ -10,7 +10,9 @@ its string.
 import math
 
 from merganser.geometry import HydroelasticContactRepresentation
-from merganser.multibody.plant.enums import ContactModel, DiscreteContactApproximation
+from merganser.multibody.plant.enums import (
+    ContactModel, DiscreteContactApproximation, DiscreteContactSolver,
+)
 
 __all__ = ["CONTACT_MODELS", "DISCRETE_CONTACT_APPROXIMATIONS", "PlantSettingsMixin"]
 
@@ -42,6 +44,7 @@ class PlantSettingsMixin:
         self._contact_surface_representation = \
             self.get_default_contact_surface_representation(self.time_step())
         self._adjacent_bodies_collision_filters = True
+        self._sap_near_rigid_threshold = 1.0
 
     def set_contact_model(self, model):
         """Choose the `ContactModel` (before finalize): a member or its string,
@@ -106,6 +109,31 @@ class PlantSettingsMixin:
     def get_contact_surface_representation(self):
         """The `HydroelasticContactRepresentation` of the reported contact surfaces."""
         return self._contact_surface_representation
+
+    def set_sap_near_rigid_threshold(self, near_rigid_threshold=1.0):
+        """β of SAP's near-rigid regime (default 1, Drake's; before finalize): a contact's
+        normal regularization is at least β²/(4π²) times its Delassus estimate, which
+        keeps very stiff contacts well conditioned; 0 turns the bound off. Used by the
+        "sap", "similar" and "lagged" approximations."""
+        self._throw_if_finalized("set_sap_near_rigid_threshold")
+        beta = float(near_rigid_threshold)
+        if not (math.isfinite(beta) and beta >= 0.0):
+            raise ValueError(f"set_sap_near_rigid_threshold: near_rigid_threshold must be "
+                             f"finite and >= 0, got {near_rigid_threshold!r}")
+        self._sap_near_rigid_threshold = beta
+
+    def get_sap_near_rigid_threshold(self):
+        """β (see `set_sap_near_rigid_threshold`)."""
+        return self._sap_near_rigid_threshold
+
+    def get_discrete_contact_solver(self):
+        """The solver family of the discrete contact approximation (Drake's
+        DiscreteContactSolver): kTamsi for "tamsi", kSap for "sap", "similar" and "lagged",
+        kLcp for merganser's "lcp"."""
+        approximation = self._discrete_contact_approximation.value
+        return DiscreteContactSolver.coerce("get_discrete_contact_solver", "approximation",
+                                            approximation if approximation in ("tamsi", "lcp")
+                                            else "sap")
 
     def set_use_sampled_output_ports(self, use_sampled_output_ports):
         """Drake's choice for a discrete plant's output ports: values sampled at the last

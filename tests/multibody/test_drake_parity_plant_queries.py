@@ -312,3 +312,44 @@ def test_wing_flat_plate_force_and_aerodynamic_center():
     wing.get_fluid_density_input_port().fix_value(wctx, [2 * rho])
     [F] = wing.get_spatial_force_output_port().eval(wctx)
     assert F.F_Bq_W.translational()[2] == pytest.approx(2 * fz)
+
+
+def _resting_penetration(beta, k=1e9, m=1.0, r=0.1, h=1e-3, t_final=0.6):
+    from merganser.framework import Simulator
+    from merganser.geometry import (
+        CoulombFriction, HalfSpace, ProximityProperties, add_contact_material,
+    )
+    from merganser.multibody import (
+        DiscreteContactSolver, MultibodyPlantConfig, add_multibody_plant,
+    )
+
+    builder = DiagramBuilder()
+    plant, _ = add_multibody_plant(MultibodyPlantConfig(
+        time_step=h, contact_model="point", discrete_contact_approximation="sap",
+        sap_near_rigid_threshold=beta), builder)
+    assert plant.get_sap_near_rigid_threshold() == beta
+    assert plant.get_discrete_contact_solver() is DiscreteContactSolver.kSap
+    ball = plant.add_rigid_body("ball", SpatialInertia.solid_sphere_with_mass(m, r))
+    props = add_contact_material(point_stiffness=k, friction=CoulombFriction(0.5, 0.5),
+                                 properties=ProximityProperties())
+    plant.register_collision_geometry(ball, RigidTransform(), Sphere(r), "ball", props)
+    plant.register_collision_geometry(plant.world_body(), RigidTransform(), HalfSpace(),
+                                      "ground", props)
+    plant.finalize()
+    simulator_diagram = builder.build()
+    simulator = Simulator(simulator_diagram)
+    ctx = plant.get_my_context_from_root(simulator.get_mutable_context())
+    plant.set_free_body_pose(ctx, ball, RigidTransform([0.0, 0.0, r]))
+    simulator.advance_to(t_final)
+    return r - plant.get_positions(ctx)[6]
+
+
+def test_sap_near_rigid_threshold_softens_a_very_stiff_contact():
+    """SAP's normal regularization is Rn = max(β²/(4π²) w, 1/(h k (h + τ))) and a resting
+    contact sinks x = m g h (h + τ) Rn: with k = 1e9 N/m the compliance term gives
+    nanometres, the near-rigid bound (β = 1, Drake's default) tens of micrometres."""
+    stiff, bounded = _resting_penetration(0.0), _resting_penetration(1.0)
+    assert 0.0 < stiff < 1e-6
+    assert bounded > 50 * stiff
+    with pytest.raises(ValueError, match="near_rigid_threshold must be finite and >= 0"):
+        MultibodyPlant(1e-3).set_sap_near_rigid_threshold(-1.0)
