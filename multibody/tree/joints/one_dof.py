@@ -47,6 +47,10 @@ class OneDofJoint(Joint):
 
     default_damping = damping
 
+    def default_armature(self) -> float:
+        """Armature of the one velocity (see `Joint.set_default_armature_vector`)."""
+        return float(self._armature[0])
+
     # ---- scalar limits (Drake's one-dof accessors) ---------------------------------------
     def position_lower_limit(self) -> float:
         """The lower limit of the one position."""
