@@ -3,6 +3,7 @@ helpers, shapes, SceneGraph with its roles, properties, collision filters and pr
 queries (QueryObject)."""
 
 from .collision_filter import CollisionFilterDeclaration, CollisionFilterManager, GeometrySet
+from .hydroelastic.contact_surface import HydroelasticContactRepresentation
 from .geometry_instance import FrameId, GeometryFrame, GeometryId, GeometryInstance, SourceId
 from .inspector import Role, SceneGraphInspector
 from .properties import (
@@ -30,15 +31,21 @@ from .rigid_transform import RigidTransform
 from .roll_pitch_yaw import RollPitchYaw
 from .rotation_matrix import RotationMatrix
 from .scene_graph import FramePoseVector, SceneGraph
+from .scene_graph_config import DefaultProximityProperties, SceneGraphConfig
 from .shapes import Box, Capsule, Convex, Cylinder, Ellipsoid, HalfSpace, Mesh, Shape, Sphere
+from .triangle_surface_mesh import SurfaceTriangle, TriangleSurfaceMesh
 
 __all__ = [
     "Box", "Capsule", "CollisionFilterDeclaration", "CollisionFilterManager", "Convex",
-    "CoulombFriction", "Cylinder", "Ellipsoid", "FrameId", "FramePoseVector", "GeometryFrame",
-    "GeometryId", "GeometryInstance", "GeometrySet", "HalfSpace", "IllustrationProperties",
+    "CoulombFriction", "Cylinder", "DefaultProximityProperties", "Ellipsoid", "FrameId",
+    "FramePoseVector", "GeometryFrame",
+    "GeometryId", "GeometryInstance", "GeometrySet", "HalfSpace",
+    "HydroelasticContactRepresentation", "IllustrationProperties",
     "Mesh", "PenetrationAsPointPair", "PerceptionProperties", "ProximityProperties",
     "QueryObject", "RigidTransform", "Role", "RollPitchYaw", "RotationMatrix", "SceneGraph",
-    "SceneGraphInspector", "Shape", "SignedDistancePair", "SignedDistanceToPoint", "SourceId", "Sphere",
+    "SceneGraphConfig", "SceneGraphInspector",
+    "Shape", "SignedDistancePair", "SignedDistanceToPoint", "SourceId", "Sphere",
+    "SurfaceTriangle", "TriangleSurfaceMesh",
     "add_compliant_hydroelastic_properties",
     "add_compliant_hydroelastic_properties_for_half_space", "add_contact_material",
     "add_rigid_hydroelastic_properties", "calc_contact_friction_from_surface_properties",

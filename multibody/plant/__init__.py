@@ -16,12 +16,18 @@ from merganser.multibody.plant.enums import (
     BaseBodyJointType,
     ContactModel,
     DiscreteContactApproximation,
+    DiscreteContactSolver,
 )
 from merganser.multibody.kernels.singular_dynamics import SingularDynamicsError
 from merganser.multibody.plant.externally_applied_spatial_force import ExternallyAppliedSpatialForce
+from merganser.multibody.plant.externally_applied_spatial_force_multiplexer import (
+    ExternallyAppliedSpatialForceMultiplexer,
+)
 from merganser.multibody.plant.jacobian_wrt_variable import JacobianWrtVariable
 from merganser.multibody.plant.multibody_forces import MultibodyForces
 from merganser.multibody.plant.multibody_plant import MultibodyPlant
+from merganser.multibody.plant.propeller import Propeller, PropellerInfo
+from merganser.multibody.plant.wing import Wing
 from merganser.multibody.plant import compiled_form  # noqa: F401,E402  (registers its form)
 
 __all__ = [
@@ -29,14 +35,19 @@ __all__ = [
     "ContactModel",
     "ContactResults",
     "DiscreteContactApproximation",
+    "DiscreteContactSolver",
     "ExternallyAppliedSpatialForce",
+    "ExternallyAppliedSpatialForceMultiplexer",
     "HydroelasticContactInfo",
     "JacobianWrtVariable",
     "MultibodyForces",
     "MultibodyPlant",
     "MultibodyPlantConfig",
     "PointPairContactInfo",
+    "Propeller",
+    "PropellerInfo",
     "SingularDynamicsError",
+    "Wing",
     "add_multibody_plant",
     "add_multibody_plant_scene_graph",
     "apply_multibody_plant_config",

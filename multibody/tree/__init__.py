@@ -9,6 +9,7 @@ from merganser.multibody.tree.compiled_model import JOINT_NQ, JOINT_NV, Compiled
 from merganser.multibody.tree.constraints import (
     BallConstraintSpec,
     CouplerConstraintSpec,
+    DistanceConstraintParams,
     DistanceConstraintSpec,
     WeldConstraintSpec,
 )
@@ -25,6 +26,7 @@ from merganser.multibody.tree.force_elements import (
     UniformGravityFieldElement,
 )
 from merganser.multibody.tree.frames import BodyFrame, FixedOffsetFrame, Frame
+from merganser.multibody.tree.geometry_spatial_inertia import calc_spatial_inertia
 from merganser.multibody.tree.indices import *  # noqa: F401,F403
 from merganser.multibody.tree.indices import __all__ as _indices_all
 from merganser.multibody.tree.joint_actuator import JointActuator
@@ -44,6 +46,7 @@ from merganser.multibody.tree.joints import (
 from merganser.multibody.tree.model_instance import DEFAULT_MODEL_INSTANCE, WORLD_MODEL_INSTANCE
 from merganser.multibody.tree.multibody_tree import MultibodyTree
 from merganser.multibody.tree.rigid_body import RigidBody
+from merganser.multibody.tree.scoped_name import ScopedName
 
 __all__ = _indices_all + [
     "DEFAULT_MODEL_INSTANCE",
@@ -56,6 +59,7 @@ __all__ = _indices_all + [
     "BodyFrame",
     "CompiledModel",
     "CouplerConstraintSpec",
+    "DistanceConstraintParams",
     "DistanceConstraintSpec",
     "DuplicateElementError",
     "ElementLookupError",
@@ -77,6 +81,7 @@ __all__ = _indices_all + [
     "RevoluteSpring",
     "RigidBody",
     "RpyFloatingJoint",
+    "ScopedName",
     "ScrewJoint",
     "StateAccessor",
     "TopologyError",
@@ -85,4 +90,5 @@ __all__ = _indices_all + [
     "UniversalJoint",
     "WeldConstraintSpec",
     "WeldJoint",
+    "calc_spatial_inertia",
 ]
