@@ -2,6 +2,7 @@
 
 import numpy as np
 
+from . import graphviz
 from .context import DiagramContext
 from .ports import DiagramInputPort, DiagramOutputPort
 from .system import System, _write_derivatives
@@ -150,6 +151,13 @@ class Diagram(System):
 
     def num_continuous_states(self):
         return sum(s.num_continuous_states() for s in self._systems)
+
+    def do_get_graphviz_fragment(self, params):
+        """A cluster of the subsystems' fragments, with the diagram's port nodes and
+        edges (a leaf-like node once ``params.max_depth`` reaches 0)."""
+        if params.max_depth <= 0:
+            return super().do_get_graphviz_fragment(params)
+        return graphviz.diagram_fragment(self, params)
 
     # ---- contexts -----------------------------------------------------------------------------
     def _make_context_tree(self):

@@ -14,7 +14,7 @@ from .context import FixedInputValue
 from .context_tree import finalize_root, wire_subtree
 from . import event_dispatch
 from .errors import ContextError, PortError
-from .graphviz import system_to_graphviz
+from . import graphviz
 from .ports import VECTOR, SystemOutput
 from .state import DiscreteValues, detached_continuous_state
 from .value import Value
@@ -290,9 +290,23 @@ class System:
         """The direct subsystems (none for a leaf)."""
         return ()
 
-    def get_graphviz_string(self, max_depth=None):
-        """A Graphviz (dot) description of the system and its ports."""
-        return system_to_graphviz(self, max_depth)
+    def get_graphviz_string(self, max_depth=None, options=None):
+        """A Graphviz (dot) document of the system and its ports (Drake's
+        GetGraphvizString); nested diagrams are expanded down to ``max_depth`` levels
+        (None: all). ``options`` (dict of str) are passed to the fragments:
+        ``{"split": "I/O"}`` draws a leaf's inputs and outputs as two nodes, and a
+        diagram hands ``"<subsystem name>/<key>"`` to that subsystem as ``<key>``."""
+        return graphviz.document(self, self.get_graphviz_fragment(max_depth, options))
+
+    def get_graphviz_fragment(self, max_depth=None, options=None):
+        """This system's part of a Graphviz document, a GraphvizFragment with
+        ``fragments`` (dot text pieces), ``input_ports`` and ``output_ports`` (dot ids)."""
+        return self.do_get_graphviz_fragment(graphviz.make_params(self, max_depth, options))
+
+    def do_get_graphviz_fragment(self, params):
+        """Override to change how this system is drawn (e.g. add ``params.header_lines``)
+        and return ``super().do_get_graphviz_fragment(params)``."""
+        return graphviz.leaf_fragment(self, params)
 
     def num_continuous_states(self):
         return 0
