@@ -3,8 +3,8 @@
 Knows nothing of robots; usable on its own for any dynamical system.
 """
 
-from .cache import DependencyTicket, Tickets, ValueProducer
-from .context import Context, DiagramContext, LeafContext
+from .cache import CacheEntryValue, DependencyTicket, Tickets, ValueProducer
+from .context import Context, ContextBase, DiagramContext, LeafContext
 from .diagram import Diagram
 from .diagram_builder import DiagramBuilder
 from .errors import (ContextError, DiagramBuildError, NonFiniteStateError, PortError, PortTypeError,
@@ -17,7 +17,7 @@ from .simulate import SimulationResult
 from .simulator import InitializeParams, ReturnReason, Simulator, SimulatorStatus
 from .simulator_print_stats import print_simulator_statistics
 from .state import AbstractValues, ContinuousState, DiscreteValues, State
-from .system import System
+from .system import System, SystemBase, SystemVisitor
 from .value import AbstractValue, BasicVector, Value, VectorBase
 from .indices import (AbstractParameterIndex, AbstractStateIndex, CacheIndex, ContinuousStateIndex,
                       DiscreteStateIndex, InputPortIndex, NumericParameterIndex,
@@ -86,5 +86,5 @@ __all__ = [
     "State", "System", "Tickets", "DependencyTicket", "ValueProducer", "PortTypeError",
     "PortDataType", "kUseDefaultName", "TriggerType", "UnrestrictedUpdateEvent", "Value",
     "WitnessFunction", "WitnessFunctionDirection", "AbstractValues", "ContinuousState",
-    "SystemOutput", "VectorBase",
+    "SystemOutput", "VectorBase", "CacheEntryValue", "ContextBase", "SystemBase", "SystemVisitor",
 ]

@@ -36,7 +36,7 @@ class _RootData:
     """State shared by every context of one tree."""
 
     __slots__ = ("time", "accuracy", "xc", "version", "time_tracker", "accuracy_tracker",
-                 "xc_root_closure", "__weakref__")
+                 "xc_root_closure", "cache_frozen", "__weakref__")
 
     def __init__(self, nxc):
         self.time = 0.0
@@ -46,6 +46,7 @@ class _RootData:
         self.time_tracker = Tracker("time")
         self.accuracy_tracker = Tracker("accuracy")
         self.xc_root_closure = None
+        self.cache_frozen = False
 
 
 class FixedInputValue(Tracker):
@@ -115,6 +116,42 @@ class Context:
 
     def _describe(self):
         return f"{type(self._system).__name__} '{self._system.get_name()}'"
+
+    # ---- cache control (Drake's ContextBase) --------------------------------------------------
+    def _cache_values(self):
+        """Every cache entry value of this context and its subcontexts."""
+        for ctx in self._all_contexts():
+            yield from getattr(ctx, "cache_entries", ())
+            yield from getattr(ctx, "out_entries", ())
+            if ctx.deriv_entry is not None:
+                yield ctx.deriv_entry
+
+    def disable_caching(self):
+        """Recompute every cached value on each evaluation, in this context and its
+        subcontexts (a debugging aid: results must not change)."""
+        for entry in self._cache_values():
+            entry.disable_caching()
+
+    def enable_caching(self):
+        """Undo ``disable_caching()`` (also for entries disabled one by one)."""
+        for entry in self._cache_values():
+            entry.enable_caching()
+
+    def set_all_cache_entries_out_of_date(self):
+        """Mark every cached value out of date, so that the next evaluations recompute."""
+        for entry in self._cache_values():
+            entry.valid = False
+
+    def freeze_cache(self):
+        """Forbid recomputing cached values in the whole context tree: evaluating an
+        out-of-date entry raises RuntimeError until ``unfreeze_cache()``."""
+        self._root.cache_frozen = True
+
+    def unfreeze_cache(self):
+        self._root.cache_frozen = False
+
+    def is_cache_frozen(self):
+        return self._root.cache_frozen
 
     # ---- time and accuracy ------------------------------------------------------------------
     def get_time(self):
@@ -820,3 +857,8 @@ def _note(description, parts):
     note = Tracker("change of " + description)
     note.subscribers = list(parts)
     return note
+
+
+#: Drake's scalar-type-independent ContextBase and Context<T> are one class here (one
+#: scalar type).
+ContextBase = Context

@@ -3,6 +3,7 @@
 import numpy as np
 
 from . import graphviz
+from .cache import frozen_cache_error
 from .context import DiagramContext
 from .ports import DiagramInputPort, DiagramOutputPort
 from .system import System, _write_derivatives
@@ -56,6 +57,10 @@ class Diagram(System):
         self._feedthrough = feedthrough
 
     # ---- structure ----------------------------------------------------------------------------
+    def accept(self, v):
+        """Visitor dispatch: ``v.visit_diagram(self)`` (see SystemVisitor)."""
+        return v.visit_diagram(self)
+
     def get_systems(self):
         """The subsystems, in the order they were added."""
         return list(self._systems)
@@ -181,9 +186,11 @@ class Diagram(System):
             return single[0].eval_time_derivatives(single[1])
         if entry.valid and not ctx._deriv_from_leaf:
             return entry.ro
+        if ctx._root.cache_frozen:
+            raise frozen_cache_error(entry)
         ctx._deriv_from_leaf = False
         ctx._calc_xcdot(ctx, entry.value)
-        entry.valid = True
+        entry.valid = entry.enabled
         return entry.ro
 
     def calc_time_derivatives(self, context, derivatives):

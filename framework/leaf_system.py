@@ -8,7 +8,8 @@ import functools
 
 import numpy as np
 
-from .cache import CacheEntryValue, Tickets, ValueProducer, notify
+from .cache import CacheEntryValue, Tickets, ValueProducer, frozen_cache_error, notify
+from .cache_entry import CacheEntry
 from .context import LeafContext
 from .errors import PortError
 from .events import (DiscreteUpdateEvent, PeriodicEventData, PublishEvent, TriggerType,
@@ -275,8 +276,19 @@ class LeafSystem(System):
             value_producer, calc = _producer_alloc(value_producer), _producer_calc(value_producer)
         entry = CacheEntry(self, len(self._cache_decls), description,
                            value_producer, calc, prereqs)
+        entry._default_prereqs = prerequisites_of_calc is None
         self._cache_decls.append(entry)
         return entry
+
+    def get_cache_entry(self, index):
+        """The CacheEntry declared with ``cache_index()`` == ``index``."""
+        if not 0 <= int(index) < len(self._cache_decls):
+            raise IndexError(f"get_cache_entry: system '{self._name}' has "
+                             f"{len(self._cache_decls)} cache entries, got index {int(index)}")
+        return self._cache_decls[int(index)]
+
+    def num_cache_entries(self):
+        return len(self._cache_decls)
 
     # ---- tickets (Drake's well-known DependencyTickets) ----------------------------------
     @staticmethod
@@ -638,8 +650,10 @@ class LeafSystem(System):
         entry = ctx.deriv_entry
         if entry.valid:
             return entry.ro
+        if ctx._root.cache_frozen:
+            raise frozen_cache_error(entry)
         self.do_calc_time_derivatives(ctx, ctx.deriv_holder)
-        entry.valid = True
+        entry.valid = entry.enabled
         return entry.ro
 
     def do_map_velocity_to_qdot(self, context, v):
@@ -709,6 +723,7 @@ class LeafSystem(System):
             storage = decl._alloc()
             holder = BasicVector._wrap(storage) if isinstance(storage, np.ndarray) else Value(storage)
             ctx.cache_entries.append(CacheEntryValue(storage, decl._description, holder))
+            ctx.cache_entries[-1].enabled = not decl._disabled_by_default
         for port in self._output_ports:
             storage = port._alloc()
             if port._kind == VECTOR:
@@ -718,6 +733,7 @@ class LeafSystem(System):
                 holder = as_value(storage)
                 storage = holder._value
             ctx.out_entries.append(CacheEntryValue(storage, f"output '{port.get_name()}'", holder))
+            ctx.out_entries[-1].enabled = not port.cache_entry().is_disabled_by_default()
         holder = self._new_derivatives()
         ctx.deriv_holder = holder
         ctx.deriv_entry = CacheEntryValue(holder._data, "time derivatives", holder)
@@ -779,55 +795,6 @@ def _producer_calc(producer):
     return calc
 
 
-class CacheEntry:
-    """A declared cache entry of a LeafSystem (Drake's CacheEntry)."""
-
-    def __init__(self, system, index, description, alloc, calc, prerequisites):
-        self._system = system
-        self._index = index
-        self._description = description
-        self._alloc = alloc if calc is not None else _none
-        self._calc = calc if calc is not None else alloc
-        self._producer_returns = calc is None
-        self._prerequisites = prerequisites
-
-    def ticket(self):
-        return Tickets.cache_entry(self._index)
-
-    def cache_index(self):
-        return self._index
-
-    def description(self):
-        return self._description
-
-    def eval(self, context):
-        """The cached value, recomputed when a prerequisite changed."""
-        ctx = context if context._system is self._system else self._system._context_from(
-            context, "CacheEntry.eval")
-        entry = ctx.cache_entries[self._index]
-        if entry.valid:
-            return entry.ro
-        if self._producer_returns:
-            value = self._calc(ctx)
-            entry.value = value
-            if isinstance(value, np.ndarray):
-                ro = value.view()
-                ro.flags.writeable = False
-                entry.ro = ro
-            else:
-                entry.ro = value
-        else:
-            result = self._calc(ctx, entry.value)
-            if result is not None:
-                entry.value = entry.ro = result
-        entry.valid = True
-        return entry.ro
-
-    def is_out_of_date(self, context):
-        ctx = self._system._context_from(context, "CacheEntry.is_out_of_date")
-        return not ctx.cache_entries[self._index].valid
-
-
 def _vector_size(fn, size, model):
     """The size of a vector port from ``size`` (an int or a BasicVector) or ``model``."""
     if size is None and model is None:
@@ -859,10 +826,6 @@ _AGGREGATE_TICKETS = {
     "all_parameters": "trk_params", "all_inputs": "trk_u_all",
     "all_sources_except_inputs": "trk_nonu", "all_sources": "trk_sources",
 }
-
-
-def _none():
-    return None
 
 
 class _CopyState:

@@ -10,7 +10,8 @@ import numbers
 
 import numpy as np
 
-from .cache import Tickets
+from .cache import Tickets, frozen_cache_error
+from .cache_entry import OutputPortCacheEntry
 from .errors import PortError, PortTypeError
 from .keyword_check import lists_valid_keywords
 from .value import BasicVector, Value, as_value
@@ -248,14 +249,27 @@ class LeafOutputPort(OutputPort):
         self._calc = calc
         self._alloc = alloc
         self._prerequisites = prerequisites
+        self._cache_entry = None
+
+    def cache_entry(self):
+        """The CacheEntry holding this port's value (Drake's OutputPort::cache_entry)."""
+        if self._cache_entry is None:
+            self._cache_entry = OutputPortCacheEntry(self)
+        return self._cache_entry
+
+    def disable_caching_by_default(self):
+        """Contexts created from now on recompute this port's value on every evaluation."""
+        self.cache_entry().disable_caching_by_default()
 
     def eval(self, context):
         ctx = context if context._system is self._system else self._context_for(context, "eval")
         entry = ctx.out_entries[self._index]
         if entry.valid:
             return entry.ro
+        if ctx._root.cache_frozen:
+            raise frozen_cache_error(entry)
         self._calc(ctx, entry.holder)
-        entry.valid = True
+        entry.valid = entry.enabled
         if self._kind == ABSTRACT:
             entry.ro = entry.value = entry.holder._value
         return entry.ro

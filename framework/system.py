@@ -27,6 +27,19 @@ def _names_list(items):
     return ", ".join(repr(n) for n in names) if names else "(none)"
 
 
+class SystemVisitor:
+    """Visitor over a system tree (Drake's SystemVisitor): subclass it, override
+    ``visit_system(system)`` (leaves) and ``visit_diagram(diagram)``, and call
+    ``system.accept(visitor)``; a diagram's visit usually recurses with
+    ``for s in diagram.get_systems(): s.accept(self)``."""
+
+    def visit_system(self, system):
+        raise NotImplementedError(f"{type(self).__name__} must override visit_system")
+
+    def visit_diagram(self, diagram):
+        raise NotImplementedError(f"{type(self).__name__} must override visit_diagram")
+
+
 class System:
     """Base class of every system. Subclass LeafSystem (or build a Diagram) instead."""
 
@@ -130,10 +143,8 @@ class System:
         return 0
 
     def accept(self, v):
-        """Visitor dispatch (Drake's ``SystemVisitor``): ``v.visit_system(self)``, or
-        ``v.visit_diagram(self)`` for a Diagram."""
-        if self._subsystems():
-            return v.visit_diagram(self)
+        """Visitor dispatch (Drake's ``Accept``): ``v.visit_system(self)``; a Diagram calls
+        ``v.visit_diagram(self)``."""
         return v.visit_system(self)
 
     # ---- contexts ---------------------------------------------------------------------------
@@ -361,3 +372,8 @@ def _write_derivatives(system, xdot, derivatives):
         derivatives[:] = xdot
     else:
         derivatives.set_value(xdot)
+
+
+#: Drake splits System into a scalar-type-independent SystemBase and System<T>; merganser
+#: has one scalar type, so the two are one class.
+SystemBase = System
