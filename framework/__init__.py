@@ -9,7 +9,8 @@ from .diagram import Diagram
 from .diagram_builder import DiagramBuilder
 from .errors import (ContextError, DiagramBuildError, NonFiniteStateError, PortError, PortTypeError,
                      SimulationError)
-from .events import (DiscreteUpdateEvent, EventStatus, PublishEvent, TriggerType,
+from .events import (DiscreteUpdateEvent, Event, EventStatus, PeriodicEventData, PublishEvent,
+                     TriggerType,
                      UnrestrictedUpdateEvent, WitnessFunction, WitnessFunctionDirection)
 from .leaf_system import CacheEntry, ContinuousStateDerivatives, LeafSystem
 from .ports import InputPort, OutputPort, PortDataType, SystemOutput, kUseDefaultName
@@ -87,4 +88,5 @@ __all__ = [
     "PortDataType", "kUseDefaultName", "TriggerType", "UnrestrictedUpdateEvent", "Value",
     "WitnessFunction", "WitnessFunctionDirection", "AbstractValues", "ContinuousState",
     "SystemOutput", "VectorBase", "CacheEntryValue", "ContextBase", "SystemBase", "SystemVisitor",
+    "Event", "PeriodicEventData",
 ]

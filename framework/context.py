@@ -193,11 +193,12 @@ class Context:
 
     def get_continuous_state(self):
         """The ContinuousState (q/v/z split, Drake's accessors); reads are read-only views."""
-        return ContinuousState(self)
+        return ContinuousState._of(self, False)
 
     def get_mutable_continuous_state(self):
-        """The ContinuousState, whose ``get_mutable_*`` accessors write into this context."""
-        return ContinuousState(self)
+        """The ContinuousState whose ``get_vector()`` and ``get_mutable_*`` accessors write
+        into this context."""
+        return ContinuousState._of(self, True)
 
     def get_continuous_state_vector(self):
         """Continuous state of this context, shape (n,) ([q; v; z]), a read-only VectorBase."""
@@ -293,7 +294,7 @@ class Context:
                 leaf._notify_xc()
                 notify(leaf.note_xa, leaf._root.version)
         xa = [leaf._xa[k] for leaf, k in self._abstract_values()]
-        return State(ContinuousState(self), self._discrete_values(mutable), xa)
+        return State(ContinuousState._of(self, mutable), self._discrete_values(mutable), xa)
 
     def get_state(self):
         """All state (continuous, discrete, abstract) of this context as a State object.

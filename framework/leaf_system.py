@@ -459,44 +459,44 @@ class LeafSystem(System):
     def declare_periodic_discrete_update_event(self, period_sec, offset_sec, update):
         """Every ``period_sec`` from ``offset_sec``: ``update(context, discrete_state)``."""
         self._periodic("declare_periodic_discrete_update_event", period_sec, offset_sec,
-                       DiscreteUpdateEvent(update))
+                       DiscreteUpdateEvent.from_handler(update))
 
     @lists_valid_keywords
     def declare_periodic_unrestricted_update_event(self, period_sec, offset_sec, update):
         """Every ``period_sec`` from ``offset_sec``: ``update(context, state)``."""
         self._periodic("declare_periodic_unrestricted_update_event", period_sec, offset_sec,
-                       UnrestrictedUpdateEvent(update))
+                       UnrestrictedUpdateEvent.from_handler(update))
 
     @lists_valid_keywords
     def declare_periodic_publish_event(self, period_sec, offset_sec, publish):
         """Every ``period_sec`` from ``offset_sec``: ``publish(context)``."""
         self._periodic("declare_periodic_publish_event", period_sec, offset_sec,
-                       PublishEvent(publish))
+                       PublishEvent.from_handler(publish))
 
     @lists_valid_keywords
     def declare_per_step_publish_event(self, publish):
-        self._per_step_events.append(PublishEvent(publish, TriggerType.PER_STEP))
+        self._per_step_events.append(PublishEvent.from_handler(publish, TriggerType.PER_STEP))
 
     @lists_valid_keywords
     def declare_per_step_discrete_update_event(self, update):
-        self._per_step_events.append(DiscreteUpdateEvent(update, TriggerType.PER_STEP))
+        self._per_step_events.append(DiscreteUpdateEvent.from_handler(update, TriggerType.PER_STEP))
 
     @lists_valid_keywords
     def declare_per_step_unrestricted_update_event(self, update):
-        self._per_step_events.append(UnrestrictedUpdateEvent(update, TriggerType.PER_STEP))
+        self._per_step_events.append(UnrestrictedUpdateEvent.from_handler(update, TriggerType.PER_STEP))
 
     @lists_valid_keywords
     def declare_initialization_discrete_update_event(self, update):
-        self._initialization_events.append(DiscreteUpdateEvent(update, TriggerType.INITIALIZATION))
+        self._initialization_events.append(DiscreteUpdateEvent.from_handler(update, TriggerType.INITIALIZATION))
 
     @lists_valid_keywords
     def declare_initialization_unrestricted_update_event(self, update):
         self._initialization_events.append(
-            UnrestrictedUpdateEvent(update, TriggerType.INITIALIZATION))
+            UnrestrictedUpdateEvent.from_handler(update, TriggerType.INITIALIZATION))
 
     @lists_valid_keywords
     def declare_initialization_publish_event(self, publish):
-        self._initialization_events.append(PublishEvent(publish, TriggerType.INITIALIZATION))
+        self._initialization_events.append(PublishEvent.from_handler(publish, TriggerType.INITIALIZATION))
 
     def declare_initialization_event(self, event):
         """Declare an initialization event given as an event object (Drake's
@@ -522,19 +522,19 @@ class LeafSystem(System):
             raise TypeError(
                 f"{fn}: system '{self._name}': event must be a PublishEvent, "
                 f"DiscreteUpdateEvent or UnrestrictedUpdateEvent, got {type(event).__name__}")
-        return type(event)(event.callback, trigger_type)
+        return event.with_trigger_type(trigger_type)
 
     @lists_valid_keywords
     def declare_forced_publish_event(self, publish):
-        self._forced_publish_events.append(PublishEvent(publish, TriggerType.FORCED))
+        self._forced_publish_events.append(PublishEvent.from_handler(publish, TriggerType.FORCED))
 
     @lists_valid_keywords
     def declare_forced_discrete_update_event(self, update):
-        self._forced_discrete_events.append(DiscreteUpdateEvent(update, TriggerType.FORCED))
+        self._forced_discrete_events.append(DiscreteUpdateEvent.from_handler(update, TriggerType.FORCED))
 
     @lists_valid_keywords
     def declare_forced_unrestricted_update_event(self, update):
-        self._forced_unrestricted_events.append(UnrestrictedUpdateEvent(update, TriggerType.FORCED))
+        self._forced_unrestricted_events.append(UnrestrictedUpdateEvent.from_handler(update, TriggerType.FORCED))
 
     @lists_valid_keywords
     def make_witness_function(self, description, direction_type=None, calc=None, e=None, *,
@@ -563,12 +563,28 @@ class LeafSystem(System):
         return list(self._periodic_events)
 
     def get_unique_periodic_discrete_update_attribute(self):
-        """The (period_sec, offset_sec) shared by every periodic discrete update of this
-        system, or None when it has none or several timings (Drake's
-        GetUniquePeriodicDiscreteUpdateAttribute)."""
-        timings = {(t.period_sec, t.offset_sec) for t, e in self._periodic_events
-                   if e.kind == "discrete"}
+        """The PeriodicEventData (period_sec(), offset_sec()) shared by every periodic
+        discrete update of this system, or None when it has none or several timings
+        (Drake's GetUniquePeriodicDiscreteUpdateAttribute)."""
+        timings = {t for t, e in self._periodic_events if e.kind == "discrete"}
         return next(iter(timings)) if len(timings) == 1 else None
+
+    def is_difference_equation_system(self):
+        """``(True, period)`` when the system is x[n+1] = f(n, x[n], u[n]): one discrete
+        state group, no continuous or abstract state, and one periodic discrete update
+        timing with offset 0; ``(False, 0.0)`` otherwise (pydrake's tuple form of
+        IsDifferenceEquationSystem)."""
+        timing = self.get_unique_periodic_discrete_update_attribute()
+        if (self.num_continuous_states() or self._xa_model or len(self._xd_model) != 1
+                or timing is None or timing.offset_sec() != 0.0):
+            return False, 0.0
+        return True, timing.period_sec()
+
+    def is_differential_equation_system(self):
+        """True when the system has no discrete or abstract state and only vector inputs
+        (Drake's IsDifferentialEquationSystem)."""
+        return not (self._xd_model or self._xa_model) and all(
+            p.get_data_type() == VECTOR for p in self._input_ports)
 
     def eval_unique_periodic_discrete_update(self, context):
         """The discrete state after this system's periodic discrete updates at ``context``

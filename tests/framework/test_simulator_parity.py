@@ -372,7 +372,7 @@ class HalfLife(Decay):
         self.make_witness_function(
             "half", WitnessFunctionDirection.CROSSES_ZERO,
             lambda ctx: ctx.get_continuous_state_vector()[0] - 0.5,
-            PublishEvent(lambda ctx: self.crossings.append(ctx.get_time())))
+            PublishEvent(lambda ctx, event: self.crossings.append(ctx.get_time())))
 
 
 def test_dense_output_stays_accurate_across_a_localized_witness():
