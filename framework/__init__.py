@@ -31,7 +31,8 @@ from .integrators import (INTEGRATION_SCHEMES, BogackiShampine3Integrator, Expli
                           VelocityImplicitEulerIntegrator, make_integrator)
 from .simulator_config import (SimulatorConfig, apply_simulator_config, extract_simulator_config,
                                get_integration_schemes, reset_integrator_from_flags)
-from .primitives import (Adder, AffineSystem, ConstantValueSource, ConstantVectorSource,
+from .bus_value import BusValue
+from .primitives import (Adder, AffineSystem, BusCreator, BusSelector, ConstantValueSource, ConstantVectorSource,
                          Demultiplexer, DiscreteDerivative, DiscreteTimeDelay,
                          DiscreteTimeIntegrator, FirstOrderLowPassFilter, Gain,
                          Integrator, LinearSystem, LinearTransformDensity, MatrixGain, Multiplexer, PassThrough,
@@ -88,5 +89,5 @@ __all__ = [
     "PortDataType", "kUseDefaultName", "TriggerType", "UnrestrictedUpdateEvent", "Value",
     "WitnessFunction", "WitnessFunctionDirection", "AbstractValues", "ContinuousState",
     "SystemOutput", "VectorBase", "CacheEntryValue", "ContextBase", "SystemBase", "SystemVisitor",
-    "Event", "PeriodicEventData",
+    "Event", "PeriodicEventData", "BusValue", "BusCreator", "BusSelector",
 ]

@@ -176,12 +176,15 @@ class InputPort(PortBase):
     def _checked_value(self, value):
         fn = "InputPort.fix_value"
         if self._kind == VECTOR:
+            # pydrake: a raw object that is no vector is a TypeError, a Value of the wrong
+            # type a RuntimeError (PortTypeError is both)
+            error = PortError if isinstance(value, Value) else PortTypeError
             if isinstance(value, (BasicVector, Value)):
                 value = value.get_value()
             try:
                 arr = np.array(value, dtype=float).reshape(-1)
             except (TypeError, ValueError):
-                raise PortError(
+                raise error(
                     f"{fn}: argument 'value' for {self._describe()} must be an array_like of "
                     f"{self._size} floats or a BasicVector, got {type(value).__name__} "
                     f"{value!r:.60}") from None

@@ -40,7 +40,22 @@ class SystemVisitor:
         raise NotImplementedError(f"{type(self).__name__} must override visit_diagram")
 
 
-class System:
+class _SystemType(type):
+    """Checks, once a system is constructed, that its ``__init__`` ran System's: a
+    subclass whose ``__init__`` forgets ``super().__init__()`` fails at construction with
+    a TypeError naming the base to call, instead of later with an AttributeError."""
+
+    def __call__(cls, *args, **kwargs):
+        system = super().__call__(*args, **kwargs)
+        if "_uid" not in system.__dict__:
+            base = next((b.__name__ for b in cls.__mro__[1:]
+                         if b.__module__.startswith(__package__)), "System")
+            raise TypeError(f"{cls.__name__}.__init__ must call {base}.__init__(self) "
+                            f"(or super().__init__()) before returning")
+        return system
+
+
+class System(metaclass=_SystemType):
     """Base class of every system. Subclass LeafSystem (or build a Diagram) instead."""
 
     def __init__(self):
@@ -65,6 +80,19 @@ class System:
                 f"System.set_name: system '{self._name}' is already part of diagram "
                 f"'{self._parent.get_name()}'; names are fixed after build()")
         self._name = name
+
+    def get_system_name(self):
+        """The name, or ``"_"`` when it is empty (Drake's GetSystemName)."""
+        return self._name or "_"
+
+    def get_system_pathname(self):
+        """The names from the root diagram down to this system, each preceded by
+        ``::`` (Drake's GetSystemPathname, e.g. ``::diagram::adder``)."""
+        names, system = [], self
+        while system is not None:
+            names.append(system.get_system_name())
+            system = system._parent
+        return "".join("::" + n for n in reversed(names))
 
     def get_system_type(self):
         return f"{type(self).__module__}.{type(self).__qualname__}"

@@ -6,6 +6,8 @@ Each primitive with a linear (or exactly differentiable) behaviour implements
 """
 
 from .adder import Adder
+from .bus_creator import BusCreator
+from .bus_selector import BusSelector
 from .constant_value_source import ConstantValueSource
 from .constant_vector_source import ConstantVectorSource
 from .demultiplexer import Demultiplexer
@@ -33,7 +35,7 @@ from .wrap_to_system import WrapToSystem
 from .zero_order_hold import ZeroOrderHold
 
 __all__ = [
-    "Adder", "AffineSystem", "ConstantValueSource", "ConstantVectorSource", "Demultiplexer",
+    "Adder", "AffineSystem", "BusCreator", "BusSelector", "ConstantValueSource", "ConstantVectorSource", "Demultiplexer",
     "DiscreteDerivative", "DiscreteTimeDelay", "DiscreteTimeIntegrator",
     "FirstOrderLowPassFilter", "Gain", "Integrator",
     "LinearSystem", "LinearTransformDensity",
