@@ -32,6 +32,7 @@ from .integrators import (INTEGRATION_SCHEMES, BogackiShampine3Integrator, Expli
 from .simulator_config import (SimulatorConfig, apply_simulator_config, extract_simulator_config,
                                get_integration_schemes, reset_integrator_from_flags)
 from .bus_value import BusValue
+from .random_generator import RandomGenerator
 from .primitives import (Adder, AffineSystem, BusCreator, BusSelector, ConstantValueSource, ConstantVectorSource,
                          Demultiplexer, DiscreteDerivative, DiscreteTimeDelay,
                          DiscreteTimeIntegrator, FirstOrderLowPassFilter, Gain,
@@ -40,7 +41,8 @@ from .primitives import (Adder, AffineSystem, BusCreator, BusSelector, ConstantV
                          RandomSource, Saturation, Selector, SelectorParams,
                          SharedPointerSystem, Sine,
                          SparseMatrixGain, StateInterpolatorWithDiscreteDerivative,
-                         TrajectorySource, WrapToSystem, ZeroOrderHold, add_random_inputs)
+                         TrajectoryAffineSystem, TrajectoryLinearSystem, TrajectorySource,
+                         WrapToSystem, ZeroOrderHold, add_random_inputs)
 from .trajectories import PiecewisePolynomial, Trajectory
 from .monte_carlo import (RandomSimulationResult, SampleError, monte_carlo_simulation,
                           random_simulation, sample_seed)
@@ -90,4 +92,5 @@ __all__ = [
     "WitnessFunction", "WitnessFunctionDirection", "AbstractValues", "ContinuousState",
     "SystemOutput", "VectorBase", "CacheEntryValue", "ContextBase", "SystemBase", "SystemVisitor",
     "Event", "PeriodicEventData", "BusValue", "BusCreator", "BusSelector",
+    "TrajectoryAffineSystem", "TrajectoryLinearSystem", "RandomGenerator",
 ]

@@ -30,6 +30,7 @@ from .shared_pointer_system import SharedPointerSystem
 from .sine import Sine
 from .sparse_matrix_gain import SparseMatrixGain
 from .state_interpolator import StateInterpolatorWithDiscreteDerivative
+from .trajectory_affine_system import TrajectoryAffineSystem, TrajectoryLinearSystem
 from .trajectory_source import TrajectorySource
 from .wrap_to_system import WrapToSystem
 from .zero_order_hold import ZeroOrderHold
@@ -41,6 +42,7 @@ __all__ = [
     "LinearSystem", "LinearTransformDensity",
     "MatrixGain", "Multiplexer", "PassThrough", "PortSwitch", "RandomDistribution", "RandomSource",
     "Saturation", "Selector", "SelectorParams", "SharedPointerSystem", "Sine", "SparseMatrixGain",
-    "StateInterpolatorWithDiscreteDerivative", "TrajectorySource", "WrapToSystem", "ZeroOrderHold",
+    "StateInterpolatorWithDiscreteDerivative", "TrajectoryAffineSystem", "TrajectoryLinearSystem", "TrajectorySource",
+    "WrapToSystem", "ZeroOrderHold",
     "add_random_inputs",
 ]
