@@ -121,9 +121,16 @@ class TrajectoryAffineSystem(AffineState, LeafSystem):
 
 
 class TrajectoryLinearSystem(TrajectoryAffineSystem):
-    """A linear system whose coefficients vary with time: ẋ = A(t) x + B(t) u (or the
-    discrete update with ``time_period`` h > 0), y = C(t) x + D(t) u (Drake's
-    TrajectoryLinearSystem).
+    """A linear system whose coefficients vary with time (Drake's TrajectoryLinearSystem).
+
+    ::
+
+        u0 ──▶ ┌────────────────────────┐
+               │ TrajectoryLinearSystem │ ──▶ y0
+               └────────────────────────┘
+
+    ẋ = A(t) x + B(t) u (or the discrete update with ``time_period`` h > 0),
+    y = C(t) x + D(t) u.
 
     Parameters
     ----------
