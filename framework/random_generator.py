@@ -6,8 +6,17 @@ import numpy as np
 DEFAULT_SEED = 5489
 
 
+def _mt19937(seed):
+    """An MT19937 bit generator seeded as std::mt19937(seed) is (init_genrand), so that
+    its raw stream is Drake's; numpy's ``MT19937(seed)`` hashes the seed instead."""
+    _, key, pos, _, _ = np.random.RandomState(seed).get_state()
+    bit_generator = np.random.MT19937()
+    bit_generator.state = {"bit_generator": "MT19937", "state": {"key": key, "pos": pos}}
+    return bit_generator
+
+
 class RandomGenerator(np.random.Generator):
-    """A numpy Generator over the MT19937 bit generator (Drake's RandomGenerator), so it
+    """A numpy Generator over std::mt19937's stream (Drake's RandomGenerator), so it
     goes wherever merganser takes a ``numpy.random.Generator``
     (``set_random_context``, ``RandomSource``...).
 
@@ -22,7 +31,7 @@ class RandomGenerator(np.random.Generator):
     def __init__(self, seed=DEFAULT_SEED):
         if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
             raise ValueError(f"RandomGenerator: seed must be an int >= 0, got {seed!r}")
-        super().__init__(np.random.MT19937(int(seed)))
+        super().__init__(_mt19937(int(seed)))
 
     def __call__(self):
         """The next 32-bit unsigned value of the stream."""
