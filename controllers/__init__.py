@@ -1,6 +1,8 @@
 """controllers: PID, inverse dynamics, computed torque, joint stiffness and LQR controllers
 built on the framework and the multibody plant (Drake's systems/controllers)."""
 
+from .dynamic_programming import (DynamicProgrammingOptions, PeriodicBoundaryCondition,
+                                  linear_programming_approximate_dynamic_programming)
 from .finite_horizon_lqr import (FiniteHorizonLinearQuadraticRegulatorOptions,
                                  FiniteHorizonLinearQuadraticRegulatorResult,
                                  finite_horizon_linear_quadratic_regulator,
@@ -13,6 +15,9 @@ from .lqr import discrete_time_linear_quadratic_regulator, linear_quadratic_regu
 from .pid_controller import PidController
 
 __all__ = [
+    "DynamicProgrammingOptions",
+    "PeriodicBoundaryCondition",
+    "linear_programming_approximate_dynamic_programming",
     "FiniteHorizonLinearQuadraticRegulatorOptions",
     "FiniteHorizonLinearQuadraticRegulatorResult",
     "FiniteHorizonLqrController",
