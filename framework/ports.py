@@ -82,6 +82,12 @@ class PortBase:
     def _describe(self):
         return f"port '{self._name}' of system '{self._system.get_name()}'"
 
+    def get_full_description(self):
+        """``InputPort[i] (name) of System ::path (Type)``, Drake's description."""
+        kind = "InputPort" if isinstance(self, InputPort) else "OutputPort"
+        return (f"{kind}[{self._index}] ({self._name}) of System "
+                f"{self._system.get_system_pathname()} ({type(self._system).__name__})")
+
     def eval_vector(self, context):
         """The value of a vector port, a read-only ndarray of ``size()`` elements."""
         if self._kind != VECTOR:

@@ -307,6 +307,40 @@ class System(metaclass=_SystemType):
     def calc_kinetic_energy(self, context):
         return 0.0
 
+    def eval_kinetic_energy(self, context):
+        """Kinetic energy in ``context`` (Drake's EvalKineticEnergy; computed per call)."""
+        return self.calc_kinetic_energy(context)
+
+    def eval_potential_energy(self, context):
+        """Potential energy in ``context`` (Drake's EvalPotentialEnergy; computed per call)."""
+        return self.calc_potential_energy(context)
+
+    # ---- implicit form (Drake's default: residual = proposed ẋ − f(x, u, t)) -----------------
+    def implicit_time_derivatives_residual_size(self):
+        """Size of the residual of the implicit dynamics 0 = g(x, ẋ); by default n."""
+        return self.num_continuous_states()
+
+    def allocate_implicit_time_derivatives_residual(self):
+        """A zero residual vector, shape (implicit_time_derivatives_residual_size(),)."""
+        return np.zeros(self.implicit_time_derivatives_residual_size())
+
+    def calc_implicit_time_derivatives_residual(self, context, proposed_derivatives, residual):
+        """Write g(x, ẋ_proposed) = ẋ_proposed − f(x, u, t) into ``residual`` (ndarray of
+        the residual size, written in place); ``proposed_derivatives`` is a
+        ContinuousState, BasicVector or array_like of size n."""
+        fn = "calc_implicit_time_derivatives_residual"
+        ctx = self._check_context(context, fn)
+        proposed = proposed_derivatives
+        if hasattr(proposed, "copy_to_vector"):
+            proposed = proposed.copy_to_vector()
+        proposed = np.asarray(proposed, dtype=float).reshape(-1)
+        n = self.num_continuous_states()
+        if proposed.size != n or not isinstance(residual, np.ndarray) or residual.size != n:
+            raise ValueError(f"{fn}: proposed_derivatives and residual must have {n} elements "
+                             f"(system '{self._name}'), got {proposed.size} and "
+                             f"{getattr(residual, 'size', None)}")
+        residual.reshape(-1)[:] = proposed - self.eval_time_derivatives(ctx)
+
     def calc_potential_energy(self, context):
         return 0.0
 
@@ -321,6 +355,40 @@ class System(metaclass=_SystemType):
         """True if output ``output_index`` may depend on input ``input_index`` at the same time
         instant. With a single argument, whether any output depends on that input."""
         raise NotImplementedError
+
+    def has_any_direct_feedthrough(self):
+        """True when some output may depend on some input at the same instant."""
+        return any(self.has_direct_feedthrough(i, j) for i in range(self.num_input_ports())
+                   for j in range(self.num_output_ports()))
+
+    def validate_context(self, context):
+        """Raise ContextError unless ``context`` was created for this very system (Drake's
+        ValidateContext)."""
+        if getattr(context, "_system", None) is not self:
+            got = getattr(getattr(context, "_system", None), "get_system_pathname", None)
+            raise ContextError(
+                f"validate_context: the context was not created for system "
+                f"{self.get_system_pathname()} ({type(self).__name__}); it belongs to "
+                f"{got() if got else type(context).__name__}")
+
+    def fix_input_ports_from(self, other_system, other_context, target_context):
+        """Fix every input port of ``target_context`` (a context of this system) to the
+        value the same-index port of ``other_system`` has in ``other_context``; ports
+        without a value there are left alone (Drake's FixInputPortsFrom)."""
+        fn = "fix_input_ports_from"
+        self.validate_context(target_context)
+        other_system.validate_context(other_context)
+        if other_system.num_input_ports() != self.num_input_ports():
+            raise ValueError(f"{fn}: system {other_system.get_system_pathname()} has "
+                             f"{other_system.num_input_ports()} input ports, "
+                             f"{self.get_system_pathname()} has {self.num_input_ports()}")
+        for port, other in zip(self._input_ports, other_system._input_ports):
+            if not other.has_value(other_context):
+                continue
+            if port.get_data_type() == VECTOR:
+                port.fix_value(target_context, np.array(other.eval(other_context)))
+            else:
+                port.fix_value(target_context, other.eval_abstract(other_context).clone())
 
     def _all_systems(self):
         yield self
@@ -367,6 +435,22 @@ class System(metaclass=_SystemType):
         ctx = self._check_context(context, "execute_forced_events")
         return event_dispatch.execute(ctx, _forced_events, "forced", publish=publish)
 
+    def calc_forced_discrete_variable_update(self, context, discrete_state):
+        """Run the forced discrete updates with ``context`` as input, writing into
+        ``discrete_state`` (a DiscreteValues laid out as this system's, e.g. from
+        ``allocate_discrete_variables()``); ``context`` is unchanged."""
+        ctx = self._check_context(context, "calc_forced_discrete_variable_update")
+        return event_dispatch.calc_into(ctx, _forced_discrete_events, "forced discrete",
+                                        discrete_state=discrete_state)
+
+    def calc_forced_unrestricted_update(self, context, state):
+        """Run the forced unrestricted updates with ``context`` as input, writing into
+        ``state`` (a State of this system, e.g. a clone of the context's); ``context`` is
+        unchanged."""
+        ctx = self._check_context(context, "calc_forced_unrestricted_update")
+        return event_dispatch.calc_into(ctx, _forced_unrestricted_events,
+                                        "forced unrestricted", state=state)
+
     def execute_initialization_events(self, context):
         """Run the initialization events (unrestricted updates, then discrete updates, then
         publishes) into ``context``, as ``Simulator.initialize()`` does, without a
@@ -384,6 +468,14 @@ def _forced_publish_events(leaf):
 
 def _forced_events(leaf):
     return leaf._forced_publish_events + leaf._forced_discrete_events + leaf._forced_unrestricted_events
+
+
+def _forced_discrete_events(leaf):
+    return leaf._forced_discrete_events
+
+
+def _forced_unrestricted_events(leaf):
+    return leaf._forced_unrestricted_events
 
 
 def _initialization_events(leaf):

@@ -223,3 +223,83 @@ def test_forgetting_the_base_init_fails_at_construction():
 
     with pytest.raises(TypeError, match=re.escape("Oops.__init__ must call LeafSystem.__init__")):
         Oops()
+
+
+class Forced(LeafSystem):
+    """Forced discrete update x ← x + u and forced unrestricted update x ← 2 x."""
+
+    def __init__(self):
+        super().__init__()
+        self.u = self.declare_vector_input_port("u", 1)
+        self.declare_discrete_state([1.0])
+        self.declare_forced_discrete_update_event(
+            lambda ctx, xd: xd.set_value([ctx.get_discrete_state(0)[0] + self.u.eval(ctx)[0]]))
+        self.declare_forced_unrestricted_update_event(
+            lambda ctx, state: state.get_mutable_discrete_state().set_value(
+                [2.0 * ctx.get_discrete_state(0)[0]]))
+
+
+def test_calc_forced_updates_write_the_holder_and_leave_the_context():
+    system = Forced()
+    ctx = system.create_default_context()
+    system.u.fix_value(ctx, [0.5])
+    values = system.allocate_discrete_variables()
+    system.calc_forced_discrete_variable_update(ctx, values)
+    assert values.get_value(0)[0] == 1.5 and ctx.get_discrete_state(0)[0] == 1.0
+    state = ctx.clone().get_mutable_state()
+    system.calc_forced_unrestricted_update(ctx, state)
+    assert state.get_discrete_state(0)[0] == 2.0 and ctx.get_discrete_state(0)[0] == 1.0
+    # in a diagram, the discrete groups are the leaves'
+    builder = DiagramBuilder()
+    leaf = builder.add_system(Forced())
+    builder.export_input(leaf.u)
+    diagram = builder.build()
+    dctx = diagram.create_default_context()
+    diagram.get_input_port().fix_value(dctx, [3.0])
+    values = diagram.allocate_discrete_variables()
+    diagram.calc_forced_discrete_variable_update(dctx, values)
+    assert values.get_value(0)[0] == 4.0
+
+
+def test_fix_input_ports_from_copies_values_port_by_port():
+    source, target = Counting(), Counting()
+    sctx = source.create_default_context()
+    tctx = target.create_default_context()
+    target.fix_input_ports_from(source, sctx, tctx)     # nothing fixed in sctx
+    assert not target.u.has_value(tctx)
+    source.u.fix_value(sctx, [2.5])
+    target.fix_input_ports_from(source, sctx, tctx)
+    assert target.get_output_port().eval(tctx)[0] == 5.0
+    with pytest.raises(RuntimeError):
+        target.fix_input_ports_from(source, tctx, sctx)   # contexts swapped
+
+
+def test_feedthrough_validation_and_port_descriptions():
+    adder = Adder(2, 1)
+    adder.set_name("add")
+    assert adder.has_any_direct_feedthrough()
+    assert not Forced().has_any_direct_feedthrough()
+    adder.validate_context(adder.create_default_context())
+    with pytest.raises(RuntimeError, match="::add"):
+        adder.validate_context(Forced().create_default_context())
+    assert adder.get_input_port(1).get_full_description() == "InputPort[1] (u1) of System ::add (Adder)"
+    assert adder.get_output_port().get_full_description() == "OutputPort[0] (sum) of System ::add (Adder)"
+
+
+def test_implicit_residual_is_proposed_minus_explicit_derivatives():
+    class Decay(LeafSystem):
+        def __init__(self):
+            super().__init__()
+            self.declare_continuous_state(2)
+
+        def do_calc_time_derivatives(self, context, derivatives):
+            derivatives.set_value(-3.0 * context.get_continuous_state_vector())
+
+    system = Decay()
+    ctx = system.create_default_context()
+    ctx.set_continuous_state([1.0, -2.0])
+    residual = system.allocate_implicit_time_derivatives_residual()
+    assert system.implicit_time_derivatives_residual_size() == 2
+    system.calc_implicit_time_derivatives_residual(ctx, [0.5, 0.5], residual)
+    np.testing.assert_array_equal(residual, [0.5 + 3.0, 0.5 - 6.0])
+    assert system.eval_kinetic_energy(ctx) == 0.0 and system.eval_potential_energy(ctx) == 0.0
