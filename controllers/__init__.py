@@ -12,6 +12,7 @@ from .inverse_dynamics import InverseDynamics
 from .inverse_dynamics_controller import InverseDynamicsController
 from .joint_stiffness_controller import JointStiffnessController
 from .lqr import discrete_time_linear_quadratic_regulator, linear_quadratic_regulator
+from .pid_controlled_system import PidControlledSystem
 from .pid_controller import PidController
 
 __all__ = [
@@ -24,6 +25,7 @@ __all__ = [
     "InverseDynamics",
     "InverseDynamicsController",
     "JointStiffnessController",
+    "PidControlledSystem",
     "PidController",
     "discrete_time_linear_quadratic_regulator",
     "finite_horizon_linear_quadratic_regulator",
