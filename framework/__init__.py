@@ -36,7 +36,8 @@ from .random_generator import RandomGenerator
 from .primitives import (Adder, AffineSystem, BusCreator, BusSelector, ConstantValueSource, ConstantVectorSource,
                          Demultiplexer, DiscreteDerivative, DiscreteTimeDelay,
                          DiscreteTimeIntegrator, FirstOrderLowPassFilter, Gain,
-                         Integrator, LinearSystem, LinearTransformDensity, MatrixGain, Multiplexer, PassThrough,
+                         Integrator, LinearSystem, LinearTransformDensity, MatrixGain,
+                         MultilayerPerceptron, Multiplexer, PassThrough, PerceptronActivationType,
                          PortSwitch, RandomDistribution,
                          RandomSource, Saturation, Selector, SelectorParams,
                          SharedPointerSystem, Sine,
@@ -93,4 +94,5 @@ __all__ = [
     "SystemOutput", "VectorBase", "CacheEntryValue", "ContextBase", "SystemBase", "SystemVisitor",
     "Event", "PeriodicEventData", "BusValue", "BusCreator", "BusSelector",
     "TrajectoryAffineSystem", "TrajectoryLinearSystem", "RandomGenerator",
+    "MultilayerPerceptron", "PerceptronActivationType",
 ]

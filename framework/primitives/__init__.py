@@ -20,6 +20,7 @@ from .integrator import Integrator
 from .linear_system import AffineSystem, LinearSystem
 from .linear_transform_density import LinearTransformDensity
 from .matrix_gain import MatrixGain
+from .multilayer_perceptron import MultilayerPerceptron, PerceptronActivationType
 from .multiplexer import Multiplexer
 from .pass_through import PassThrough
 from .port_switch import PortSwitch
@@ -40,7 +41,7 @@ __all__ = [
     "DiscreteDerivative", "DiscreteTimeDelay", "DiscreteTimeIntegrator",
     "FirstOrderLowPassFilter", "Gain", "Integrator",
     "LinearSystem", "LinearTransformDensity",
-    "MatrixGain", "Multiplexer", "PassThrough", "PortSwitch", "RandomDistribution", "RandomSource",
+    "MatrixGain", "MultilayerPerceptron", "Multiplexer", "PerceptronActivationType", "PassThrough", "PortSwitch", "RandomDistribution", "RandomSource",
     "Saturation", "Selector", "SelectorParams", "SharedPointerSystem", "Sine", "SparseMatrixGain",
     "StateInterpolatorWithDiscreteDerivative", "TrajectoryAffineSystem", "TrajectoryLinearSystem", "TrajectorySource",
     "WrapToSystem", "ZeroOrderHold",
