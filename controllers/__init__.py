@@ -2,6 +2,7 @@
 built on the framework and the multibody plant (Drake's systems/controllers)."""
 
 from .dynamic_programming import (DynamicProgrammingOptions, PeriodicBoundaryCondition,
+                                  fitted_value_iteration,
                                   linear_programming_approximate_dynamic_programming)
 from .finite_horizon_lqr import (FiniteHorizonLinearQuadraticRegulatorOptions,
                                  FiniteHorizonLinearQuadraticRegulatorResult,
@@ -19,6 +20,7 @@ __all__ = [
     "DynamicProgrammingOptions",
     "PeriodicBoundaryCondition",
     "linear_programming_approximate_dynamic_programming",
+    "fitted_value_iteration",
     "FiniteHorizonLinearQuadraticRegulatorOptions",
     "FiniteHorizonLinearQuadraticRegulatorResult",
     "FiniteHorizonLqrController",

@@ -1,5 +1,9 @@
-"""Approximate dynamic programming by linear programming (Drake's
-DynamicProgrammingOptions and LinearProgrammingApproximateDynamicProgramming).
+"""Dynamic programming on samples of a system's dynamics (Drake's
+DynamicProgrammingOptions, FittedValueIteration and
+LinearProgrammingApproximateDynamicProgramming).
+
+``fitted_value_iteration`` iterates the Bellman equation on a mesh of states, with the
+cost-to-go interpolated between mesh points.
 
 For a system x' = f(x, u) simulated over one ``time_step`` h, the optimal cost-to-go J*
 satisfies J*(x) = min_u [h·ℓ(x, u) + γ J*(f(x, u))]. With a cost-to-go linear in its
@@ -10,7 +14,7 @@ samples lies below J*, so the largest such J (maximize Σᵢ J(xᵢ; θ)) is a l
 import numpy as np
 import scipy.optimize
 
-from merganser.framework import InputPortSelection
+from merganser.framework import BarycentricMesh, BarycentricMeshSystem, InputPortSelection
 
 
 class PeriodicBoundaryCondition:
@@ -173,3 +177,94 @@ def linear_programming_approximate_dynamic_programming(
     if result.status != 0:
         raise ValueError(f"{fn}: the linear program found no solution: {result.message}")
     return np.asarray(result.x, dtype=float)
+
+
+def fitted_value_iteration(simulator, cost_function, state_grid, input_grid, time_step,
+                           options=None):
+    """Value iteration on a mesh (Drake's FittedValueIteration).
+
+    Every state mesh point x and input mesh point u is simulated over ``time_step`` h
+    to x', with the cost h·ℓ(x, u) read at the start; J(x') is interpolated on the
+    state mesh (barycentric weights). Iterates J ← minᵤ [h·ℓ + γ J(x')] from J = 0 until
+    the largest change is below ``options.convergence_tol``.
+
+    Parameters
+    ----------
+    simulator : Simulator
+        Of a time-invariant system with only continuous state (size n), unless
+        ``options.assume_non_continuous_states_are_fixed``.
+    cost_function : callable
+        ``cost_function(context) -> float``.
+    state_grid : list of n sets of float
+    input_grid : list of m sets of float
+        The input port is ``options.input_port_index``'s (vector, size m).
+    time_step : float
+    options : DynamicProgrammingOptions, optional
+        Also ``periodic_boundary_conditions`` (within the grid's range) and
+        ``visualization_callback(iteration, state_mesh, cost_to_go, policy_values)``.
+
+    Returns
+    -------
+    policy : BarycentricMeshSystem
+        u = π(x), interpolating the best input at each mesh point.
+    cost_to_go : ndarray, shape (num state mesh points,)
+    """
+    fn = "fitted_value_iteration"
+    options = options or DynamicProgrammingOptions()
+    gamma = float(options.discount_factor)
+    if not 0.0 < gamma <= 1.0:
+        raise ValueError(f"{fn}: options.discount_factor must be in (0, 1], got {gamma}")
+    if not time_step > 0.0:
+        raise ValueError(f"{fn}: time_step must be > 0, got {time_step}")
+    state_mesh, input_mesh = BarycentricMesh(state_grid), BarycentricMesh(input_grid)
+    system = simulator.get_system()
+    context = simulator.get_mutable_context()
+    n = state_mesh.get_input_size()
+    if context.num_continuous_states() != n or not (
+            context.has_only_continuous_state() or options.assume_non_continuous_states_are_fixed):
+        raise ValueError(f"{fn}: system '{system.get_name()}' must have only continuous state, "
+                         f"of size {n} (len(state_grid)); it has "
+                         f"{context.num_continuous_states()} continuous states")
+    port = system.get_input_port_selection(options.input_port_index)
+    if port is None or port.get_data_type() != "vector" or port.size() != input_mesh.get_input_size():
+        raise ValueError(f"{fn}: options.input_port_index must select a vector input port of "
+                         f"size {input_mesh.get_input_size()} (len(input_grid)) of system "
+                         f"'{system.get_name()}'")
+    for b in options.periodic_boundary_conditions:
+        axis = sorted(state_grid[b.state_index]) if 0 <= b.state_index < n else None
+        if axis is None or b.low < axis[0] or b.high > axis[-1]:
+            raise ValueError(f"{fn}: periodic boundary condition {b} must name a state and lie "
+                             f"within its grid")
+    num_x, num_u = state_mesh.get_num_mesh_points(), input_mesh.get_num_mesh_points()
+    k = state_mesh.get_num_interpolants()
+    indices = np.empty((num_u, num_x, k), dtype=int)
+    weights = np.empty((num_u, num_x, k))
+    cost = np.empty((num_u, num_x))
+    for j in range(num_u):
+        port.fix_value(context, input_mesh.get_mesh_point(j))
+        for i in range(num_x):
+            context.set_time(0.0)
+            context.set_continuous_state(state_mesh.get_mesh_point(i))
+            simulator.initialize()
+            cost[j, i] = time_step * float(cost_function(context))
+            simulator.advance_to(time_step)
+            x_next = np.array(context.get_continuous_state_vector(), dtype=float)
+            for b in options.periodic_boundary_conditions:
+                x_next[b.state_index] = b.wrap(x_next[b.state_index])
+            indices[j, i], weights[j, i] = state_mesh.eval_barycentric_weights(x_next)
+    J = np.zeros(num_x)
+    inputs = input_mesh.get_all_mesh_points()
+    iteration = 0
+    while True:
+        Q = cost + gamma * np.sum(weights * J[indices], axis=2)      # (num_u, num_x)
+        best = np.argmin(Q, axis=0)
+        J_next = Q[best, np.arange(num_x)]
+        change = np.max(np.abs(J_next - J))
+        J = J_next
+        iteration += 1
+        policy_values = inputs[:, best]
+        if options.visualization_callback is not None:
+            options.visualization_callback(iteration, state_mesh, J, policy_values)
+        if change <= options.convergence_tol:
+            break
+    return BarycentricMeshSystem(state_mesh, policy_values), J

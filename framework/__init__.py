@@ -31,9 +31,10 @@ from .integrators import (INTEGRATION_SCHEMES, BogackiShampine3Integrator, Expli
                           VelocityImplicitEulerIntegrator, make_integrator)
 from .simulator_config import (SimulatorConfig, apply_simulator_config, extract_simulator_config,
                                get_integration_schemes, reset_integrator_from_flags)
+from .barycentric import BarycentricMesh
 from .bus_value import BusValue
 from .random_generator import RandomGenerator
-from .primitives import (Adder, AffineSystem, BusCreator, BusSelector, ConstantValueSource, ConstantVectorSource,
+from .primitives import (Adder, AffineSystem, BarycentricMeshSystem, BusCreator, BusSelector, ConstantValueSource, ConstantVectorSource,
                          Demultiplexer, DiscreteDerivative, DiscreteTimeDelay,
                          DiscreteTimeIntegrator, FirstOrderLowPassFilter, Gain,
                          Integrator, LinearSystem, LinearTransformDensity, MatrixGain,
@@ -94,5 +95,6 @@ __all__ = [
     "SystemOutput", "VectorBase", "CacheEntryValue", "ContextBase", "SystemBase", "SystemVisitor",
     "Event", "PeriodicEventData", "BusValue", "BusCreator", "BusSelector",
     "TrajectoryAffineSystem", "TrajectoryLinearSystem", "RandomGenerator",
-    "MultilayerPerceptron", "PerceptronActivationType",
+    "MultilayerPerceptron", "PerceptronActivationType", "BarycentricMesh",
+    "BarycentricMeshSystem",
 ]

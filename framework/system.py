@@ -6,6 +6,7 @@ immutable afterwards; every number lives in a Context created by
 overridable ``do_*`` methods.
 """
 
+import enum
 import itertools
 
 import numpy as np
@@ -131,6 +132,26 @@ class System(metaclass=_SystemType):
     def get_output_port(self, i_or_name=None):
         """Output port by index or name; no argument when the system has exactly one."""
         return self._port(self._output_ports, "output", i_or_name, "get_output_port")
+
+    def get_input_port_selection(self, port_index):
+        """The input port an InputPortSelection or index names (Drake's
+        get_input_port_selection): None for ``kNoInput`` and for
+        ``kUseFirstInputIfItExists`` on a system without inputs."""
+        return self._port_selection(self._input_ports, self.get_input_port, port_index)
+
+    def get_output_port_selection(self, port_index):
+        """The output port an OutputPortSelection or index names (None for
+        ``kNoOutput``, or ``kUseFirstOutputIfItExists`` without outputs)."""
+        return self._port_selection(self._output_ports, self.get_output_port, port_index)
+
+    @staticmethod
+    def _port_selection(ports, get, selection):
+        value = selection.value if isinstance(selection, enum.Enum) else selection
+        if value == -1:
+            return None
+        if value == -2:
+            return ports[0] if ports else None
+        return get(value)
 
     def has_input_port(self, name):
         return any(p.get_name() == name for p in self._input_ports)

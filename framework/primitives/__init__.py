@@ -6,6 +6,7 @@ Each primitive with a linear (or exactly differentiable) behaviour implements
 """
 
 from .adder import Adder
+from .barycentric_mesh_system import BarycentricMeshSystem
 from .bus_creator import BusCreator
 from .bus_selector import BusSelector
 from .constant_value_source import ConstantValueSource
@@ -37,7 +38,7 @@ from .wrap_to_system import WrapToSystem
 from .zero_order_hold import ZeroOrderHold
 
 __all__ = [
-    "Adder", "AffineSystem", "BusCreator", "BusSelector", "ConstantValueSource", "ConstantVectorSource", "Demultiplexer",
+    "Adder", "AffineSystem", "BarycentricMeshSystem", "BusCreator", "BusSelector", "ConstantValueSource", "ConstantVectorSource", "Demultiplexer",
     "DiscreteDerivative", "DiscreteTimeDelay", "DiscreteTimeIntegrator",
     "FirstOrderLowPassFilter", "Gain", "Integrator",
     "LinearSystem", "LinearTransformDensity",

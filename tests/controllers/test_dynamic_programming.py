@@ -60,3 +60,35 @@ def test_nonlinear_parameterization_and_bad_sizes_are_rejected():
     with pytest.raises(ValueError, match="discount_factor"):
         linear_programming_approximate_dynamic_programming(
             simulator, lambda ctx: 1.0, lambda x, p: p[0], 1, [[1.0]], [[0.0]], 0.1, options)
+
+
+def test_fitted_value_iteration_minimum_time_on_a_grid_the_dynamics_map_onto():
+    # x' = u, u in {-1, 0, 1}, h = 1: grid points map onto grid points, and the cost
+    # 1 per step away from 0 gives J(x) = |x| with the policy -sign(x)
+    from merganser.controllers import fitted_value_iteration
+    simulator = Simulator(Integrator(1))
+    calls = []
+    options = DynamicProgrammingOptions()
+    options.visualization_callback = lambda it, mesh, J, pi: calls.append(it)
+    policy, J = fitted_value_iteration(
+        simulator, lambda ctx: 1.0 if abs(ctx.get_continuous_state_vector()[0]) > 0.1 else 0.0,
+        [set(np.arange(-4.0, 5.0))], [{-1.0, 0.0, 1.0}], 1.0, options)
+    np.testing.assert_allclose(J, np.abs(np.arange(-4.0, 5.0)), atol=1e-9)
+    assert calls[-1] == len(calls) and len(calls) >= 5
+    ctx = policy.create_default_context()
+    for x, u in ((-3.0, 1.0), (2.0, -1.0), (0.0, 0.0), (2.5, -1.0)):
+        policy.get_input_port().fix_value(ctx, [x])
+        assert policy.get_output_port().eval(ctx)[0] == pytest.approx(u)
+
+
+def test_fitted_value_iteration_checks_its_arguments():
+    from merganser.controllers import fitted_value_iteration
+    simulator = Simulator(Integrator(1))
+    with pytest.raises(ValueError, match="continuous state"):
+        fitted_value_iteration(simulator, lambda ctx: 0.0, [{0.0, 1.0}, {0.0}], [{0.0}], 0.1)
+    with pytest.raises(ValueError, match="input port"):
+        fitted_value_iteration(simulator, lambda ctx: 0.0, [{0.0, 1.0}], [{0.0}, {1.0}], 0.1)
+    options = DynamicProgrammingOptions()
+    options.periodic_boundary_conditions = [PeriodicBoundaryCondition(0, -5.0, 5.0)]
+    with pytest.raises(ValueError, match="periodic"):
+        fitted_value_iteration(simulator, lambda ctx: 0.0, [{0.0, 1.0}], [{0.0}], 0.1, options)
