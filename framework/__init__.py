@@ -34,7 +34,8 @@ from .simulator_config import (SimulatorConfig, apply_simulator_config, extract_
 from .barycentric import BarycentricMesh
 from .bus_value import BusValue
 from .random_generator import RandomGenerator
-from .primitives import (Adder, AffineSystem, BarycentricMeshSystem, BusCreator, BusSelector, ConstantValueSource, ConstantVectorSource,
+from .primitives import (Adder, AffineSystem, BarycentricMeshSystem, BusCreator, BusSelector,
+                         ConstantValueSource, ConstantVectorSource,
                          Demultiplexer, DiscreteDerivative, DiscreteTimeDelay,
                          DiscreteTimeIntegrator, FirstOrderLowPassFilter, Gain,
                          Integrator, LinearSystem, LinearTransformDensity, MatrixGain,

@@ -38,13 +38,16 @@ from .wrap_to_system import WrapToSystem
 from .zero_order_hold import ZeroOrderHold
 
 __all__ = [
-    "Adder", "AffineSystem", "BarycentricMeshSystem", "BusCreator", "BusSelector", "ConstantValueSource", "ConstantVectorSource", "Demultiplexer",
+    "Adder", "AffineSystem", "BarycentricMeshSystem", "BusCreator", "BusSelector",
+    "ConstantValueSource", "ConstantVectorSource", "Demultiplexer",
     "DiscreteDerivative", "DiscreteTimeDelay", "DiscreteTimeIntegrator",
     "FirstOrderLowPassFilter", "Gain", "Integrator",
     "LinearSystem", "LinearTransformDensity",
-    "MatrixGain", "MultilayerPerceptron", "Multiplexer", "PerceptronActivationType", "PassThrough", "PortSwitch", "RandomDistribution", "RandomSource",
+    "MatrixGain", "MultilayerPerceptron", "Multiplexer", "PerceptronActivationType", "PassThrough",
+    "PortSwitch", "RandomDistribution", "RandomSource",
     "Saturation", "Selector", "SelectorParams", "SharedPointerSystem", "Sine", "SparseMatrixGain",
-    "StateInterpolatorWithDiscreteDerivative", "TrajectoryAffineSystem", "TrajectoryLinearSystem", "TrajectorySource",
+    "StateInterpolatorWithDiscreteDerivative", "TrajectoryAffineSystem", "TrajectoryLinearSystem",
+    "TrajectorySource",
     "WrapToSystem", "ZeroOrderHold",
     "add_random_inputs",
 ]
