@@ -109,8 +109,13 @@ class CacheEntryValue(Tracker):
         super().__init__(description)
         self.valid = False
         self.enabled = True        # False: every evaluation recomputes (caching disabled)
-        self.value = value
         self.holder = holder
+        self.store(value)
+
+    def store(self, value):
+        """Hold ``value``; ``ro`` becomes its read-only view (the object itself when it is
+        no ndarray)."""
+        self.value = value
         if isinstance(value, np.ndarray):
             ro = value.view()
             ro.flags.writeable = False

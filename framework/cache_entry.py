@@ -4,8 +4,6 @@ The declaration lives in the system; each context holds its value object (a
 CacheEntryValue from cache.py) with the storage and the up-to-date flag.
 """
 
-import numpy as np
-
 from .cache import Tickets, frozen_cache_error
 from .indices import CacheIndex
 from .value import Value
@@ -100,14 +98,7 @@ class CacheEntry:
         if ctx._root.cache_frozen:
             raise frozen_cache_error(entry)
         if self._producer_returns:
-            value = self._calc(ctx)
-            entry.value = value
-            if isinstance(value, np.ndarray):
-                ro = value.view()
-                ro.flags.writeable = False
-                entry.ro = ro
-            else:
-                entry.ro = value
+            entry.store(self._calc(ctx))
         else:
             result = self._calc(ctx, entry.value)
             if result is not None:
