@@ -22,7 +22,7 @@ import numpy as np
 
 from .cache import Tracker, downstream_entries, notify
 from .errors import ContextError
-from .state import ContinuousState, DiscreteValues, State
+from .state import AbstractValues, ContinuousState, DiscreteValues, State
 from .value import BasicVector, Value, as_vector_base
 
 
@@ -374,11 +374,9 @@ class Context:
         raise NotImplementedError
 
     def set_time_state_and_parameters_from(self, source):
-        """Copy time, accuracy, all state and parameters from a context of the same system."""
-        if source._system is not self._system:
-            raise ContextError(
-                "Context.set_time_state_and_parameters_from: source context belongs to "
-                f"{source._describe()}, expected {self._describe()}")
+        """Copy time, accuracy, all state and parameters from a context of the same system
+        (or of another system with the same layout, as Drake allows)."""
+        self._check_compatible("set_time_state_and_parameters_from", source)
         if self._parent is None:
             self._root.time = source._root.time
             self._root.accuracy = source._root.accuracy
@@ -388,14 +386,27 @@ class Context:
 
     def set_state_and_parameters_from(self, source):
         """Copy all state and parameters (not time or accuracy) from a context of the same
-        system."""
-        if source._system is not self._system:
-            raise ContextError(
-                "Context.set_state_and_parameters_from: source context belongs to "
-                f"{source._describe()}, expected {self._describe()}")
+        system, or of another system with the same layout."""
+        self._check_compatible("set_state_and_parameters_from", source)
         self.set_continuous_state(source.get_continuous_state_vector())
         for dst, src in zip(self._leaf_contexts(), source._leaf_contexts()):
             dst._copy_state_and_parameters_from(src)
+
+    def _layout(self):
+        """What must match for state and parameters to copy: per leaf its system type,
+        (nq, nv, nz), discrete group sizes, abstract state count and parameter sizes."""
+        return [(type(leaf._system), leaf._nq, leaf._nv, leaf._nz,
+                 tuple(g.size for g in leaf._xd), len(leaf._xa),
+                 tuple(p.size for p in leaf._p), len(leaf._pa))
+                for leaf in self._leaf_contexts()]
+
+    def _check_compatible(self, fn, source):
+        if not isinstance(source, Context) or (
+                source._system is not self._system and source._layout() != self._layout()):
+            got = source._describe() if isinstance(source, Context) else type(source).__name__
+            raise ContextError(
+                f"Context.{fn}: source context belongs to {got}, whose state and parameters "
+                f"are not laid out as those of {self._describe()}")
 
     def _rebuild_views(self):
         for ctx in self._all_contexts():
@@ -536,16 +547,23 @@ class LeafContext(Context):
                 f"Context.{fn}: abstract state {i} out of range; {self._describe()} has "
                 f"{len(self._xa)} abstract state(s)")
 
-    def get_abstract_state(self, i=0):
-        """The value held by abstract state ``i``."""
+    def get_abstract_state(self, i=None):
+        """Abstract state ``i`` as its Value (``.get_value()`` is the held object), or all
+        of them as AbstractValues without ``i`` (Drake's return types)."""
+        if i is None:
+            return AbstractValues(self._xa)
         self._check_abstract("get_abstract_state", i)
-        return self._xa[i].get_value()
+        return self._xa[i]
 
-    def get_mutable_abstract_state(self, i=0):
-        """The (mutable) value of abstract state ``i``; marks it changed."""
+    def get_mutable_abstract_state(self, i=None):
+        """As ``get_abstract_state``, for writing (``.set_value(x)``); marks the abstract
+        state changed."""
+        if i is None:
+            notify(self.note_xa, self._root.version)
+            return AbstractValues(self._xa)
         self._check_abstract("get_mutable_abstract_state", i)
         notify(self.trk_xa[i], self._root.version)
-        return self._xa[i].get_mutable_value()
+        return self._xa[i]
 
     def set_abstract_state(self, i, value):
         self._check_abstract("set_abstract_state", i)
@@ -586,11 +604,12 @@ class LeafContext(Context):
         return BasicVector._wrap(self._p[i])
 
     def get_abstract_parameter(self, i=0):
+        """Abstract parameter ``i`` as its Value (Drake's return type)."""
         if not 0 <= i < len(self._pa):
             raise ContextError(
                 f"Context.get_abstract_parameter: abstract parameter {i} out of range; "
                 f"{self._describe()} has {len(self._pa)}")
-        return self._pa[i].get_value()
+        return self._pa[i]
 
     def set_abstract_parameter(self, i, value):
         if not 0 <= i < len(self._pa):
@@ -807,11 +826,17 @@ class DiagramContext(Context):
     def num_abstract_states(self):
         return len(self._xa_map)
 
-    def get_abstract_state(self, i=0):
+    def get_abstract_state(self, i=None):
+        if i is None:
+            return AbstractValues([leaf._xa[k] for leaf, k in self._xa_map])
         leaf, k = self._map(self._xa_map, "get_abstract_state", i, "abstract state")
         return leaf.get_abstract_state(k)
 
-    def get_mutable_abstract_state(self, i=0):
+    def get_mutable_abstract_state(self, i=None):
+        if i is None:
+            for leaf in self._leaves:
+                notify(leaf.note_xa, leaf._root.version)
+            return AbstractValues([leaf._xa[k] for leaf, k in self._xa_map])
         leaf, k = self._map(self._xa_map, "get_mutable_abstract_state", i, "abstract state")
         return leaf.get_mutable_abstract_state(k)
 

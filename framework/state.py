@@ -294,6 +294,18 @@ class AbstractValues:
     def get_mutable_value(self, index):
         return self._values[index]
 
+    def clone(self):
+        """Deep copies of every Value."""
+        return AbstractValues([v.clone() for v in self._values])
+
+    def set_from(self, other):
+        """Copy the held objects of ``other`` (same number of values) into these Values."""
+        if other.size() != self.size():
+            raise ValueError(f"AbstractValues.set_from: other has {other.size()} values, "
+                             f"expected {self.size()}")
+        for dst, src in zip(self._values, other._values):
+            dst.set_from(src)
+
 
 class State:
     """Continuous, discrete and abstract state together (Drake's State).
@@ -336,10 +348,10 @@ class State:
         return len(self._xa)
 
     def get_abstract_state(self, index=None):
-        """AbstractValues with no argument; the held value of state ``index`` otherwise."""
+        """AbstractValues with no argument; the Value of state ``index`` otherwise."""
         if index is None:
             return AbstractValues(self._xa)
-        return self._xa[index].get_value()
+        return self._xa[index]
 
     def get_mutable_abstract_state(self, index=None):
         if index is None:

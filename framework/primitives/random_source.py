@@ -117,7 +117,7 @@ class RandomSource(LeafSystem):
         self._reseed(context, int(generator.integers(0, 2 ** 63)))
 
     def _resample(self, context, state):
-        rng = state.get_abstract_state(0)
+        rng = state.get_abstract_state(0).get_value()
         state.get_mutable_discrete_state(0).set_value(self._draw(rng))
 
 

@@ -231,3 +231,43 @@ def test_discrete_derivative_state_layout_follows_drake():
     np.testing.assert_allclose(interp.get_output_port().eval(ctx), [1.0, 2.0, 2.0, -2.0])
     with pytest.raises(TypeError):
         interp.set_initial_position(ctx, [1.0, 2.0], state=state)
+
+
+def test_abstract_state_accessors_return_values_as_drake():
+    class Holder(LeafSystem):
+        def __init__(self):
+            super().__init__()
+            self.declare_abstract_state(Value({"key": "value"}))
+            self.declare_abstract_parameter(Value("param"))
+
+    system = Holder()
+    ctx = system.create_default_context()
+    assert ctx.get_abstract_state(0).get_value() == {"key": "value"}
+    assert ctx.get_abstract_state().get_value(0) is ctx.get_abstract_state(0)
+    assert ctx.get_abstract_state().size() == 1
+    ctx.get_mutable_abstract_state(0).set_value({"key": "new"})
+    assert ctx.get_state().get_abstract_state(0).get_value() == {"key": "new"}
+    assert ctx.get_abstract_parameter(0).get_value() == "param"
+    values = ctx.get_mutable_abstract_state()
+    copy = values.clone()
+    ctx.get_mutable_abstract_state(0).get_mutable_value()["key"] = "changed"
+    values.set_from(copy)
+    assert ctx.get_abstract_state(0).get_value() == {"key": "new"}
+    # state copies clone abstract values: no aliasing between contexts
+    other = ctx.clone()
+    assert other.get_abstract_state(0).get_value() == {"key": "new"}
+    assert other.get_abstract_state(0).get_value() is not ctx.get_abstract_state(0).get_value()
+
+
+def test_state_copies_between_systems_of_the_same_layout():
+    a, b = LinearSystem(A=np.eye(2), B=np.zeros((2, 1))), LinearSystem(A=2 * np.eye(2),
+                                                                        B=np.ones((2, 1)))
+    src, dst = a.create_default_context(), b.create_default_context()
+    src.set_time(0.5)
+    src.set_continuous_state([3.0, 4.0])
+    dst.set_time_state_and_parameters_from(src)
+    assert dst.get_time() == 0.5
+    np.testing.assert_array_equal(dst.get_continuous_state_vector(), [3.0, 4.0])
+    with pytest.raises(RuntimeError, match="laid out"):
+        dst.set_state_and_parameters_from(LinearSystem(A=np.eye(3), B=np.zeros((3, 1)))
+                                          .create_default_context())

@@ -66,7 +66,7 @@ class Counter(LeafSystem):
         discrete_state.set_value(context.get_discrete_state(0) + 1.0)
 
     def _tick(self, context, state):
-        state.set_abstract_state(0, context.get_abstract_state(0) + 1)
+        state.set_abstract_state(0, context.get_abstract_state(0).get_value() + 1)
 
     def _publish(self, context):
         self.publishes += 1
