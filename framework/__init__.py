@@ -34,6 +34,7 @@ from .simulator_config import (SimulatorConfig, apply_simulator_config, extract_
 from .barycentric import BarycentricMesh
 from .bus_value import BusValue
 from .random_generator import RandomGenerator
+from .subvector import Subvector, Supervector
 from .primitives import (Adder, AffineSystem, BarycentricMeshSystem, BusCreator, BusSelector,
                          ConstantValueSource, ConstantVectorSource,
                          Demultiplexer, DiscreteDerivative, DiscreteTimeDelay,
@@ -97,5 +98,5 @@ __all__ = [
     "Event", "PeriodicEventData", "BusValue", "BusCreator", "BusSelector",
     "TrajectoryAffineSystem", "TrajectoryLinearSystem", "RandomGenerator",
     "MultilayerPerceptron", "PerceptronActivationType", "BarycentricMesh",
-    "BarycentricMeshSystem",
+    "BarycentricMeshSystem", "Subvector", "Supervector",
 ]

@@ -271,3 +271,27 @@ def test_state_copies_between_systems_of_the_same_layout():
     with pytest.raises(RuntimeError, match="laid out"):
         dst.set_state_and_parameters_from(LinearSystem(A=np.eye(3), B=np.zeros((3, 1)))
                                           .create_default_context())
+
+
+def test_subvector_and_supervector_read_and_write_through():
+    from merganser.framework import Subvector, Supervector
+    data = BasicVector([1.0, 2.0, 3.0, 4.0])
+    sub = Subvector(data, 1, 2)
+    assert isinstance(sub, VectorBase) and sub.size() == 2
+    sub.set_at_index(0, 20.0)
+    np.testing.assert_array_equal(data.get_value(), [1.0, 20.0, 3.0, 4.0])
+    with pytest.raises(IndexError):
+        Subvector(data, 3, 2)
+    ctx = LinearSystem(A=np.eye(3), B=np.zeros((3, 1))).create_default_context()
+    with pytest.raises(ValueError):         # a view of a read-only state stays read-only
+        Subvector(ctx.get_continuous_state_vector(), 0, 1).set_from_vector([1.0])
+    other = np.array([5.0, 6.0])
+    sup = Supervector([data, other])
+    assert sup.size() == 6 and sup[4] == 5.0 and sup.get_at_index(-1) == 6.0
+    sup.set_from_vector(np.arange(6.0))
+    np.testing.assert_array_equal(data.get_value(), [0.0, 1.0, 2.0, 3.0])
+    np.testing.assert_array_equal(other, [4.0, 5.0])
+    sup[1] = -1.0
+    assert data[1] == -1.0
+    with pytest.raises(IndexError):
+        sup.get_at_index(6)
