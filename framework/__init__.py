@@ -34,6 +34,7 @@ from .simulator_config import (SimulatorConfig, apply_simulator_config, extract_
 from .barycentric import BarycentricMesh
 from .bus_value import BusValue
 from .random_generator import RandomGenerator
+from .parameters import Parameters
 from .subvector import Subvector, Supervector
 from .primitives import (Adder, AffineSystem, BarycentricMeshSystem, BusCreator, BusSelector,
                          ConstantValueSource, ConstantVectorSource,
@@ -99,4 +100,5 @@ __all__ = [
     "TrajectoryAffineSystem", "TrajectoryLinearSystem", "RandomGenerator",
     "MultilayerPerceptron", "PerceptronActivationType", "BarycentricMesh",
     "BarycentricMeshSystem", "Subvector", "Supervector",
+    "Parameters",
 ]

@@ -22,6 +22,7 @@ import numpy as np
 
 from .cache import Tracker, downstream_entries, notify
 from .errors import ContextError
+from .parameters import Parameters
 from .state import AbstractValues, ContinuousState, DiscreteValues, State
 from .value import BasicVector, Value, as_vector_base
 
@@ -295,6 +296,28 @@ class Context:
                 notify(leaf.note_xa, leaf._root.version)
         xa = [leaf._xa[k] for leaf, k in self._abstract_values()]
         return State(ContinuousState._of(self, mutable), self._discrete_values(mutable), xa)
+
+    def _parameters(self, mutable):
+        leaves = list(self._leaf_contexts())
+        numeric = [p for leaf in leaves for p in leaf._p]
+        abstract = [v for leaf in leaves for v in leaf._pa]
+
+        def written():
+            for leaf in leaves:
+                notify(leaf.note_p, leaf._root.version)
+
+        if mutable:
+            written()
+        return Parameters._over(numeric, abstract, written if mutable else None)
+
+    def get_parameters(self):
+        """The numeric and abstract parameters (of every leaf, in order) as Parameters;
+        treat as read-only (use ``get_mutable_parameters()``)."""
+        return self._parameters(False)
+
+    def get_mutable_parameters(self):
+        """The parameters as Parameters writing into this context; marks them changed."""
+        return self._parameters(True)
 
     def get_state(self):
         """All state (continuous, discrete, abstract) of this context as a State object.

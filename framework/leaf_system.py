@@ -785,14 +785,17 @@ class LeafSystem(System):
 
     def _set_random_leaf(self, ctx, generator):
         self._set_default_leaf(ctx)
-        self.set_random_state(ctx, generator)
-        self.set_random_parameters(ctx, generator)
+        self.set_random_state(ctx, ctx.get_mutable_state(), generator)
+        self.set_random_parameters(ctx, ctx.get_mutable_parameters(), generator)
 
-    def set_random_state(self, context, generator):
-        """Override to randomize the state; default keeps the defaults."""
+    def set_random_state(self, context, state, generator):
+        """Override to randomize the state (Drake's SetRandomState): write into ``state``
+        (this system's State in ``context``, already at its defaults) drawing from
+        ``generator`` (a numpy Generator, e.g. a RandomGenerator). Default: keep them."""
 
-    def set_random_parameters(self, context, generator):
-        """Override to randomize the parameters; default keeps the defaults."""
+    def set_random_parameters(self, context, parameters, generator):
+        """Override to randomize the parameters (Drake's SetRandomParameters): write into
+        ``parameters`` (a Parameters). Default: keep the defaults."""
 
 
 def _producer_alloc(producer):

@@ -99,10 +99,15 @@ class AffineState:
         if self.num_states():
             self.set_state(context, self._x0)
 
-    def set_random_state(self, context, generator):
+    def set_random_state(self, context, state, generator):
+        """x ~ N(x0, covariance) when ``configure_random_state`` was called."""
         if self._x0_covariance is not None and self.num_states():
             w = generator.standard_normal(self.num_states())
-            self.set_state(context, self._x0 + self._x0_covariance @ w)
+            x = self._x0 + self._x0_covariance @ w
+            if self._time_period == 0.0:
+                state.get_mutable_continuous_state().set_from_vector(x)
+            else:
+                state.get_mutable_discrete_state(0).set_value(x)
 
 
 def declare_affine_ports(system, n, m, p, feedthrough_output, calc_output, update,

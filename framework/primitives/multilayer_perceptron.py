@@ -183,8 +183,8 @@ class MultilayerPerceptron(LeafSystem):
                              f"{b.size} (system '{self._name}')")
         self._write("set_biases", context, params, self._b_index[i], b)
 
-    def set_random_parameters(self, context, generator):
-        p = context.get_mutable_numeric_parameter(0).get_mutable_value()
+    def set_random_parameters(self, context, parameters, generator):
+        p = parameters.get_mutable_numeric_parameter(0).get_mutable_value()
         for i in range(len(self._activations)):
             m = np.sqrt(3.0 / self._layers[i])
             n = self._layers[i + 1] * (self._layers[i] + 1)

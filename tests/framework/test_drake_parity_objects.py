@@ -295,3 +295,54 @@ def test_subvector_and_supervector_read_and_write_through():
     assert data[1] == -1.0
     with pytest.raises(IndexError):
         sup.get_at_index(6)
+
+
+def test_parameters_object_reads_and_writes_the_context():
+    from merganser.framework import Parameters
+
+    class Params(LeafSystem):
+        def __init__(self):
+            super().__init__()
+            self.declare_numeric_parameter([1.0, 2.0])
+            self.declare_abstract_parameter(Value("a"))
+            self.declare_vector_output_port("p", 2, lambda ctx, out: out.set_value(
+                ctx.get_numeric_parameter(0)), {self.numeric_parameter_ticket(0)})
+
+    system = Params()
+    ctx = system.create_default_context()
+    params = ctx.get_parameters()
+    assert (params.num_numeric_parameter_groups(), params.num_abstract_parameters()) == (1, 1)
+    np.testing.assert_array_equal(params.get_numeric_parameter(0).get_value(), [1.0, 2.0])
+    assert params.get_abstract_parameter(0).get_value() == "a"
+    np.testing.assert_array_equal(system.get_output_port().eval(ctx), [1.0, 2.0])
+    ctx.get_mutable_parameters().get_mutable_numeric_parameter(0).set_value([3.0, 4.0])
+    np.testing.assert_array_equal(system.get_output_port().eval(ctx), [3.0, 4.0])
+    standalone = Parameters(numeric=[BasicVector([5.0, 6.0])], abstract=[Value("b")])
+    ctx.get_mutable_parameters().set_from(standalone)
+    np.testing.assert_array_equal(system.get_output_port().eval(ctx), [5.0, 6.0])
+    assert ctx.get_abstract_parameter(0).get_value() == "b"
+    with pytest.raises(ValueError):
+        ctx.get_mutable_parameters().set_from(Parameters(numeric=[[1.0]]))
+
+
+def test_random_hooks_take_drakes_state_and_parameters():
+    class Noisy(LeafSystem):
+        def __init__(self):
+            super().__init__()
+            self.declare_discrete_state([0.0])
+            self.declare_numeric_parameter([1.0])
+
+        def set_random_state(self, context, state, generator):
+            state.get_mutable_discrete_state(0).set_value([generator.uniform(10.0, 11.0)])
+
+        def set_random_parameters(self, context, parameters, generator):
+            parameters.get_mutable_numeric_parameter(0).set_value([generator.uniform(-2.0, -1.0)])
+
+    system = Noisy()
+    ctx = system.create_default_context()
+    system.set_random_context(ctx, RandomGenerator(1))
+    assert 10.0 <= ctx.get_discrete_state(0)[0] <= 11.0
+    assert -2.0 <= ctx.get_numeric_parameter(0)[0] <= -1.0
+    again = system.create_default_context()
+    system.set_random_context(again, RandomGenerator(1))
+    assert again.get_discrete_state(0)[0] == ctx.get_discrete_state(0)[0]
