@@ -775,13 +775,41 @@ class LeafSystem(System):
             ctx._p[i][:] = m
         for i, m in enumerate(self._pa_model):
             ctx._pa[i] = m.clone()
-        self.set_default_state_and_parameters(ctx)
         version = ctx._root.version
         for note in (ctx.note_xd, ctx.note_xa, ctx.note_p):
             notify(note, version)
+        # Drake's override points, called only when a subclass overrides them (the model
+        # values are already in place)
+        if type(self).set_default_state is not LeafSystem.set_default_state:
+            self.set_default_state(ctx, ctx.get_mutable_state())
+        if type(self).set_default_parameters is not LeafSystem.set_default_parameters:
+            self.set_default_parameters(ctx, ctx.get_mutable_parameters())
+        self.set_default_state_and_parameters(ctx)
+
+    def set_default_state(self, context, state=None):
+        """Write the declared default state (model values) into ``state``, a State of this
+        system (None: the context's own). Drake's SetDefaultState: override it to give
+        other defaults, writing into ``state``."""
+        if state is None:
+            state = self._check_context(context, "set_default_state").get_mutable_state()
+        if self.num_continuous_states():
+            state.get_mutable_continuous_state().set_from_vector(self._default_xc)
+        for i, m in enumerate(self._xd_model):
+            state.get_mutable_discrete_state(i).set_value(m)
+        for i, m in enumerate(self._xa_model):
+            state.get_mutable_abstract_state(i).set_from(m)
+
+    def set_default_parameters(self, context, parameters):
+        """Write the declared default parameters into ``parameters`` (a Parameters of this
+        system); Drake's SetDefaultParameters, an override point."""
+        for i, m in enumerate(self._p_model):
+            parameters.get_mutable_numeric_parameter(i).set_value(m)
+        for i, m in enumerate(self._pa_model):
+            parameters.get_mutable_abstract_parameter(i).set_from(m)
 
     def set_default_state_and_parameters(self, context):
-        """Hook for subclasses whose defaults are not the declared model values."""
+        """merganser's hook for subclasses whose defaults are not the declared model
+        values: write them into ``context`` (runs after ``set_default_state``)."""
 
     def _set_random_leaf(self, ctx, generator):
         self._set_default_leaf(ctx)

@@ -346,3 +346,32 @@ def test_random_hooks_take_drakes_state_and_parameters():
     again = system.create_default_context()
     system.set_random_context(again, RandomGenerator(1))
     assert again.get_discrete_state(0)[0] == ctx.get_discrete_state(0)[0]
+
+
+def test_default_state_and_parameter_overrides_follow_drake():
+    class Shifted(LeafSystem):
+        def __init__(self):
+            super().__init__()
+            self.declare_continuous_state(2)
+            self.declare_discrete_state([1.0])
+            self.declare_abstract_state(Value("model"))
+            self.declare_numeric_parameter([1.0])
+
+        def set_default_state(self, context, state=None):
+            super().set_default_state(context, state)
+            state.get_mutable_discrete_state(0).set_value([5.0])
+
+        def set_default_parameters(self, context, parameters):
+            parameters.get_mutable_numeric_parameter(0).set_value([7.0])
+
+    system = Shifted()
+    ctx = system.create_default_context()
+    assert ctx.get_discrete_state(0)[0] == 5.0 and ctx.get_numeric_parameter(0)[0] == 7.0
+    # the base implementation writes the model values into any State of the system
+    ctx.set_continuous_state([3.0, 4.0])
+    ctx.get_mutable_abstract_state(0).set_value("changed")
+    state = ctx.get_mutable_state()
+    LeafSystem.set_default_state(system, ctx, state)
+    np.testing.assert_array_equal(ctx.get_continuous_state_vector(), [0.0, 0.0])
+    assert ctx.get_discrete_state(0)[0] == 1.0
+    assert ctx.get_abstract_state(0).get_value() == "model"
