@@ -35,6 +35,7 @@ from .barycentric import BarycentricMesh
 from .bus_value import BusValue
 from .random_generator import RandomGenerator
 from .parameters import Parameters
+from .vector_system import VectorSystem
 from .subvector import Subvector, Supervector
 from .primitives import (Adder, AffineSystem, BarycentricMeshSystem, BusCreator, BusSelector,
                          ConstantValueSource, ConstantVectorSource,
@@ -100,5 +101,5 @@ __all__ = [
     "TrajectoryAffineSystem", "TrajectoryLinearSystem", "RandomGenerator",
     "MultilayerPerceptron", "PerceptronActivationType", "BarycentricMesh",
     "BarycentricMeshSystem", "Subvector", "Supervector",
-    "Parameters",
+    "Parameters", "VectorSystem",
 ]
