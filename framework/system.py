@@ -125,11 +125,12 @@ class System(metaclass=_SystemType):
                 f"{len(ports)} {which} port(s)")
         return ports[i]
 
-    def get_input_port(self, i_or_name=None):
-        """Input port by index or name; no argument when the system has exactly one."""
+    def get_input_port(self, i_or_name=None, warn_deprecated=True):
+        """Input port by index or name; no argument when the system has exactly one.
+        (``warn_deprecated`` is pydrake's; merganser has no deprecated ports.)"""
         return self._port(self._input_ports, "input", i_or_name, "get_input_port")
 
-    def get_output_port(self, i_or_name=None):
+    def get_output_port(self, i_or_name=None, warn_deprecated=True):
         """Output port by index or name; no argument when the system has exactly one."""
         return self._port(self._output_ports, "output", i_or_name, "get_output_port")
 

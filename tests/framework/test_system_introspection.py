@@ -303,3 +303,9 @@ def test_implicit_residual_is_proposed_minus_explicit_derivatives():
     system.calc_implicit_time_derivatives_residual(ctx, [0.5, 0.5], residual)
     np.testing.assert_array_equal(residual, [0.5 + 3.0, 0.5 - 6.0])
     assert system.eval_kinetic_energy(ctx) == 0.0 and system.eval_potential_energy(ctx) == 0.0
+
+
+def test_port_getters_take_pydrakes_warn_deprecated_keyword():
+    adder = Adder(2, 1)
+    assert adder.get_input_port(1, warn_deprecated=False) is adder.get_input_port(1)
+    assert adder.get_output_port(0, warn_deprecated=False) is adder.get_output_port()
