@@ -104,6 +104,7 @@ class CacheEntry:
             if result is not None:
                 entry.value = entry.ro = result
         entry.valid = entry.enabled
+        ctx._root.validations += 1
         return entry.ro
 
     def is_out_of_date(self, context):

@@ -670,6 +670,7 @@ class LeafSystem(System):
             raise frozen_cache_error(entry)
         self.do_calc_time_derivatives(ctx, ctx.deriv_holder)
         entry.valid = entry.enabled
+        ctx._root.validations += 1
         return entry.ro
 
     def do_map_velocity_to_qdot(self, context, v):

@@ -279,6 +279,7 @@ class LeafOutputPort(OutputPort):
             raise frozen_cache_error(entry)
         self._calc(ctx, entry.holder)
         entry.valid = entry.enabled
+        ctx._root.validations += 1
         if self._kind == ABSTRACT:
             entry.ro = entry.value = entry.holder._value
         return entry.ro

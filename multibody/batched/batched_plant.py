@@ -479,7 +479,7 @@ def _check_plant(plant):
     if not t.gravity_in_kernel:
         unsupported.append("gravity disabled for some model instance")
     if t.has_reflected_inertia:
-        unsupported.append("actuators with reflected inertia")
+        unsupported.append("reflected inertia (actuators) or joint armature")
     if plant.num_constraints():
         unsupported.append("constraints")
     if core.added_mass is not None:

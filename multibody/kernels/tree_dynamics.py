@@ -109,6 +109,8 @@ class TreeDynamics(ArgumentChecker, BatchDynamicsMixin, DerivativesMixin):
         self._identity_n = bool(np.all(model.nq_j == model.nv_j) and rpy.size == 0)
         #: Name of each node's inboard joint, for error messages (set by the plant).
         self.node_joint_names = ()
+        #: Per node, (body, inboard joint) file:line or None, for error messages (plant).
+        self.node_source_locations = ()
         self._allocate_scratch()
 
     def fork(self):
@@ -116,7 +118,8 @@ class TreeDynamics(ArgumentChecker, BatchDynamicsMixin, DerivativesMixin):
         and added mass, with its own scratch and output arrays (one per thread)."""
         other = object.__new__(type(self))
         for name in ("model", "nb", "nq", "nv", "_M_added", "_ip", "_fp", "_rpy_nodes",
-                     "_rpy_pitch", "_quat_starts", "_identity_n", "node_joint_names"):
+                     "_rpy_pitch", "_quat_starts", "_identity_n", "node_joint_names",
+                     "node_source_locations"):
             setattr(other, name, getattr(self, name))
         other._allocate_scratch()
         return other
@@ -375,7 +378,7 @@ class TreeDynamics(ArgumentChecker, BatchDynamicsMixin, DerivativesMixin):
         if status == SINGULAR:
             raise singular_dynamics_error("calc_forward_dynamics" if fn_name is None else fn_name,
                                           self.model, self._ws[0, WS_DINV],
-                                          self.node_joint_names)
+                                          self.node_joint_names, self.node_source_locations)
         return self._vd
 
     def bias_term(self, q, v, I10, M_added=None):
