@@ -11,10 +11,12 @@ from .finite_horizon_lqr import (FiniteHorizonLinearQuadraticRegulatorOptions,
 from .finite_horizon_lqr_controller import FiniteHorizonLqrController
 from .inverse_dynamics import InverseDynamics
 from .inverse_dynamics_controller import InverseDynamicsController
+from . import inverse_dynamics_compiled_form  # noqa: F401,E402  (registers its compiled form)
 from .joint_stiffness_controller import JointStiffnessController
 from .lqr import discrete_time_linear_quadratic_regulator, linear_quadratic_regulator
 from .pid_controlled_system import PidControlledSystem
 from .pid_controller import PidController
+from . import pid_compiled_form  # noqa: F401,E402  (registers PidController's compiled form)
 
 __all__ = [
     "DynamicProgrammingOptions",

@@ -22,6 +22,7 @@ from merganser.multibody.plant.externally_applied_spatial_force import Externall
 from merganser.multibody.plant.jacobian_wrt_variable import JacobianWrtVariable
 from merganser.multibody.plant.multibody_forces import MultibodyForces
 from merganser.multibody.plant.multibody_plant import MultibodyPlant
+from merganser.multibody.plant import compiled_form  # noqa: F401,E402  (registers its form)
 
 __all__ = [
     "BaseBodyJointType",
