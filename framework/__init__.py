@@ -3,13 +3,14 @@
 Knows nothing of robots; usable on its own for any dynamical system.
 """
 
-from .cache import DependencyTicket, Tickets, ValueProducer
-from .context import Context, DiagramContext, LeafContext
+from .cache import CacheEntryValue, DependencyTicket, Tickets, ValueProducer
+from .context import Context, ContextBase, DiagramContext, LeafContext
 from .diagram import Diagram
 from .diagram_builder import DiagramBuilder
 from .errors import (ContextError, DiagramBuildError, NonFiniteStateError, PortError, PortTypeError,
                      SimulationError)
-from .events import (DiscreteUpdateEvent, EventStatus, PublishEvent, TriggerType,
+from .events import (DiscreteUpdateEvent, Event, EventStatus, PeriodicEventData, PublishEvent,
+                     TriggerType,
                      UnrestrictedUpdateEvent, WitnessFunction, WitnessFunctionDirection)
 from .leaf_system import CacheEntry, ContinuousStateDerivatives, LeafSystem
 from .ports import InputPort, OutputPort, PortDataType, SystemOutput, kUseDefaultName
@@ -17,7 +18,7 @@ from .simulate import SimulationResult
 from .simulator import InitializeParams, ReturnReason, Simulator, SimulatorStatus
 from .simulator_print_stats import print_simulator_statistics
 from .state import AbstractValues, ContinuousState, DiscreteValues, State
-from .system import System
+from .system import System, SystemBase, SystemVisitor
 from .value import AbstractValue, BasicVector, Value, VectorBase
 from .indices import (AbstractParameterIndex, AbstractStateIndex, CacheIndex, ContinuousStateIndex,
                       DiscreteStateIndex, InputPortIndex, NumericParameterIndex,
@@ -30,15 +31,24 @@ from .integrators import (INTEGRATION_SCHEMES, BogackiShampine3Integrator, Expli
                           VelocityImplicitEulerIntegrator, make_integrator)
 from .simulator_config import (SimulatorConfig, apply_simulator_config, extract_simulator_config,
                                get_integration_schemes, reset_integrator_from_flags)
-from .primitives import (Adder, AffineSystem, ConstantValueSource, ConstantVectorSource,
+from .barycentric import BarycentricMesh
+from .bus_value import BusValue
+from .random_generator import RandomGenerator
+from .parameters import Parameters
+from .vector_system import VectorSystem
+from .subvector import Subvector, Supervector
+from .primitives import (Adder, AffineSystem, BarycentricMeshSystem, BusCreator, BusSelector,
+                         ConstantValueSource, ConstantVectorSource,
                          Demultiplexer, DiscreteDerivative, DiscreteTimeDelay,
                          DiscreteTimeIntegrator, FirstOrderLowPassFilter, Gain,
-                         Integrator, LinearSystem, LinearTransformDensity, MatrixGain, Multiplexer, PassThrough,
+                         Integrator, LinearSystem, LinearTransformDensity, MatrixGain,
+                         MultilayerPerceptron, Multiplexer, PassThrough, PerceptronActivationType,
                          PortSwitch, RandomDistribution,
                          RandomSource, Saturation, Selector, SelectorParams,
                          SharedPointerSystem, Sine,
                          SparseMatrixGain, StateInterpolatorWithDiscreteDerivative,
-                         TrajectorySource, WrapToSystem, ZeroOrderHold, add_random_inputs)
+                         TrajectoryAffineSystem, TrajectoryLinearSystem, TrajectorySource,
+                         WrapToSystem, ZeroOrderHold, add_random_inputs)
 from .trajectories import PiecewisePolynomial, Trajectory
 from .monte_carlo import (RandomSimulationResult, SampleError, monte_carlo_simulation,
                           random_simulation, sample_seed)
@@ -86,5 +96,10 @@ __all__ = [
     "State", "System", "Tickets", "DependencyTicket", "ValueProducer", "PortTypeError",
     "PortDataType", "kUseDefaultName", "TriggerType", "UnrestrictedUpdateEvent", "Value",
     "WitnessFunction", "WitnessFunctionDirection", "AbstractValues", "ContinuousState",
-    "SystemOutput", "VectorBase",
+    "SystemOutput", "VectorBase", "CacheEntryValue", "ContextBase", "SystemBase", "SystemVisitor",
+    "Event", "PeriodicEventData", "BusValue", "BusCreator", "BusSelector",
+    "TrajectoryAffineSystem", "TrajectoryLinearSystem", "RandomGenerator",
+    "MultilayerPerceptron", "PerceptronActivationType", "BarycentricMesh",
+    "BarycentricMeshSystem", "Subvector", "Supervector",
+    "Parameters", "VectorSystem",
 ]

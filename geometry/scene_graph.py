@@ -384,7 +384,7 @@ class SceneGraph(LeafSystem):
         if context is None:
             return CollisionFilterManager(self._model, self._model.filter)
         ctx = self._context_from(context, "SceneGraph.collision_filter_manager")
-        state = ctx.get_abstract_state(self._xa_filter)
+        state = ctx.get_abstract_state(self._xa_filter).get_value()
         if state.filter is None:
             state = _ContextFilter(self._model.filter.copy())
             ctx.set_abstract_state(self._xa_filter, state)

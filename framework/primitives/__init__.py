@@ -6,6 +6,9 @@ Each primitive with a linear (or exactly differentiable) behaviour implements
 """
 
 from .adder import Adder
+from .barycentric_mesh_system import BarycentricMeshSystem
+from .bus_creator import BusCreator
+from .bus_selector import BusSelector
 from .constant_value_source import ConstantValueSource
 from .constant_vector_source import ConstantVectorSource
 from .demultiplexer import Demultiplexer
@@ -18,6 +21,7 @@ from .integrator import Integrator
 from .linear_system import AffineSystem, LinearSystem
 from .linear_transform_density import LinearTransformDensity
 from .matrix_gain import MatrixGain
+from .multilayer_perceptron import MultilayerPerceptron, PerceptronActivationType
 from .multiplexer import Multiplexer
 from .pass_through import PassThrough
 from .port_switch import PortSwitch
@@ -28,17 +32,22 @@ from .shared_pointer_system import SharedPointerSystem
 from .sine import Sine
 from .sparse_matrix_gain import SparseMatrixGain
 from .state_interpolator import StateInterpolatorWithDiscreteDerivative
+from .trajectory_affine_system import TrajectoryAffineSystem, TrajectoryLinearSystem
 from .trajectory_source import TrajectorySource
 from .wrap_to_system import WrapToSystem
 from .zero_order_hold import ZeroOrderHold
 
 __all__ = [
-    "Adder", "AffineSystem", "ConstantValueSource", "ConstantVectorSource", "Demultiplexer",
+    "Adder", "AffineSystem", "BarycentricMeshSystem", "BusCreator", "BusSelector",
+    "ConstantValueSource", "ConstantVectorSource", "Demultiplexer",
     "DiscreteDerivative", "DiscreteTimeDelay", "DiscreteTimeIntegrator",
     "FirstOrderLowPassFilter", "Gain", "Integrator",
     "LinearSystem", "LinearTransformDensity",
-    "MatrixGain", "Multiplexer", "PassThrough", "PortSwitch", "RandomDistribution", "RandomSource",
+    "MatrixGain", "MultilayerPerceptron", "Multiplexer", "PerceptronActivationType", "PassThrough",
+    "PortSwitch", "RandomDistribution", "RandomSource",
     "Saturation", "Selector", "SelectorParams", "SharedPointerSystem", "Sine", "SparseMatrixGain",
-    "StateInterpolatorWithDiscreteDerivative", "TrajectorySource", "WrapToSystem", "ZeroOrderHold",
+    "StateInterpolatorWithDiscreteDerivative", "TrajectoryAffineSystem", "TrajectoryLinearSystem",
+    "TrajectorySource",
+    "WrapToSystem", "ZeroOrderHold",
     "add_random_inputs",
 ]
