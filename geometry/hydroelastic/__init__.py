@@ -11,7 +11,8 @@ from .meshes import (
 )
 from .representations import HydroelasticRepresentation, make_representation
 
-__all__ = ["ContactSurface", "HydroelasticContactRepresentation", "HydroelasticQueryResult", "compute_hydroelastic", "SurfaceMesh",
+__all__ = ["ContactSurface", "HydroelasticContactRepresentation", "HydroelasticQueryResult",
+           "compute_hydroelastic", "SurfaceMesh",
            "VolumeMesh", "make_box_surface_mesh", "make_box_volume_mesh",
            "make_sphere_surface_mesh", "make_sphere_volume_mesh", "make_cylinder_surface_mesh",
            "make_cylinder_volume_mesh", "make_ellipsoid_surface_mesh",

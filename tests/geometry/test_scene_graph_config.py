@@ -11,7 +11,7 @@ from merganser.geometry import (
     HalfSpace, ProximityProperties, RigidTransform, SceneGraph, SceneGraphConfig, Sphere,
 )
 from merganser.multibody import (
-    MultibodyPlant, MultibodyPlantConfig, SpatialInertia, add_multibody_plant,
+    MultibodyPlantConfig, SpatialInertia, add_multibody_plant,
 )
 
 
