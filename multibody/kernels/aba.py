@@ -206,12 +206,9 @@ def calc_forward_dynamics(ip, fp, ws, q, v, tau, I10, g, F_ext_W, use_fext, vd):
 
     Parameters
     ----------
-    ip, fp : ndarray
-        Packed model.
-    ws : ndarray, shape (nb, NWS)
-        Workspace.
-    q : ndarray, shape (nq,)
-        Generalized positions.
+    ip, fp, ws, q : ndarray
+        The packed model, its workspace (nb, NWS) (`multibody.kernels.layout`) and the
+        generalized positions (nq,).
     v, tau : ndarray, shape (nv,)
         Generalized velocities and applied generalized forces.
     I10 : ndarray, shape (nb, 10)
