@@ -8,6 +8,7 @@ overridable ``do_*`` methods.
 
 import enum
 import itertools
+import operator
 
 import numpy as np
 
@@ -492,16 +493,10 @@ def _forced_events(leaf):
     return leaf._forced_publish_events + leaf._forced_discrete_events + leaf._forced_unrestricted_events
 
 
-def _forced_discrete_events(leaf):
-    return leaf._forced_discrete_events
-
-
-def _forced_unrestricted_events(leaf):
-    return leaf._forced_unrestricted_events
-
-
-def _initialization_events(leaf):
-    return leaf._initialization_events
+# a leaf's events of one kind, as `event_dispatch` reads them
+_forced_discrete_events = operator.attrgetter("_forced_discrete_events")
+_forced_unrestricted_events = operator.attrgetter("_forced_unrestricted_events")
+_initialization_events = operator.attrgetter("_initialization_events")
 
 
 def _write_derivatives(system, xdot, derivatives):

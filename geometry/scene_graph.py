@@ -298,26 +298,18 @@ class SceneGraph(LeafSystem):
         fn = "SceneGraph.rename_frame"
         self._model.check_frame(frame_id, fn, allow_world=False)
         rec = self._model.frames[frame_id]
-        taken = [self._model.frames[f].name for f in self._model.source_frames[rec.source_id]
-                 if f != frame_id]
-        if not isinstance(name, str) or not name or name in taken:
-            raise ValueError(f"{fn}: name must be a non-empty str not used by another frame of "
-                             f"source {self._model.sources[rec.source_id]!r}, got {name!r}")
-        rec.name = name
-        self._model.bump()
+        _rename(self._model, rec, fn, name,
+                [self._model.frames[f].name for f in self._model.source_frames[rec.source_id]
+                 if f != frame_id], f"frame of source {self._model.sources[rec.source_id]!r}")
 
     def rename_geometry(self, geometry_id, name):
         """Give the geometry `geometry_id` the new `name` (unique among its frame's)."""
         fn = "SceneGraph.rename_geometry"
         self._model.check_geometry(geometry_id, fn)
         rec = self._model.geometries[geometry_id]
-        taken = [self._model.geometries[g].name for g in self._model.frame_geometries(rec.frame_id)
-                 if g != geometry_id]
-        if not isinstance(name, str) or not name or name in taken:
-            raise ValueError(f"{fn}: name must be a non-empty str not used by another geometry "
-                             f"of its frame, got {name!r}")
-        rec.name = name
-        self._model.bump()
+        _rename(self._model, rec, fn, name,
+                [self._model.geometries[g].name for g in self._model.frame_geometries(rec.frame_id)
+                 if g != geometry_id], "geometry of its frame")
 
     def change_shape(self, source_id, geometry_id, shape, X_FG=None):
         """Replace the shape of `geometry_id` (and, if given, its pose X_FG in its frame);
@@ -473,4 +465,14 @@ class SceneGraph(LeafSystem):
     def __repr__(self):
         return (f"<SceneGraph '{self.get_name()}' ({len(self._model.sources)} sources, "
                 f"{len(self._model.geometries)} geometries)>")
+
+
+def _rename(model, rec, fn, name, taken, what):
+    """Set ``rec.name`` to ``name`` (a non-empty str not in ``taken``, the names of the
+    other members of its group, described by ``what``) and bump the model's version."""
+    if not isinstance(name, str) or not name or name in taken:
+        raise ValueError(f"{fn}: name must be a non-empty str not used by another {what}, "
+                         f"got {name!r}")
+    rec.name = name
+    model.bump()
 

@@ -66,29 +66,21 @@ class TrajectoryAffineSystem(AffineState, LeafSystem):
                              time_varying=True)
 
     # ---- coefficients at time t -----------------------------------------------------------
-    def A(self, t):
-        """A(t), shape (n, n)."""
-        return self._A.value(t)
+    def _coefficient(name, shape, vector=False):
+        def at(self, t):
+            value = getattr(self, "_" + name).value(t)
+            return value.reshape(-1) if vector else value
+        at.__name__, at.__qualname__ = name, f"TrajectoryAffineSystem.{name}"
+        at.__doc__ = f"{name}(t), shape {shape}."
+        return at
 
-    def B(self, t):
-        """B(t), shape (n, m)."""
-        return self._B.value(t)
-
-    def f0(self, t):
-        """f0(t), shape (n,)."""
-        return self._f0.value(t).reshape(-1)
-
-    def C(self, t):
-        """C(t), shape (p, n)."""
-        return self._C.value(t)
-
-    def D(self, t):
-        """D(t), shape (p, m)."""
-        return self._D.value(t)
-
-    def y0(self, t):
-        """y0(t), shape (p,)."""
-        return self._y0.value(t).reshape(-1)
+    A = _coefficient("A", "(n, n)")
+    B = _coefficient("B", "(n, m)")
+    f0 = _coefficient("f0", "(n,)", vector=True)
+    C = _coefficient("C", "(p, n)")
+    D = _coefficient("D", "(p, m)")
+    y0 = _coefficient("y0", "(p,)", vector=True)
+    del _coefficient
 
     def num_states(self):
         return self._sizes[0]
