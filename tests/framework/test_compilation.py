@@ -12,7 +12,7 @@ import textwrap
 import numpy as np
 import pytest
 
-from merganser.framework.compilation import (COMPILE_NOTICE, NUMBA_VERSION, kernel,
+from merganser.framework.compilation import (COMPILE_NOTICE, NUMBA_VERSION, Kernel, kernel,
                                              registered_kernels)
 
 
@@ -173,11 +173,59 @@ def test_every_compiled_function_of_the_package_is_a_kernel():
         for info in pkgutil.walk_packages(package.__path__, f"merganser.{layer}."):
             module = importlib.import_module(info.name)
             for value in vars(module).values():
-                if isinstance(value, CPUDispatcher) and value.__module__ == module.__name__:
+                if isinstance(value, (CPUDispatcher, Kernel)) and value.__module__ == module.__name__:
                     found[id(value)] = f"{module.__name__}.{value.__name__}"
-    registered = {id(d) for d in registered_kernels().values()}
+    registered = {id(k) for k in registered_kernels().values()}
+    registered |= {id(k._dispatcher) for k in registered_kernels().values()}
     assert len(found) > 100
     assert [name for i, name in found.items() if i not in registered] == []
+
+
+def test_kernels_build_at_first_call_and_compile_as_one_unit(tmp_path, monkeypatch):
+    """Defining a kernel imports nothing of numba and builds no dispatcher; the first
+    call of a kernel calling another compiles both as one numba function (the callee
+    gets the caller's signature), and the name in its module is then the dispatcher."""
+    from numba.core.registry import CPUDispatcher
+
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "cache"))
+    module = _fresh_module(tmp_path, "_lazy_probe", _NRT_SOURCE.format(options=""))
+    caller, helper = module.caller, module.helper
+    assert isinstance(caller, Kernel) and isinstance(helper, Kernel)
+    assert "not built" in repr(helper)
+    assert caller(np.arange(4.0)) == pytest.approx(12.0)
+    assert isinstance(module.caller, CPUDispatcher) and isinstance(module.helper, CPUDispatcher)
+    assert helper.signatures == module.helper.signatures
+    assert len(helper.signatures) == 1
+    assert caller.py_func(np.arange(4.0)) == pytest.approx(12.0)
+
+
+def test_prange_is_range_until_a_parallel_kernel_is_built(tmp_path, monkeypatch):
+    import numba
+
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "cache"))
+    module = _fresh_module(tmp_path, "_prange_probe", """
+from merganser.framework.compilation import kernel, prange
+
+@kernel(parallel=True)
+def doubled(a, out):
+    for i in prange(a.shape[0]):
+        out[i] = 2.0 * a[i]
+""")
+    assert list(module.prange(3)) == [0, 1, 2]
+    out = np.zeros(5)
+    module.doubled(np.arange(5.0), out)
+    assert out.tolist() == [0.0, 2.0, 4.0, 6.0, 8.0]
+    assert module.prange is numba.prange
+    metadata = module.doubled.get_metadata(module.doubled.signatures[0])
+    assert len(metadata["parfors"]) == 1          # the loop became a parallel loop
+
+
+def test_importing_the_plant_does_not_import_numba():
+    code = ("import sys, merganser.multibody.plant, merganser.multibody, merganser.controllers\n"
+            "print('numba' in sys.modules, 'llvmlite' in sys.modules)")
+    out = _run(code, dict(os.environ))
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["False", "False"]
 
 
 def test_first_compilation_is_announced_once_on_stderr(tmp_path):
