@@ -1,27 +1,19 @@
 """controllers: PID, inverse dynamics, computed torque, joint stiffness and LQR controllers
 built on the framework and the multibody plant (Drake's systems/controllers)."""
 
-from .finite_horizon_lqr import (FiniteHorizonLinearQuadraticRegulatorOptions,
-                                 FiniteHorizonLinearQuadraticRegulatorResult,
-                                 finite_horizon_linear_quadratic_regulator,
-                                 make_finite_horizon_linear_quadratic_regulator)
-from .finite_horizon_lqr_controller import FiniteHorizonLqrController
-from .inverse_dynamics import InverseDynamics
-from .inverse_dynamics_controller import InverseDynamicsController
-from .joint_stiffness_controller import JointStiffnessController
-from .lqr import discrete_time_linear_quadratic_regulator, linear_quadratic_regulator
-from .pid_controller import PidController
+from merganser.framework.lazy_exports import lazy_exports
 
-__all__ = [
-    "FiniteHorizonLinearQuadraticRegulatorOptions",
-    "FiniteHorizonLinearQuadraticRegulatorResult",
-    "FiniteHorizonLqrController",
-    "InverseDynamics",
-    "InverseDynamicsController",
-    "JointStiffnessController",
-    "PidController",
-    "discrete_time_linear_quadratic_regulator",
-    "finite_horizon_linear_quadratic_regulator",
-    "linear_quadratic_regulator",
-    "make_finite_horizon_linear_quadratic_regulator",
-]
+__all__, __getattr__, __dir__ = lazy_exports(__name__, {
+    ".finite_horizon_lqr": (
+        "FiniteHorizonLinearQuadraticRegulatorOptions",
+        "FiniteHorizonLinearQuadraticRegulatorResult",
+        "finite_horizon_linear_quadratic_regulator",
+        "make_finite_horizon_linear_quadratic_regulator",
+    ),
+    ".finite_horizon_lqr_controller": ("FiniteHorizonLqrController",),
+    ".inverse_dynamics": ("InverseDynamics",),
+    ".inverse_dynamics_controller": ("InverseDynamicsController",),
+    ".joint_stiffness_controller": ("JointStiffnessController",),
+    ".lqr": ("discrete_time_linear_quadratic_regulator", "linear_quadratic_regulator"),
+    ".pid_controller": ("PidController",),
+})

@@ -220,14 +220,6 @@ def doubled(a, out):
     assert len(metadata["parfors"]) == 1          # the loop became a parallel loop
 
 
-def test_importing_the_plant_does_not_import_numba():
-    code = ("import sys, merganser.multibody.plant, merganser.multibody, merganser.controllers\n"
-            "print('numba' in sys.modules, 'llvmlite' in sys.modules)")
-    out = _run(code, dict(os.environ))
-    assert out.returncode == 0, out.stderr
-    assert out.stdout.split() == ["False", "False"]
-
-
 def test_first_compilation_is_announced_once_on_stderr(tmp_path):
     env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"),
                MERGANSER_COMPILE_NOTICE_AFTER="0.3")
