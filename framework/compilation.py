@@ -94,6 +94,7 @@ def _numba():
             import llvmlite.binding as llvm
             import numba
             from numba.core import caching, event
+            from numba.core.runtime import rtsys as runtime
 
             class _KernelCacheImpl(caching.CompileResultCacheImpl):
                 _locator_classes = [_stamped(c) for c in
@@ -101,6 +102,16 @@ def _numba():
 
             class _KernelCache(caching.FunctionCache):
                 _impl_class = _KernelCacheImpl
+
+                def load_overload(self, sig, target_context):
+                    # numba refreshes its target context before loading a cache entry:
+                    # that imports and installs every implementation registry (a second
+                    # or more on the first load), which machine code loaded from the
+                    # cache does not use; it needs the runtime (NRT) only. A cache miss
+                    # compiles, and numba's compiler refreshes the context then.
+                    runtime.initialize(target_context)
+                    with self._guard_against_spurious_io_errors():
+                        return self._load_overload(sig, target_context)
 
             event.register("numba:compile", _compile_notice_listener(event.Listener))
             _numba_parts.update(numba=numba, llvm=llvm, caching=caching,

@@ -164,6 +164,60 @@ def test_cache_is_refreshed_when_an_inlined_helper_in_another_module_changes(tmp
     assert changed.stdout.split() == ["22.0", "0"]      # recompiled, not the stale code
 
 
+_CACHED_PROBE = """
+import numpy as np
+from merganser.framework.compilation import kernel, prange
+
+@kernel
+def norm(a):
+    s = 0.0
+    for i in range(a.shape[0]):
+        s += a[i] * a[i]
+    return np.sqrt(s) + np.sin(0.0)
+
+@kernel(allocates=True)
+def scaled(a):
+    out = np.empty_like(a)
+    for i in range(a.shape[0]):
+        out[i] = a[i] / norm(a)
+    return out
+
+@kernel(parallel=True)
+def squares(a):
+    out = np.empty_like(a)
+    for i in prange(a.shape[0]):
+        out[i] = a[i] * a[i]
+    return out
+"""
+
+
+def test_cache_loads_without_numbas_implementation_registries(tmp_path):
+    """A warm start loads machine code only: the kernels (plain, allocating, parallel)
+    give the same results from the cache, and numba's implementation registries (its
+    random-generator implementation among them) are not loaded for it."""
+    pkg = tmp_path / "merganser_probe"
+    pkg.mkdir()
+    (pkg / "probe_cached.py").write_text(_CACHED_PROBE)
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"))
+    code = f"""
+        import sys
+        import numpy as np
+        import merganser
+        merganser.__path__.append({str(pkg)!r})
+        from merganser.probe_cached import scaled, squares
+        a = np.array([3.0, 4.0])
+        print(*scaled(a), *squares(a), sum(scaled.stats.cache_hits.values()),
+              sum(squares.stats.cache_hits.values()),
+              "numba.np.random.generator_core" in sys.modules)
+    """
+    cold = _run(code, env)
+    assert cold.returncode == 0, cold.stderr
+    assert cold.stdout.split() == ["0.6", "0.8", "9.0", "16.0", "0", "0", "True"]
+    warm = _run(code, env)
+    assert warm.returncode == 0, warm.stderr
+    assert warm.stdout.split() == ["0.6", "0.8", "9.0", "16.0", "1", "1", "False"]
+
+
 def test_every_compiled_function_of_the_package_is_a_kernel():
     from numba.core.registry import CPUDispatcher
 
