@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import subprocess
 import sys
 import tempfile
@@ -61,13 +62,18 @@ def _startup_child():
 def measure(groups=(), env=None, startup=False):
     """{"groups": {name: s}, "kernels": {name: (signatures, s, hits)}} of a cold run."""
     code = _startup_child() if startup else _CHILD
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     with tempfile.TemporaryDirectory(prefix="merganser-numba-") as cache:
         child_env = dict(os.environ if env is None else env, NUMBA_CACHE_DIR=cache)
         out = subprocess.run([sys.executable, "-c", code, json.dumps(list(groups))],
                              env=child_env, capture_output=True, text=True)
     if out.returncode != 0:
         raise RuntimeError(f"compile_times: the child failed:\n{out.stderr[-3000:]}")
-    return json.loads(out.stdout.strip().splitlines()[-1])
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    result = json.loads(out.stdout.strip().splitlines()[-1])
+    # CPU seconds: on a shared machine the wall-clock figures grow with the load.
+    result["cpu_s"] = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return result
 
 
 def main(argv=None):
@@ -95,7 +101,8 @@ def main(argv=None):
             print(f"      {sig}")
     print("per group (s): " + ", ".join(f"{g} {s:.1f}" for g, s in result["groups"].items()))
     total = sum(s for _, (_, s, _) in kernels)
-    print(f"total compile {total:.1f} s over {len(kernels)} kernels; process wall {wall:.1f} s")
+    print(f"total compile {total:.1f} s over {len(kernels)} kernels; process wall {wall:.1f} s, "
+          f"CPU {result['cpu_s']:.1f} s (load {os.getloadavg()[0]:.1f})")
 
 
 if __name__ == "__main__":

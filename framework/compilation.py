@@ -57,7 +57,7 @@ import time
 __all__ = ["kernel", "Kernel", "prange", "get_num_threads", "set_num_threads",
            "parallel_chunksize", "registered_kernels", "compile_statistics", "kernel_sources",
            "inlining", "COMPILE_NOTICE", "NOTICE_AFTER_SECONDS", "INLINE_THRESHOLD",
-           "NUMBA_VERSION"]
+           "NUMBA_VERSION"]  # noqa: F822 (NUMBA_VERSION: module __getattr__, loads numba)
 
 #: LLVM's inlining threshold at -O3, and the one used while compiling the kernels.
 _DEFAULT_INLINE_THRESHOLD = 250
@@ -310,6 +310,21 @@ def _instrumented(name, dispatcher, threshold):
     return dispatcher
 
 
+def _one_signature_per_call(dispatcher):
+    """Type the calls other kernels make to `dispatcher` with their arguments' plain
+    types: numba would otherwise compile one specialization per literal argument
+    (``store6(ws, i, 66)``, ``store6(ws, i, 72)``, a ``True`` flag, ...), each a full
+    compilation. The call then resolves to the plain signature (a literal converts)."""
+    unliteral = _numba()["numba"].core.types.unliteral
+    get_call_template = dispatcher.get_call_template
+
+    def plain_call_template(args, kws):
+        return get_call_template(tuple(unliteral(a) for a in args),
+                                 {k: unliteral(v) for k, v in kws.items()})
+
+    dispatcher.get_call_template = plain_call_template
+
+
 # ---------------------------------------------------------------- the kernel object
 def _rebind(namespace, old, new):
     """Bind to `new` every name of the dict `namespace` bound to `old`."""
@@ -357,6 +372,7 @@ class Kernel:
                 if self._options.get("parallel"):
                     _rebind(namespace, prange, numba.prange)
                 dispatcher = numba.njit(**self._options)(self.py_func)
+                _one_signature_per_call(dispatcher)
                 name = f"{self.__module__}.{self.__qualname__}"
                 _dispatchers.add(dispatcher)
                 self._dispatcher = _instrumented(name, dispatcher, self._threshold)

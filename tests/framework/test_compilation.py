@@ -253,6 +253,26 @@ def test_kernels_build_at_first_call_and_compile_as_one_unit(tmp_path, monkeypat
     assert caller.py_func(np.arange(4.0)) == pytest.approx(12.0)
 
 
+def test_constant_arguments_compile_no_extra_specialization(tmp_path, monkeypatch):
+    """Calls with literal arguments (an offset, a flag) reuse the plain signature."""
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "cache"))
+    module = _fresh_module(tmp_path, "_literal_probe", """
+from merganser.framework.compilation import kernel
+
+@kernel
+def load(a, i, offset, flip):
+    return -a[i + offset] if flip else a[i + offset]
+
+@kernel
+def total(a, k):
+    return load(a, 0, 1, True) + load(a, 0, 2, False) + load(a, k, 0, k > 0)
+""")
+    assert module.total(np.array([1.0, 10.0, 100.0]), 1) == pytest.approx(-10.0 + 100.0 - 10.0)
+    assert [str(t) for t in module.load.signatures[0]] == ["array(float64, 1d, C)", "int64",
+                                                            "int64", "bool"]
+    assert len(module.load.signatures) == 1
+
+
 def test_prange_is_range_until_a_parallel_kernel_is_built(tmp_path, monkeypatch):
     import numba
 
