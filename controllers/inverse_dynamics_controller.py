@@ -1,19 +1,15 @@
 """InverseDynamicsController: computed-torque control, PID on the state error plus inverse
 dynamics (Drake's InverseDynamicsController)."""
 
-import functools
-
 import numpy as np
 
-from merganser.framework import LeafSystem
-
-from ._control_model import ControlModel
-from ._validation import as_gains, as_vector, check_finalized_plant, check_fully_actuated
+from ._joint_torque_controller import JointTorqueController
+from ._validation import as_gains, as_vector
 
 _EMPTY = np.zeros(0)
 
 
-class InverseDynamicsController(LeafSystem):
+class InverseDynamicsController(JointTorqueController):
     """Computed-torque control of a fully actuated robot (Drake's InverseDynamicsController).
 
     ::
@@ -66,11 +62,7 @@ class InverseDynamicsController(LeafSystem):
     def __init__(self, robot, kp, ki, kd, has_reference_acceleration, plant_context=None):
         super().__init__()
         fn = "InverseDynamicsController"
-        check_finalized_plant(fn, robot)
-        self._v_of_actuator = check_fully_actuated(fn, robot)
-        self._actuation_is_identity = bool(
-            np.array_equal(self._v_of_actuator, np.arange(self._v_of_actuator.size)))
-        n = self._n = robot.num_positions()
+        n = self._check_plant(fn, robot)
         self._kp, self._ki, self._kd = (as_gains(fn, name, k, n) for name, k in
                                         (("kp", kp), ("ki", ki), ("kd", kd)))
         self._has_reference_acceleration = bool(has_reference_acceleration)
@@ -82,34 +74,14 @@ class InverseDynamicsController(LeafSystem):
 
         if self._has_integral:
             self.declare_continuous_state(n)
-        self._estimated = self.declare_vector_input_port("estimated_state", 2 * n)
-        self._desired = self.declare_vector_input_port("desired_state", 2 * n)
+        self._declare_state_inputs()
         self._reference = (self.declare_vector_input_port("desired_acceleration", n)
                            if self._has_reference_acceleration else None)
-        self._model = ControlModel(fn, self, robot, self._estimated, plant_context)
-        self._tau = self.declare_cache_entry(
-            "generalized_force", functools.partial(np.zeros, n), self._calc_tau,
-            [self.xc_ticket(), self.all_input_ports_ticket()])
-        if self._actuation_is_identity:
-            # u = τ: computed straight into the port's value (no cache entry in between).
-            self._actuation = self.declare_vector_output_port(
-                "actuation", n, self._calc_actuation_identity,
-                [self.xc_ticket(), self.all_input_ports_ticket()])
-        else:
-            self._actuation = self.declare_vector_output_port(
-                "actuation", n, self._calc_actuation, [self._tau.ticket()])
-        self._generalized_force = self.declare_vector_output_port(
-            "generalized_force", n, self._calc_generalized_force, [self._tau.ticket()])
+        self._declare_model(fn, robot, plant_context)
+        self._declare_torque_outputs([self.xc_ticket(), self.all_input_ports_ticket()],
+                                     straight_into_actuation=True)
 
     # ---- accessors -----------------------------------------------------------------------------
-    def get_input_port_estimated_state(self):
-        """Input x = [q; v] (2 nq,)."""
-        return self._estimated
-
-    def get_input_port_desired_state(self):
-        """Input [q_d; v_d] (2 nq,)."""
-        return self._desired
-
     def get_input_port_desired_acceleration(self):
         """Input v̇_d (nv,); raises when built without a reference acceleration."""
         if self._reference is None:
@@ -118,15 +90,7 @@ class InverseDynamicsController(LeafSystem):
                 "was built with has_reference_acceleration=False")
         return self._reference
 
-    def get_output_port_actuation(self):
-        """Output u = B⁻¹ τ (nu,), for the plant's actuation input."""
-        return self._actuation
-
-    def get_output_port_generalized_force(self):
-        """Output τ (nv,), for the plant's applied generalized force input."""
-        return self._generalized_force
-
-    get_output_port_control = get_output_port_actuation
+    get_output_port_control = JointTorqueController.get_output_port_actuation
 
     def get_multibody_plant_for_control(self):
         """The control model."""
@@ -171,12 +135,3 @@ class InverseDynamicsController(LeafSystem):
         if reference is not None:
             vdot += reference
         self._model.inverse_dynamics_into(context, vdot, tau, x)
-
-    def _calc_actuation_identity(self, context, output):
-        self._calc_tau(context, output.get_mutable_value())
-
-    def _calc_actuation(self, context, output):
-        self._tau.eval(context).take(self._v_of_actuator, out=output.get_mutable_value())
-
-    def _calc_generalized_force(self, context, output):
-        output.set_value(self._tau.eval(context))

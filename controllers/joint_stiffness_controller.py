@@ -1,17 +1,11 @@
 """JointStiffnessController: joint-space spring-damper with gravity compensation (Drake's
 JointStiffnessController)."""
 
-import functools
-
-import numpy as np
-
-from merganser.framework import LeafSystem
-
-from ._control_model import ControlModel
-from ._validation import as_gains, check_finalized_plant, check_fully_actuated
+from ._joint_torque_controller import JointTorqueController
+from ._validation import as_gains
 
 
-class JointStiffnessController(LeafSystem):
+class JointStiffnessController(JointTorqueController):
     """A joint stiffness controller (Drake's JointStiffnessController).
 
     ::
@@ -48,38 +42,11 @@ class JointStiffnessController(LeafSystem):
     def __init__(self, plant, kp, kd):
         super().__init__()
         fn = "JointStiffnessController"
-        check_finalized_plant(fn, plant)
-        self._v_of_actuator = check_fully_actuated(fn, plant)
-        n = self._n = plant.num_positions()
+        n = self._check_plant(fn, plant)
         self._kp, self._kd = (as_gains(fn, name, k, n) for name, k in (("kp", kp), ("kd", kd)))
-
-        self._estimated = self.declare_vector_input_port("estimated_state", 2 * n)
-        self._desired = self.declare_vector_input_port("desired_state", 2 * n)
-        self._model = ControlModel(fn, self, plant, self._estimated)
-        self._tau = self.declare_cache_entry(
-            "generalized_force", functools.partial(np.zeros, n), self._calc_tau,
-            [self.all_input_ports_ticket()])
-        self._actuation = self.declare_vector_output_port(
-            "actuation", n, self._calc_actuation, [self._tau.ticket()])
-        self._generalized_force = self.declare_vector_output_port(
-            "generalized_force", n, self._calc_generalized_force, [self._tau.ticket()])
-
-
-    def get_input_port_estimated_state(self):
-        """Input x = [q; v] (2 nq,)."""
-        return self._estimated
-
-    def get_input_port_desired_state(self):
-        """Input [q_d; v_d] (2 nq,)."""
-        return self._desired
-
-    def get_output_port_actuation(self):
-        """Output u = B⁻¹ τ (nu,)."""
-        return self._actuation
-
-    def get_output_port_generalized_force(self):
-        """Output τ (nv,)."""
-        return self._generalized_force
+        self._declare_state_inputs()
+        self._declare_model(fn, plant)
+        self._declare_torque_outputs([self.all_input_ports_ticket()])
 
     def get_multibody_plant(self):
         """The control model."""
@@ -92,9 +59,3 @@ class JointStiffnessController(LeafSystem):
         x_d = self._desired.eval(context)
         tau += self._kp * (x_d[:n] - x[:n])
         tau += self._kd * (x_d[n:] - x[n:])
-
-    def _calc_actuation(self, context, output):
-        np.take(self._tau.eval(context), self._v_of_actuator, out=output.get_mutable_value())
-
-    def _calc_generalized_force(self, context, output):
-        output.set_value(self._tau.eval(context))

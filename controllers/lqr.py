@@ -69,11 +69,11 @@ def discrete_time_linear_quadratic_regulator(A, B, Q, R, N=None):
     A : array_like, shape (n, n)
     B : array_like, shape (n, m)
     Q : array_like, shape (n, n)
-        Symmetric positive semidefinite state cost.
+        Symmetric positive semidefinite cost on each x[n].
     R : array_like, shape (m, m)
-        Symmetric positive definite input cost.
+        Symmetric positive definite cost on each u[n].
     N : array_like, shape (n, m), optional
-        Cross cost; zero when None.
+        Cross cost 2x[n]ᵀNu[n]; zero when None.
 
     Returns
     -------

@@ -50,6 +50,30 @@ def add_package_paths(parser):
     parser.package_map().add("example-robot-data", str(MODELS / "example-robot-data"))
 
 
+def add_model_with_geometry(builder, *parts):
+    """A continuous MultibodyPlant and its SceneGraph in ``builder``, holding the model
+    file `model_path(*parts)` with its geometry registered; finalized."""
+    from merganser.multibody import add_multibody_plant_scene_graph
+    from merganser.multibody.parsing import Parser
+
+    plant, scene_graph = add_multibody_plant_scene_graph(builder, 0.0)
+    parser = Parser(plant, scene_graph)
+    parser.add_models(model_path(*parts))
+    register_parsed_geometry(plant, parser)
+    plant.finalize()
+    return plant, scene_graph
+
+
+def equilibrium_context(plant, x):
+    """A context of ``plant`` at the state ``x`` = [q; v] with zero actuation fixed, for
+    linearizing; returns it and the actuation input port."""
+    context = plant.create_default_context()
+    plant.set_positions_and_velocities(context, x)
+    actuation = plant.get_actuation_input_port()
+    actuation.fix_value(context, [0.0] * actuation.size())
+    return context, actuation
+
+
 def register_parsed_geometry(plant, parser, roles=("visual", "collision")):
     """Register the parser's geometry records with the plant's SceneGraph (see
     `merganser.cli.models.register_parsed_geometry`); returns how many were added."""

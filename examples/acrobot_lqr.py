@@ -26,8 +26,6 @@ import numpy as np
 import _support
 from merganser.controllers import linear_quadratic_regulator
 from merganser.framework import DiagramBuilder, LeafSystem, SimulatorConfig, linearize
-from merganser.multibody import add_multibody_plant_scene_graph
-from merganser.multibody.parsing import Parser
 
 X_UPRIGHT = np.array([np.pi, 0.0, 0.0, 0.0])
 K_DRAKE = np.array([-278.442, -112.291, -119.725, -56.828])
@@ -109,20 +107,13 @@ class AcrobotSwingUpController(LeafSystem):
 
 
 def make_acrobot(builder):
-    plant, scene_graph = add_multibody_plant_scene_graph(builder, 0.0)
-    parser = Parser(plant, scene_graph)
-    parser.add_models(_support.model_path("drake", "acrobot", "Acrobot.urdf"))
-    _support.register_parsed_geometry(plant, parser)
-    plant.finalize()
-    return plant, scene_graph
+    """The continuous plant and its scene graph, added to `builder`."""
+    return _support.add_model_with_geometry(builder, "drake", "acrobot", "Acrobot.urdf")
 
 
 def design_lqr(plant):
     """(K, S) of the LQR about the upright equilibrium."""
-    upright = plant.create_default_context()
-    plant.set_positions_and_velocities(upright, X_UPRIGHT)
-    actuation = plant.get_actuation_input_port()
-    actuation.fix_value(upright, [0.0])
+    upright, actuation = _support.equilibrium_context(plant, X_UPRIGHT)
     lqr = linear_quadratic_regulator(plant, upright, np.diag([10.0, 10.0, 1.0, 1.0]),
                                      np.eye(1), input_port_index=actuation.get_index())
     K = -lqr.D()

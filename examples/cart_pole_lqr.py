@@ -21,8 +21,6 @@ import numpy as np
 import _support
 from merganser.controllers import linear_quadratic_regulator
 from merganser.framework import DiagramBuilder, SimulatorConfig, linearize
-from merganser.multibody import add_multibody_plant_scene_graph
-from merganser.multibody.parsing import Parser
 
 X_UPRIGHT = np.array([0.0, np.pi, 0.0, 0.0])
 PUSH = np.array([0.0, 0.1, 0.5, 0.0])
@@ -32,20 +30,12 @@ R = np.eye(1)
 
 def make_cart_pole(builder):
     """The cart-pole plant (continuous) and its scene graph, added to `builder`."""
-    plant, scene_graph = add_multibody_plant_scene_graph(builder, 0.0)
-    parser = Parser(plant, scene_graph)
-    parser.add_models(_support.model_path("drake", "cart_pole", "cart_pole.sdf"))
-    _support.register_parsed_geometry(plant, parser)
-    plant.finalize()
-    return plant, scene_graph
+    return _support.add_model_with_geometry(builder, "drake", "cart_pole", "cart_pole.sdf")
 
 
 def design_lqr(plant):
     """The LQR AffineSystem about upright, and the closed-loop eigenvalues."""
-    upright = plant.create_default_context()
-    plant.set_positions_and_velocities(upright, X_UPRIGHT)
-    actuation = plant.get_actuation_input_port()
-    actuation.fix_value(upright, [0.0])
+    upright, actuation = _support.equilibrium_context(plant, X_UPRIGHT)
     lqr = linear_quadratic_regulator(plant, upright, Q, R,
                                      input_port_index=actuation.get_index())
     lin = linearize(plant, upright, input_port_index=actuation.get_index(),

@@ -131,14 +131,13 @@ def batch_eval_unique_periodic_discrete_update(system, context, times, states, i
     inputs : array_like, shape (m, N)
     num_time_steps : int
         Updates per sample (>= 1); time advances by h after each.
-    input_port_index : int, optional
-        The input port; by default the first one, if any.
-    parallelize : Parallelism, optional
-        Accepted; evaluation is serial.
+    input_port_index, parallelize
+        As for `batch_eval_time_derivatives`.
 
     Returns
     -------
     ndarray, shape (n, N)
+        The discrete states after the updates.
     """
     fn = "batch_eval_unique_periodic_discrete_update"
     times, states, inputs, port = _samples(fn, system, times, states, inputs, input_port_index)

@@ -224,10 +224,9 @@ class PiecewisePolynomial(Trajectory):
 
         Parameters
         ----------
-        breaks : array_like, shape (N,)
-            Strictly increasing times (seconds), N >= 2.
-        samples : array_like
-            N samples, see the module docstring for the layouts.
+        breaks, samples : array_like
+            N >= 2 strictly increasing times (seconds), shape (N,), and the N samples
+            (layouts in the module docstring), each held until the next break.
         """
         breaks, samples = _check_spline_inputs("zero_order_hold", breaks, samples, 2)
         return cls._from_data(breaks, samples[:-1, None])
@@ -238,10 +237,9 @@ class PiecewisePolynomial(Trajectory):
 
         Parameters
         ----------
-        breaks : array_like, shape (N,)
-            Strictly increasing times (seconds), N >= 2.
-        samples : array_like
-            N samples, see the module docstring for the layouts.
+        breaks, samples : array_like
+            N >= 2 strictly increasing times (seconds), shape (N,), and the N samples
+            (layouts in the module docstring) joined by straight lines.
         """
         breaks, samples = _check_spline_inputs("first_order_hold", breaks, samples, 2)
         slopes = (samples[1:] - samples[:-1]) / np.diff(breaks)[:, None, None]
@@ -260,11 +258,9 @@ class PiecewisePolynomial(Trajectory):
 
         Parameters
         ----------
-        breaks : array_like, shape (N,)
-            Strictly increasing times (seconds); N >= 3, or N >= 2 when
-            ``zero_end_point_derivatives``.
-        samples : array_like
-            N samples, see the module docstring for the layouts.
+        breaks, samples : array_like
+            Strictly increasing times (seconds), shape (N,), and the N samples (layouts
+            in the module docstring); N >= 3, or N >= 2 when ``zero_end_point_derivatives``.
         zero_end_point_derivatives : bool, optional
             Use zero first derivatives at the first and last breaks.
         """
@@ -291,10 +287,9 @@ class PiecewisePolynomial(Trajectory):
 
         Parameters
         ----------
-        breaks : array_like, shape (N,)
-            Strictly increasing times (seconds); N >= 2 when clamped, else N >= 3.
-        samples : array_like
-            N samples, see the module docstring for the layouts.
+        breaks, samples : array_like
+            Strictly increasing times (seconds), shape (N,), and the N samples (layouts
+            in the module docstring); N >= 2 when clamped, else N >= 3.
         sample_dot_at_start, sample_dot_at_end : array_like, shape (rows, cols), optional
             First time derivatives at the first and last breaks (both or neither).
         periodic_end_condition : bool, optional
@@ -333,10 +328,9 @@ class PiecewisePolynomial(Trajectory):
 
         Parameters
         ----------
-        breaks : array_like, shape (N,)
-            Strictly increasing times (seconds), N >= 2.
-        samples : array_like
-            N samples, see the module docstring for the layouts.
+        breaks, samples : array_like
+            N >= 2 strictly increasing times (seconds), shape (N,), and the N samples
+            (layouts in the module docstring) the curve passes through.
         samples_dot : array_like
             N first time derivatives, in the same layout and shape as ``samples``.
         """

@@ -39,10 +39,12 @@ MIN_RELATIVE_AREA = 1e-12
 
 
 @kernel(allocates=True, inline=False)
-def _emit(pts, pp, m, X_WA, nx, ny, nz, g, boxes, e, nf, nvo, out_v, out_p, out_start, faces):
+def _emit(pts, pp, m, X_WA, nx, ny, nz, g, boxes, e, counts, out_v, out_p, out_start, faces):
     """Append polygon pts[:m] (frame A, pressures pp) in W with its quadrature; normal n
-    in W; boxes[e] (6,): the box of the element it came from. Returns the number of
-    vertices written (0: a negligible area, not kept)."""
+    in W; boxes[e] (6,): the box of the element it came from. ``counts`` (2,) int: the
+    polygons and vertices written so far, advanced here unless the polygon's area is
+    negligible (then it is not kept)."""
+    nf, nvo = counts[0], counts[1]
     for k in range(m):
         for r in range(3):
             out_v[nvo + k, r] = (X_WA[r, 3] + X_WA[r, 0] * pts[k, 0] + X_WA[r, 1] * pts[k, 1]
@@ -52,17 +54,43 @@ def _emit(pts, pp, m, X_WA, nx, ny, nz, g, boxes, e, nf, nvo, out_v, out_p, out_
     if not a > MIN_RELATIVE_AREA * ((boxes[e, 3] - boxes[e, 0]) ** 2
                                     + (boxes[e, 4] - boxes[e, 1]) ** 2
                                     + (boxes[e, 5] - boxes[e, 2]) ** 2):
-        return 0
+        return
     faces[nf, 0], faces[nf, 1], faces[nf, 2] = nx, ny, nz
     faces[nf, 3], faces[nf, 4], faces[nf, 5] = cx, cy, cz
     faces[nf, 6], faces[nf, 7], faces[nf, 8] = a, pc, g
     out_start[nf + 1] = nvo + m
-    return m
+    counts[0] = nf + 1
+    counts[1] = nvo + m
+
+
+@kernel(allocates=True, inline=False)
+def _start(out_start):
+    """The polygon and vertex counters of `_emit`, at zero."""
+    out_start[0] = 0
+    return np.zeros(2, np.int64)
+
+
+@kernel(allocates=True, inline=False)
+def _rotate(X, sign, x, y, z):
+    """sign · R x for the rotation R = X[:3, :3] (a pose (4, 4) or a rotation (3, 3))."""
+    return (sign * (X[0, 0] * x + X[0, 1] * y + X[0, 2] * z),
+            sign * (X[1, 0] * x + X[1, 1] * y + X[1, 2] * z),
+            sign * (X[2, 0] * x + X[2, 1] * y + X[2, 2] * z))
 
 
 @kernel(allocates=True, inline=False)
 def _fits(k, cand_cap, out_v, faces):
     return k <= cand_cap and k <= faces.shape[0] and MAX_POLYGON_VERTICES * k <= out_v.shape[0]
+
+
+@kernel(allocates=True, inline=False)
+def _pairs_in_A(X_WA, X_WB, a_nodes, a_elements, a_order, a_leaves, b_nodes, b_elements,
+                b_order, b_leaves, moved, stamp, pairs, R_AB, p_AB):
+    """The candidate element pairs of the trees of A and B (`bvh.pair_candidates`) at the
+    poses X_WA, X_WB (4, 4); writes R_AB (3, 3) and p_AB (3,) and returns the count."""
+    _relative(X_WA, X_WB, R_AB, p_AB)
+    return pair_candidates(a_nodes, a_elements, a_order, a_leaves, b_nodes, b_elements,
+                           b_order, b_leaves, R_AB, p_AB, moved, stamp, pairs)
 
 
 @kernel(allocates=True, inline=False)
@@ -95,8 +123,7 @@ def plane_volume_surface(X_WA, X_WP, sign, V, P, tets, field, nodes, elements, o
         return -(k + 1)
     Wt, vals, s = np.empty((4, 3)), np.empty(4), np.empty(4)
     pts, pp = np.empty((12, 3)), np.empty(12)
-    nf = nvo = 0
-    out_start[0] = 0
+    counts = _start(out_start)
     for i in range(k):
         t = cand[i]
         for q in range(4):
@@ -108,12 +135,9 @@ def plane_volume_surface(X_WA, X_WP, sign, V, P, tets, field, nodes, elements, o
         if m == 0:
             continue
         g = abs(field[t, 0] * nx + field[t, 1] * ny + field[t, 2] * nz)
-        m = _emit(pts, pp, m, X_WA, nwx, nwy, nwz, g, elements, t, nf, nvo, out_v, out_p,
-                  out_start, faces)
-        if m:
-            nf += 1
-            nvo += m
-    return nf
+        _emit(pts, pp, m, X_WA, nwx, nwy, nwz, g, elements, t, counts, out_v, out_p,
+              out_start, faces)
+    return counts[0]
 
 
 @kernel(allocates=True, inline=False)
@@ -126,14 +150,12 @@ def surface_volume_surface(X_WA, X_WB, sign, field, planes, a_nodes, a_elements,
     tet's pressure; normals ``sign`` times the triangles' in W; ``moved``, ``stamp`` (of
     `geometry.hydroelastic.bvh.pair_candidates`) and ``pairs`` (k, 2) are work."""
     R_AB, p_AB = np.empty((3, 3)), np.empty(3)
-    _relative(X_WA, X_WB, R_AB, p_AB)
-    k = pair_candidates(a_nodes, a_elements, a_order, a_leaves, b_nodes, b_elements, b_order,
-                        b_leaves, R_AB, p_AB, moved, stamp, pairs)
+    k = _pairs_in_A(X_WA, X_WB, a_nodes, a_elements, a_order, a_leaves, b_nodes, b_elements,
+                    b_order, b_leaves, moved, stamp, pairs, R_AB, p_AB)
     if not _fits(k, pairs.shape[0], out_v, faces):
         return -(k + 1)
     buf_a, buf_b, pp = np.empty((12, 3)), np.empty((12, 3)), np.empty(12)
-    nf = nvo = 0
-    out_start[0] = 0
+    counts = _start(out_start)
     for i in range(k):
         t, f = pairs[i, 0], pairs[i, 1]
         for q in range(3):
@@ -147,19 +169,12 @@ def surface_volume_surface(X_WA, X_WB, sign, field, planes, a_nodes, a_elements,
         for q in range(m):
             pp[q] = max(0.0, field[t, 3] + field[t, 0] * buf_a[q, 0] + field[t, 1] * buf_a[q, 1]
                         + field[t, 2] * buf_a[q, 2])
-        nax = R_AB[0, 0] * tri_n[f, 0] + R_AB[0, 1] * tri_n[f, 1] + R_AB[0, 2] * tri_n[f, 2]
-        nay = R_AB[1, 0] * tri_n[f, 0] + R_AB[1, 1] * tri_n[f, 1] + R_AB[1, 2] * tri_n[f, 2]
-        naz = R_AB[2, 0] * tri_n[f, 0] + R_AB[2, 1] * tri_n[f, 1] + R_AB[2, 2] * tri_n[f, 2]
+        nax, nay, naz = _rotate(R_AB, 1.0, tri_n[f, 0], tri_n[f, 1], tri_n[f, 2])
         g = abs(field[t, 0] * nax + field[t, 1] * nay + field[t, 2] * naz)
-        nwx = sign * (X_WA[0, 0] * nax + X_WA[0, 1] * nay + X_WA[0, 2] * naz)
-        nwy = sign * (X_WA[1, 0] * nax + X_WA[1, 1] * nay + X_WA[1, 2] * naz)
-        nwz = sign * (X_WA[2, 0] * nax + X_WA[2, 1] * nay + X_WA[2, 2] * naz)
-        m = _emit(buf_a, pp, m, X_WA, nwx, nwy, nwz, g, a_elements, t, nf, nvo, out_v, out_p,
-                  out_start, faces)
-        if m:
-            nf += 1
-            nvo += m
-    return nf
+        nwx, nwy, nwz = _rotate(X_WA, sign, nax, nay, naz)
+        _emit(buf_a, pp, m, X_WA, nwx, nwy, nwz, g, a_elements, t, counts, out_v, out_p,
+              out_start, faces)
+    return counts[0]
 
 
 @kernel(allocates=True, inline=False)
@@ -179,23 +194,17 @@ def slab_surface_surface(X_WS, X_WB, modulus, thickness, sign, TV, tris, tri_n, 
         return -(k + 1)
     buf_a, buf_b, pp = np.empty((12, 3)), np.empty((12, 3)), np.empty(12)
     ratio = modulus / thickness
-    nf = nvo = 0
-    out_start[0] = 0
+    counts = _start(out_start)
     for i in range(k):
         f = cand[i]
         m = _slab_polygon(TV, tris, f, nx, ny, nz, off, modulus, thickness, buf_a, buf_b, pp)
         if m < 3:
             continue
         g = abs(ratio * (nx * tri_n[f, 0] + ny * tri_n[f, 1] + nz * tri_n[f, 2]))
-        nwx = sign * (X_WB[0, 0] * tri_n[f, 0] + X_WB[0, 1] * tri_n[f, 1] + X_WB[0, 2] * tri_n[f, 2])
-        nwy = sign * (X_WB[1, 0] * tri_n[f, 0] + X_WB[1, 1] * tri_n[f, 1] + X_WB[1, 2] * tri_n[f, 2])
-        nwz = sign * (X_WB[2, 0] * tri_n[f, 0] + X_WB[2, 1] * tri_n[f, 1] + X_WB[2, 2] * tri_n[f, 2])
-        m = _emit(buf_b, pp, m, X_WB, nwx, nwy, nwz, g, elements, f, nf, nvo, out_v, out_p,
-                  out_start, faces)
-        if m:
-            nf += 1
-            nvo += m
-    return nf
+        nwx, nwy, nwz = _rotate(X_WB, sign, tri_n[f, 0], tri_n[f, 1], tri_n[f, 2])
+        _emit(buf_b, pp, m, X_WB, nwx, nwy, nwz, g, elements, f, counts, out_v, out_p,
+              out_start, faces)
+    return counts[0]
 
 
 @kernel(allocates=True, inline=False)
@@ -209,16 +218,14 @@ def volume_volume_surface(X_WA, X_WB, Va, tets_a, field_a, a_nodes, a_elements, 
     ``moved``, ``stamp`` (of `geometry.hydroelastic.bvh.pair_candidates`) and ``pairs``
     (k, 2) are work."""
     R_AB, p_AB = np.empty((3, 3)), np.empty(3)
-    _relative(X_WA, X_WB, R_AB, p_AB)
-    k = pair_candidates(a_nodes, a_elements, a_order, a_leaves, b_nodes, b_elements, b_order,
-                        b_leaves, R_AB, p_AB, moved, stamp, pairs)
+    k = _pairs_in_A(X_WA, X_WB, a_nodes, a_elements, a_order, a_leaves, b_nodes, b_elements,
+                    b_order, b_leaves, moved, stamp, pairs, R_AB, p_AB)
     if not _fits(k, pairs.shape[0], out_v, faces):
         return -(k + 1)
     Wa, Wb, s = np.empty((4, 3)), np.empty((4, 3)), np.empty(4)
     pts, buf, pp = np.empty((12, 3)), np.empty((12, 3)), np.empty(12)
     pl = np.empty((1, 4, 4))
-    nf = nvo = 0
-    out_start[0] = 0
+    counts = _start(out_start)
     last = -1
     gb0 = gb1 = gb2 = cb = 0.0
     for i in range(k):
@@ -258,12 +265,7 @@ def volume_volume_surface(X_WA, X_WB, Va, tets_a, field_a, a_nodes, a_elements, 
         nx, ny, nz, g = _series_stiffness(gax, gay, gaz, gb0, gb1, gb2, mx, my, mz)
         for q in range(m):
             pp[q] = max(0.0, ca + gax * pts[q, 0] + gay * pts[q, 1] + gaz * pts[q, 2])
-        nwx = X_WA[0, 0] * nx + X_WA[0, 1] * ny + X_WA[0, 2] * nz
-        nwy = X_WA[1, 0] * nx + X_WA[1, 1] * ny + X_WA[1, 2] * nz
-        nwz = X_WA[2, 0] * nx + X_WA[2, 1] * ny + X_WA[2, 2] * nz
-        m = _emit(pts, pp, m, X_WA, nwx, nwy, nwz, g, a_elements, ta, nf, nvo, out_v, out_p,
-                  out_start, faces)
-        if m:
-            nf += 1
-            nvo += m
-    return nf
+        nwx, nwy, nwz = _rotate(X_WA, 1.0, nx, ny, nz)
+        _emit(pts, pp, m, X_WA, nwx, nwy, nwz, g, a_elements, ta, counts, out_v, out_p,
+              out_start, faces)
+    return counts[0]

@@ -15,10 +15,10 @@ Parser when it exists.
 
 from pathlib import Path
 
-import numpy as np
 
 from merganser.geometry import RigidTransform
 from merganser.multibody import FixedOffsetFrame, MultibodyPlant, RevoluteJoint, SpatialInertia
+from robot_models import add_acrobot  # noqa: F401  (re-exported for the controller tests)
 
 MODELS = Path(__file__).resolve().parents[1] / "data" / "models" / "drake"
 ACROBOT_URDF = MODELS / "acrobot" / "Acrobot.urdf"
@@ -31,25 +31,6 @@ def parser_available():
     except ImportError:
         return False
     return True
-
-
-def add_acrobot(plant):
-    """Add Acrobot.urdf's bodies, joints and actuator to ``plant`` (not finalized)."""
-    base = plant.add_rigid_body("base_link", SpatialInertia.zero())
-    plant.weld_frames(plant.world_frame(), base.body_frame())
-    upper = plant.add_rigid_body("upper_link", SpatialInertia.make_from_central_inertia(
-        1.0, [0.0, 0.0, -0.5], np.diag([1.0, 0.083, 1.0])))
-    lower = plant.add_rigid_body("lower_link", SpatialInertia.make_from_central_inertia(
-        1.0, [0.0, 0.0, -1.0], np.diag([1.0, 0.33, 1.0])))
-    shoulder_F = plant.add_frame(FixedOffsetFrame(
-        "shoulder_parent", base.body_frame(), RigidTransform([0.0, 0.15, 0.0])))
-    plant.add_joint(RevoluteJoint("shoulder", shoulder_F, upper.body_frame(), [0, 1, 0],
-                                  damping=0.1))
-    elbow_F = plant.add_frame(FixedOffsetFrame(
-        "elbow_parent", upper.body_frame(), RigidTransform([0.0, 0.1, -1.0])))
-    elbow = plant.add_joint(RevoluteJoint("elbow", elbow_F, lower.body_frame(), [0, 1, 0],
-                                          damping=0.1))
-    plant.add_joint_actuator("elbow", elbow)
 
 
 def add_pendulum(plant):

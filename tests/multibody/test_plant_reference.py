@@ -7,6 +7,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from robot_models import add_acrobot
 
 from merganser.geometry import RigidTransform
 from merganser.multibody.math import SpatialInertia
@@ -21,21 +22,7 @@ def make_acrobot():
     """Acrobot.urdf: base_link welded to world, shoulder and elbow revolute about y with
     damping 0.1, the elbow actuated."""
     plant = MultibodyPlant(0.0)
-    base = plant.add_rigid_body("base_link", SpatialInertia.zero())
-    plant.weld_frames(plant.world_frame(), base.body_frame())
-    upper = plant.add_rigid_body("upper_link", SpatialInertia.make_from_central_inertia(
-        1.0, [0.0, 0.0, -0.5], np.diag([1.0, 0.083, 1.0])))
-    lower = plant.add_rigid_body("lower_link", SpatialInertia.make_from_central_inertia(
-        1.0, [0.0, 0.0, -1.0], np.diag([1.0, 0.33, 1.0])))
-    shoulder_F = plant.add_frame(FixedOffsetFrame(
-        "shoulder_parent", base.body_frame(), RigidTransform([0.0, 0.15, 0.0])))
-    plant.add_joint(RevoluteJoint("shoulder", shoulder_F, upper.body_frame(), [0, 1, 0],
-                                  damping=0.1))
-    elbow_F = plant.add_frame(FixedOffsetFrame(
-        "elbow_parent", upper.body_frame(), RigidTransform([0.0, 0.1, -1.0])))
-    elbow = plant.add_joint(RevoluteJoint("elbow", elbow_F, lower.body_frame(), [0, 1, 0],
-                                          damping=0.1))
-    plant.add_joint_actuator("elbow", elbow)
+    add_acrobot(plant)
     plant.finalize()
     return plant
 

@@ -28,7 +28,7 @@ class BallQuaternionJoint(RotationJoint):
     name : str
         Joint name.
     frame_on_parent, frame_on_child : Frame
-        Frames F (on the parent body) and M (on the child body).
+        Frames F (on the parent body) and M (on the child body); Mo stays at Fo and q sets R_FM.
     damping : float
         Viscous damping (N·m·s/rad), >= 0: torque -damping·w_FM.
     """

@@ -19,7 +19,7 @@ class PlanarJoint(Joint):
     name : str
         Joint name.
     frame_on_parent, frame_on_child : Frame
-        Frames F (on the parent body) and M (on the child body).
+        Frames F (on the parent body) and M (on the child body); M moves in F's x-y plane.
     damping : array_like, shape (3,)
         Viscous damping [translational x (N·s/m), translational y (N·s/m),
         rotational (N·m·s/rad)], each >= 0 (a scalar applies to all three).

@@ -19,7 +19,7 @@ class PrismaticJoint(OneDofJoint):
     name : str
         Joint name.
     frame_on_parent, frame_on_child : Frame
-        Frames F (on the parent body) and M (on the child body).
+        Frames F (on the parent body) and M (on the child body); R_FM stays the identity.
     axis : array_like, shape (3,)
         Translation axis expressed in F; normalized here (a zero axis raises ValueError).
     pos_lower_limit, pos_upper_limit : float

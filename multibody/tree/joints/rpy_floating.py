@@ -23,7 +23,7 @@ class RpyFloatingJoint(FloatingJoint):
     name : str
         Joint name.
     frame_on_parent, frame_on_child : Frame
-        Frames F (on the parent body) and M (on the child body).
+        Frames F (on the parent body, usually the world) and M (on the free body).
     angular_damping : float
         Viscous damping on w_FM (N·m·s/rad), >= 0.
     translational_damping : float

@@ -20,7 +20,7 @@ class ScrewJoint(OneDofJoint):
     name : str
         Joint name.
     frame_on_parent, frame_on_child : Frame
-        Frames F (on the parent body) and M (on the child body).
+        Frames F (on the parent body) and M (on the child body); Mo moves along the axis as it turns.
     axis : array_like, shape (3,), optional
         Screw axis expressed in F; normalized here (a zero axis raises ValueError).
         Omitted, it is F's z axis (Drake's overload without an axis, which may also be

@@ -19,7 +19,7 @@ class UniversalJoint(AngleJoint):
     name : str
         Joint name.
     frame_on_parent, frame_on_child : Frame
-        Frames F (on the parent body) and M (on the child body).
+        Frames F (on the parent body) and M (on the child body); Mo stays at Fo.
     damping : float
         Viscous damping (N·m·s/rad) applied to both angle rates, >= 0.
     """

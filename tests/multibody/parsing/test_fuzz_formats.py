@@ -8,6 +8,7 @@ and fast: no hypothesis, no shrinking.
 """
 
 import re
+from pathlib import Path
 import warnings
 
 import numpy as np
@@ -18,30 +19,10 @@ from merganser.multibody.parsing import ParseError, Parser, ParseWarning
 from merganser.multibody.plant import MultibodyPlant
 from merganser.multibody.tree import TopologyError
 
-INERTIAL = ('<inertial><origin xyz="0 0 -0.2"/><mass value="1"/><inertia ixx="0.1" '
-            'iyy="0.1" izz="0.02" ixy="0" ixz="0" iyz="0"/></inertial>')
-
-URDF = f"""<robot name="fuzz">
-  <material name="grey"><color rgba="0.5 0.5 0.5 1"/></material>
-  <link name="base">{INERTIAL}<visual><geometry><box size="0.2 0.2 0.2"/></geometry>
-    <material name="grey"/></visual>
-    <collision><geometry><cylinder radius="0.1" length="0.3"/></geometry></collision></link>
-  <link name="upper">{INERTIAL}</link>
-  <link name="lower">{INERTIAL}<visual><geometry><sphere radius="0.05"/></geometry>
-    <material name="red"><color rgba="1 0 0 1"/></material></visual></link>
-  <link name="tip">{INERTIAL}<visual><geometry><sphere radius="0.02"/></geometry>
-    <material name="red"/></visual></link>
-  <joint name="shoulder" type="revolute"><parent link="base"/><child link="upper"/>
-    <origin xyz="0 0.1 0" rpy="0 0 0.3"/><axis xyz="0 1 0"/>
-    <limit lower="-2" upper="2" effort="10" velocity="3"/><dynamics damping="0.1"/></joint>
-  <joint name="elbow" type="continuous"><parent link="upper"/><child link="lower"/>
-    <origin xyz="0 0 -1"/><axis xyz="1 0 0"/></joint>
-  <joint name="wrist" type="prismatic"><parent link="lower"/><child link="tip"/>
-    <axis xyz="0 0 1"/><limit lower="0" upper="0.1" effort="5" velocity="1"/>
-    <mimic joint="elbow" multiplier="0.5"/></joint>
-  <transmission name="t"><type>SimpleTransmission</type><joint name="shoulder"/>
-    <actuator name="m"><mechanicalReduction>2</mechanicalReduction></actuator></transmission>
-</robot>"""
+# The URDF seed is the one of test_fuzz_urdf (a world link, a fixed mount, materials reused
+# by name, a mimic joint, a transmission, drake: and hydro extensions).
+URDF = (Path(__file__).resolve().parents[2] / "data" / "parsing" / "urdf"
+        / "fuzz_seed.urdf").read_text()
 
 SDF_INERTIAL = ("<inertial><pose>0 0 -0.2 0 0 0</pose><mass>1</mass><inertia><ixx>0.1</ixx>"
                 "<iyy>0.1</iyy><izz>0.02</izz><ixy>0</ixy><ixz>0</ixz><iyz>0</iyz></inertia>"

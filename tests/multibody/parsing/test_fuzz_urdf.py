@@ -3,6 +3,7 @@ escapes the parser. A model that loads either finalizes or is refused by finaliz
 the plant's named TopologyError, and then has a finite mass matrix."""
 
 import copy
+from pathlib import Path
 import warnings
 
 import numpy as np
@@ -14,47 +15,8 @@ from merganser.multibody.parsing import ParseError, Parser, ParseWarning
 from merganser.multibody.plant import MultibodyPlant
 from merganser.multibody.tree import TopologyError
 
-BASE = """<robot name="fuzz" xmlns:drake="http://drake.mit.edu">
-  <material name="grey"><color rgba="0.5 0.5 0.5 1"/></material>
-  <link name="world"/>
-  <link name="base">
-    <inertial><origin xyz="0 0 0.1" rpy="0.1 0 0"/><mass value="2"/>
-      <inertia ixx="0.02" iyy="0.03" izz="0.04" ixy="0.001" ixz="0" iyz="0"/></inertial>
-    <visual><origin xyz="0 0 0.1"/><geometry><box size="0.2 0.2 0.2"/></geometry>
-      <material name="grey"/></visual>
-    <collision name="c"><geometry><cylinder radius="0.1" length="0.3"/></geometry>
-      <drake:proximity_properties><drake:mu_static value="0.5"/>
-        <drake:hunt_crossley_dissipation value="1"/></drake:proximity_properties></collision>
-    <hydro><buoyancy><volume>0.002</volume><origin xyz="0 0 0.1"/></buoyancy>
-      <drag><linear_damping>-1 -1 -1 -1 -1 -1</linear_damping></drag></hydro>
-  </link>
-  <link name="upper">
-    <inertial><origin xyz="0 0 -0.5"/><mass value="1"/>
-      <inertia ixx="0.1" iyy="0.1" izz="0.01" ixy="0" ixz="0" iyz="0"/></inertial>
-  </link>
-  <link name="lower">
-    <inertial><origin xyz="0 0 -0.4"/><mass value="0.5"/>
-      <inertia ixx="0.05" iyy="0.05" izz="0.005" ixy="0" ixz="0" iyz="0"/></inertial>
-    <visual><geometry><sphere radius="0.05"/></geometry></visual>
-  </link>
-  <link name="finger">
-    <inertial><mass value="0.1"/>
-      <inertia ixx="0.001" iyy="0.001" izz="0.001" ixy="0" ixz="0" iyz="0"/></inertial>
-  </link>
-  <joint name="mount" type="fixed"><parent link="world"/><child link="base"/>
-    <origin xyz="0 0 1"/></joint>
-  <joint name="shoulder" type="revolute"><parent link="base"/><child link="upper"/>
-    <origin xyz="0 0.1 0" rpy="0 0 0.3"/><axis xyz="0 1 0"/>
-    <limit lower="-2" upper="2" effort="10" velocity="3"/><dynamics damping="0.1"/></joint>
-  <joint name="elbow" type="continuous"><parent link="upper"/><child link="lower"/>
-    <origin xyz="0 0 -1"/><axis xyz="1 0 0"/></joint>
-  <joint name="slide" type="prismatic"><parent link="lower"/><child link="finger"/>
-    <axis xyz="0 0 1"/><limit lower="0" upper="0.1" effort="5" velocity="1"/>
-    <mimic joint="elbow" multiplier="0.5"/></joint>
-  <transmission name="t"><type>SimpleTransmission</type><joint name="shoulder"/>
-    <actuator name="shoulder_motor"/></transmission>
-  <frame name="tool" link="lower" xyz="0 0 -0.8" rpy="0 0 0"/>
-</robot>"""
+BASE = (Path(__file__).resolve().parents[2] / "data" / "parsing" / "urdf"
+        / "fuzz_seed.urdf").read_text()
 
 VALUES = ["", "nan", "inf", "-inf", "-1", "0", "1e400", "abc", "1 2", "1 2 3", "0 0 0",
           "-1e-300", "world", "base", "upper", "1,2,3", "true", "fixed", "floating",
