@@ -79,3 +79,28 @@ def test_subpackages_and_unlisted_names_are_attributes():
     assert Meshcat is same
     with pytest.raises(AttributeError, match="merganser.multibody.*no_such_name"):
         merganser.multibody.no_such_name  # noqa: B018
+
+
+def test_a_plant_without_contact_reaches_no_contact_kernel():
+    """A discrete pendulum (no geometry, no constraint) steps with the dynamics kernels
+    only: no kernel of the contact pipeline or of the geometry queries is compiled or
+    loaded from the cache."""
+    out = _fresh(
+        "import sys\n"
+        "import numpy as np\n"
+        "from merganser.multibody import MultibodyPlant, RevoluteJoint, SpatialInertia\n"
+        "from merganser.framework.compilation import compile_statistics\n"
+        "plant = MultibodyPlant(1e-3)\n"
+        "bob = plant.add_rigid_body('bob', SpatialInertia.make_from_central_inertia(\n"
+        "    1.0, [0.0, 0.0, -0.8], np.diag([2e-3, 2e-3, 2e-3])))\n"
+        "plant.add_joint(RevoluteJoint('pivot', plant.world_frame(), bob.body_frame(), [0, 1, 0]))\n"
+        "plant.finalize()\n"
+        "context = plant.create_default_context()\n"
+        "context.set_discrete_state(np.array([0.3, 0.0]))\n"
+        "plant.simulate(0.01, context=context, progress=False)\n"
+        "names = sorted(compile_statistics())\n"
+        "contact = [n for n in names if n.startswith(('merganser.multibody.contact.',\n"
+        "                                              'merganser.geometry.'))]\n"
+        "print(len(names), len(contact), context.get_discrete_state_vector().value()[0] < 0.3)")
+    assert int(out[0]) > 0
+    assert out[1:] == ["0", "True"]
