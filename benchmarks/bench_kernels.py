@@ -1,18 +1,33 @@
-"""Benchmark of the compiled dynamics kernels on the Franka Panda (fixed base).
+"""Benchmark of the compiled dynamics kernels against Pinocchio on real robot trees.
 
-Builds the Panda `CompiledModel` from the URDF in ``tests/data`` (7 revolute joints, two
-prismatic fingers, the fixed joints kept as welded bodies as Drake does), then prints the
-median time per call through the `TreeDynamics` facade for forward kinematics, the mass
-matrix, RNEA, ABA, the bias term and an end-effector Jacobian, and the time per state of
-batches of 10,000 states (RNEA, ABA, CRBA, FK).
+For each robot (example-robot-data's Panda welded to the world, Baxter welded to the
+world, Talos on a free base) the URDF is loaded through merganser's `Parser` (the fixed
+joints stay welded bodies, as in Drake) and the plant's `CompiledModel` is timed through
+the `TreeDynamics` facade: forward kinematics of every body (FK), the mass matrix (M),
+RNEA, ABA, the bias term C(q, v) v and the spatial Jacobian of a point of an end-effector
+body (a welded body on every robot). Pinocchio (the ``bench`` extra) loads the same URDF
+(it merges fixed joints into their parent bodies at parse time) and is timed in the same
+run, interleaved with merganser repetition by repetition; the figures are medians over
+the repetitions of the mean time of a block of calls, and the ratios are merganser /
+Pinocchio. The ``unmerged`` column times merganser with every welded body kept as a node
+of its own (``TreeDynamics(model, merge_welded=False)``), the kernels' old layout.
 
-Baseline: if ``import pinocchio`` works (PyPI package ``pin``, an optional benchmark
-dependency), Pinocchio is timed in the same run on the same URDF and the ratios are
-against it; otherwise they are against reference figures measured once on the
-development machine (printed as such). The last section times a fresh process's
-import and first calls, to show that numba's cache avoids recompiling.
+Peers: FK against ``forwardKinematics`` (joint placements only) and, in brackets,
+``framesForwardKinematics`` (also every frame: the equivalent of merganser's all-body
+poses); M ``crba``; RNEA ``rnea``; ABA ``aba``; bias ``nonLinearEffects`` (with
+gravity, merganser's without); Jacobian ``computeFrameJacobian(..., LOCAL_WORLD_ALIGNED)``
+of the same body's frame.
 
-Run: ``.venv/bin/python benchmarks/bench_kernels.py [--quick]``.
+With ``--batch`` the batched kernels (10,000 Panda states per call) are timed first.
+A second table times the spatial Jacobian of the last body of random serial chains of
+7 to 50 revolute joints (the growth with size).
+
+The last line times a fresh process's import and first calls, to show that numba's cache
+avoids recompiling.
+
+Run: ``.venv/bin/python benchmarks/bench_kernels.py [--quick] [--cpu-time]
+[--robots panda baxter talos] [--erd PATH]``; ``--erd`` is a checkout of
+example-robot-data (default ``/work/erd``) for Baxter and Talos (skipped if absent).
 """
 
 from __future__ import annotations
@@ -23,132 +38,254 @@ import statistics
 import subprocess
 import sys
 import time
-import xml.etree.ElementTree as ET
-
+import warnings
 
 import numpy as np
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from merganser.framework.compilation import get_num_threads  # noqa: E402
+from merganser.multibody import MultibodyPlant, Parser  # noqa: E402
 from merganser.multibody.kernels import TreeDynamics  # noqa: E402
-from merganser.multibody.tree.compiled_model import JointType, make_compiled_model  # noqa: E402
+from merganser.multibody.plant.plant_core import get_plant_core  # noqa: E402
 
-PANDA_URDF = (ROOT / "tests/data/models/example-robot-data/robots/panda_description/urdf/"
-              "panda.urdf")
-#: Pinocchio medians (µs) measured on the development machine, used without pinocchio.
-REFERENCE_US = {"FK": 0.43, "M": 0.94, "RNEA": 1.30, "ABA": 2.53, "Jacobian": 0.80}
-
-
-# --------------------------------------------------------------------------- model
-def _rpy_matrix(r, p, y):
-    cr, sr, cp, sp, cy, sy = np.cos(r), np.sin(r), np.cos(p), np.sin(p), np.cos(y), np.sin(y)
-    return np.array([[cy * cp, cy * sp * sr - sy * cr, cy * sp * cr + sy * sr],
-                     [sy * cp, sy * sp * sr + cy * cr, sy * sp * cr - cy * sr],
-                     [-sp, cp * sr, cp * cr]])
-
-
-def _origin(elem):
-    X = np.eye(4)
-    o = elem.find("origin") if elem is not None else None
-    if o is not None:
-        X[:3, :3] = _rpy_matrix(*[float(s) for s in o.get("rpy", "0 0 0").split()])
-        X[:3, 3] = [float(s) for s in o.get("xyz", "0 0 0").split()]
-    return X
+ERD_TESTS = ROOT / "tests/data/models/example-robot-data"
+PANDA_URDF = ERD_TESTS / "robots/panda_description/urdf/panda.urdf"
+#: robot -> (URDF relative to an example-robot-data checkout, free base, Jacobian body)
+ROBOTS = {
+    "panda": ("robots/panda_description/urdf/panda.urdf", False, "panda_hand"),
+    "baxter": ("robots/baxter_description/urdf/baxter.urdf", False, "left_gripper"),
+    "talos": ("robots/talos_data/robots/talos_reduced.urdf", True, "wrist_left_ft_tool_link"),
+}
+G = np.array([0.0, 0.0, -9.81])
+#: The clock: wall time, or with ``--cpu-time`` the process's CPU time (which does not
+#: count the time the process waits for a core on a loaded machine).
+CLOCK = time.perf_counter
 
 
-def _inertial_params(link):
-    inertial = link.find("inertial")
-    if inertial is None:
-        return np.zeros(10)
-    X = _origin(inertial)
-    m = float(inertial.find("mass").get("value"))
-    a = {k: float(v) for k, v in inertial.find("inertia").attrib.items()}
-    I_c = np.array([[a["ixx"], a["ixy"], a["ixz"]], [a["ixy"], a["iyy"], a["iyz"]],
-                    [a["ixz"], a["iyz"], a["izz"]]])
-    R, c = X[:3, :3], X[:3, 3]
-    I_o = R @ I_c @ R.T + m * (c @ c * np.eye(3) - np.outer(c, c))
-    return np.array([m, *(m * c), I_o[0, 0], I_o[1, 1], I_o[2, 2], I_o[0, 1], I_o[0, 2],
-                     I_o[1, 2]])
+# --------------------------------------------------------------------------- models
+def load_plant(urdf, erd_root, free_base):
+    """A finalized continuous MultibodyPlant of `urdf`, its root welded unless `free_base`."""
+    plant = MultibodyPlant(0.0)
+    parser = Parser(plant)
+    parser.package_map().add("example-robot-data", str(erd_root))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        [instance] = parser.add_models(str(urdf))
+    if not free_base:
+        root = plant.get_body(plant.get_body_indices(instance)[0])
+        plant.weld_frames(plant.world_frame(), root.body_frame())
+    plant.finalize()
+    return plant
 
 
 def panda_model():
-    """Return (CompiledModel, node names) of the Panda welded to the world."""
-    robot = ET.parse(PANDA_URDF).getroot()
-    links = {ln.get("name"): ln for ln in robot.findall("link")}
-    joints = robot.findall("joint")
-    children = {}
-    for j in joints:
-        children.setdefault(j.find("parent").get("link"), []).append(j)
-    types = {"revolute": JointType.REVOLUTE, "continuous": JointType.REVOLUTE,
-             "prismatic": JointType.PRISMATIC, "fixed": JointType.WELD}
-    names, parent, jtype, X_PF, axis, inertia = ["world"], [-1], [0], [np.eye(4)], \
-        [np.zeros(3)], [np.zeros(10)]
+    """(CompiledModel, node names) of the Panda welded to the world."""
+    plant = load_plant(PANDA_URDF, ERD_TESTS, False)
+    model = get_plant_core(plant).model
+    return model, list(model.node_names)
 
-    def visit(link_name, node):
-        for j in children.get(link_name, []):
-            child = j.find("child").get("link")
-            names.append(child)
-            parent.append(node)
-            jtype.append(int(types[j.get("type")]))
-            X_PF.append(_origin(j))
-            ax = j.find("axis")
-            axis.append(np.array([float(s) for s in ax.get("xyz").split()])
-                        if ax is not None and j.get("type") != "fixed" else np.zeros(3))
-            inertia.append(_inertial_params(links[child]))
-            visit(child, len(names) - 1)
 
-    root = "panda_link0"
-    names.append(root)
-    parent.append(0)
-    jtype.append(int(JointType.WELD))
-    X_PF.append(np.eye(4))
-    axis.append(np.zeros(3))
-    inertia.append(_inertial_params(links[root]))
-    visit(root, 1)
-    model = make_compiled_model(parent, jtype, X_PF=np.stack(X_PF), axis=np.stack(axis),
-                                default_inertia=np.stack(inertia), node_names=names)
-    return model, names
+def chain_urdf(n, seed):
+    """URDF text of a serial chain of `n` revolute joints with random geometry."""
+    rng = np.random.default_rng(seed)
+    parts = ['<robot name="chain">', '<link name="l0"/>']
+    for i in range(1, n + 1):
+        m = rng.uniform(0.5, 2.0)
+        d = rng.uniform(0.02, 0.03, 3)   # principal moments obeying the triangle inequality
+        axis = rng.normal(size=3)
+        axis /= np.linalg.norm(axis)
+        xyz, rpy = rng.uniform(-0.2, 0.2, 3), rng.uniform(-1.0, 1.0, 3)
+        parts.append(
+            f'<link name="l{i}"><inertial><origin xyz="0.05 0.01 0.1"/><mass value="{m}"/>'
+            f'<inertia ixx="{d[0]}" iyy="{d[1]}" izz="{d[2]}" ixy="0" ixz="0" iyz="0"/>'
+            '</inertial></link>'
+            f'<joint name="j{i}" type="revolute"><parent link="l{i - 1}"/>'
+            f'<child link="l{i}"/><origin xyz="{xyz[0]} {xyz[1]} {xyz[2]}" '
+            f'rpy="{rpy[0]} {rpy[1]} {rpy[2]}"/><axis xyz="{axis[0]} {axis[1]} {axis[2]}"/>'
+            '<limit effort="1" velocity="1" lower="-3" upper="3"/></joint>')
+    parts.append("</robot>")
+    return "".join(parts)
 
 
 # --------------------------------------------------------------------------- timing
-def median_us(fn, args, number, repeat):
-    """Median over `repeat` runs of the mean time of `number` calls, in µs."""
-    return timings_us(fn, args, number, repeat)[0]
+def block_us(fn, args, number):
+    """Mean µs of `number` calls of ``fn(*args)``."""
+    t0 = CLOCK()
+    for _ in range(number):
+        fn(*args)
+    return (CLOCK() - t0) / number * 1e6
 
 
-def timings_us(fn, args, number, repeat):
-    """(median, min) over `repeat` runs of the mean time of `number` calls, in µs."""
-    fn(*args)
-    runs = []
+def interleaved_medians(calls, number, repeat):
+    """Median µs of each named call, repetitions interleaved across the calls.
+
+    `calls` maps a name to ``(fn, args)`` (or None); each repetition times one block of
+    every call in turn, so a change of the machine's load affects all of them alike.
+    """
+    runs = {name: [] for name in calls}
+    for name, c in calls.items():
+        if c is not None:
+            c[0](*c[1])                       # warm (compilation, caches)
     for _ in range(repeat):
-        t0 = time.perf_counter()
-        for _ in range(number):
-            fn(*args)
-        runs.append((time.perf_counter() - t0) / number * 1e6)
-    return statistics.median(runs), min(runs)
+        for name, c in calls.items():
+            if c is not None:
+                runs[name].append(block_us(c[0], c[1], number))
+    return {name: statistics.median(r) if r else None for name, r in runs.items()}
 
 
-def time_pinocchio(q, v, a, tau, number, repeat):
-    """Return Pinocchio's medians (µs) on the same URDF, or None if it is not installed."""
+def merganser_calls(td, model, q, v, a, tau, node, p):
+    I10 = model.default_inertia.copy()
+    return {
+        "FK": (td.forward_kinematics, (q,)),
+        "M": (td.mass_matrix, (q, I10)),
+        "RNEA": (td.inverse_dynamics, (q, v, a, I10, G)),
+        "ABA": (td.forward_dynamics, (q, v, tau, I10, G)),
+        "bias": (td.bias_term, (q, v, I10)),
+        "Jacobian": (td.jacobian_spatial, (q, node, p)),
+    }
+
+
+def pinocchio_calls(pin, pmodel, q, v, a, tau, frame_name):
+    data = pmodel.createData()
+    fid = pmodel.getFrameId(frame_name)
+    return {
+        "FK": (pin.forwardKinematics, (pmodel, data, q)),
+        "FK+frames": (pin.framesForwardKinematics, (pmodel, data, q)),
+        "M": (pin.crba, (pmodel, data, q)),
+        "RNEA": (pin.rnea, (pmodel, data, q, v, a)),
+        "ABA": (pin.aba, (pmodel, data, q, v, tau)),
+        "bias": (pin.nonLinearEffects, (pmodel, data, q, v)),
+        "Jacobian": (pin.computeFrameJacobian,
+                     (pmodel, data, q, fid, pin.ReferenceFrame.LOCAL_WORLD_ALIGNED)),
+    }
+
+
+def _import_pinocchio():
     try:
         import pinocchio as pin
     except ImportError:
-        return None, None
-    model = pin.buildModelFromUrdf(str(PANDA_URDF))
-    data = model.createData()
-    ee = model.getJointId("panda_joint7")
-    out = {
-        "FK": median_us(pin.forwardKinematics, (model, data, q), number, repeat),
-        "M": median_us(pin.crba, (model, data, q), number, repeat),
-        "RNEA": median_us(pin.rnea, (model, data, q, v, a), number, repeat),
-        "ABA": median_us(pin.aba, (model, data, q, v, tau), number, repeat),
-        "bias": median_us(pin.nonLinearEffects, (model, data, q, v), number, repeat),
-        "Jacobian": median_us(pin.computeJointJacobian, (model, data, q, ee), number,
-                              repeat),
+        return None
+    return pin
+
+
+def _random_q(model, rng):
+    """Random q of `model` with unit quaternions (QUATERNION_FLOATING blocks)."""
+    q = rng.uniform(-1.0, 1.0, model.nq)
+    for k in range(1, model.nb):
+        if model.jtype[k] == 7:
+            s = model.q_start[k]
+            q[s:s + 4] /= np.linalg.norm(q[s:s + 4])
+    return q
+
+
+def _merge_supported():
+    try:
+        TreeDynamics.__init__.__code__.co_varnames.index("merge_welded")
+    except ValueError:
+        return False
+    return True
+
+
+def bench_robot(name, erd_root, pin, number, repeat):
+    rel, free_base, ee = ROBOTS[name]
+    urdf = erd_root / rel
+    plant = load_plant(urdf, erd_root, free_base)
+    model = get_plant_core(plant).model
+    td = TreeDynamics(model)
+    rng = np.random.default_rng(0)
+    q = _random_q(model, rng)
+    v, a, tau = (rng.uniform(-1, 1, model.nv) for _ in range(3))
+    node = int(model.node_of_body[plant.get_body_by_name(ee).index()])
+    p = np.array([0.01, 0.02, 0.03])
+    calls = {("merganser", k): c for k, c in
+             merganser_calls(td, model, q, v, a, tau, node, p).items()}
+    if _merge_supported():
+        tdu = TreeDynamics(model, merge_welded=False)
+        calls.update({("unmerged", k): c for k, c in
+                      merganser_calls(tdu, model, q, v, a, tau, node, p).items()})
+    if pin is not None:
+        pmodel = (pin.buildModelFromUrdf(str(urdf), pin.JointModelFreeFlyer()) if free_base
+                  else pin.buildModelFromUrdf(str(urdf)))
+        pq = pin.randomConfiguration(pmodel, -np.ones(pmodel.nq), np.ones(pmodel.nq))
+        pv, pa, ptau = (rng.uniform(-1, 1, pmodel.nv) for _ in range(3))
+        calls.update({("Pinocchio", k): c for k, c in
+                      pinocchio_calls(pin, pmodel, pq, pv, pa, ptau, ee).items()})
+    t = interleaved_medians(calls, number, repeat)
+    nw = int(np.sum(model.jtype[1:] == 0))
+    print(f"\n{name}: nb = {model.nb} bodies (world and {nw} welded bodies included), "
+          f"nq = {model.nq}, nv = {model.nv}"
+          + (f"; Pinocchio njoints = {pmodel.njoints}, nv = {pmodel.nv}" if pin else ""))
+    print(f"  {'':10s}{'merganser':>10s}{'unmerged':>10s}{'Pinocchio':>11s}{'ratio':>8s}")
+    rows = {}
+    for key in ("FK", "M", "RNEA", "ABA", "bias", "Jacobian"):
+        mine = t[("merganser", key)]
+        un = t.get(("unmerged", key))
+        peer = t.get(("Pinocchio", key))
+        line = f"  {key:10s}{mine:10.2f}" + (f"{un:10.2f}" if un else f"{'-':>10s}")
+        if peer:
+            line += f"{peer:11.2f}{mine / peer:8.2f}"
+            rows[key] = mine / peer
+            if key == "FK":
+                pf = t[("Pinocchio", "FK+frames")]
+                line += f"   (framesForwardKinematics {pf:.2f}: {mine / pf:.2f})"
+        print(line)
+    return rows
+
+
+def bench_chains(pin, number, repeat, sizes=(7, 15, 30, 50)):
+    print("\nspatial Jacobian of the last body of a serial chain of n revolute joints "
+          "(Pinocchio: computeFrameJacobian LOCAL_WORLD_ALIGNED, and computeJointJacobian)")
+    print(f"  {'n':>4s}{'merganser':>11s}{'frame J':>11s}{'ratio':>8s}{'joint J':>11s}"
+          f"{'ratio':>8s}")
+    for n in sizes:
+        text = chain_urdf(n, seed=n)
+        plant = MultibodyPlant(0.0)
+        [instance] = Parser(plant).add_models_from_string(text, "urdf")
+        plant.weld_frames(plant.world_frame(),
+                          plant.get_body(plant.get_body_indices(instance)[0]).body_frame())
+        plant.finalize()
+        model = get_plant_core(plant).model
+        td = TreeDynamics(model)
+        q = np.random.default_rng(1).uniform(-1, 1, model.nq)
+        p = np.array([0.01, 0.02, 0.03])
+        calls = {"merganser": (td.jacobian_spatial, (q, model.nb - 1, p))}
+        if pin is not None:
+            pmodel = pin.buildModelFromXML(text)
+            data = pmodel.createData()
+            calls["frame J"] = (pin.computeFrameJacobian,
+                                (pmodel, data, q, pmodel.getFrameId(f"l{n}"),
+                                 pin.ReferenceFrame.LOCAL_WORLD_ALIGNED))
+            calls["joint J"] = (pin.computeJointJacobian,
+                                (pmodel, data, q, pmodel.getJointId(f"j{n}")))
+        t = interleaved_medians(calls, number, repeat)
+        line = f"  {n:4d}{t['merganser']:11.2f}"
+        if pin is not None:
+            for key in ("frame J", "joint J"):
+                line += f"{t[key]:11.2f}{t['merganser'] / t[key]:8.2f}"
+        print(line)
+
+
+def bench_batches(repeat, nbatch=10000):
+    """µs per state of the batched kernels on the Panda (numba threads), vs one call."""
+    from merganser.framework.compilation import get_num_threads
+    model, _ = panda_model()
+    td = TreeDynamics(model)
+    I10 = model.default_inertia.copy()
+    rng = np.random.default_rng(0)
+    Q = rng.uniform(-1, 1, (nbatch, model.nq))
+    V, A = (rng.uniform(-1, 1, (nbatch, model.nv)) for _ in range(2))
+    batch = {
+        "RNEA": ((td.rnea_batch, (Q, V, A, I10, G)), (td.inverse_dynamics, (Q[0], V[0], A[0], I10, G))),
+        "ABA": ((td.aba_batch, (Q, V, A, I10, G)), (td.forward_dynamics, (Q[0], V[0], A[0], I10, G))),
+        "M": ((td.crba_batch, (Q, I10)), (td.mass_matrix, (Q[0], I10))),
+        "FK": ((td.fk_batch, (Q,)), (td.forward_kinematics, (Q[0],))),
     }
-    return out, (pin, model, data)
+    print(f"\nPanda, batches of {nbatch} states on {get_num_threads()} threads: µs per state "
+          f"(median of {repeat}) and one single call")
+    for key, (b, one) in batch.items():
+        t = interleaved_medians({"batch": b, "one": one}, 1, repeat)
+        print(f"  {key:10s}{t['batch'] / nbatch:10.3f}{t['one']:10.2f}")
 
 
 def fresh_process_seconds():
@@ -171,74 +308,41 @@ def fresh_process_seconds():
 
 
 def main():
+    global CLOCK
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer repetitions")
+    parser.add_argument("--cpu-time", action="store_true",
+                        help="time with the process's CPU time instead of wall time")
+    parser.add_argument("--robots", nargs="*", default=list(ROBOTS), choices=list(ROBOTS))
+    parser.add_argument("--erd", type=pathlib.Path, default=pathlib.Path("/work/erd"),
+                        help="checkout of example-robot-data (for Baxter and Talos)")
+    parser.add_argument("--no-chains", action="store_true", help="skip the chain table")
+    parser.add_argument("--no-fresh", action="store_true", help="skip the fresh process")
+    parser.add_argument("--batch", action="store_true",
+                        help="also time the batched kernels (before Pinocchio is imported: "
+                             "its OpenMP runtime slows numba's parallel loops)")
     args = parser.parse_args()
-    number, repeat = (2000, 5) if args.quick else (20000, 9)
-    nbatch = 10000
-
-    model, names = panda_model()
-    td = TreeDynamics(model)
-    I10 = model.default_inertia.copy()
-    g = np.array([0.0, 0.0, -9.81])
-    rng = np.random.default_rng(0)
-    q, v, a, tau = (rng.uniform(-1, 1, model.nv) for _ in range(4))
-    hand = names.index("panda_hand")
-    p_tcp = np.array([0.0, 0.0, 0.1034])
-    print(f"Panda: nb = {model.nb} nodes (world and 5 welded bodies included), "
-          f"nq = {model.nq}, nv = {model.nv}")
-
-    calls = {
-        "FK": (td.forward_kinematics, (q,)),
-        "M": (td.mass_matrix, (q, I10)),
-        "RNEA": (td.inverse_dynamics, (q, v, a, I10, g)),
-        "ABA": (td.forward_dynamics, (q, v, tau, I10, g)),
-        "bias": (td.bias_term, (q, v, I10)),
-        "Jacobian": (td.jacobian_spatial, (q, hand, p_tcp)),
-    }
-    timed = {key: timings_us(fn, fargs, number, repeat) for key, (fn, fargs) in calls.items()}
-
-    Q = rng.uniform(-1, 1, (nbatch, model.nq))
-    V, A, TAU = (rng.uniform(-1, 1, (nbatch, model.nv)) for _ in range(3))
-    batch = {
-        "RNEA": (td.rnea_batch, (Q, V, A, I10, g)),
-        "ABA": (td.aba_batch, (Q, V, TAU, I10, g)),
-        "M": (td.crba_batch, (Q, I10)),
-        "FK": (td.fk_batch, (Q,)),
-    }
-    # Batches are timed before pinocchio is imported: its extension loads an OpenMP
-    # runtime that slows numba's parallel loops in the same process several times over.
-    timed_batch = {key: tuple(x / nbatch for x in timings_us(fn, fargs, 1, repeat))
-                   for key, (fn, fargs) in batch.items()}
-
-    pin_us, pin_objects = time_pinocchio(q, v, a, tau, number, repeat)
-    if pin_us is None:
-        base, label = REFERENCE_US, "reference figures (pinocchio not installed)"
-    else:
-        base, label = pin_us, "Pinocchio measured in this run"
-        pin, pmodel, pdata = pin_objects
-        err_M = np.abs(pin.crba(pmodel, pdata, q) - td.mass_matrix(q, I10))
-        err_tau = np.abs(pin.rnea(pmodel, pdata, q, v, a) - td.inverse_dynamics(q, v, a, I10, g))
-        print(f"agreement with Pinocchio: |dM| = {np.triu(err_M).max():.1e}, "
-              f"|dtau| = {err_tau.max():.1e}")
-
-    print(f"\nper call (µs, median and min of {repeat} x {number}); baseline: {label}")
-    print(f"{'':10s}{'median':>10s}{'min':>10s}{'baseline':>10s}{'ratio':>8s}")
-    for key, (t, t_min) in timed.items():
-        b = base.get(key)
-        print(f"{key:10s}{t:10.2f}{t_min:10.2f}"
-              + (f"{b:10.2f}{t / b:8.2f}" if b else f"{'-':>10s}"))
-
-    print(f"\nbatch of {nbatch} states on {get_num_threads()} threads (µs per state, "
-          f"median and min of {repeat}; baseline: one call of the above)")
-    print(f"{'':10s}{'median':>10s}{'min':>10s}{'baseline':>10s}{'ratio':>8s}")
-    for key, (t, t_min) in timed_batch.items():
-        b = base.get(key)
-        print(f"{key:10s}{t:10.3f}{t_min:10.3f}{b:10.2f}{t / b:8.2f}")
-
-    t_import, t_first = fresh_process_seconds()
-    print(f"\nfresh process: import + model {t_import:.2f} s, first calls "
-          f"(FK, M, RNEA, ABA, J) {t_first:.3f} s (cached compilation)")
+    if args.cpu_time:
+        CLOCK = time.process_time
+    number, repeat = (1000, 7) if args.quick else (5000, 11)
+    if args.batch:
+        bench_batches(repeat)
+    pin = _import_pinocchio()
+    print(f"bench_kernels: µs per call, median of {repeat} interleaved blocks of {number} "
+          f"calls ({'CPU' if args.cpu_time else 'wall'} time); ratio = merganser / "
+          + ("Pinocchio measured in this run" if pin else "(pinocchio not installed)"))
+    for name in args.robots:
+        erd = ERD_TESTS if name == "panda" else args.erd
+        if not (erd / ROBOTS[name][0]).exists():
+            print(f"\n{name}: skipped ({erd / ROBOTS[name][0]} not found)")
+            continue
+        bench_robot(name, erd, pin, number, repeat)
+    if not args.no_chains:
+        bench_chains(pin, number, repeat)
+    if not args.no_fresh:
+        t_import, t_first = fresh_process_seconds()
+        print(f"\nfresh process: import + model {t_import:.2f} s, first calls "
+              f"(FK, M, RNEA, ABA, J) {t_first:.3f} s (cached compilation)")
 
 
 if __name__ == "__main__":

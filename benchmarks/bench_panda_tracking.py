@@ -41,6 +41,7 @@ import numpy as np
 from merganser.controllers import InverseDynamicsController
 from merganser.framework import (DiagramBuilder, PiecewisePolynomial, Simulator, SimulatorConfig,
                        TrajectorySource, apply_simulator_config)
+from merganser.framework.compiled_diagram import compiled_dynamics_status
 from merganser.multibody import MultibodyPlant, Parser
 
 URDF = (Path(__file__).resolve().parents[1] / "tests" / "data" / "models" / "example-robot-data"
@@ -49,6 +50,8 @@ T_FINAL = 5.0
 REPEATS = 7
 ISSUE_DRAKE_SECONDS = {"a": 8.4e-3, "b": 162e-3}
 GOAL_RATIO = {"a": 1.5, "b": 1.0}
+#: setup -> the evaluation path of its last run (framework.compiled_diagram)
+PATHS = {}
 KP, KI, KD = 100.0, 0.0, 20.0
 Q_HOME = np.array([0.0, -0.785, 0.0, -2.356, 0.0, 1.571, 0.785, 0.02, 0.02])
 
@@ -114,6 +117,7 @@ def run(setup):
     start = time.perf_counter()
     simulator.advance_to(T_FINAL)
     elapsed = time.perf_counter() - start
+    PATHS[setup] = compiled_dynamics_status(context)
     integrator = simulator.get_integrator()
     q = plant.get_positions(plant.get_my_context_from_root(simulator.get_context()))
     error = float(np.max(np.abs(q - trajectory.value(T_FINAL).ravel())))
@@ -210,6 +214,7 @@ def main():
             if with_drake:
                 theirs.append(drake_run(setup))
         print(labels[setup])
+        print(f"    merganser's derivative evaluation: {PATHS[setup]}")
         wall = _describe("merganser", ours)
         if with_drake:
             drake_wall = _describe("Drake", theirs)

@@ -1,19 +1,28 @@
-"""Framework overhead: a PID-controlled 2nd-order plant, diagram vs hand-written scipy.
+"""Framework overhead: a PID-controlled 2nd-order plant, merganser against Drake and scipy.
 
 The plant x'' = -4 x - 0.8 x' + u under PID control (kp = 10, ki = 5, kd = 3, reference
-1) is simulated for 10 s with runge_kutta5 at accuracy 1e-3
+1) is simulated for 10 s, built two ways:
 
-(a) as a merganser Diagram built from primitives (LinearSystem plant, ConstantVectorSource,
-    MatrixGain, Adder, Integrator), and
-(b) with scipy.integrate.solve_ivp (RK45, rtol = 1e-3) on a hand-written right-hand side,
+- ``pid``: a LinearSystem plant (y = [x, x']) and a PidController fed the constant
+  desired state [1, 0] (a ConstantVectorSource);
+- ``blocks``: the same loop from primitives (LinearSystem plant, ConstantVectorSource,
+  MatrixGain, Adder, Integrator).
 
-and prints the wall time per right-hand-side (time-derivative) evaluation of each, their
-ratio (goal: framework / scipy <= 2.0), and the final states to show both computed the
-same trajectory. The framework is measured twice: with its default evaluation, which
-composes this time-invariant affine diagram into one affine map (framework.affine_fusion),
-and block by block (``unfuse_affine_dynamics(context)``), the cost any diagram with a
-nonlinear or user-written block pays. Medians over repeated, interleaved runs; all measured
-in this process.
+Rows, each the wall time per time-derivative evaluation (wall time of the 10 s run over
+the integrator's derivative evaluations), medians over repeated, interleaved runs, all
+measured in this process:
+
+(a) merganser vs pydrake (Drake's C++ primitives, the ``bench`` extra), both with
+    runge_kutta3 at accuracy 1e-3 (max step 0.1), for ``pid`` and ``blocks``
+    (goal <= 1.0x);
+(b) merganser with runge_kutta5 vs scipy.integrate.solve_ivp (RK45, rtol 1e-3) on a
+    hand-written right-hand side (goal <= 0.5x).
+
+merganser runs with its default evaluation, the compiled diagram (one generated numba
+function for the diagram's derivatives, ``framework.compiled_diagram``), and block by
+block (``unfuse_compiled_dynamics(context)``: the cost of Python-level port evaluation
+on every block). The final states are printed to show that all computed the same
+trajectory.
 
 Run: ``.venv/bin/python benchmarks/bench_pid_framework.py``
 """
@@ -24,57 +33,125 @@ import time
 import numpy as np
 from scipy.integrate import solve_ivp
 
-from merganser.framework import (Adder, ConstantVectorSource, DiagramBuilder, Integrator, LinearSystem,
-                       MatrixGain, Simulator, SimulatorConfig, apply_simulator_config)
-from merganser.framework.affine_fusion import unfuse_affine_dynamics
+import merganser.controllers as mc
+import merganser.framework as mf
+from merganser.framework.compiled_diagram import (compile_diagram_dynamics,
+                                                  compiled_dynamics_status,
+                                                  unfuse_compiled_dynamics)
+
+try:
+    import pydrake.systems.analysis as da
+    import pydrake.systems.controllers as dc
+    import pydrake.systems.framework as dfw
+    import pydrake.systems.primitives as dp
+except ImportError:          # the bench extra is not installed
+    da = None
 
 KP, KI, KD = 10.0, 5.0, 3.0
 T_FINAL = 10.0
 REPEATS = 7
+A = [[0.0, 1.0], [-4.0, -0.8]]
+B = [[0.0], [1.0]]
 
 
-def build_diagram():
-    """Plant y = [x, x'], PID u = kp e + ki ∫e - kd x' with e = 1 - x."""
-    builder = DiagramBuilder()
-    plant = builder.add_named_system(
-        "plant", LinearSystem(A=[[0.0, 1.0], [-4.0, -0.8]], B=[[0.0], [1.0]],
-                              C=np.eye(2), D=np.zeros((2, 1))))
-    reference = builder.add_named_system("reference", ConstantVectorSource([1.0]))
-    minus_x = builder.add_named_system("minus_x", MatrixGain([[-1.0, 0.0]]))
-    error = builder.add_named_system("error", Adder(2, 1))
-    integral = builder.add_named_system("integral", Integrator(1))
-    p_term = builder.add_named_system("kp", MatrixGain([[KP]]))
-    i_term = builder.add_named_system("ki", MatrixGain([[KI]]))
-    d_term = builder.add_named_system("kd", MatrixGain([[0.0, -KD]]))
-    control = builder.add_named_system("control", Adder(3, 1))
-    builder.connect(plant.get_output_port(), minus_x.get_input_port())
-    builder.connect(reference.get_output_port(), error.get_input_port(0))
-    builder.connect(minus_x.get_output_port(), error.get_input_port(1))
-    builder.connect(error.get_output_port(), integral.get_input_port())
-    builder.connect(error.get_output_port(), p_term.get_input_port())
-    builder.connect(integral.get_output_port(), i_term.get_input_port())
-    builder.connect(plant.get_output_port(), d_term.get_input_port())
-    builder.connect(p_term.get_output_port(), control.get_input_port(0))
-    builder.connect(i_term.get_output_port(), control.get_input_port(1))
-    builder.connect(d_term.get_output_port(), control.get_input_port(2))
-    builder.connect(control.get_output_port(), plant.get_input_port())
-    return builder.build(), plant
+def _builder(builder_class):
+    """(add, connect, build) of a merganser or a pydrake DiagramBuilder."""
+    b = builder_class()
+    if hasattr(b, "AddSystem"):
+        return b.AddSystem, b.Connect, b.Build
+    return b.add_system, b.connect, b.build
 
 
-def run_framework(fused=True):
-    diagram, plant = build_diagram()
+def build_blocks(builder_class, prim):
+    """Plant y = [x, x'], PID u = kp e + ki ∫e - kd x' with e = 1 - x, from primitives."""
+    add, connect, build = _builder(builder_class)
+    plant = add(prim.LinearSystem(A, B, np.eye(2), np.zeros((2, 1))))
+    reference = add(prim.ConstantVectorSource([1.0]))
+    minus_x = add(prim.MatrixGain(np.array([[-1.0, 0.0]])))
+    error = add(prim.Adder(2, 1))
+    integral = add(prim.Integrator(1))
+    p_term = add(prim.MatrixGain(np.array([[KP]])))
+    i_term = add(prim.MatrixGain(np.array([[KI]])))
+    d_term = add(prim.MatrixGain(np.array([[0.0, -KD]])))
+    control = add(prim.Adder(3, 1))
+    connect(plant.get_output_port(0), minus_x.get_input_port(0))
+    connect(reference.get_output_port(0), error.get_input_port(0))
+    connect(minus_x.get_output_port(0), error.get_input_port(1))
+    connect(error.get_output_port(0), integral.get_input_port(0))
+    connect(error.get_output_port(0), p_term.get_input_port(0))
+    connect(integral.get_output_port(0), i_term.get_input_port(0))
+    connect(plant.get_output_port(0), d_term.get_input_port(0))
+    connect(p_term.get_output_port(0), control.get_input_port(0))
+    connect(i_term.get_output_port(0), control.get_input_port(1))
+    connect(d_term.get_output_port(0), control.get_input_port(2))
+    connect(control.get_output_port(0), plant.get_input_port(0))
+    return build(), plant
+
+
+def build_pid(builder_class, prim, pid_class):
+    """The same loop with a PidController."""
+    add, connect, build = _builder(builder_class)
+    plant = add(prim.LinearSystem(A, B, np.eye(2), np.zeros((2, 1))))
+    pid = add(pid_class([KP], [KI], [KD]))
+    desired = add(prim.ConstantVectorSource([1.0, 0.0]))
+    connect(plant.get_output_port(0), pid.get_input_port_estimated_state())
+    connect(desired.get_output_port(0), pid.get_input_port_desired_state())
+    connect(pid.get_output_port_control(), plant.get_input_port(0))
+    return build(), plant
+
+
+class _MerganserPrimitives:
+    LinearSystem = mf.LinearSystem
+    ConstantVectorSource = mf.ConstantVectorSource
+    MatrixGain = mf.MatrixGain
+    Adder = mf.Adder
+    Integrator = mf.Integrator
+
+
+def merganser_diagram(kind):
+    if kind == "pid":
+        return build_pid(mf.DiagramBuilder, _MerganserPrimitives, mc.PidController)
+    return build_blocks(mf.DiagramBuilder, _MerganserPrimitives)
+
+
+def run_merganser(kind, scheme, compiled=True):
+    diagram, plant = merganser_diagram(kind)
     context = diagram.create_default_context()
-    if not fused:
-        unfuse_affine_dynamics(context)      # the Simulator fuses unless told not to
-    simulator = Simulator(diagram, context)
-    apply_simulator_config(SimulatorConfig(integration_scheme="runge_kutta5", accuracy=1e-3,
-                                           max_step_size=0.1), simulator)
+    if compiled:
+        # compile now (the Simulator alone waits until a new wiring has run
+        # COMPILE_AFTER_SECONDS of block-by-block evaluation)
+        assert compile_diagram_dynamics(diagram, context)
+    else:
+        unfuse_compiled_dynamics(context)
+    simulator = mf.Simulator(diagram, context)
+    mf.apply_simulator_config(mf.SimulatorConfig(integration_scheme=scheme, accuracy=1e-3,
+                                                 max_step_size=0.1), simulator)
+    simulator.initialize()                     # as the Drake runs do, before the clock
     start = time.perf_counter()
     simulator.advance_to(T_FINAL)
     elapsed = time.perf_counter() - start
+    assert compiled_dynamics_status(context).path == ("compiled" if compiled
+                                                      else "block_by_block")
     nfev = simulator.get_integrator().get_num_derivative_evaluations()
-    x = plant.get_my_context_from_root(simulator.get_context()).get_continuous_state_vector()
+    x = plant.get_my_context_from_root(context).get_continuous_state_vector()
     return elapsed, nfev, np.array(x)
+
+
+def run_drake(kind):
+    if kind == "pid":
+        diagram, plant = build_pid(dfw.DiagramBuilder, dp, dc.PidController)
+    else:
+        diagram, plant = build_blocks(dfw.DiagramBuilder, dp)
+    simulator = da.Simulator(diagram)
+    da.ApplySimulatorConfig(da.SimulatorConfig(integration_scheme="runge_kutta3", accuracy=1e-3,
+                                               max_step_size=0.1), simulator)
+    simulator.Initialize()
+    start = time.perf_counter()
+    simulator.AdvanceTo(T_FINAL)
+    elapsed = time.perf_counter() - start
+    nfev = simulator.get_integrator().get_num_derivative_evaluations()
+    x = plant.GetMyContextFromRoot(simulator.get_context()).get_continuous_state_vector()
+    return elapsed, nfev, np.array(x.CopyToVector())
 
 
 def rhs(t, s):
@@ -91,23 +168,51 @@ def run_scipy():
     return elapsed, sol.nfev, sol.y[:2, -1]
 
 
+def per_eval(runs):
+    return statistics.median(e / n for e, n, _ in runs)
+
+
 def main():
-    run_framework(True)
-    run_framework(False)
-    run_scipy()
-    fused, blocks, sp = [], [], []
-    for _ in range(REPEATS):          # interleaved so that machine load affects all alike
-        fused.append(run_framework(True))
-        blocks.append(run_framework(False))
-        sp.append(run_scipy())
-    sp_per = statistics.median(e / n for e, n, _ in sp)
-    print(f"scipy solve_ivp RK45       : {sp[0][1]} derivative evaluations, median "
-          f"{sp_per * 1e6:.2f} us/eval, final [x, x'] = {sp[0][2]}")
-    for label, runs in (("framework (affine fusion)", fused),
-                        ("framework (block by block)", blocks)):
-        per = statistics.median(e / n for e, n, _ in runs)
-        print(f"{label:27s}: {runs[0][1]} derivative evaluations, median {per * 1e6:.2f} us/eval, "
-              f"final [x, x'] = {runs[0][2]}; ratio to scipy {per / sp_per:.2f} (goal <= 2.0)")
+    cases = {}
+    for kind in ("pid", "blocks"):
+        for compiled in (True, False):
+            cases[("merganser", kind, "runge_kutta3", compiled)] = (
+                lambda k=kind, c=compiled: run_merganser(k, "runge_kutta3", c))
+        if da is not None:
+            cases[("drake", kind, "runge_kutta3", None)] = lambda k=kind: run_drake(k)
+    for compiled in (True, False):
+        cases[("merganser", "blocks", "runge_kutta5", compiled)] = (
+            lambda c=compiled: run_merganser("blocks", "runge_kutta5", c))
+    cases[("scipy", "rhs", "RK45", None)] = run_scipy
+    for fn in cases.values():            # warm up: compile (or load) the kernels
+        fn()
+        fn()
+    runs = {key: [] for key in cases}
+    for _ in range(REPEATS):             # interleaved so that machine load affects all alike
+        for key, fn in cases.items():
+            runs[key].append(fn())
+    print(f"per time-derivative evaluation, median of {REPEATS} interleaved runs of 10 s:")
+    for key, rs in runs.items():
+        who, kind, scheme, compiled = key
+        label = who + ("" if compiled is None else
+                       " (compiled)" if compiled else " (block by block)")
+        print(f"  {label:28s} {kind:7s} {scheme:13s}: {per_eval(rs) * 1e6:7.2f} us/eval, "
+              f"{rs[0][1]:5d} evaluations, final [x, x'] = {np.round(rs[0][2][:2], 6)}")
+    print("ratios (merganser / peer, per evaluation):")
+    if da is not None:
+        for kind in ("pid", "blocks"):
+            drake = per_eval(runs[("drake", kind, "runge_kutta3", None)])
+            for compiled in (True, False):
+                mine = per_eval(runs[("merganser", kind, "runge_kutta3", compiled)])
+                print(f"  {kind:6s} RK3 vs Drake, {'compiled' if compiled else 'block by block':14s}:"
+                      f" {mine / drake:6.2f}x (goal <= 1.0)")
+    else:
+        print("  (pydrake not installed: pip install -e '.[bench]')")
+    sp = per_eval(runs[("scipy", "rhs", "RK45", None)])
+    for compiled in (True, False):
+        mine = per_eval(runs[("merganser", "blocks", "runge_kutta5", compiled)])
+        print(f"  blocks RK5 vs scipy RK45, {'compiled' if compiled else 'block by block':14s}: "
+              f"{mine / sp:6.2f}x (goal <= 0.5)")
 
 
 if __name__ == "__main__":

@@ -17,3 +17,7 @@ __all__, __getattr__, __dir__ = lazy_exports(__name__, {
     ".lqr": ("discrete_time_linear_quadratic_regulator", "linear_quadratic_regulator"),
     ".pid_controller": ("PidController",),
 })
+
+# The compiled forms register themselves with framework.compiled_diagram when imported.
+from merganser.controllers import inverse_dynamics_compiled_form  # noqa: E402,F401
+from merganser.controllers import pid_compiled_form  # noqa: E402,F401

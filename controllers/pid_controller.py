@@ -3,6 +3,7 @@
 import numpy as np
 
 from merganser.framework import LeafSystem
+from merganser.framework.matvec import matvec
 
 from ._validation import as_matrix, as_vector
 
@@ -178,7 +179,7 @@ class PidController(LeafSystem):
         x_d = self._desired.eval(context)
         e = self._error
         if self._project_state:
-            np.dot(self._P_x, x, out=e)
+            matvec(self._P_x, x, e)
             np.subtract(x_d, e, out=e)
         else:
             np.subtract(x_d, x, out=e)
@@ -197,4 +198,4 @@ class PidController(LeafSystem):
         if self._has_integral:
             u += self._ki * context.get_continuous_state_vector()
         if self._project_output:
-            np.dot(self._P_y, u, out=output.get_mutable_value())
+            matvec(self._P_y, u, output.get_mutable_value())

@@ -10,6 +10,16 @@ entry out of date. ``eval`` recomputes only out-of-date entries.
 The downstream set of each tracker is computed once (depth-first over subscribers) and
 reused until the wiring of the context tree changes (fixing an input port value), which
 bumps the root's topology version.
+
+Repeated writes of one value (a loop setting q and calling queries that read the state
+directly) need not walk the downstream set every time: the context tree's root counts
+the cache entries of leaf contexts made valid (``validations``; the leaf evaluations,
+``CacheEntry.eval``, ``OutputPort.eval`` and ``LeafSystem.eval_time_derivatives``, add
+one each time they set ``valid = True``), and `notify_changed` skips the walk when
+nothing was made valid since its last walk from the same tracker, so every entry
+downstream is still out of date. Entries made valid elsewhere (a diagram's time
+derivatives, which integrators also mark current) are `UncountedCacheEntryValue`s: a
+downstream set that holds one is walked at every write.
 """
 
 import numpy as np
@@ -73,12 +83,15 @@ class Tickets:
 class Tracker:
     """A source of change (a context value) that notifies its subscribers."""
 
-    __slots__ = ("subscribers", "closure", "closure_version", "description", "__weakref__")
+    __slots__ = ("subscribers", "closure", "closure_version", "closure_counted", "walked",
+                 "description", "__weakref__")
 
     def __init__(self, description=""):
         self.subscribers = []
         self.closure = None
         self.closure_version = -1
+        self.closure_counted = False    # every entry of the closure is counted when made valid
+        self.walked = -1        # the root's validations count at the last notify_changed walk
         self.description = description
 
     def subscribe(self, node):
@@ -105,6 +118,9 @@ class CacheEntryValue(Tracker):
 
     __slots__ = ("valid", "value", "ro", "holder")
 
+    #: Making this entry valid adds one to its root's ``validations`` (module docstring).
+    counted = True
+
     def __init__(self, value, description="", holder=None):
         super().__init__(description)
         self.valid = False
@@ -116,6 +132,14 @@ class CacheEntryValue(Tracker):
             self.ro = ro
         else:
             self.ro = value
+
+
+class UncountedCacheEntryValue(CacheEntryValue):
+    """A `CacheEntryValue` made valid where the root's ``validations`` is not counted:
+    every write upstream of it walks (see the module docstring)."""
+
+    __slots__ = ()
+    counted = False
 
 
 def downstream_entries(nodes):
@@ -143,8 +167,21 @@ def notify(tracker, version):
         closure = downstream_entries([tracker])
         tracker.closure = closure
         tracker.closure_version = version
+        tracker.closure_counted = all(entry.counted for entry in closure)
     for entry in closure:
         entry.valid = False
+
+
+def notify_changed(tracker, root):
+    """`notify` for the context tree whose root data is `root` (with ``version`` and
+    ``validations``), skipping the walk when no cache entry of the tree was made valid
+    since the last walk from `tracker` (every entry downstream is then still out of
+    date), unless the downstream set holds an `UncountedCacheEntryValue`."""
+    validations = root.validations
+    if tracker.walked == validations and tracker.closure_version == root.version:
+        return
+    notify(tracker, root.version)
+    tracker.walked = validations if tracker.closure_counted else -1
 
 
 class ValueProducer:

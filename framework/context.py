@@ -35,14 +35,15 @@ def _readonly(array):
 class _RootData:
     """State shared by every context of one tree."""
 
-    __slots__ = ("time", "accuracy", "xc", "version", "time_tracker", "accuracy_tracker",
-                 "xc_root_closure", "__weakref__")
+    __slots__ = ("time", "accuracy", "xc", "version", "validations", "time_tracker",
+                 "accuracy_tracker", "xc_root_closure", "__weakref__")
 
     def __init__(self, nxc):
         self.time = 0.0
         self.accuracy = None
         self.xc = np.zeros(nxc)
         self.version = 0
+        self.validations = 0    # cache entries made valid so far (see cache.notify_changed)
         self.time_tracker = Tracker("time")
         self.accuracy_tracker = Tracker("accuracy")
         self.xc_root_closure = None

@@ -7,7 +7,7 @@ and the diagram's connection tables, never the system classes themselves.
 
 import numpy as np
 
-from .cache import CacheEntryValue, downstream_entries
+from .cache import UncountedCacheEntryValue, downstream_entries
 from .context import DiagramContext, LeafContext, _RootData
 from .value import as_vector_base
 
@@ -80,7 +80,9 @@ def _setup_diagram_context(ctx):
     ctx._xa_map = [(leaf, k) for leaf in leaves for k in range(len(leaf._xa))]
     ctx._p_map = [(leaf, k) for leaf in leaves for k in range(len(leaf._p))]
     n = ctx._nq + ctx._nv + ctx._nz
-    entry = CacheEntryValue(np.zeros(n), f"time derivatives of '{ctx._system.get_name()}'")
+    # uncounted: marked current by the diagram's eval and by integrators (framework.cache)
+    entry = UncountedCacheEntryValue(np.zeros(n),
+                                     f"time derivatives of '{ctx._system.get_name()}'")
     position = {int(g): i for i, g in enumerate(ctx._global_xc)}
     parts = []
     for leaf in leaves:

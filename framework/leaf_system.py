@@ -640,6 +640,7 @@ class LeafSystem(System):
             return entry.ro
         self.do_calc_time_derivatives(ctx, ctx.deriv_holder)
         entry.valid = True
+        ctx._root.validations += 1
         return entry.ro
 
     def do_map_velocity_to_qdot(self, context, v):
@@ -821,6 +822,7 @@ class CacheEntry:
             if result is not None:
                 entry.value = entry.ro = result
         entry.valid = True
+        ctx._root.validations += 1
         return entry.ro
 
     def is_out_of_date(self, context):

@@ -256,6 +256,7 @@ class LeafOutputPort(OutputPort):
             return entry.ro
         self._calc(ctx, entry.holder)
         entry.valid = True
+        ctx._root.validations += 1
         if self._kind == ABSTRACT:
             entry.ro = entry.value = entry.holder._value
         return entry.ro

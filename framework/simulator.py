@@ -48,7 +48,8 @@ import time as _time
 
 import numpy as np
 
-from .affine_fusion import fuse_by_default
+from .compiled_diagram import fuse_by_default
+from .compiled_diagram.integration import run_compiled_integration
 from .cache import notify
 from .context import Context
 from .errors import ContextError, NonFiniteStateError, PortError, SimulationError
@@ -770,6 +771,12 @@ class Simulator:
             integrate = self._integrator.integrate_no_further_than_time
             inf = math.inf
             while True:
+                if root.time < boundary_time:
+                    # a compiled diagram: its compiled loop runs the steps (None: it does
+                    # not apply; False: this step is Python's)
+                    done = run_compiled_integration(self, boundary_time)
+                    if done:
+                        return SimulatorStatus(boundary_time, root.time)
                 integrate(inf, inf, boundary_time)
                 self._check_finite_xc("an integration step", roll_back=True)
                 self._num_steps += 1

@@ -281,3 +281,8 @@ class QueryObject:
         engine = self._sg._eval_proximity(self._ctx)
         rows, pairs = engine.contact_points()
         return engine.t.ids, rows, pairs
+
+    def _proximity_tables(self):
+        """The `geometry.proximity.tables.ProximityTables` of the model and collision filter
+        this query sees (the batched plant runs the scene kernels over them)."""
+        return self._prepare("_proximity_tables").t

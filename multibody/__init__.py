@@ -19,3 +19,8 @@ __all__, __getattr__, __dir__ = lazy_exports(__name__, {
     ".plant.plant_geometry": ("connect_plant_and_scene_graph", "register_geometry_records"),
     ".planning": "*",
 })
+
+# The plant's compiled form registers itself with framework.compiled_diagram when imported;
+# it loads the plant, so it is imported here, before any module of the package, where
+# the import order cannot meet a partly initialized module.
+from merganser.multibody.plant import compiled_form  # noqa: E402,F401

@@ -105,16 +105,33 @@ class StepSizeController:
         h_new : float
             Proposed size of the next attempt (s).
         """
-        accepted = err_norm <= 1.0
-        if err_norm == 0.0:
-            h_new = self.max_grow * h
-        elif not math.isfinite(err_norm):
-            h_new = self.min_shrink * h
-        else:
-            h_new = self.safety * h * (1.0 / err_norm) ** (1.0 / order)
-        if h < h_new < self.hysteresis_high * h:
-            h_new = h
-        elif h_new < h:
-            h_new = h if accepted else min(h_new, self.hysteresis_low * h)
-        h_new = min(max(h_new, self.min_shrink * h), self.max_grow * h)
-        return accepted, min(h_new, max_step_size)
+        return adjust_step_size(err_norm, h, order, max_step_size, self.safety,
+                                self.min_shrink, self.max_grow, self.hysteresis_low,
+                                self.hysteresis_high)
+
+
+@kernel(inline=False)
+def adjust_step_size(err_norm, h, order, max_step_size, safety, min_shrink, max_grow,
+                     hysteresis_low, hysteresis_high):
+    """`StepSizeController.adjust` with the controller's settings as arguments (one
+    kernel for the Python integrators and the compiled integration loop of
+    ``framework.compiled_diagram``).
+
+    Returns
+    -------
+    (bool, float)
+        Accepted, and the proposed size of the next attempt (s).
+    """
+    accepted = err_norm <= 1.0
+    if err_norm == 0.0:
+        h_new = max_grow * h
+    elif not math.isfinite(err_norm):
+        h_new = min_shrink * h
+    else:
+        h_new = safety * h * (1.0 / err_norm) ** (1.0 / order)
+    if h < h_new < hysteresis_high * h:
+        h_new = h
+    elif h_new < h:
+        h_new = h if accepted else min(h_new, hysteresis_low * h)
+    h_new = min(max(h_new, min_shrink * h), max_grow * h)
+    return accepted, min(h_new, max_step_size)

@@ -2,6 +2,7 @@
 
 import numpy as np
 
+from ..matvec import matvec, matvec_add
 from ..keyword_check import lists_valid_keywords
 from ..leaf_system import LeafSystem
 from ._validation import as_vector
@@ -222,12 +223,14 @@ class AffineSystem(LeafSystem):
 
     def _affine_into(self, out, M, N, offset, has_N, has_offset, x, context):
         """out = M x (+ N u) (+ offset), computed in place."""
+        # matvec, not np.dot: the compiled form (framework.compiled_diagram) computes
+        # the same bits with the same kernels
         if x.shape[0]:
-            np.dot(M, x, out=out)
+            matvec(M, x, out)
             if has_N:
-                out += np.dot(N, self._u_port.eval(context))
+                matvec_add(N, self._u_port.eval(context), out)
         elif has_N:
-            np.dot(N, self._u_port.eval(context), out=out)
+            matvec(N, self._u_port.eval(context), out)
         else:
             out.fill(0.0)
         if has_offset:

@@ -2,6 +2,7 @@
 
 import numpy as np
 
+from ..compiled_form_changes import note_compiled_form_change
 from ..keyword_check import lists_valid_keywords
 from ..leaf_system import LeafSystem
 from ._linearization import select_ports
@@ -57,6 +58,7 @@ class TrajectorySource(LeafSystem):
                                              for i in range(1, self._k + 1)]
         # A PiecewisePolynomial evaluates the value and its derivatives in one pass.
         self._stacked = getattr(trajectory, "_eval_value_and_derivatives_into", None)
+        note_compiled_form_change()     # compiled diagrams read the trajectory
 
     def update_trajectory(self, trajectory):
         """Replace the trajectory (same number of rows); affects every context."""

@@ -26,6 +26,7 @@ from bisect import bisect_right
 
 import numpy as np
 
+from merganser.framework.compiled_form_changes import note_compiled_form_change
 from merganser.framework.trajectories import polynomial
 from merganser.framework.trajectories.polynomial_eval import eval_orders, stack_derivatives
 from merganser.framework.trajectories.trajectory import Trajectory, as_time
@@ -188,6 +189,7 @@ class PiecewisePolynomial(Trajectory):
         # evaluation, and "last" -> (out, t, max order, inside) of the last call of
         # _eval_value_and_derivatives_into
         self._evaluation_cache = {}
+        note_compiled_form_change()     # compiled diagrams read the coefficients
 
     # ---- constructors ----------------------------------------------------------------
 

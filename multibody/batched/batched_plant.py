@@ -3,9 +3,9 @@
 For reinforcement learning and other many-rollout workloads: every environment (env) has
 its own state x = [q; v], actuation u and body inertial parameters; the model (joints,
 frames, joint damping, gravity) is shared. `BatchedPlant.step` advances all N envs by
-``num_steps`` steps in one numba kernel, parallel over cores
-(`multibody.batched.batched_step.step_batch`; the result does not depend on the number of
-threads).
+``num_steps`` steps in compiled code, chunks of envs on every core
+(`multibody.batched.batched_step.step_envs` run by `multibody.batched.env_pool`; the
+kernel releases the GIL and the result does not depend on the number of threads).
 
 Integration schemes (h = time_step): ``"semi_explicit_euler"``, the discrete plant's own
 step reproduced operation for operation (the default for a discrete plant), and the
@@ -17,10 +17,17 @@ Actuation is the ``u`` given to `BatchedPlant.step`, plus, once
 `BatchedPlant.set_pd_gains` made the actuators PD-controlled (Drake's
 ``JointActuator.set_controller_gains``), ``Kp (q_d - q) - Kd (v - v_d)`` evaluated
 explicitly at the start of every step (every stage of a Runge-Kutta step), so that a
-whole rollout under PD control is one kernel call. Not modelled (the plant is rejected,
-or the feature ignored with a warning, see `BatchedPlant`): contact, constraints, force
-elements other than uniform gravity, reflected inertia, effort limits, and the plant's
-applied-force input ports.
+whole rollout under PD control is one kernel call.
+
+Contact: a discrete plant with collision geometry and a SAP-family discrete contact
+approximation (``"sap"``, ``"similar"``, ``"lagged"``) steps every env with the plant's
+own point-contact step (`multibody.batched.batched_contact`: the SceneGraph's broad and
+narrow phase on the plant's geometries, the combined contact parameters and the SAP
+solve, the same compiled functions the plant calls), so the N envs equal N plants stepped
+one by one. Not modelled (the plant is rejected, or the feature ignored with a warning,
+see `BatchedPlant`): hydroelastic contact, the TAMSI and LCP solvers, contact in a
+continuous plant, constraints, force elements other than uniform gravity, reflected
+inertia, effort limits, and the plant's applied-force input ports.
 """
 
 from __future__ import annotations
@@ -29,11 +36,15 @@ import warnings
 
 import numpy as np
 
-from merganser.framework.compilation import get_num_threads, parallel_chunksize
-from merganser.multibody.batched.batched_step import (
-    BATCHED_INTEGRATION_SCHEMES, runge_kutta_tableau, step_batch,
+from merganser.framework.compilation import get_num_threads
+from merganser.multibody.batched.batched_contact import (
+    CONTACT_CAPACITY_EXCEEDED, BatchedContactScene, step_envs_contact,
 )
-from merganser.multibody.plant.discrete_update import SemiExplicitEulerStepper
+from merganser.multibody.batched.batched_step import (
+    BATCHED_INTEGRATION_SCHEMES, runge_kutta_tableau, step_envs,
+)
+from merganser.multibody.batched.env_pool import run_chunks
+from merganser.multibody.contact.errors import ContactSolverError
 from merganser.multibody.plant.plant_core import get_plant_core
 from merganser.multibody.plant.plant_parameters import body_parameters
 
@@ -51,9 +62,11 @@ class BatchedPlant:
     ----------
     plant : MultibodyPlant
         A finalized plant without constraints, force elements other than gravity (which
-        must act on every body) and actuators' reflected inertia; contact geometry and a
-        discrete contact solver are ignored with a warning. Its input ports are not
-        read: the actuation is `step`'s u (and the PD law of `set_pd_gains`).
+        must act on every body) and actuators' reflected inertia. With collision geometry
+        a discrete plant must use point contact and a SAP-family approximation (see the
+        module docstring; contact is then modelled), a continuous plant's geometry is
+        ignored with a warning. Its input ports are not read: the actuation is `step`'s
+        u (and the PD law of `set_pd_gains`).
     num_envs : int
         Number of environments N (>= 1).
     time_step : float, optional
@@ -62,7 +75,8 @@ class BatchedPlant:
     integration_scheme : str, optional
         One of `BATCHED_INTEGRATION_SCHEMES`; defaults to ``"semi_explicit_euler"`` (the
         discrete plant's step) for a discrete plant and ``"runge_kutta4"`` for a
-        continuous one.
+        continuous one. With contact only ``"semi_explicit_euler"`` (the plant's
+        discrete contact step) is accepted.
 
     Notes
     -----
@@ -91,7 +105,7 @@ class BatchedPlant:
 
     def __init__(self, plant, num_envs, *, time_step=None, integration_scheme=None):
         fn = "BatchedPlant"
-        core = _check_plant(plant)
+        core, has_contact = _check_plant(plant)
         t = core.tables
         self._plant = plant
         self._tables = t
@@ -104,6 +118,16 @@ class BatchedPlant:
             raise ValueError(f"{fn}: integration_scheme {integration_scheme!r} is not one of "
                              f"{', '.join(BATCHED_INTEGRATION_SCHEMES)}")
         self._scheme = integration_scheme
+        self._contact = None
+        if has_contact:
+            if integration_scheme != "semi_explicit_euler":
+                raise ValueError(f"{fn}: plant '{plant.get_name()}' has contact, which the "
+                                 f"batched kernel steps with the plant's discrete contact "
+                                 f"step; integration_scheme must be 'semi_explicit_euler', "
+                                 f"got {integration_scheme!r}")
+            self._contact = BatchedContactScene(plant, core)
+            self._sizes = (t.nb, t.nv, self._contact.num_geometries, self._contact.max_pairs,
+                           self._contact.max_rows)
         self._tab_a, self._tab_b = runge_kutta_tableau(integration_scheme)
         self._ip, self._fp = core.ip, core.fp        # the plant's packed model (shared)
         self._g = np.array(plant.gravity_field().gravity_vector(), dtype=float)
@@ -132,6 +156,7 @@ class BatchedPlant:
         self._I10 = np.zeros((self._n, t.nb, 10))     # node order, as the kernels read it
         for b in range(1, t.nb):
             self._update_I10(b)
+        self._status = np.zeros((self._n, 2), dtype=np.int64)
         self._t0 = 0.0
         self._num_steps = 0
 
@@ -164,6 +189,17 @@ class BatchedPlant:
         """The MultibodyPlant this batch copies."""
         return self._plant
 
+    def has_contact(self):
+        """True when the kernel models contact (the plant's discrete contact step)."""
+        return self._contact is not None
+
+    def get_num_contacts(self):
+        """Number of point contacts of each env in its last step, shape (N,) int (zeros
+        without contact)."""
+        if self._contact is None:
+            return np.zeros(self._n, dtype=np.int64)
+        return self._status[:, 0].copy()
+
     def get_time(self):
         """Time (s) of every env: h times the number of steps taken since construction or
         the last `set_time`."""
@@ -193,9 +229,10 @@ class BatchedPlant:
         """
         fn = "BatchedPlant.step"
         U = self._U0 if u is None else self._rows(fn, "u", u, self._nu, "nu")
-        if isinstance(num_steps, bool) or not isinstance(num_steps, (int, np.integer)) \
-                or num_steps < 0:
+        if (type(num_steps) is not int and (isinstance(num_steps, bool) or not isinstance(
+                num_steps, (int, np.integer)))) or num_steps < 0:
             raise ValueError(f"{fn}: num_steps must be an integer >= 0, got {num_steps!r}")
+        num_steps = int(num_steps)
         if self._use_pd:
             if desired_state is None:
                 raise ValueError(f"{fn}: PD gains are set, so desired_state ([q_d; v_d] per "
@@ -206,13 +243,22 @@ class BatchedPlant:
                              f"set_pd_gains(kp, kd) first")
         else:
             XD = self._XD0
-        with parallel_chunksize(1):
-            step_batch(self._ip, self._fp, self._X, U, self._I10, self._g, self._h,
-                       int(num_steps), self._actuators, self._damping, self._quat_starts,
-                       self._qdot_is_v, self._tab_a, self._tab_b, self._KP, self._KD, XD,
-                       self._use_pd, 16 * get_num_threads())
-        self._num_steps += int(num_steps)
-
+        args = (self._ip, self._fp, self._X, U, self._I10, self._g, self._h, num_steps,
+                self._actuators, self._damping, self._quat_starts, self._qdot_is_v)
+        if self._contact is None:
+            args += (self._tab_a, self._tab_b, self._KP, self._KD, XD, self._use_pd)
+            run_chunks(lambda lo, hi: step_envs(lo, hi, *args), self._n, get_num_threads())
+            self._num_steps += num_steps
+            return
+        c = self._contact
+        args += (self._KP, self._KD, XD, self._use_pd, c.scene, c.solver, self._sizes,
+                 self._status)
+        run_chunks(lambda lo, hi: step_envs_contact(lo, hi, *args), self._n,
+                   get_num_threads())
+        self._num_steps += num_steps
+        failed = np.flatnonzero(self._status[:, 1] < 0)
+        if failed.size:
+            self._raise_contact_failure(failed, num_steps)
     # ---- PD-controlled actuators --------------------------------------------------------------
     def set_pd_gains(self, kp, kd):
         """Make every actuator PD-controlled with gains `kp`, `kd` (Drake's
@@ -244,7 +290,7 @@ class BatchedPlant:
             g = self._rows(fn, arg, a.reshape(1, -1) if a.ndim == 1 else a, self._nu, "nu", n)
             if not np.all(np.isfinite(g)) or np.any(g < 0.0):
                 raise ValueError(f"{fn}: {arg} must be finite and >= 0")
-            gains.append(g)
+            gains.append(g.copy())          # (g may be the caller's array)
         self._KP, self._KD = gains
         self._use_pd = True
 
@@ -258,17 +304,30 @@ class BatchedPlant:
         return self._use_pd
 
     # ---- state -------------------------------------------------------------------------------
-    def get_state(self):
-        """States x = [q; v] of all envs, shape (N, nq + nv) (a copy)."""
-        return self._X.copy()
+    def get_state(self, out=None):
+        """States x = [q; v] of all envs, shape (N, nq + nv): a copy, or written into
+        `out` (a float64 array of that shape, reused across calls) and returned."""
+        return self._copy_out("BatchedPlant.get_state", self._X, out)
 
-    def get_positions(self):
-        """q of all envs, shape (N, nq) (a copy)."""
-        return self._X[:, :self._nq].copy()
+    def get_positions(self, out=None):
+        """q of all envs, shape (N, nq) (a copy, or into `out` as `get_state`)."""
+        return self._copy_out("BatchedPlant.get_positions", self._X[:, :self._nq], out)
 
-    def get_velocities(self):
-        """v of all envs, shape (N, nv) (a copy)."""
-        return self._X[:, self._nq:].copy()
+    def get_velocities(self, out=None):
+        """v of all envs, shape (N, nv) (a copy, or into `out` as `get_state`)."""
+        return self._copy_out("BatchedPlant.get_velocities", self._X[:, self._nq:], out)
+
+    @staticmethod
+    def _copy_out(fn, block, out):
+        if out is None:
+            return block.copy()
+        if not (isinstance(out, np.ndarray) and out.dtype == np.float64
+                and out.shape == block.shape):
+            raise ValueError(f"{fn}: out must be a float64 array of shape {block.shape}, got "
+                             f"{getattr(out, 'dtype', type(out).__name__)} "
+                             f"{getattr(out, 'shape', '')}")
+        np.copyto(out, block)
+        return out
 
     def set_state(self, x, envs=None):
         """Set x = [q; v] of the envs `envs` (all by default).
@@ -374,6 +433,23 @@ class BatchedPlant:
         self.set_body_parameters(body, P if len(items) > 1 else P[0], envs)
 
     # ---- helpers ---------------------------------------------------------------------------
+    def _raise_contact_failure(self, failed, num_steps):
+        e = int(failed[0])
+        step, code = (int(x) for x in self._status[e])
+        self._status[failed] = 0
+        c = self._contact
+        if code == CONTACT_CAPACITY_EXCEEDED:
+            reason = "more contact points than the work arrays hold"
+        else:
+            reason = (f"the '{c.approximation}' solver did not converge (iteration limit "
+                      f"{c.solver[4]})")
+        raise ContactSolverError(
+            f"BatchedPlant.step: in {failed.size} env(s) (first: env {e}, at step {step} of "
+            f"{num_steps}, t = {self.get_time() - (num_steps - step + 1) * self._h:.6g} s) "
+            f"{reason}; those envs hold the state before their failing step, the others "
+            f"took all {num_steps} steps. Remedy: reduce the time step (now {self._h} s) or "
+            f"soften the contacts (a larger penetration allowance or point_contact_stiffness)")
+
     def _update_I10(self, b):
         """I10 row of body b (node order) from its parameters: [m, m p, m G] (the plant's
         arithmetic)."""
@@ -413,6 +489,9 @@ class BatchedPlant:
     def _rows(self, fn, arg, value, width, name, n=None):
         """`value` as a C-contiguous float array (n, width); a (width,) vector is tiled."""
         n = self._n if n is None else n
+        if (type(value) is np.ndarray and value.dtype == np.float64
+                and value.shape == (n, width) and value.flags.c_contiguous):
+            return value                 # read during the call only: no copy needed
         try:
             a = np.asarray(value, dtype=np.float64)
         except (TypeError, ValueError):
@@ -461,7 +540,8 @@ def _time_step(fn, plant, time_step):
 
 
 def _check_plant(plant):
-    """The plant's core, after checking that the batch kernel models it exactly."""
+    """(the plant's core, whether contact is modelled), after checking that the batch
+    kernel models the plant exactly."""
     fn = "BatchedPlant"
     if not hasattr(plant, "is_finalized"):
         raise TypeError(f"{fn}: plant must be a MultibodyPlant, got {type(plant).__name__}")
@@ -479,7 +559,7 @@ def _check_plant(plant):
     if not t.gravity_in_kernel:
         unsupported.append("gravity disabled for some model instance")
     if t.has_reflected_inertia:
-        unsupported.append("actuators with reflected inertia")
+        unsupported.append("reflected inertia (actuators) or joint armature")
     if plant.num_constraints():
         unsupported.append("constraints")
     if core.added_mass is not None:
@@ -488,15 +568,11 @@ def _check_plant(plant):
         raise ValueError(f"{fn}: plant '{plant.get_name()}' has {', '.join(unsupported)}; "
                          f"the batched kernel models rigid bodies, joints, joint damping, "
                          f"actuation and uniform gravity only")
-    collision_geometries = getattr(plant, "get_collision_geometries", None)
-    if callable(collision_geometries) and any(
-            collision_geometries(plant.get_body(b)) for b in range(plant.num_bodies())):
-        warnings.warn(f"{fn}: plant '{plant.get_name()}' has collision geometry; contact is "
-                      f"not modelled by the batched kernel and is ignored", stacklevel=3)
-        return core
-    stepper = core.stepper
-    if stepper is not None and not isinstance(stepper, SemiExplicitEulerStepper):
-        warnings.warn(f"{fn}: plant '{plant.get_name()}' uses the discrete solver "
-                      f"{type(stepper).__name__}; the batched kernel takes the contact-free "
-                      f"semi-implicit Euler step instead", stacklevel=3)
-    return core
+    if not core.has_collision:
+        return core, False
+    if plant.time_step() == 0.0:
+        warnings.warn(f"{fn}: plant '{plant.get_name()}' is continuous and has collision "
+                      f"geometry; contact is modelled for discrete plants only (the plant's "
+                      f"discrete contact step) and is ignored here", stacklevel=3)
+        return core, False
+    return core, True

@@ -1,8 +1,8 @@
-"""The step kernel of `multibody.batched.BatchedPlant`: N envs, one parallel call.
+"""The step kernel of `multibody.batched.BatchedPlant`: a chunk of envs per call.
 
-`step_batch` splits the envs into contiguous chunks (one ``prange`` task each, with its
-own workspace, so the result does not depend on the number of threads) and advances
-every env by ``num_steps`` steps of size h. With ``vdot = ABA(q, v, τ)`` (gravity
+`step_envs` advances the envs of one contiguous chunk (with the chunk's own workspace)
+by ``num_steps`` steps of size h; `multibody.batched.env_pool.run_chunks` runs the chunks
+on the cores, so the result does not depend on the number of threads. With ``vdot = ABA(q, v, τ)`` (gravity
 included) and per actuator a, driving velocity ``iv(a)`` of a joint with position
 ``iq(a)``::
 
@@ -30,12 +30,13 @@ from __future__ import annotations
 import numpy as np
 
 from merganser.multibody.kernels.aba import calc_forward_dynamics
-from merganser.framework.compilation import kernel, prange
+from merganser.framework.compilation import kernel
 from merganser.multibody.kernels.joint_velocity_maps import map_velocity_to_qdot
 from merganser.multibody.kernels.layout import NWS
 from merganser.multibody.kernels.position_update import advance_positions, normalize_quaternions
 
-__all__ = ["BATCHED_INTEGRATION_SCHEMES", "runge_kutta_tableau", "step_batch"]
+__all__ = ["BATCHED_INTEGRATION_SCHEMES", "env_accelerations", "env_inputs", "env_scratch",
+           "load_state", "runge_kutta_tableau", "step_envs", "store_state"]
 
 #: Butcher tableaux (rows of A, b) of the explicit schemes; the framework's for the
 #: names it shares (framework.integrators.runge_kutta), plus the classical RK4.
@@ -60,24 +61,28 @@ def runge_kutta_tableau(scheme):
 
 
 @kernel
-def _accelerations(model, drive, scratch, q, v):
+def env_accelerations(model, drive, scratch, q, v):
     """scratch's vd = ABA(q, v, τ) with τ = B u - D v (see the module docstring).
 
-    model = (ip, fp, g, I10 of the env); drive = (u, actuators (2, nu): velocity and
-    position index per actuator, damping (nv,), kp, kd, x_d = [q_d; v_d], use_pd);
-    scratch = (ws, fext, tau, vd, qdot).
+    model = (ip, fp, g, I10 of the env); drive = (U (N, nu), actuators (2, nu): velocity
+    and position index per actuator, damping (nv,), KP, KD (1 or N, nu), XD = [q_d; v_d]
+    (1 or N, 2 nu), use_pd, e: the env's row; `env_inputs`); scratch = (ws, fext, tau,
+    vd, qdot).
     """
     ip, fp, g, inertia = model
-    u, actuators, damping, kp, kd, x_d, use_pd = drive
+    U, actuators, damping, KP, KD, XD, use_pd, e = drive
     ws, fext, tau, vd, _ = scratch
-    nu = u.shape[0]
+    nu = U.shape[1]
+    ek = e if KP.shape[0] > 1 else 0
+    ed = e if KD.shape[0] > 1 else 0
+    ex = e if XD.shape[0] > 1 else 0
     for i in range(tau.shape[0]):
         tau[i] = 0.0
     for a in range(nu):
-        ua = u[a]
+        ua = U[e, a]
         if use_pd:
-            ua += (kp[a] * (x_d[a] - q[actuators[1, a]])
-                   - kd[a] * (v[actuators[0, a]] - x_d[nu + a]))
+            ua += (KP[ek, a] * (XD[ex, a] - q[actuators[1, a]])
+                   - KD[ed, a] * (v[actuators[0, a]] - XD[ex, nu + a]))
         tau[actuators[0, a]] += ua
     for i in range(damping.shape[0]):
         tau[i] -= damping[i] * v[i]
@@ -87,7 +92,7 @@ def _accelerations(model, drive, scratch, q, v):
 @kernel
 def _semi_explicit_euler_step(model, drive, scratch, q, v, h, qdot_is_v, quat_starts):
     """v += h vdot(q, v);  q += h N(q) v (the new v), quaternions re-normalized."""
-    _accelerations(model, drive, scratch, q, v)
+    env_accelerations(model, drive, scratch, q, v)
     vd, qdot = scratch[3], scratch[4]
     for i in range(v.shape[0]):
         v[i] = vd[i] * h + v[i]
@@ -118,7 +123,7 @@ def _runge_kutta_step(model, drive, scratch, q, v, h, qdot_is_v, tab_a, tab_b, x
                     v[i - nq] = xi
         if st == tab_b.shape[0]:
             break
-        _accelerations(model, drive, scratch, q, v)
+        env_accelerations(model, drive, scratch, q, v)
         if qdot_is_v:
             for i in range(nq):
                 K[st, i] = v[i]
@@ -130,10 +135,11 @@ def _runge_kutta_step(model, drive, scratch, q, v, h, qdot_is_v, tab_a, tab_b, x
             K[st, nq + i] = vd[i]
 
 
-@kernel(parallel=True)
-def step_batch(ip, fp, X, U, I10, g, h, num_steps, actuators, damping, quat_starts,
-               qdot_is_v, tab_a, tab_b, KP, KD, XD, use_pd, nchunks):
-    """Advance every env of X (N, nq + nv) by `num_steps` steps of size h, in place.
+@kernel(allocates=True, inline=False)
+def step_envs(lo, hi, ip, fp, X, U, I10, g, h, num_steps, actuators, damping, quat_starts,
+              qdot_is_v, tab_a, tab_b, KP, KD, XD, use_pd):
+    """Advance the envs lo..hi-1 of X (N, nq + nv) by `num_steps` steps of size h, in place
+    (one chunk of `multibody.batched.env_pool.run_chunks`; the call releases the GIL).
 
     Parameters
     ----------
@@ -166,33 +172,57 @@ def step_batch(ip, fp, X, U, I10, g, h, num_steps, actuators, damping, quat_star
         Desired state [q_d; v_d] per actuator, read when `use_pd`.
     use_pd : bool
         Whether the actuators are PD-controlled.
-    nchunks : int
-        Number of parallel tasks (chunks of contiguous envs).
     """
-    nb, n_env, nx, nv = ip.shape[0], X.shape[0], X.shape[1], damping.shape[0]
+    nx, nv = X.shape[1], damping.shape[0]
     nq = nx - nv
-    for c in prange(nchunks):
-        scratch = (np.zeros((nb, NWS)), np.zeros((nb, 6)), np.empty(nv), np.empty(nv),
-                   np.empty(nq))
-        q, v, x0 = np.empty(nq), np.empty(nv), np.empty(nx)
-        K = np.empty((max(tab_b.shape[0], 1), nx))
-        for e in range((c * n_env) // nchunks, ((c + 1) * n_env) // nchunks):
-            for i in range(nq):
-                q[i] = X[e, i]
-            for i in range(nv):
-                v[i] = X[e, nq + i]
-            model = (ip, fp, g, I10[e])
-            drive = (U[e], actuators, damping, KP[e if KP.shape[0] > 1 else 0],
-                     KD[e if KD.shape[0] > 1 else 0], XD[e if XD.shape[0] > 1 else 0], use_pd)
-            for _ in range(num_steps):
-                if tab_b.shape[0] == 0:
-                    _semi_explicit_euler_step(model, drive, scratch, q, v, h, qdot_is_v,
-                                              quat_starts)
-                else:
-                    _runge_kutta_step(model, drive, scratch, q, v, h, qdot_is_v, tab_a,
-                                      tab_b, x0, K)
-                    normalize_quaternions(q, quat_starts)
-            for i in range(nq):
-                X[e, i] = q[i]
-            for i in range(nv):
-                X[e, nq + i] = v[i]
+    scratch = env_scratch(ip.shape[0], nq, nv)
+    q, v, x0 = np.empty(nq), np.empty(nv), np.empty(nx)
+    K = np.empty((max(tab_b.shape[0], 1), nx))
+    for e in range(lo, hi):
+        load_state(X, e, q, v)
+        model, drive = env_inputs(e, ip, fp, g, I10, U, actuators, damping, KP, KD, XD,
+                                  use_pd)
+        for _ in range(num_steps):
+            if tab_b.shape[0] == 0:
+                _semi_explicit_euler_step(model, drive, scratch, q, v, h, qdot_is_v,
+                                          quat_starts)
+            else:
+                _runge_kutta_step(model, drive, scratch, q, v, h, qdot_is_v, tab_a, tab_b,
+                                  x0, K)
+                normalize_quaternions(q, quat_starts)
+        store_state(X, e, q, v)
+
+
+@kernel(allocates=True)
+def env_scratch(nb, nq, nv):
+    """Work arrays of one parallel task: (ws, fext, tau, vd, qdot)."""
+    return (np.zeros((nb, NWS)), np.zeros((nb, 6)), np.empty(nv), np.empty(nv),
+            np.empty(nq))
+
+
+@kernel(allocates=True)
+def env_inputs(e, ip, fp, g, I10, U, actuators, damping, KP, KD, XD, use_pd):
+    """(model, drive) of env e (see `env_accelerations`; one array view per env, the
+    other rows are indexed with e); KP, KD, XD have one row shared by all envs or one
+    per env."""
+    return (ip, fp, g, I10[e]), (U, actuators, damping, KP, KD, XD, use_pd, e)
+
+
+@kernel
+def load_state(X, e, q, v):
+    """q, v = X[e] split."""
+    nq = q.shape[0]
+    for i in range(nq):
+        q[i] = X[e, i]
+    for i in range(v.shape[0]):
+        v[i] = X[e, nq + i]
+
+
+@kernel
+def store_state(X, e, q, v):
+    """X[e] = [q; v]."""
+    nq = q.shape[0]
+    for i in range(nq):
+        X[e, i] = q[i]
+    for i in range(v.shape[0]):
+        X[e, nq + i] = v[i]

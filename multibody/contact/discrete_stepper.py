@@ -253,6 +253,12 @@ class SapStepper(ContactStepper):
         self._sap_model = model
         super().__init__(core, contacts, constraint_specs)
 
+    @property
+    def sap_model(self):
+        """The SAP family member this stepper solves (``SAP``, ``SIMILAR`` or ``LAGGED`` of
+        `multibody.contact.sap`), as `sap_step` takes it."""
+        return self._sap_model
+
     def calc_results(self, context, res):
         inputs = self._inputs(context, res)
         if inputs is None:

@@ -34,14 +34,15 @@ from merganser.framework.compilation import kernel
 from merganser.multibody.kernels.added_mass import (
     add_added_mass_body_forces, add_added_mass_to_matrix, bad_added_mass,
 )
+from merganser.multibody.kernels.composite import add_welded_forces, load_composite_inertias
 from merganser.multibody.kernels.inertia import (
     articulated_from_rigid, articulated_to_parent_add, mat6_times, subtract_symmetric_outer,
 )
 from merganser.multibody.kernels.joints import calc_joint_bias, calc_joint_pose, joint_velocity
 from merganser.multibody.kernels.kinematics import set_world_pose, world_pose
 from merganser.multibody.kernels.layout import (
-    IP_NV, IP_PARENT, IP_VS, WS_A, WS_C, WS_CJ, WS_DINV, WS_IA, WS_PA, WS_RW, WS_S, WS_U,
-    WS_UU, WS_V, bad_forces, bad_inertia, bad_q, bad_v, bad_vec3,
+    IP_MOBILE, IP_NMOBILE, IP_NV, IP_PARENT, IP_VS, WS_A, WS_C, WS_CJ, WS_DINV, WS_IA, WS_IC,
+    WS_PA, WS_RW, WS_S, WS_U, WS_UU, WS_V, bad_forces, bad_inertia, bad_q, bad_v, bad_vec3,
 )
 from merganser.multibody.kernels.spatial import (
     add6, cross_force, cross_motion, dot6, force_to_parent, inertia_times_motion, load6,
@@ -60,14 +61,22 @@ __all__ = ["SINGULAR", "PIVOT_TOLERANCE", "aba_base_to_tip_velocities", "aba_tip
 
 
 @kernel
-def aba_base_to_tip_velocities(ip, fp, ws, q, v, I10, g, F_ext_W, use_fext):
-    """Pass 1: poses, V_B, c = c_J + V x vJ, IA = I, pA = V x* I V - F_ext (all in B)."""
-    nb = ip.shape[0]
+def aba_base_to_tip_velocities(ip, fp, ws, q, v, I10, g, F_ext_W, use_fext, merged=True):
+    """Pass 1: poses, V_B, c = c_J + V x vJ, IA = I, pA = V x* I V - F_ext (all in B).
+
+    With `merged` (the default) over the mobile nodes with their composite inertias
+    (`multibody.kernels.composite`), the welded bodies' external forces added to their
+    composite nodes; without, over every node with its own inertia.
+    """
     set_world_pose(ws)
     ws[0, WS_A + 3] = -g[0]
     ws[0, WS_A + 4] = -g[1]
     ws[0, WS_A + 5] = -g[2]
-    for k in range(1, nb):
+    if merged:
+        load_composite_inertias(ip, fp, I10, ws, WS_IC)
+    count = ip[0, IP_NMOBILE] if merged else ip.shape[0]
+    for i in range(1, count):
+        k = ip[i, IP_MOBILE] if merged else i
         calc_joint_pose(ip, fp, q, ws, k)
         p = ip[k, IP_PARENT]
         vJ = joint_velocity(ip, ws, k, v)
@@ -75,12 +84,18 @@ def aba_base_to_tip_velocities(ip, fp, ws, q, v, I10, g, F_ext_W, use_fext):
         store6(ws, k, WS_V, V)
         calc_joint_bias(ip, fp, q, v, ws, k)
         store6(ws, k, WS_C, add6(load6(ws, k, WS_CJ), cross_motion(V, vJ)))
-        articulated_from_rigid(I10, k, 0, ws, k, WS_IA)
-        pA = cross_force(V, inertia_times_motion(I10, k, 0, V))
+        if merged:
+            articulated_from_rigid(ws, k, WS_IC, ws, k, WS_IA)
+            pA = cross_force(V, inertia_times_motion(ws, k, WS_IC, V))
+        else:
+            articulated_from_rigid(I10, k, 0, ws, k, WS_IA)
+            pA = cross_force(V, inertia_times_motion(I10, k, 0, V))
         if use_fext:
             world_pose(ws, k, p)
             pA = sub6(pA, rotate6_transpose(ws, k, WS_RW, load6(F_ext_W, k, 0)))
         store6(ws, k, WS_PA, pA)
+    if merged and use_fext:
+        add_welded_forces(ip, fp, ws, F_ext_W, WS_PA, -1.0)
 
 
 @kernel
@@ -113,13 +128,16 @@ def _invert_in_place(ws, k, off, n):
 
 
 @kernel
-def aba_tip_to_base(ip, ws, tau):
+def aba_tip_to_base(ip, ws, tau, merged=True):
     """Pass 2: ``U = IA S``, ``D = S^T U``, ``u = tau - S^T pA``; the parent receives
-    ``X^T (IA - U D^-1 U^T) X`` and ``X^T (pA + Ia c + U D^-1 u)``.
+    ``X^T (IA - U D^-1 U^T) X`` and ``X^T (pA + Ia c + U D^-1 u)`` (over the mobile
+    nodes with `merged`, the default, else over every node).
 
     Returns 0, or the first node k (tip to base) whose D is singular (see
     `_invert_in_place`); then the pass stops there."""
-    for k in range(ip.shape[0] - 1, 0, -1):
+    count = ip[0, IP_NMOBILE] if merged else ip.shape[0]
+    for i in range(count - 1, 0, -1):
+        k = ip[i, IP_MOBILE] if merged else i
         n = ip[k, IP_NV]
         vs = ip[k, IP_VS]
         pA = load6(ws, k, WS_PA)
@@ -149,9 +167,12 @@ def aba_tip_to_base(ip, ws, tau):
 
 
 @kernel
-def aba_base_to_tip_accelerations(ip, ws, vd):
-    """Pass 3: ``a = X a_p + c``; ``vd_j = D^-1 (u - U^T a)``; ``a += S vd_j``."""
-    for k in range(1, ip.shape[0]):
+def aba_base_to_tip_accelerations(ip, ws, vd, merged=True):
+    """Pass 3: ``a = X a_p + c``; ``vd_j = D^-1 (u - U^T a)``; ``a += S vd_j`` (over
+    the mobile nodes with `merged`, the default, else over every node)."""
+    count = ip[0, IP_NMOBILE] if merged else ip.shape[0]
+    for i in range(1, count):
+        k = ip[i, IP_MOBILE] if merged else i
         p = ip[k, IP_PARENT]
         a = add6(motion_to_child(ws, k, load6(ws, p, WS_A)), load6(ws, k, WS_C))
         n = ip[k, IP_NV]
@@ -168,14 +189,14 @@ def aba_base_to_tip_accelerations(ip, ws, vd):
 
 
 @kernel
-def _finish(ip, ws, tau, vd):
+def _finish(ip, ws, tau, vd, merged=True):
     """Passes 2 and 3; returns 0, or SINGULAR with the singular node in ``ws[0, WS_DINV]``
     (the world row, which has no joint) and `vd` untouched."""
-    k = aba_tip_to_base(ip, ws, tau)
+    k = aba_tip_to_base(ip, ws, tau, merged)
     if k != 0:
         ws[0, WS_DINV] = k
         return SINGULAR
-    aba_base_to_tip_accelerations(ip, ws, vd)
+    aba_base_to_tip_accelerations(ip, ws, vd, merged)
     return 0
 
 
@@ -256,12 +277,13 @@ def calc_forward_dynamics_with_added_mass(ip, fp, ws, q, v, tau, I10, g, F_ext_W
     if (bad_q(ip, q) or bad_v(ip, v) or bad_v(ip, tau) or bad_inertia(ip, I10) or bad_vec3(g)
             or (use_fext and bad_forces(ip, F_ext_W))):
         return 1
-    if M_added is not None:
-        if bad_added_mass(ip, M_added):
-            return 1
-    aba_base_to_tip_velocities(ip, fp, ws, q, v, I10, g, F_ext_W, use_fext)
-    if M_added is not None:
-        for k in range(1, ip.shape[0]):
-            add_added_mass_to_matrix(M_added, k, ws, WS_IA)
-        add_added_mass_body_forces(ip, ws, M_added, g, WS_PA, False)
-    return _finish(ip, ws, tau, vd)
+    if M_added is None:
+        return calc_forward_dynamics(ip, fp, ws, q, v, tau, I10, g, F_ext_W, use_fext, vd)
+    if bad_added_mass(ip, M_added):
+        return 1
+    # Every node: the added mass of a welded body acts at that body.
+    aba_base_to_tip_velocities(ip, fp, ws, q, v, I10, g, F_ext_W, use_fext, False)
+    for k in range(1, ip.shape[0]):
+        add_added_mass_to_matrix(M_added, k, ws, WS_IA)
+    add_added_mass_body_forces(ip, ws, M_added, g, WS_PA, False)
+    return _finish(ip, ws, tau, vd, False)

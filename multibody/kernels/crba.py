@@ -20,7 +20,10 @@ from merganser.multibody.kernels.inertia import (
     articulated_from_rigid, articulated_to_parent_add, mat6_times, rigid_to_parent_add,
 )
 from merganser.multibody.kernels.joints import calc_joint_pose, joint_force
-from merganser.multibody.kernels.layout import IP_NV, IP_PARENT, IP_VS, WS_IA, WS_S, bad_inertia, bad_q
+from merganser.multibody.kernels.composite import load_composite_inertias
+from merganser.multibody.kernels.layout import (
+    IP_MOBILE, IP_NMOBILE, IP_NV, IP_PARENT, IP_VS, WS_IA, WS_S, bad_inertia, bad_q,
+)
 from merganser.multibody.kernels.spatial import force_to_parent, inertia_times_motion, load6
 
 __all__ = ["crba_tip_to_base", "calc_mass_matrix", "calc_mass_matrix_with_added_mass"]
@@ -34,9 +37,14 @@ def crba_tip_to_base(ip, ws, M, M_added=None):
     ``F = Ic_k S_j``; ``M[i, i'] = S_i'^T F`` for the dofs i' of k, then
     ``F <- X^T F`` and the same for every ancestor, filling both triangles.
     The composites are 10 inertial parameters when `M_added` is None, row-major 6x6
-    matrices (36 entries) otherwise (only whether `M_added` is None matters here).
+    matrices (36 entries) otherwise (only whether `M_added` is None matters here). With
+    `M_added` None the pass visits the mobile nodes (welded bodies merged, see
+    `multibody.kernels.composite`), otherwise every node.
     """
-    for k in range(ip.shape[0] - 1, 0, -1):
+    merged = M_added is None
+    count = ip[0, IP_NMOBILE] if merged else ip.shape[0]
+    for i in range(count - 1, 0, -1):
+        k = ip[i, IP_MOBILE] if merged else i
         vs = ip[k, IP_VS]
         n = ip[k, IP_NV]
         for j in range(n):
@@ -89,14 +97,12 @@ def calc_mass_matrix(ip, fp, ws, q, I10, M):
     """
     if bad_q(ip, q) or bad_inertia(ip, I10):
         return 1
-    nb = ip.shape[0]
     for i in range(M.shape[0]):
         for j in range(M.shape[1]):
             M[i, j] = 0.0
-    for k in range(1, nb):
-        calc_joint_pose(ip, fp, q, ws, k)
-        for i in range(10):
-            ws[k, WS_IA + i] = I10[k, i]
+    for i in range(1, ip[0, IP_NMOBILE]):
+        calc_joint_pose(ip, fp, q, ws, ip[i, IP_MOBILE])
+    load_composite_inertias(ip, fp, I10, ws, WS_IA)
     crba_tip_to_base(ip, ws, M, None)
     return 0
 
@@ -110,22 +116,17 @@ def calc_mass_matrix_with_added_mass(ip, fp, ws, q, I10, M, M_added):
     composites being 6x6 matrices; None gives `calc_mass_matrix` (a kernel of its own,
     without the added-mass argument, so that the rigid-body call is unchanged).
     """
-    if bad_q(ip, q) or bad_inertia(ip, I10):
+    if M_added is None:
+        return calc_mass_matrix(ip, fp, ws, q, I10, M)
+    if bad_q(ip, q) or bad_inertia(ip, I10) or bad_added_mass(ip, M_added):
         return 1
-    if M_added is not None:
-        if bad_added_mass(ip, M_added):
-            return 1
-    nb = ip.shape[0]
     for i in range(M.shape[0]):
         for j in range(M.shape[1]):
             M[i, j] = 0.0
-    for k in range(1, nb):
+    # Every node: the added mass of a welded body acts at that body.
+    for k in range(1, ip.shape[0]):
         calc_joint_pose(ip, fp, q, ws, k)
-        if M_added is None:
-            for i in range(10):
-                ws[k, WS_IA + i] = I10[k, i]
-        else:
-            articulated_from_rigid(I10, k, 0, ws, k, WS_IA)
-            add_added_mass_to_matrix(M_added, k, ws, WS_IA)
+        articulated_from_rigid(I10, k, 0, ws, k, WS_IA)
+        add_added_mass_to_matrix(M_added, k, ws, WS_IA)
     crba_tip_to_base(ip, ws, M, M_added)
     return 0

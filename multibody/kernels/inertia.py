@@ -19,7 +19,8 @@ from merganser.multibody.kernels.layout import WS_P, WS_R
 from merganser.multibody.kernels.spatial import store6
 
 __all__ = [
-    "rigid_to_parent_add", "articulated_from_rigid", "articulated_to_parent_add",
+    "rigid_inertia_shifted", "rigid_to_parent_add", "articulated_from_rigid",
+    "articulated_to_parent_add",
     "mat6_times", "subtract_symmetric_outer",
 ]
 
@@ -52,9 +53,9 @@ def _sandwich_sym(R, M):
 
 
 @kernel
-def _shifted(R, px, py, pz, m, hx, hy, hz, ixx, iyy, izz, ixy, ixz, iyz):
-    """10 parameters of a rigid inertia given in B about Bo, re-expressed in A about Ao,
-    with ``R = R_AB`` and ``p = p_AoBo_A``.
+def rigid_inertia_shifted(R, px, py, pz, m, hx, hy, hz, ixx, iyy, izz, ixy, ixz, iyz):
+    """10 parameters (10-tuple) of a rigid inertia given in B about Bo, re-expressed in A
+    about Ao, with ``R = R_AB`` (row-major 9-tuple) and ``p = p_AoBo_A``.
 
     With ``g = R h``: ``m' = m``; ``h' = g + m p``;
     ``I' = R I R^T + m (|p|^2 1 - p p^T) + 2 (p . g) 1 - g p^T - p g^T``.
@@ -77,7 +78,7 @@ def _shifted(R, px, py, pz, m, hx, hy, hz, ixx, iyy, izz, ixy, ixz, iyz):
 def rigid_to_parent_add(ws, k, p, off):
     """Add node k's 10-parameter inertia ``ws[k, off:off+10]`` (in B about Bo) to
     ``ws[p, off:off+10]`` after expressing it in the parent frame P about Po."""
-    s = _shifted(_rot(ws, k), ws[k, WS_P], ws[k, WS_P + 1], ws[k, WS_P + 2],
+    s = rigid_inertia_shifted(_rot(ws, k), ws[k, WS_P], ws[k, WS_P + 1], ws[k, WS_P + 2],
                  ws[k, off], ws[k, off + 1], ws[k, off + 2], ws[k, off + 3], ws[k, off + 4],
                  ws[k, off + 5], ws[k, off + 6], ws[k, off + 7], ws[k, off + 8],
                  ws[k, off + 9])

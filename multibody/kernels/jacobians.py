@@ -10,9 +10,12 @@ classical translational acceleration) when ``vd = 0``, so that
 from __future__ import annotations
 
 from merganser.framework.compilation import kernel
-from merganser.multibody.kernels.kinematics import node_motion, pose_pass_base_to_tip
+from merganser.multibody.kernels.kinematics import (
+    node_motion, pose_pass_base_to_tip, pose_pass_to_node,
+)
 from merganser.multibody.kernels.layout import (
-    IP_NV, IP_PARENT, IP_VS, WS_A, WS_PW, WS_RW, WS_S, WS_V, bad_q, bad_v, bad_vec3,
+    FP_P0B, FP_R0, IP_COMPOSITE, IP_NV, IP_PARENT, IP_VS, WS_A, WS_PW, WS_RW, WS_S, WS_V,
+    bad_q, bad_v, bad_vec3,
 )
 from merganser.multibody.kernels.spatial import load6, rotate6
 
@@ -61,9 +64,22 @@ def calc_jacobian_spatial(ip, fp, ws, q, node, p_BoBp_B, J):
     for i in range(6):
         for j in range(J.shape[1]):
             J[i, j] = 0.0
-    pose_pass_base_to_tip(ip, fp, q, ws, node)
-    px, py, pz = point_in_world(ws, node, p_BoBp_B)
-    point_jacobian_columns(ip, ws, node, px, py, pz, J, False)
+    # A merged welded body's point is a point of its composite body C:
+    # p_CoBp_C = R_CB p_BoBp_B + p_CoBo_C (the fixed pose R0, P0B of the welded node).
+    c = ip[node, IP_COMPOSITE]
+    if c == node:
+        rx, ry, rz = p_BoBp_B[0], p_BoBp_B[1], p_BoBp_B[2]
+    else:
+        x, y, z = p_BoBp_B[0], p_BoBp_B[1], p_BoBp_B[2]
+        rx = fp[node, FP_R0] * x + fp[node, FP_R0 + 1] * y + fp[node, FP_R0 + 2] * z \
+            + fp[node, FP_P0B]
+        ry = fp[node, FP_R0 + 3] * x + fp[node, FP_R0 + 4] * y + fp[node, FP_R0 + 5] * z \
+            + fp[node, FP_P0B + 1]
+        rz = fp[node, FP_R0 + 6] * x + fp[node, FP_R0 + 7] * y + fp[node, FP_R0 + 8] * z \
+            + fp[node, FP_P0B + 2]
+    pose_pass_to_node(ip, fp, q, ws, c)
+    px, py, pz = point_in_world(ws, c, (rx, ry, rz))
+    point_jacobian_columns(ip, ws, c, px, py, pz, J, False)
     return 0
 
 

@@ -38,7 +38,8 @@ from merganser.multibody.kernels.layout import (
 from merganser.multibody.kernels.spatial import store6, store9
 
 __all__ = [
-    "rotation_from_quaternion", "rotation_from_rpy", "calc_joint_pose", "calc_joint_bias",
+    "rotation_from_quaternion", "rotation_from_rpy", "calc_joint_pose", "joint_pose",
+    "calc_joint_bias",
     "joint_velocity", "joint_force",
 ]
 
@@ -124,8 +125,8 @@ def _store_column(ip, fp, ws, k, j, wx, wy, wz, vx, vy, vz):
 
 
 @kernel
-def _pose_one_dof(ip, fp, q, ws, k, jt):
-    """R_PB, p_PB of revolute / screw joints from R_PF R_FM = P0 + c P1 + s P2."""
+def _pose_one_dof(ip, fp, q, k, jt):
+    """R_PB (9-tuple), p_PB of revolute / screw joints from R_PF R_FM = P0 + c P1 + s P2."""
     th = q[ip[k, IP_QS]]
     c = np.cos(th)
     s = np.sin(th)
@@ -145,11 +146,22 @@ def _pose_one_dof(ip, fp, q, ws, k, jt):
         py += d * fp[k, FP_RA + 1]
         pz += d * fp[k, FP_RA + 2]
     if ip[k, IP_MB_IDENTITY] == 1:
-        _store_pose(ws, k, R, px, py, pz)
-    else:
-        t = _mat_vec(R, fp[k, FP_P_MB], fp[k, FP_P_MB + 1], fp[k, FP_P_MB + 2])
-        _store_pose(ws, k, _mat_mul(R, _row9(fp, k, FP_R_MB)),
-                    px + t[0], py + t[1], pz + t[2])
+        return R, px, py, pz
+    t = _mat_vec(R, fp[k, FP_P_MB], fp[k, FP_P_MB + 1], fp[k, FP_P_MB + 2])
+    return _mat_mul(R, _row9(fp, k, FP_R_MB)), px + t[0], py + t[1], pz + t[2]
+
+
+@kernel
+def _pose_fixed_rotation(ip, fp, q, k, jt):
+    """R_PB (9-tuple), p_PB of prismatic joints and welds (R_PB = R_PF R_MB constant)."""
+    R = _row9(fp, k, FP_R0)
+    px, py, pz = fp[k, FP_P0B], fp[k, FP_P0B + 1], fp[k, FP_P0B + 2]
+    if jt == PRISMATIC:
+        d = q[ip[k, IP_QS]]
+        px += d * fp[k, FP_RA]
+        py += d * fp[k, FP_RA + 1]
+        pz += d * fp[k, FP_RA + 2]
+    return R, px, py, pz
 
 
 @kernel
@@ -233,22 +245,32 @@ def calc_joint_pose(ip, fp, q, ws, k):
     """
     jt = ip[k, IP_JTYPE]
     if jt == REVOLUTE or jt == SCREW:
-        _pose_one_dof(ip, fp, q, ws, k, jt)
+        R, px, py, pz = _pose_one_dof(ip, fp, q, k, jt)
     elif jt == PRISMATIC or jt == WELD:
-        R = _row9(fp, k, FP_R0)
-        px, py, pz = fp[k, FP_P0B], fp[k, FP_P0B + 1], fp[k, FP_P0B + 2]
-        if jt == PRISMATIC:
-            d = q[ip[k, IP_QS]]
-            _store_pose(ws, k, R, px + d * fp[k, FP_RA], py + d * fp[k, FP_RA + 1],
-                        pz + d * fp[k, FP_RA + 2])
-        else:
-            _store_pose(ws, k, R, px, py, pz)
+        R, px, py, pz = _pose_fixed_rotation(ip, fp, q, k, jt)
     else:
         _pose_multi_dof(ip, fp, q, ws, k, jt)
         return
+    _store_pose(ws, k, R, px, py, pz)
     if jt != WELD:
         for i in range(6):
             ws[k, WS_S + i] = fp[k, FP_S + i]
+
+
+@kernel
+def joint_pose(ip, fp, q, ws, k):
+    """Return R_PB (row-major 9-tuple) and p_PB (three values) of node k.
+
+    One-dof joints and welds are computed without touching the workspace; the
+    multi-dof joints go through `calc_joint_pose` (which writes ``ws[k]``).
+    """
+    jt = ip[k, IP_JTYPE]
+    if jt == REVOLUTE or jt == SCREW:
+        return _pose_one_dof(ip, fp, q, k, jt)
+    if jt == PRISMATIC or jt == WELD:
+        return _pose_fixed_rotation(ip, fp, q, k, jt)
+    _pose_multi_dof(ip, fp, q, ws, k, jt)
+    return _row9(ws, k, WS_R), ws[k, WS_P], ws[k, WS_P + 1], ws[k, WS_P + 2]
 
 
 @kernel

@@ -14,16 +14,19 @@ Accelerations follow Drake: ``A_WB_W = [alpha_WB_W; a_WBo_W]`` with the classica
 from __future__ import annotations
 
 from merganser.framework.compilation import kernel
-from merganser.multibody.kernels.joints import calc_joint_bias, calc_joint_pose, joint_velocity
+from merganser.multibody.kernels.joints import (
+    calc_joint_bias, calc_joint_pose, joint_pose, joint_velocity,
+)
 from merganser.multibody.kernels.layout import (
-    IP_PARENT, WS_A, WS_CJ, WS_P, WS_PW, WS_R, WS_RW, WS_V, bad_q, bad_v,
+    IP_END, IP_PARENT, WS_A, WS_CJ, WS_P, WS_PW, WS_R, WS_RW, WS_V, bad_q, bad_v,
 )
 from merganser.multibody.kernels.spatial import (
     add6, cross_motion, load6, motion_to_child, rotate6, store6,
 )
 
 __all__ = [
-    "set_world_pose", "world_pose", "pose_pass_base_to_tip", "node_motion",
+    "set_world_pose", "world_pose", "pose_pass_base_to_tip", "pose_pass_to_node",
+    "node_motion",
     "motion_pass_base_to_tip",
     "calc_forward_kinematics", "calc_body_spatial_velocities",
     "calc_body_spatial_accelerations",
@@ -60,6 +63,39 @@ def pose_pass_base_to_tip(ip, fp, q, ws, last):
     for k in range(1, last + 1):
         calc_joint_pose(ip, fp, q, ws, k)
         world_pose(ws, k, ip[k, IP_PARENT])
+
+
+@kernel
+def pose_pass_to_node(ip, fp, q, ws, node):
+    """Fill poses (in parent and in world) and motion subspaces of `node` and its
+    ancestors only, base to tip (the other rows are not touched).
+
+    In depth-first pre-order node j <= `node` is an ancestor of `node` (or `node`
+    itself) exactly when its subtree ends after `node` (``ip[j, IP_END] > node``); the
+    walk skips every other subtree whole, so its cost grows with the depth of `node`
+    and the number of subtrees hanging off its path, not with the number of nodes.
+    """
+    set_world_pose(ws)
+    j = 1
+    while j <= node:
+        if ip[j, IP_END] > node:
+            calc_joint_pose(ip, fp, q, ws, j)
+            world_pose(ws, j, ip[j, IP_PARENT])
+            j += 1
+        else:
+            j = ip[j, IP_END]
+
+
+@kernel
+def _compose_into(X_WB, k, p, R, px, py, pz):
+    """``X_WB[k] = X_WB[p] @ X_PB`` with ``X_PB = (R, p)`` (R a row-major 9-tuple)."""
+    for i in range(3):
+        a0, a1, a2 = X_WB[p, i, 0], X_WB[p, i, 1], X_WB[p, i, 2]
+        X_WB[k, i, 0] = a0 * R[0] + a1 * R[3] + a2 * R[6]
+        X_WB[k, i, 1] = a0 * R[1] + a1 * R[4] + a2 * R[7]
+        X_WB[k, i, 2] = a0 * R[2] + a1 * R[5] + a2 * R[8]
+        X_WB[k, i, 3] = X_WB[p, i, 3] + a0 * px + a1 * py + a2 * pz
+    X_WB[k, 3, 0], X_WB[k, 3, 1], X_WB[k, 3, 2], X_WB[k, 3, 3] = 0.0, 0.0, 0.0, 1.0
 
 
 @kernel
@@ -116,15 +152,14 @@ def calc_forward_kinematics(ip, fp, ws, q, X_WB):
     """
     if bad_q(ip, q):
         return 1
-    nb = ip.shape[0]
-    pose_pass_base_to_tip(ip, fp, q, ws, nb - 1)
-    for k in range(nb):
-        for i in range(3):
-            for j in range(3):
-                X_WB[k, i, j] = ws[k, WS_RW + 3 * i + j]
-            X_WB[k, i, 3] = ws[k, WS_PW + i]
-            X_WB[k, 3, i] = 0.0
-        X_WB[k, 3, 3] = 1.0
+    # Each pose is composed in X_WB from its parent's (a merged welded node's parent is
+    # its composite node, its X_PB the fixed X_CB).
+    for i in range(4):
+        for j in range(4):
+            X_WB[0, i, j] = 1.0 if i == j else 0.0
+    for k in range(1, ip.shape[0]):
+        R, px, py, pz = joint_pose(ip, fp, q, ws, k)
+        _compose_into(X_WB, k, ip[k, IP_PARENT], R, px, py, pz)
     return 0
 
 

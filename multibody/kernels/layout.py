@@ -9,6 +9,18 @@ handful of arguments (every array argument costs dispatch time):
   constants derived from it once (the body-frame motion subspace of one-dof joints and
   the factors of ``R_PF R_FM(θ) = P0 + cos θ P1 + sin θ P2`` for revolute joints).
 
+Welded bodies are merged (``pack_model(model, merge_welded=True)``, the default): the
+packed tree is the model's tree with every welded node hung directly on its composite
+node (`CompiledModel.composite_node`) by the fixed pose ``X_CB``, and every other node
+on its nearest non-welded ancestor, its X_PF composed with the welds in between. The
+packed tree has the same nodes, numbering and kinematics as the model (so a kernel that
+visits every node gives the same results), and its numbering stays a depth-first
+pre-order. The dynamics kernels visit only the *mobile* nodes (the world and the nodes
+with a joint, listed in column ``IP_MOBILE``) with composite inertias (each mobile
+body's own plus those of the welded bodies merged into it, `multibody.kernels.composite`);
+the welded nodes (column ``IP_WELDED``) get poses where a kernel reports them.
+``merge_welded=False`` packs the model's tree as it is, every node mobile.
+
 Per-evaluation quantities live in a workspace ``ws`` (nb, NWS) (Pinocchio's ``Data``),
 one row per node, with the column blocks named ``WS_*`` below. Rotation matrices are
 stored row-major (9 entries), spatial vectors as [rotational; translational], 6x6
@@ -48,7 +60,13 @@ IP_NV = 5          # nv_j
 IP_MB_IDENTITY = 6  # 1 when X_MB is the identity
 IP_NQ_TOTAL = 8    # nq of the model (same in every row)
 IP_NV_TOTAL = 9    # nv of the model (same in every row)
-NIP = 10
+IP_MOBILE = 10     # row i < n_mobile: the i-th mobile node (row 0: the world), ascending
+IP_NMOBILE = 11    # n_mobile (same in every row)
+IP_WELDED = 12     # row i < n_welded: the i-th welded node merged into a moving node
+IP_NWELDED = 13    # n_welded (same in every row)
+IP_END = 14        # first node after the node's subtree in the packed tree
+IP_COMPOSITE = 15  # composite node (the node itself unless it is a merged welded node)
+NIP = 16
 
 # ---- fp columns
 FP_R_PF = 0        # R_PF (9)
@@ -84,7 +102,9 @@ WS_UU = 198        # u = tau - S^T pA (6)
 WS_C = 204         # velocity-product acceleration of B (6)
 WS_RFM = 210       # R_FM of multi-dof joints (9)
 WS_TMP = 219       # scratch (12)
-NWS = 232
+WS_IW = 232        # welded inertia memo (10): see multibody.kernels.composite
+WS_IC = 242        # composite inertia of a mobile node, 10 parameters (10)
+NWS = 252
 
 
 @kernel
@@ -121,13 +141,34 @@ def _skew(a):
     return np.array([[0.0, -a[2], a[1]], [a[2], 0.0, -a[0]], [-a[1], a[0], 0.0]])
 
 
-def pack_model(model: CompiledModel):
+def _packed_tree(model: CompiledModel, merge_welded: bool):
+    """Parent, X_PF and X_MB of the packed tree (see the module docstring)."""
+    if not merge_welded:
+        return model.parent, model.X_PF, model.X_MB
+    composite, X_CB = model.composite_node, model.X_CB
+    parent = model.parent.copy()
+    X_PF, X_MB = model.X_PF.copy(), model.X_MB.copy()
+    for k in range(1, model.nb):
+        if model.jtype[k] == WELD:
+            parent[k] = composite[k]
+            X_PF[k], X_MB[k] = X_CB[k], np.eye(4)
+        else:
+            parent[k] = composite[model.parent[k]]
+            X_PF[k] = X_CB[model.parent[k]] @ model.X_PF[k]
+            X_PF[k, 3] = (0.0, 0.0, 0.0, 1.0)
+    return parent, X_PF, X_MB
+
+
+def pack_model(model: CompiledModel, merge_welded: bool = True):
     """Pack a `CompiledModel` into the kernels' integer and float tables.
 
     Parameters
     ----------
     model : CompiledModel
         A validated model.
+    merge_welded : bool
+        Merge the welded bodies into their composite nodes (the default; see the module
+        docstring), or pack the model's tree as it is.
 
     Returns
     -------
@@ -139,7 +180,22 @@ def pack_model(model: CompiledModel):
     nb = model.nb
     ip = np.zeros((nb, NIP), dtype=np.int64)
     fp = np.zeros((nb, NFP), dtype=np.float64)
-    ip[:, IP_PARENT] = model.parent
+    parent, X_PF, X_MB = _packed_tree(model, merge_welded)
+    ip[:, IP_PARENT] = parent
+    welded = np.arange(nb) > 0
+    welded &= (model.jtype == WELD) if merge_welded else False
+    mobile = np.flatnonzero(~welded)
+    ip[:mobile.size, IP_MOBILE] = mobile
+    ip[:, IP_NMOBILE] = mobile.size
+    # Bodies welded to the world take no part in the dynamics: not listed.
+    merged = np.flatnonzero(welded & (parent > 0))
+    ip[:merged.size, IP_WELDED] = merged
+    ip[:, IP_NWELDED] = merged.size
+    end = np.arange(1, nb + 1)
+    for k in range(nb - 1, 0, -1):
+        end[parent[k]] = max(end[parent[k]], end[k])
+    ip[:, IP_END] = end
+    ip[:, IP_COMPOSITE] = np.where(welded, parent, np.arange(nb))
     ip[:, IP_JTYPE] = model.jtype
     ip[:, IP_QS] = model.q_start
     ip[:, IP_NQ] = model.nq_j
@@ -148,10 +204,10 @@ def pack_model(model: CompiledModel):
     ip[:, IP_NQ_TOTAL] = model.nq
     ip[:, IP_NV_TOTAL] = model.nv
     for k in range(nb):
-        R_PF, p_PF = model.X_PF[k, :3, :3], model.X_PF[k, :3, 3]
-        R_MB, p_MB = model.X_MB[k, :3, :3], model.X_MB[k, :3, 3]
+        R_PF, p_PF = X_PF[k, :3, :3], X_PF[k, :3, 3]
+        R_MB, p_MB = X_MB[k, :3, :3], X_MB[k, :3, 3]
         a = model.axis[k]
-        ip[k, IP_MB_IDENTITY] = int(np.array_equal(model.X_MB[k], np.eye(4)))
+        ip[k, IP_MB_IDENTITY] = int(np.array_equal(X_MB[k], np.eye(4)))
         fp[k, FP_R_PF:FP_R_PF + 9] = R_PF.ravel()
         fp[k, FP_P_PF:FP_P_PF + 3] = p_PF
         fp[k, FP_R_MB:FP_R_MB + 9] = R_MB.ravel()

@@ -1,8 +1,8 @@
 """Fused kernels of the plant's per-call queries: one compiled call per query.
 
-Each kernel reads the state where the Context stores it: ``xs`` is the owning float64
-array (the root's continuous state, or the discrete state group), with the plant's q at
-``xs[q0:q0 + nq]`` and v at ``xs[v0:v0 + nv]``; no copy of the state is made. Each does
+Each kernel reads the state where the Context stores it: ``q`` (nq,) and ``v`` (nv,) are
+views into the Context's storage (the root's continuous state, or the discrete state
+group); no copy of the state is made. Each does
 in one call what the Python layer used to do in several (kinematics, the query, the
 gather of forces given in body order, the joint damping, the reflected inertia), with
 the same arithmetic as the general path. Outputs are caller-owned arrays; the
@@ -10,29 +10,100 @@ workspace ``ws`` is the kernel facade's scratch. Every kernel returns the status
 algorithm it runs (0: done; nonzero: nothing usable was written, take the general path,
 which raises the error).
 
+The plant's constant vectors come packed in one array ``c`` (fewer arguments: each
+costs a little at every call): ``c[C_GRAVITY:+3]`` g_W, ``c[C_KERNEL_GRAVITY:+3]`` the g of
+the dynamics kernels (zero when gravity is applied as body forces), ``c[C_ZERO:+3]``
+zeros, then from `C_NODES` the gravity mask (nb,) of the nodes, the joint damping (nv,)
+and the reflected inertia (nv, or nothing when no actuator has any); `plant_constants`
+packs them.
+
 Spatial vectors are [rotational; translational]; node order unless stated.
 """
 
 from __future__ import annotations
 
+import numpy as np
+
 from merganser.multibody.kernels.aba import calc_forward_dynamics_damped
 from merganser.framework.compilation import kernel
 from merganser.multibody.kernels.crba import calc_mass_matrix
 from merganser.multibody.kernels.jacobians import point_in_world, point_jacobian_columns
-from merganser.multibody.kernels.kinematics import pose_pass_base_to_tip
-from merganser.multibody.kernels.layout import IP_NQ_TOTAL, IP_NV_TOTAL, WS_PA, WS_RW
+from merganser.multibody.kernels.joints import calc_joint_pose
+from merganser.multibody.kernels.kinematics import (
+    pose_pass_base_to_tip, set_world_pose, world_pose,
+)
+from merganser.multibody.kernels.layout import IP_NV_TOTAL, IP_PARENT, WS_PA, WS_PW, WS_RW
 from merganser.multibody.kernels.rnea import calc_inverse_dynamics
 
 __all__ = [
-    "calc_mass_matrix_at", "calc_forward_dynamics_at", "calc_inverse_dynamics_at",
+    "plant_constants", "C_GRAVITY", "C_KERNEL_GRAVITY", "C_ZERO", "C_NODES",
+    "calc_body_pose_at", "calc_mass_matrix_at", "calc_forward_dynamics_at", "calc_inverse_dynamics_at",
     "calc_gravity_and_damping_forces_at", "calc_frame_jacobian_at",
 ]
 
 
+C_GRAVITY, C_KERNEL_GRAVITY, C_ZERO, C_NODES = 0, 3, 6, 9
+
+
+def plant_constants(gravity, kernel_gravity, gravity_enabled, damping, reflected):
+    """The packed constants ``c`` (see the module docstring) as a new float64 array.
+
+    Parameters
+    ----------
+    gravity, kernel_gravity : array_like, shape (3,)
+    gravity_enabled : array_like, shape (nb,)
+    damping : array_like, shape (nv,)
+    reflected : array_like, shape (nv,) or (0,)
+    """
+    return np.ascontiguousarray(np.concatenate([
+        np.asarray(gravity, dtype=np.float64), np.asarray(kernel_gravity, dtype=np.float64),
+        np.zeros(3), np.asarray(gravity_enabled, dtype=np.float64),
+        np.asarray(damping, dtype=np.float64), np.asarray(reflected, dtype=np.float64)]))
+
+
 @kernel
-def calc_mass_matrix_at(ip, fp, ws, xs, q0, I10, reflected, M):
-    """M(q) (nv, nv) by CRBA, plus ``reflected`` (nv,) on the diagonal (size 0: none)."""
-    q = xs[q0:q0 + ip[0, IP_NQ_TOTAL]]
+def pose_pass_along_paths(ip, fp, q, ws, n0, n1, n2):
+    """Fill the poses (in parent and in world) and motion subspaces of nodes n0, n1, n2
+    and their ancestors only (`pose_pass_base_to_tip` restricted to the paths from the
+    world: the same arithmetic for each node, so the same bits).
+
+    The nodes on the paths are marked in the workspace column ``WS_PA`` (the articulated
+    bias force, which no pose computation uses).
+    """
+    set_world_pose(ws)
+    last = max(n0, max(n1, n2))
+    for k in range(1, last + 1):
+        ws[k, WS_PA] = 0.0
+    for n in (n0, n1, n2):
+        k = n
+        while k > 0 and ws[k, WS_PA] == 0.0:
+            ws[k, WS_PA] = 1.0
+            k = ip[k, IP_PARENT]
+    for k in range(1, last + 1):
+        if ws[k, WS_PA] != 0.0:
+            calc_joint_pose(ip, fp, q, ws, k)
+            world_pose(ws, k, ip[k, IP_PARENT])
+
+
+@kernel
+def calc_body_pose_at(ip, fp, ws, q, node, R_WB, p_WB):
+    """The pose of the body of node `node` in world: R_WB (3, 3) and p_WoBo_W (3,).
+
+    Only the poses on the path from the world to `node` are computed
+    (`pose_pass_along_paths`), with the arithmetic of the forward kinematics.
+    """
+    pose_pass_along_paths(ip, fp, q, ws, node, node, node)
+    for i in range(3):
+        for j in range(3):
+            R_WB[i, j] = ws[node, WS_RW + 3 * i + j]
+        p_WB[i] = ws[node, WS_PW + i]
+    return 0
+
+
+@kernel
+def calc_mass_matrix_at(ip, fp, ws, q, I10, c, M):
+    """M(q) (nv, nv) by CRBA, plus the reflected inertia on the diagonal."""
+    reflected = c[C_NODES + ip.shape[0] + ip[0, IP_NV_TOTAL]:]
     status = calc_mass_matrix(ip, fp, ws, q, I10, M)
     if status == 0:
         for i in range(reflected.shape[0]):
@@ -41,18 +112,20 @@ def calc_mass_matrix_at(ip, fp, ws, xs, q0, I10, reflected, M):
 
 
 @kernel
-def calc_forward_dynamics_at(ip, fp, ws, xs, q0, v0, u, damping, I10, g, tau, vd):
-    """v̇ (nv,) by ABA with the applied forces τ = u − D v (written into `tau`)."""
-    q = xs[q0:q0 + ip[0, IP_NQ_TOTAL]]
-    v = xs[v0:v0 + ip[0, IP_NV_TOTAL]]
-    return calc_forward_dynamics_damped(ip, fp, ws, q, v, u, damping, I10, g, ws, False,
+def calc_forward_dynamics_at(ip, fp, ws, q, v, u, I10, c, tau, vd):
+    """v̇ (nv,) by ABA with the applied forces τ = u − D v (written into `tau`), gravity
+    the kernels' g."""
+    d0 = C_NODES + ip.shape[0]
+    return calc_forward_dynamics_damped(ip, fp, ws, q, v, u, c[d0:d0 + ip[0, IP_NV_TOTAL]], I10,
+                                        c[C_KERNEL_GRAVITY:C_KERNEL_GRAVITY + 3], ws, False,
                                         tau, vd)
 
 
 @kernel
-def calc_inverse_dynamics_at(ip, fp, ws, xs, q0, v0, vd, I10, g, F_body, body_of_node,
-                             tau_app, reflected, tau):
-    """τ = M v̇ + C v − τ_g − τ_app − Σ J_Bᵀ F_Bo_W (+ reflected v̇) (nv,) by RNEA.
+def calc_inverse_dynamics_at(ip, fp, ws, q, v, vd, I10, c, F_body, body_of_node, tau_app,
+                             tau):
+    """τ = M v̇ + C v − τ_app − Σ J_Bᵀ F_Bo_W (+ reflected v̇) (nv,) by RNEA (no gravity:
+    the forces given include it, as in Drake).
 
     Parameters
     ----------
@@ -62,19 +135,17 @@ def calc_inverse_dynamics_at(ip, fp, ws, xs, q0, v0, vd, I10, g, F_body, body_of
         The body of each node.
     tau_app : ndarray, shape (nv,)
         Applied generalized forces.
-    reflected : ndarray, shape (nv,) or (0,)
-        Reflected inertia of the actuators (size 0: none).
     (the other parameters as `calc_inverse_dynamics`; the forces are gathered into
     node order in the workspace block ``WS_PA``, which RNEA does not use.)
     """
-    q = xs[q0:q0 + ip[0, IP_NQ_TOTAL]]
-    v = xs[v0:v0 + ip[0, IP_NV_TOTAL]]
     F_node = ws[:, WS_PA:WS_PA + 6]
     for k in range(ip.shape[0]):
         b = body_of_node[k]
         for i in range(6):
             F_node[k, i] = F_body[b, i]
-    status = calc_inverse_dynamics(ip, fp, ws, q, v, vd, I10, g, F_node, True, tau)
+    status = calc_inverse_dynamics(ip, fp, ws, q, v, vd, I10, c[C_ZERO:C_ZERO + 3], F_node,
+                                   True, tau)
+    reflected = c[C_NODES + ip.shape[0] + ip[0, IP_NV_TOTAL]:]
     if status == 0:
         for i in range(tau.shape[0]):
             tau[i] = tau[i] - tau_app[i]
@@ -84,19 +155,20 @@ def calc_inverse_dynamics_at(ip, fp, ws, xs, q0, v0, vd, I10, g, F_body, body_of
 
 
 @kernel
-def calc_gravity_and_damping_forces_at(ip, fp, ws, xs, q0, v0, I10, g, enabled, damping,
-                                       body_of_node, tau, F_body):
+def calc_gravity_and_damping_forces_at(ip, fp, ws, q, v, I10, c, body_of_node, tau, F_body):
     """Gravity as body forces and the joint damping forces (Drake's
     CalcForceElementsContribution with gravity the only force element).
 
     Writes ``tau = −D v`` (nv,) and, for each body B (body order, (nbodies, 6)),
     ``F_Bo_W = [p_BoBcm_W × m g; m g]`` with ``m p_BoBcm_W = R_WB (m p_BoBcm_B)``
-    (zero where ``enabled`` (nb,) is 0: gravity disabled for the body's model instance).
+    (zero where the node's gravity mask is 0: gravity disabled for the body's model
+    instance).
     """
-    nq = ip[0, IP_NQ_TOTAL]
-    v = xs[v0:v0 + ip[0, IP_NV_TOTAL]]
     nb = ip.shape[0]
-    pose_pass_base_to_tip(ip, fp, xs[q0:q0 + nq], ws, nb - 1)
+    g = c[C_GRAVITY:C_GRAVITY + 3]
+    enabled = c[C_NODES:C_NODES + nb]
+    damping = c[C_NODES + nb:C_NODES + nb + ip[0, IP_NV_TOTAL]]
+    pose_pass_base_to_tip(ip, fp, q, ws, nb - 1)
     for i in range(tau.shape[0]):
         tau[i] = 0.0 - damping[i] * v[i]
     gx, gy, gz = g[0], g[1], g[2]
@@ -111,12 +183,11 @@ def calc_gravity_and_damping_forces_at(ip, fp, ws, xs, q0, v0, I10, g, enabled, 
               + ws[k, WS_RW + 4] * I10[k, 2]) * e
         cz = ((ws[k, WS_RW + 6] * I10[k, 1] + ws[k, WS_RW + 8] * I10[k, 3])
               + ws[k, WS_RW + 7] * I10[k, 2]) * e
-        c = (cx, cy, cz)
         b = body_of_node[k]
         # 0.0 + x as the Python path's zeroed F += x (no negative zeros)
-        F_body[b, 0] = 0.0 + (c[1] * gz - c[2] * gy)
-        F_body[b, 1] = 0.0 + (c[2] * gx - c[0] * gz)
-        F_body[b, 2] = 0.0 + (c[0] * gy - c[1] * gx)
+        F_body[b, 0] = 0.0 + (cy * gz - cz * gy)
+        F_body[b, 1] = 0.0 + (cz * gx - cx * gz)
+        F_body[b, 2] = 0.0 + (cx * gy - cy * gx)
         F_body[b, 3] = 0.0 + m * gx
         F_body[b, 4] = 0.0 + m * gy
         F_body[b, 5] = 0.0 + m * gz
@@ -124,31 +195,29 @@ def calc_gravity_and_damping_forces_at(ip, fp, ws, xs, q0, v0, I10, g, enabled, 
 
 
 @kernel
-def calc_frame_jacobian_at(ip, fp, ws, xs, q0, node_B, p_BoBp_B, node_A, node_E, R_BE_E,
-                           in_world, J):
+def calc_frame_jacobian_at(ip, fp, ws, q, p_BoBp_B, J, node_B, node_A, node_E, R_BE_E,
+                           in_world):
     """Jacobian (6, nv) of ``V_ABp_E = [w_AB_E; v_ABp_E] = J v``.
 
     Parameters
     ----------
-    node_B : int
-        Node of the body B on which point Bp is fixed.
     p_BoBp_B : ndarray, shape (3,)
         Position of Bp from B's origin, in B (body frame of node_B).
+    J : ndarray, shape (6, nv)
+        Output.
+    node_B : int
+        Node of the body B on which point Bp is fixed.
     node_A : int
         Node of the body of the measuring frame A (0: world).
     node_E, R_BE_E : int, ndarray (3, 3)
         Node of the body of the expressed-in frame E and E's orientation in that body.
     in_world : bool
         True when E is the world frame (no rotation applied).
-    J : ndarray, shape (6, nv)
-        Output.
     """
-    nq = ip[0, IP_NQ_TOTAL]
-    last = max(node_B, max(node_A, node_E))
     for i in range(6):
         for j in range(J.shape[1]):
             J[i, j] = 0.0
-    pose_pass_base_to_tip(ip, fp, xs[q0:q0 + nq], ws, last)
+    pose_pass_along_paths(ip, fp, q, ws, node_B, node_A, node_E)
     px, py, pz = point_in_world(ws, node_B, p_BoBp_B)
     point_jacobian_columns(ip, ws, node_B, px, py, pz, J, False)
     if node_A != 0:

@@ -16,11 +16,12 @@ from __future__ import annotations
 
 from merganser.framework.compilation import kernel
 from merganser.multibody.kernels.added_mass import add_added_mass_body_forces, bad_added_mass
+from merganser.multibody.kernels.composite import add_welded_forces, load_composite_inertias
 from merganser.multibody.kernels.joints import calc_joint_pose, joint_force
 from merganser.multibody.kernels.kinematics import node_motion, set_world_pose, world_pose
 from merganser.multibody.kernels.layout import (
-    IP_NV, IP_PARENT, IP_VS, WS_A, WS_F, WS_RW, WS_V, bad_forces, bad_inertia, bad_q, bad_v,
-    bad_vec3,
+    IP_MOBILE, IP_NMOBILE, IP_NV, IP_PARENT, IP_VS, WS_A, WS_F, WS_IC, WS_RW, WS_V, bad_forces,
+    bad_inertia, bad_q, bad_v, bad_vec3,
 )
 from merganser.multibody.kernels.spatial import (
     add6, cross_force, force_to_parent, inertia_times_motion, load6, rotate6_transpose,
@@ -32,32 +33,47 @@ __all__ = ["rnea_base_to_tip", "rnea_tip_to_base", "calc_inverse_dynamics",
 
 
 @kernel
-def rnea_base_to_tip(ip, fp, ws, q, v, vd, I10, g, F_ext_W, use_fext):
+def rnea_base_to_tip(ip, fp, ws, q, v, vd, I10, g, F_ext_W, use_fext, merged=True):
     """Forward pass: poses, V_B, A_B and the net body forces f_B = I A + V x* I V - F_ext.
 
-    The world row's acceleration is set to [0; -g].
+    The world row's acceleration is set to [0; -g]. With `merged` (the default) the pass
+    visits the mobile nodes with their composite inertias (`multibody.kernels.composite`)
+    and adds the external forces of the welded bodies to their composite nodes; without,
+    every node with its own inertia ``I10[k]``.
     """
-    nb = ip.shape[0]
     set_world_pose(ws)
     ws[0, WS_A + 3] = -g[0]
     ws[0, WS_A + 4] = -g[1]
     ws[0, WS_A + 5] = -g[2]
-    for k in range(1, nb):
+    if merged:
+        load_composite_inertias(ip, fp, I10, ws, WS_IC)
+    count = ip[0, IP_NMOBILE] if merged else ip.shape[0]
+    for i in range(1, count):
+        k = ip[i, IP_MOBILE] if merged else i
         calc_joint_pose(ip, fp, q, ws, k)
         node_motion(ip, fp, q, v, vd, ws, k, True)
         V = load6(ws, k, WS_V)
-        f = add6(inertia_times_motion(I10, k, 0, load6(ws, k, WS_A)),
-                 cross_force(V, inertia_times_motion(I10, k, 0, V)))
+        if merged:
+            f = add6(inertia_times_motion(ws, k, WS_IC, load6(ws, k, WS_A)),
+                     cross_force(V, inertia_times_motion(ws, k, WS_IC, V)))
+        else:
+            f = add6(inertia_times_motion(I10, k, 0, load6(ws, k, WS_A)),
+                     cross_force(V, inertia_times_motion(I10, k, 0, V)))
         if use_fext:
             world_pose(ws, k, ip[k, IP_PARENT])
             f = sub6(f, rotate6_transpose(ws, k, WS_RW, load6(F_ext_W, k, 0)))
         store6(ws, k, WS_F, f)
+    if merged and use_fext:
+        add_welded_forces(ip, fp, ws, F_ext_W, WS_F, -1.0)
 
 
 @kernel
-def rnea_tip_to_base(ip, ws, tau):
-    """Backward pass: ``tau_j = S^T f``, then the parent accumulates ``X^T f``."""
-    for k in range(ip.shape[0] - 1, 0, -1):
+def rnea_tip_to_base(ip, ws, tau, merged=True):
+    """Backward pass: ``tau_j = S^T f``, then the parent accumulates ``X^T f`` (over the
+    mobile nodes with `merged`, the default, else over every node)."""
+    count = ip[0, IP_NMOBILE] if merged else ip.shape[0]
+    for i in range(count - 1, 0, -1):
+        k = ip[i, IP_MOBILE] if merged else i
         f = load6(ws, k, WS_F)
         vs = ip[k, IP_VS]
         for j in range(ip[k, IP_NV]):
@@ -117,11 +133,12 @@ def calc_inverse_dynamics_with_added_mass(ip, fp, ws, q, v, vd, I10, g, F_ext_W,
     if (bad_q(ip, q) or bad_v(ip, v) or bad_v(ip, vd) or bad_inertia(ip, I10) or bad_vec3(g)
             or (use_fext and bad_forces(ip, F_ext_W))):
         return 1
-    if M_added is not None:
-        if bad_added_mass(ip, M_added):
-            return 1
-    rnea_base_to_tip(ip, fp, ws, q, v, vd, I10, g, F_ext_W, use_fext)
-    if M_added is not None:
-        add_added_mass_body_forces(ip, ws, M_added, g, WS_F, True)
-    rnea_tip_to_base(ip, ws, tau)
+    if M_added is None:
+        return calc_inverse_dynamics(ip, fp, ws, q, v, vd, I10, g, F_ext_W, use_fext, tau)
+    if bad_added_mass(ip, M_added):
+        return 1
+    # Every node: the added mass of a welded body acts at that body.
+    rnea_base_to_tip(ip, fp, ws, q, v, vd, I10, g, F_ext_W, use_fext, False)
+    add_added_mass_body_forces(ip, ws, M_added, g, WS_F, True)
+    rnea_tip_to_base(ip, ws, tau, False)
     return 0

@@ -31,16 +31,20 @@ class SingularDynamicsError(RuntimeError):
         That joint ('' when unknown).
     node : int
         The body's node in the compiled model.
+    source_location : str or None
+        ``"file:line"`` of the model-file element that caused it: the body's, else its
+        joint's (`MultibodyElement.source_location`); None for bodies not from a file.
     """
 
-    def __init__(self, message, body_name="", joint_name="", node=-1):
+    def __init__(self, message, body_name="", joint_name="", node=-1, source_location=None):
         super().__init__(message)
         self.body_name = body_name
         self.joint_name = joint_name
         self.node = int(node)
+        self.source_location = source_location
 
 
-def singular_dynamics_error(fn, model, node, joint_names=()):
+def singular_dynamics_error(fn, model, node, joint_names=(), locations=()):
     """The `SingularDynamicsError` for node `node` of `model` (a CompiledModel).
 
     Parameters
@@ -52,6 +56,8 @@ def singular_dynamics_error(fn, model, node, joint_names=()):
         The node whose joint's articulated inertia is singular.
     joint_names : sequence of str, optional
         The name of each node's inboard joint (node order), if known.
+    locations : sequence of (str or None, str or None), optional
+        Per node, the ``file:line`` of its body and of its inboard joint, if known.
     """
     node = int(node)
     body = model.node_names[node] if len(model.node_names) > node else f"node {node}"
@@ -63,13 +69,18 @@ def singular_dynamics_error(fn, model, node, joint_names=()):
                                                      "planar")
             else "translation" if jtype == "prismatic" else "rotation")
     joint_text = f"joint {joint!r} ({jtype})" if joint else f"its {jtype} joint"
+    body_at, joint_at = locations[node] if len(locations) > node else (None, None)
+    found = [f"{kind} {name!r} at {at}" for kind, name, at in
+             (("body", body, body_at), ("joint", joint, joint_at)) if at]
+    where = f" ({'; '.join(found)})" if found else ""
     return SingularDynamicsError(
         f"{fn}: the articulated inertia of body {body!r} on {joint_text} to {parent_name!r} "
         f"is singular, so the mass matrix cannot be inverted. Likely cause: a massless body "
         f"(zero mass or zero rotational inertia) on a free or unconstrained joint, without "
         f"enough mass outboard; the joint allows {dofs}: give {body!r} (or the bodies "
-        f"outboard of it) a mass and rotational inertia, or weld it.",
-        body_name=body, joint_name=joint, node=node)
+        f"outboard of it) a mass and rotational inertia, or weld it.{where}",
+        body_name=body, joint_name=joint, node=node,
+        source_location=body_at or joint_at)
 
 
 def singular_node_of_mass_matrix(model, M):

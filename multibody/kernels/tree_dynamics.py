@@ -75,6 +75,11 @@ class TreeDynamics(ArgumentChecker, BatchDynamicsMixin, DerivativesMixin):
         every method that involves the inertia whenever that method's ``M_added``
         argument is None; it has no weight (gravity acts on ``I10`` only). None (the
         default): rigid bodies only.
+    merge_welded : bool
+        Merge every welded body into its composite node for the dynamics kernels (the
+        default; `multibody.kernels.layout.pack_model`): the results are the same as
+        with every welded body a node of its own (False), to rounding, and cost less
+        on trees with many welded bodies. Inputs and outputs stay per node either way.
 
     Raises
     ------
@@ -92,7 +97,7 @@ class TreeDynamics(ArgumentChecker, BatchDynamicsMixin, DerivativesMixin):
     W. Joint damping is not applied by these methods.
     """
 
-    def __init__(self, model: CompiledModel, M_added=None):
+    def __init__(self, model: CompiledModel, M_added=None, merge_welded=True):
         if not isinstance(model, CompiledModel):
             raise DynamicsArgumentError(
                 f"TreeDynamics: model must be a CompiledModel, got {type(model).__name__}")
@@ -100,7 +105,8 @@ class TreeDynamics(ArgumentChecker, BatchDynamicsMixin, DerivativesMixin):
         self.model = model
         self.nb, self.nq, self.nv = model.nb, model.nq, model.nv
         self._M_added = None if M_added is None else self._check_added_mass(M_added)
-        self._ip, self._fp = pack_model(model)
+        self.merge_welded = bool(merge_welded)
+        self._ip, self._fp = pack_model(model, self.merge_welded)
         rpy = np.flatnonzero(np.isin(model.jtype, (JointType.BALL_RPY, JointType.RPY_FLOATING)))
         self._rpy_nodes = rpy
         self._rpy_pitch = model.q_start[rpy] + 1
@@ -109,14 +115,17 @@ class TreeDynamics(ArgumentChecker, BatchDynamicsMixin, DerivativesMixin):
         self._identity_n = bool(np.all(model.nq_j == model.nv_j) and rpy.size == 0)
         #: Name of each node's inboard joint, for error messages (set by the plant).
         self.node_joint_names = ()
+        #: Per node, (body, inboard joint) file:line or None, for error messages (plant).
+        self.node_source_locations = ()
         self._allocate_scratch()
 
     def fork(self):
         """A `TreeDynamics` of the same model sharing the packed model tables (never written)
         and added mass, with its own scratch and output arrays (one per thread)."""
         other = object.__new__(type(self))
-        for name in ("model", "nb", "nq", "nv", "_M_added", "_ip", "_fp", "_rpy_nodes",
-                     "_rpy_pitch", "_quat_starts", "_identity_n", "node_joint_names"):
+        for name in ("model", "nb", "nq", "nv", "merge_welded", "_M_added", "_ip", "_fp",
+                     "_rpy_nodes", "_rpy_pitch", "_quat_starts", "_identity_n",
+                     "node_joint_names", "node_source_locations"):
             setattr(other, name, getattr(self, name))
         other._allocate_scratch()
         return other
@@ -375,7 +384,7 @@ class TreeDynamics(ArgumentChecker, BatchDynamicsMixin, DerivativesMixin):
         if status == SINGULAR:
             raise singular_dynamics_error("calc_forward_dynamics" if fn_name is None else fn_name,
                                           self.model, self._ws[0, WS_DINV],
-                                          self.node_joint_names)
+                                          self.node_joint_names, self.node_source_locations)
         return self._vd
 
     def bias_term(self, q, v, I10, M_added=None):

@@ -17,7 +17,8 @@ Supported: ``<compiler angle eulerseq meshdir autolimits inertiafromgeom>``,
   collision, ``contype=conaffinity=0`` visual only, ``group > 2`` collision only);
 - ``<actuator><motor joint gear ctrlrange forcerange>`` (actuator with effort limit the
   smaller of the control and force ranges; ``gear`` is the gear ratio, used for
-  reflected inertia with the joint's ``armature`` as Drake does).
+  reflected inertia with the joint's ``armature`` as Drake does; the armature of a joint
+  no actuator carries, of any type, is the joint's own armature).
 
 ``<include>``, ``<frame>`` and ``<asset><model>`` with ``<attach>`` are resolved first
 (`mjcf_composition`); ``<equality>`` and fixed ``<tendon>`` map to the plant's constraints
@@ -30,6 +31,7 @@ import os
 
 import numpy as np
 
+from merganser.geometry import RigidTransform
 from merganser.multibody.math import SpatialInertia
 from merganser.multibody.parsing.link_inertia import add_link_body, link_spatial_inertia
 from merganser.multibody.parsing.mjcf_actuators import parse_mjcf_actuators, parse_mjcf_range
@@ -39,10 +41,15 @@ from merganser.multibody.parsing.mjcf_equality import parse_mjcf_equality, parse
 from merganser.multibody.parsing.mjcf_frames import CompilerSettings, angle_axis_rotation, parse_mjcf_pose
 from merganser.multibody.parsing.mjcf_geometry import MjcfAssets, parse_mjcf_geom
 from merganser.multibody.parsing.mjcf_inertia import MESH_INERTIA_MODES
+from merganser.multibody.parsing.mjcf_mesh_data import (
+    builtin_mesh_obj, hfield_obj, inline_mesh_obj,
+)
 from merganser.multibody.parsing.package_map import UnresolvedUriError
 from merganser.multibody.parsing.poses import pose_from_rotation, pose_from_translation
 from merganser.multibody.parsing.urdf_joints import joint_frame
-from merganser.multibody.tree import BallQuaternionJoint, PrismaticJoint, RevoluteJoint
+from merganser.multibody.tree import (
+    BallQuaternionJoint, PrismaticJoint, QuaternionFloatingJoint, RevoluteJoint,
+)
 
 __all__ = ["parse_mjcf"]
 
@@ -56,7 +63,6 @@ class _MjcfParser:
         self.defaults = MjcfDefaults()
         self.assets = MjcfAssets()
         self.armature: dict[int, float] = {}
-        self.armature_el: dict[int, object] = {}
         self.X_W: dict[str, np.ndarray] = {"world": np.eye(4)}
         self.sites: dict[str, tuple] = {}
         self.joint_ref: dict[str, float] = {}
@@ -96,18 +102,11 @@ class _MjcfParser:
             parse_mjcf_equality(doc, el, self.plant, self.mi, pose_of_body=self._pose_of_body,
                                 site_of=self.sites.get, joint_ref=self.joint_ref,
                                 tendons=self.tendons, apply_defaults=defaults)
-        carried = set()
         for el in doc.elements(root, "actuator"):
-            carried |= parse_mjcf_actuators(doc, el, self.plant, self.mi,
-                                            armature=self.armature,
-                                            autolimits=self.compiler.autolimits,
-                                            apply_defaults=defaults)
-        for index, value in self.armature.items():
-            if index not in carried:
-                joint = self.plant.get_joint(index)
-                doc.warn(self.armature_el[index],
-                         f"joint '{joint.name()}': armature {value} is dropped (no actuator "
-                         f"on the joint carries it as rotor inertia)")
+            parse_mjcf_actuators(doc, el, self.plant, self.mi, armature=self.armature,
+                                 autolimits=self.compiler.autolimits, apply_defaults=defaults)
+        for index, value in self.armature.items():     # carried by no actuator
+            self.plant.get_joint(index).set_default_armature(value)
         return [self.mi]
 
     def _unused_body_name(self, name):
@@ -150,26 +149,58 @@ class _MjcfParser:
         doc = self.doc
         doc.mark(el)
         for mesh in doc.elements(el, "mesh"):
-            self._apply_defaults(mesh, "mesh", "")
-            doc.mark(mesh)
-            file = doc.attr(mesh, "file")
-            name = doc.attr(mesh, "name", None) or os.path.splitext(os.path.basename(file))[0]
-            base = os.path.join(doc.base_dir, self.compiler.meshdir)
-            try:
-                path = self.ws.package_map.resolve(file, base)
-            except UnresolvedUriError as err:
-                doc.error(mesh, f"mesh '{name}': cannot resolve {file!r}: {err}")
-            scale = doc.attr_vector(mesh, "scale", 3, default=np.ones(3))
-            mode = doc.attr(mesh, "inertia", self.compiler.mesh_inertia)
-            if mode not in MESH_INERTIA_MODES:
-                doc.error(mesh, f"mesh '{name}': inertia must be one of "
-                                f"{list(MESH_INERTIA_MODES)}, got {mode!r}")
-            self.assets.meshes[name] = (path, scale, mode)
+            self._mesh_asset(mesh)
+        for hfield in doc.elements(el, "hfield"):
+            doc.mark(hfield)
+            file = doc.attr(hfield, "file", None)
+            name = doc.attr(hfield, "name", None) or (
+                os.path.splitext(os.path.basename(file))[0] if file else "")
+            if not name:
+                doc.error(hfield, "an <hfield> without 'file' needs a 'name'")
+            path = None if file is None else self._asset_file(hfield, name, file)
+            self.assets.hfields[name] = (hfield_obj(doc, hfield, name, path),
+                                         doc.attr_vector(hfield, "size", 4, positive=True))
         for material in doc.elements(el, "material"):
             doc.mark(material)
             name = doc.attr(material, "name")
             self.assets.materials[name] = doc.attr_vector(
                 material, "rgba", 4, default=np.array([1.0, 1.0, 1.0, 1.0]))
+
+    def _mesh_asset(self, mesh):
+        """One ``<mesh>``: a file, inline data, a built-in (`mjcf_mesh_data`); a plugin's
+        signed distance field is refused."""
+        doc = self.doc
+        self._apply_defaults(mesh, "mesh", "")
+        doc.mark(mesh)
+        if doc.has(mesh, "vertex"):
+            name = doc.attr(mesh, "name")
+            if doc.has(mesh, "file"):
+                doc.error(mesh, f"mesh '{name}' has both 'file' and 'vertex'")
+            path = inline_mesh_obj(doc, mesh, name)
+        elif doc.has(mesh, "builtin"):
+            name = doc.attr(mesh, "name")
+            path = builtin_mesh_obj(doc, mesh, name)
+        elif doc.child(mesh, "plugin") is not None:
+            doc.error(mesh, f"mesh '{doc.attr(mesh, 'name', '')}' is made by an engine plugin "
+                            f"(signed distance field), which is not supported")
+        else:
+            file = doc.attr(mesh, "file")
+            name = doc.attr(mesh, "name", None) or os.path.splitext(os.path.basename(file))[0]
+            path = self._asset_file(mesh, name, file)
+        scale = doc.attr_vector(mesh, "scale", 3, default=np.ones(3))
+        mode = doc.attr(mesh, "inertia", self.compiler.mesh_inertia)
+        if mode not in MESH_INERTIA_MODES:
+            doc.error(mesh, f"mesh '{name}': inertia must be one of "
+                            f"{list(MESH_INERTIA_MODES)}, got {mode!r}")
+        self.assets.meshes[name] = (path, scale, mode)
+
+    def _asset_file(self, el, name, file):
+        """The resolved path of an asset's `file` (relative to ``meshdir``)."""
+        base = os.path.join(self.doc.base_dir, self.compiler.meshdir)
+        try:
+            return self.ws.package_map.resolve(file, base)
+        except UnresolvedUriError as err:
+            self.doc.error(el, f"{self.doc.tag(el)} '{name}': cannot resolve {file!r}: {err}")
 
     # ------------------------------------------------------------------ bodies
     def _worldbody(self, el):
@@ -269,7 +300,7 @@ class _MjcfParser:
                 if len(joints) > 1 or parent is not plant.world_body():
                     doc.error(joint_el, f"body '{name}': a free joint must be the only joint of "
                                         f"a body whose parent is the world")
-                plant.set_default_free_body_pose(body, X_WB)
+                self._free_joint(joint_el, body, X_WB)
                 return
             # MuJoCo places every joint of a body in the body's own frame: joint k moves
             # the body (as moved by joints 0..k-1) about its anchor. The massless bodies
@@ -284,6 +315,24 @@ class _MjcfParser:
                 last = child
             else:
                 self._joint(joint_el, kind, last, body, X_PC)
+
+    def _free_joint(self, el, body, X_WB):
+        """A ``<joint type="free">``: the body is left free (Drake's floating joint added at
+        finalize) unless the joint has armature or damping, which MuJoCo applies to all
+        six dofs; then it is an explicit QuaternionFloatingJoint carrying both (both are
+        isotropic, so they are the same in MuJoCo's coordinates and Drake's)."""
+        doc, plant = self.doc, self.plant
+        armature = doc.attr_float(el, "armature", 0.0, minimum=0.0)
+        damping = doc.attr_float(el, "damping", 0.0, minimum=0.0)
+        if not armature and not damping:
+            plant.set_default_free_body_pose(body, X_WB)
+            return
+        name = doc.attr(el, "name", None) or f"world-{body.name()}"
+        with doc.at(el, f"joint '{name}'"):
+            joint = plant.add_joint(QuaternionFloatingJoint(
+                name, plant.world_frame(), body.body_frame(), damping, damping))
+            joint.set_default_pose(RigidTransform(X_WB))
+            joint.set_default_armature(armature)
 
     def _joint(self, el, kind, parent, child, X_PC):
         doc, plant, c = self.doc, self.plant, self.compiler
@@ -331,7 +380,6 @@ class _MjcfParser:
                               f"slide, ball or free")
         if armature:
             self.armature[joint.index()] = armature
-            self.armature_el[joint.index()] = el
         if doc.attr_float(el, "stiffness", 0.0) != 0.0:
             doc.warn(el, f"joint '{name}': 'stiffness' is not supported and is ignored")
 

@@ -12,8 +12,10 @@ also become a joint actuator with the same gear, rotor inertia and effort limit 
 bias law (``kp``, ``kv``, ``gainprm``, ``biasprm``, activation dynamics) is dropped with
 a located warning naming it, unless it is the identity (a ``<general>`` with
 ``gaintype="fixed" gainprm="1" biastype="none"`` is a motor). Actuators on tendons, sites
-or bodies are ignored with a warning. A joint whose ``armature`` no actuator carries
-keeps no armature (warned).
+or bodies are ignored with a warning. The armature of a joint that no actuator carries
+(no actuator, a tendon actuator, or a joint already carried by an earlier actuator)
+becomes the joint's own armature (`Joint.set_default_armature`, a merganser extension),
+so the mass matrix gains MuJoCo's armature exactly once either way.
 """
 
 from __future__ import annotations
@@ -88,15 +90,14 @@ def _effort_limit(doc, motor, name, autolimits, tag="motor"):
 
 
 def parse_mjcf_actuators(doc, el, plant, model_instance: int, *, apply_defaults,
-                         autolimits: bool, armature: dict) -> set:
+                         autolimits: bool, armature: dict) -> None:
     """Add the joint actuators of an ``<actuator>`` element.
 
     `apply_defaults(el, tag)` applies the default class; `armature` maps joint indices to
-    their ``armature`` values. Returns the indices of the joints whose armature an
-    actuator carries (as rotor inertia).
+    their ``armature`` values: the first actuator on a joint carries it as rotor inertia
+    armature / gear² and the entry is removed, so what remains is carried by no actuator.
     """
     doc.mark(el)
-    carried = set()
     for k, motor in enumerate(doc.elements(el)):
         tag = doc.tag(motor)
         if tag not in _JOINT_ACTUATORS:
@@ -134,11 +135,9 @@ def parse_mjcf_actuators(doc, el, plant, model_instance: int, *, apply_defaults,
             actuator = plant.add_joint_actuator(name, joint, effort)
             actuator.set_default_gear_ratio(gear[0])
             if armature.get(joint.index()):
-                actuator.set_default_rotor_inertia(armature[joint.index()] / gear[0] ** 2)
-                carried.add(joint.index())
+                actuator.set_default_rotor_inertia(armature.pop(joint.index()) / gear[0] ** 2)
         if dropped is not None:
             doc.consume(motor, "kp", "kv", "gaintype", "biastype", "dyntype", "gainprm",
                         "biasprm", "timeconst", "inheritrange")
             doc.warn(motor, f"actuator '{name}' on joint '{joint_name}' is a torque input: "
                             f"its {dropped} is dropped (add a controller to reproduce it)")
-    return carried

@@ -11,9 +11,10 @@ The document tree is rewritten in place, so that the parser sees one flat model:
   every name in copy i suffixed with ``sep`` and i (zero-padded to the digits of
   count); actuators, tendons and equalities on joints of the replicated subtree are
   copied along.
-- ``<frame pos quat|axisangle|euler|xyaxes|zaxis>`` (in ``<worldbody>`` or a
+- ``<frame pos quat|axisangle|euler|xyaxes|zaxis childclass>`` (in ``<worldbody>`` or a
   ``<body>``) is dissolved: the poses of its bodies, geoms, sites and nested frames are
-  composed with the frame's and the children move up to the frame's parent.
+  composed with the frame's and the children move up to the frame's parent (its
+  ``childclass`` becomes the ``class`` or ``childclass`` of those that have none).
 - ``<asset><model name file>`` loads another MJCF model (name: its ``<mujoco model>``);
   ``<attach model body prefix>`` inside a body is replaced by a copy of that model's body
   subtree, every name and reference prefixed with ``prefix`` (as MuJoCo does). The
@@ -21,6 +22,11 @@ The document tree is rewritten in place, so that the parser sees one flat model:
   attached root as ``childclass``), meshes and materials (files made absolute), and the
   actuators, tendons and equalities whose joints are all attached come along. Both
   models must use the same ``<compiler angle eulerseq>`` (else a ParseError).
+  ``<attach model frame prefix>`` copies a ``<frame>`` (and its contents) instead, and
+  ``<attach model prefix>`` (neither body nor frame) the model's whole ``<worldbody>``
+  in a new frame, as MuJoCo does. Without ``model`` it is a self-attachment: a body or
+  frame of this model is copied, prefixed, with the actuators, tendons and equalities on
+  its joints; defaults and assets are shared (not prefixed).
 """
 
 from __future__ import annotations
@@ -115,9 +121,15 @@ def _dissolve_frame(doc, frame, compiler):
                     child.attrib.pop(name, None)
                 child.set("pos", _pose_attrs(X)[0])
                 child.set("quat", _pose_attrs(X)[1])
+        childclass = frame.get("childclass")
+        if childclass and isinstance(child.tag, str):     # unless the child has its own
+            key = {"body": "childclass", "frame": "childclass", "geom": "class",
+                   "site": "class", "joint": "class", "camera": "class",
+                   "light": "class"}.get(doc.tag(child))
+            if key is not None and child.get(key) is None:
+                child.set(key, childclass)
         parent.insert(position + k, child)
-    if frame.get("childclass"):
-        doc.warn(frame, "frame 'childclass' is not supported and is ignored")
+    doc.consume(frame, "childclass")
     parent.remove(frame)
 
 
@@ -227,11 +239,11 @@ def _load_models(doc, compiler):
     return models
 
 
-def _prefix_names(doc, root, prefix):
+def _prefix_names(doc, root, prefix, attrs=_NAME_ATTRS):
     for el in root.iter():
         if not isinstance(el.tag, str):
             continue
-        for key in _NAME_ATTRS:
+        for key in attrs:
             if key in el.attrib:
                 el.set(key, prefix + el.attrib[key])
 
@@ -247,21 +259,83 @@ def _refs(doc, el):
         and j is not el and j.get("joint")}
 
 
+def _attach_source(doc, attach, sub, model_name, body_name, frame_name):
+    """The element of `sub` that `attach` copies: the named body or frame, else (neither
+    given) a new ``<frame>`` holding the sub-model's whole ``<worldbody>``."""
+    src = sub.root
+    if body_name is not None or frame_name is not None:
+        tag, name = ("body", body_name) if body_name is not None else ("frame", frame_name)
+        found = [el for el in src.iter() if isinstance(el.tag, str) and doc.tag(el) == tag
+                 and el.get("name") == name]
+        if not found:
+            doc.error(attach, f"<attach>: model '{model_name}' has no {tag} named {name!r}")
+        return found[0]
+    frame = attach.makeelement("frame", {})
+    frame.sourceline = attach.sourceline
+    doc.set_origin(frame, doc.file_of(attach))
+    for world in sub.elements(src, "worldbody"):
+        for child in world:
+            if isinstance(child.tag, str):
+                c = copy.deepcopy(child)
+                _copy_origin(doc, child, c)
+                frame.append(c)
+    return frame
+
+
 def _attach(doc, attach, models):
-    model_name, body_name = doc.attr(attach, "model"), doc.attr(attach, "body", None)
+    """Replace `attach` by a prefixed copy of a body or frame of an ``<asset><model>``,
+    or of its whole world body, or (no ``model``: self-attachment) of this model's body
+    or frame, with the actuators, tendons and equalities on its joints."""
+    model_name = doc.attr(attach, "model", None)
+    body_name, frame_name = doc.attr(attach, "body", None), doc.attr(attach, "frame", None)
     prefix = doc.attr(attach, "prefix", "")
+    if body_name is not None and frame_name is not None:
+        doc.error(attach, "<attach> takes 'body' or 'frame', not both")
+    if model_name is None:
+        if body_name is None and frame_name is None:
+            doc.error(attach, "<attach> without 'model' (self-attachment) needs 'body' or "
+                              "'frame'")
+        source = _attach_source(doc, attach, doc, "(this model)", body_name, frame_name)
+        if any(el is attach for el in source.iter()):
+            doc.error(attach, f"<attach> copies the {doc.tag(source)} that contains it")
+        _attach_copy(doc, attach, source, prefix, None, "")
+        return
     if model_name not in models:
         doc.error(attach, f"<attach model={model_name!r}>: no <asset><model> of that name; "
                           f"known: {sorted(models)}")
     sub, path = models[model_name]
-    src = sub.root
-    bodies = [b for b in src.iter() if isinstance(b.tag, str) and doc.tag(b) == "body"
-              and (body_name is None or b.get("name") == body_name)]
-    if not bodies:
-        doc.error(attach, f"<attach>: model '{model_name}' has no body named {body_name!r}")
-    subtree = copy.deepcopy(bodies[0])
-    _copy_origin(doc, bodies[0], subtree)
+    source = _attach_source(doc, attach, sub, model_name, body_name, frame_name)
+    _attach_copy(doc, attach, source, prefix, sub, path)
+
+
+def _attach_copy(doc, attach, source, prefix, sub, path):
+    """Put the prefixed copy of `source` in place of `attach`; `sub` (None: this model)
+    is the document it comes from, whose defaults and assets come along."""
+    subtree = copy.deepcopy(source)
+    _copy_origin(doc, source, subtree)
     root = doc.root
+    if sub is None:
+        joints = _joints_of(doc, subtree)
+        extra = []
+        for tag in ("actuator", "tendon", "equality", "contact"):
+            for section in doc.elements(root, tag):
+                for child in list(section):
+                    if isinstance(child.tag, str) and _refs(doc, child) and \
+                            _refs(doc, child) <= joints:
+                        c = copy.deepcopy(child)
+                        _copy_origin(doc, child, c)
+                        _prefix_names(doc, c, prefix, _LOCAL_REFS)
+                        extra.append((section, c))
+        _prefix_names(doc, subtree, prefix, _LOCAL_REFS)
+        for section, c in extra:
+            section.append(c)
+        attach.getparent().replace(attach, subtree)
+        doc.mark(subtree, message=f"attached {doc.tag(source)} '{source.get('name')}' of "
+                                  f"this model with prefix '{prefix}'")
+        return
+    body_name = source.get("name")
+    model_name = sub.root.get("model")
+    src = sub.root
     sub_dir = os.path.dirname(os.path.abspath(path))
     sub_meshdir = ""
     for c in sub.elements(src, "compiler"):
@@ -307,5 +381,5 @@ def _attach(doc, attach, models):
             root.append(section)
     parent = attach.getparent()
     parent.replace(attach, subtree)
-    doc.mark(subtree, message=f"attached body '{body_name}' of model '{model_name}' with "
-                              f"prefix '{prefix}'")
+    doc.mark(subtree, message=f"attached {doc.tag(source)} '{body_name}' of model "
+                              f"'{model_name}' with prefix '{prefix}'")

@@ -5,7 +5,9 @@ box: half-sizes; ellipsoid: radii); ``fromto`` places a capsule or cylinder betw
 points. Each geom is both visual and collision geometry, except that
 ``contype="0" conaffinity="0"`` makes it visual only and ``group > 2`` collision only
 (Drake's rules). ``rgba`` (or the named ``material``'s) colors it and the first
-``friction`` value is the Coulomb friction (static = dynamic).
+``friction`` value is the Coulomb friction (static = dynamic). An ``hfield`` geom is the
+closed solid of its height field as a mesh (`mjcf_mesh_data`); its mass properties are
+MuJoCo's: those of the box of half sizes (rx, ry, elevation_z / 4 + base_z / 2).
 """
 
 from __future__ import annotations
@@ -22,15 +24,17 @@ from merganser.multibody.parsing.poses import pose_from_rotation, rotation_close
 
 __all__ = ["GEOM_TYPES", "MjcfAssets", "parse_mjcf_geom"]
 
-GEOM_TYPES = ("sphere", "box", "capsule", "cylinder", "ellipsoid", "plane", "mesh")
+GEOM_TYPES = ("sphere", "box", "capsule", "cylinder", "ellipsoid", "plane", "mesh", "hfield")
 
 
 @dataclass
 class MjcfAssets:
-    """``<asset>`` contents: meshes (name -> (resolved path, scale (3,), inertia mode))
-    and material colors (name -> rgba (4,))."""
+    """``<asset>`` contents: meshes (name -> (resolved path, scale (3,), inertia mode)),
+    height fields (name -> (path of their closed solid's OBJ (`mjcf_mesh_data`), size
+    (4,))) and material colors (name -> rgba (4,))."""
 
     meshes: dict = field(default_factory=dict)
+    hfields: dict = field(default_factory=dict)
     materials: dict = field(default_factory=dict)
 
 
@@ -63,6 +67,13 @@ def _shape(doc, el, name, kind, size, fromto, assets):
         if kind == "box":
             return "Box", {"width": 2 * size[0], "depth": 2 * size[1], "height": 2 * size[2]}
         return "Ellipsoid", {"a": size[0], "b": size[1], "c": size[2]}
+    if kind == "hfield":       # MuJoCo ignores the geom's size: the asset's gives it
+        hfield = doc.attr(el, "hfield", None)
+        if hfield not in assets.hfields:
+            doc.error(el, f"geom '{name}' of type hfield names hfield {hfield!r}, which is not "
+                          f"an <asset><hfield>; known height fields: {sorted(assets.hfields)}")
+        doc.consume(el, "size")
+        return "Mesh", {"filename": assets.hfields[hfield][0], "scale": np.ones(3)}
     mesh = doc.attr(el, "mesh", None)
     if mesh is None or mesh not in assets.meshes:
         doc.error(el, f"geom '{name}' of type mesh names mesh {mesh!r}, which is not an "
@@ -131,6 +142,10 @@ def parse_mjcf_geom(doc, el, index: int, *, body_name: str, model_instance: int,
         return records, None
     mass = doc.attr_float(el, "mass", None, minimum=0.0)
     density = doc.attr_float(el, "density", 1000.0, minimum=0.0)
+    if kind == "hfield":       # MuJoCo: the box of half sizes rx, ry, elevation_z/4 + base_z/2
+        rx, ry, elevation, base = assets.hfields[doc.attr(el, "hfield")][1]
+        shape, params = "Box", {"width": 2 * rx, "depth": 2 * ry,
+                                "height": 0.5 * elevation + base}
     mode = assets.meshes[doc.attr(el, "mesh")][2] if shape == "Mesh" else "legacy"
     m, p_GoGcm_G, I_G = geom_mass_properties(doc, el, shape, params, density, mass, mode)
     if not m > 0.0:

@@ -14,7 +14,7 @@ import math
 import numpy as np
 
 __all__ = ["MESH_INERTIA_MODES", "geom_mass_properties", "mesh_unit_density_properties",
-           "unit_density_properties"]
+           "oriented_hull", "unit_density_properties"]
 
 MESH_INERTIA_MODES = ("legacy", "exact", "convex", "shell")
 
@@ -51,7 +51,7 @@ def unit_density_properties(shape: str, params: dict):
     raise ValueError(f"unit_density_properties: unsupported shape {shape!r}")
 
 
-def _oriented_hull(vertices):
+def oriented_hull(vertices):
     """Triangles (k, 3) of the convex hull of `vertices`, oriented outwards."""
     from scipy.spatial import ConvexHull
 
@@ -82,7 +82,7 @@ def mesh_unit_density_properties(vertices, faces, mode: str = "legacy"):
         The volume (the area for ``shell``); the mass is the density times it.
     """
     v = np.asarray(vertices, dtype=np.float64)
-    f = _oriented_hull(v) if mode == "convex" else np.asarray(faces, dtype=np.int64)
+    f = oriented_hull(v) if mode == "convex" else np.asarray(faces, dtype=np.int64)
     a, b, c = v[f[:, 0]], v[f[:, 1]], v[f[:, 2]]
     cross = np.cross(b - a, c - a)
     area = 0.5 * np.linalg.norm(cross, axis=1)

@@ -156,6 +156,9 @@ class MultibodyPlant(PlantConstructionMixin, PlantSettingsMixin, PlantStateMixin
         dyn.node_joint_names = ("",) + tuple(
             self._tree.get_joint(self._tree._joint_of_node[k].index()).name()
             for k in range(1, self._model.nb))
+        dyn.node_source_locations = ((None, None),) + tuple(
+            (self._tree.get_body(int(self._model.body_index[k])).source_location(),
+             self._tree._joint_of_node[k].source_location()) for k in range(1, self._model.nb))
         gravity = (np.array(self._tree.gravity_field().gravity_vector(), dtype=float)
                    if t.gravity_in_kernel else np.zeros(3))
         self._core = core = PlantCore(self, self._tree, self._model, t, dyn, self._cache,

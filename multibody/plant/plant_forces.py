@@ -25,21 +25,18 @@ fused kernel call reading the state where the Context stores it and writing the 
 import numpy as np
 
 from merganser.multibody.kernels.aba import calc_forward_dynamics_damped
-from merganser.multibody.kernels.queries import (
-    calc_forward_dynamics_at, calc_gravity_and_damping_forces_at, calc_inverse_dynamics_at,
-    calc_mass_matrix_at,
-)
 from merganser.multibody.plant.singular_mass_matrix import solve_with_mass_matrix
 from merganser.multibody.plant.externally_applied_spatial_force import ExternallyAppliedSpatialForce
 from merganser.multibody.plant.multibody_forces import MultibodyForces
 from merganser.multibody.plant.plant_cache import ForwardDynamicsCache
-from merganser.multibody.plant.query_tables import state_views
+from merganser.multibody.plant.query_tables import own_state_views
 
 __all__ = ["PlantForcesMixin"]
 
 _ZERO3 = np.zeros(3)
 _ND = np.ndarray
 _F64 = np.dtype(np.float64)
+_empty = np.empty
 
 
 class PlantForcesMixin:
@@ -201,46 +198,52 @@ class PlantForcesMixin:
         Includes actuation, applied generalized and spatial forces, gravity, force
         elements and joint damping (see the module docstring).
         """
-        ctx = self._ctx(context, "calc_forward_dynamics")
-        vdot = self._fused_forward_dynamics(ctx)
-        if vdot is not None:
-            return vdot
+        context, qt, views = self._fast_context(context, "calc_forward_dynamics")
+        if views is not None:
+            vdot = self._fused_forward_dynamics(context, qt, views)
+            if vdot is not None:
+                return vdot
+        ctx = context
         t = self._tables
         fd = ForwardDynamicsCache(t.nv, t.nu, t.nb)
         self._calc_forward_dynamics_cache(ctx, fd)
         return fd.vdot
 
-    def _fast_views(self, ctx):
-        """(QueryTables, state views) of the plant's own context when the fused kernels
-        apply (no extra spatial inertia), else None."""
-        qt = self._qt or self._query_tables()
-        if not qt.rigid:
-            return None
-        views = state_views(ctx, qt.continuous, qt.nq)
-        return None if views is None else (qt, views)
+    def _fast_context(self, context, fn):
+        """``(ctx, qt, views)``: the plant's own context from `context` (checked by
+        `_ctx` unless it is the plant's own), the `QueryTables` and the context's
+        `own_state_views`, or None for the views when the fused kernels do not apply
+        (extra spatial inertia, or a state layout they cannot read)."""
+        qt = self._qt
+        if qt is None or getattr(context, "_system", None) is not self:
+            context = self._ctx(context, fn)
+            qt = self._qt or self._query_tables()
+        return context, qt, own_state_views(qt, context) if qt.rigid else None
 
     def _fast_I10(self, qt, ctx):
         """I10 (nb, 10) of `ctx` (the inertia cache entry, evaluated when out of date)."""
-        entry = ctx.cache_entries[qt.inertia_entry._index]
+        entry = ctx.cache_entries[qt.inertia_index]
         return entry.value.I10 if entry.valid else qt.inertia_entry.eval(ctx).I10
 
-    def _fused_forward_dynamics(self, ctx):
+    def _fused_forward_dynamics(self, ctx, qt, views):
         """v̇ (a new (nv,) array) in one kernel call, or None (general path)."""
-        fast = self._fast_views(ctx)
-        if fast is None or not self._one_call_fd:
+        if not self._one_call_fd:
             return None
         inputs = ctx._inputs
         ports = self._ports
         if (inputs[ports.applied_generalized_force._index] is not None
                 or inputs[ports.applied_spatial_force._index] is not None):
             return None
-        qt, views = fast
-        t = self._tables
-        u = self._net_actuation(ctx, np.empty(t.nu)) if t.nu else self._zero_actuation
+        nu = self._tables.nu
+        u = self._zero_actuation
+        if nu:
+            u = self._net_actuation(ctx, np.empty(nu))
+            if (u.__class__ is not _ND or u.dtype is not _F64 or u.shape != qt.shape_v
+                    or not u.flags.c_contiguous):
+                u = np.ascontiguousarray(u, dtype=np.float64).reshape(qt.shape_v)
         tau, vdot = np.empty(qt.nv), np.empty(qt.nv)
-        if calc_forward_dynamics_at(qt.ip, qt.fp, self._dyn.workspace, views[0], views[1], views[2],
-                                    u, qt.damping, self._fast_I10(qt, ctx),
-                                    self._kernel_gravity(), tau, vdot):
+        if qt.k_forward(qt.ip, qt.fp, qt.local.ws, views[3], views[4], u,
+                        self._fast_I10(qt, ctx), qt.constants, tau, vdot):
             return None
         return vdot
 
@@ -297,22 +300,23 @@ class PlantForcesMixin:
         ndarray, shape (nv,)
         """
         fn = "calc_inverse_dynamics"
-        ctx = self._ctx(context, fn)
-        t = self._tables
-        vdot = known_vdot
-        if (vdot.__class__ is not _ND or vdot.dtype is not _F64 or vdot.shape != (t.nv,)
+        context, qt, views = self._fast_context(context, fn)
+        vdot, forces = known_vdot, external_forces
+        if (vdot.__class__ is not _ND or vdot.dtype is not _F64 or vdot.shape != qt.shape_v
                 or not vdot.flags.c_contiguous):
-            vdot = self._vector_arg(fn, "known_vdot", known_vdot, t.nv, "nv")
-        self._check_forces(external_forces, fn)
-        fast = self._fast_views(ctx)
-        if fast is not None:
-            qt, views = fast
-            tau = np.empty(qt.nv)
-            if not calc_inverse_dynamics_at(
-                    qt.ip, qt.fp, self._dyn.workspace, views[0], views[1], views[2], vdot,
-                    self._fast_I10(qt, ctx), _ZERO3, external_forces._F_Bo_W,
-                    qt.body_of_node, external_forces._tau, qt.reflected, tau):
+            vdot = self._vector_arg(fn, "known_vdot", known_vdot, qt.nv, "nv")
+        if (forces.__class__ is not MultibodyForces or forces._tau.shape != qt.shape_v
+                or forces._F_Bo_W.shape != qt.shape_F):
+            self._check_forces(forces, fn)
+        if views is not None:
+            entry = context.cache_entries[qt.inertia_index]
+            tau = _empty(qt.nv)
+            if not qt.k_inverse(
+                    qt.ip, qt.fp, qt.local.ws, views[3], views[4], vdot,
+                    entry.value.I10 if entry.valid else qt.inertia_entry.eval(context).I10,
+                    qt.constants, forces._F_Bo_W, qt.body_of_node, forces._tau, tau):
                 return tau
+        ctx, t = context, self._tables
         q, v = self._eval_q_v(ctx)
         tau = self._dyn.inverse_dynamics(q, v, vdot, self._eval_I10(ctx), _ZERO3,
                                          self._node_forces(external_forces)).copy()
@@ -409,16 +413,18 @@ class PlantForcesMixin:
         """Overwrite `forces` with the force elements' forces (gravity included) and the
         joint damping forces -D v, as Drake's CalcForceElementsContribution."""
         fn = "calc_force_elements_contribution"
-        ctx = self._ctx(context, fn)
-        self._check_forces(forces, fn)
-        fast = self._fast_views(ctx)
-        if fast is not None and fast[0].gravity_only:
-            qt, views = fast
-            if not calc_gravity_and_damping_forces_at(
-                    qt.ip, qt.fp, self._dyn.workspace, views[0], views[1], views[2],
-                    self._fast_I10(qt, ctx), qt.gravity, qt.gravity_enabled, qt.damping,
-                    qt.body_of_node, forces._tau, forces._F_Bo_W):
+        context, qt, views = self._fast_context(context, fn)
+        if (forces.__class__ is not MultibodyForces or forces._tau.shape != qt.shape_v
+                or forces._F_Bo_W.shape != qt.shape_F):
+            self._check_forces(forces, fn)
+        if views is not None and qt.gravity_only:
+            entry = context.cache_entries[qt.inertia_index]
+            if not qt.k_gravity(
+                    qt.ip, qt.fp, qt.local.ws, views[3], views[4],
+                    entry.value.I10 if entry.valid else qt.inertia_entry.eval(context).I10,
+                    qt.constants, qt.body_of_node, forces._tau, forces._F_Bo_W):
                 return
+        ctx = context
         t = self._tables
         q, v = self._eval_q_v(ctx)
         tau = np.zeros(t.nv)
@@ -457,14 +463,15 @@ class PlantForcesMixin:
     def calc_mass_matrix(self, context):
         """Mass matrix M(q) (nv, nv) by the composite rigid body algorithm (actuators'
         reflected inertia on the diagonal)."""
-        ctx = self._ctx(context, "calc_mass_matrix")
-        fast = self._fast_views(ctx)
-        if fast is not None:
-            qt, views = fast
-            M = np.empty((qt.nv, qt.nv))
-            if not calc_mass_matrix_at(qt.ip, qt.fp, self._dyn.workspace, views[0], views[1],
-                                       self._fast_I10(qt, ctx), qt.reflected, M):
+        context, qt, views = self._fast_context(context, "calc_mass_matrix")
+        if views is not None:
+            entry = context.cache_entries[qt.inertia_index]
+            M = _empty(qt.shape_vv)
+            if not qt.k_mass(qt.ip, qt.fp, qt.local.ws, views[3],
+                             entry.value.I10 if entry.valid else qt.inertia_entry.eval(context).I10,
+                             qt.constants, M):
                 return M
+        ctx = context
         q, _ = self._eval_q_v(ctx)
         M = self._dyn.mass_matrix(q, self._eval_I10(ctx)).copy()
         if self._tables.has_reflected_inertia:

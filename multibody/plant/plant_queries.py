@@ -9,24 +9,28 @@ point Bp fixed to frame B, measured in frame A and expressed in frame E, is
 
 With the plant's own context, `eval_body_pose_in_world` and
 `calc_jacobian_spatial_velocity` (kV) take a fast path: the body's or frames' nodes come
-from a memo filled after the first full argument check, and the Jacobian is one fused
-kernel call reading q where the Context stores it (`multibody.kernels.queries`).
+from a memo filled after the first full argument check, and each is one fused kernel call
+reading q where the Context stores it and computing the poses on the paths from the world
+to the nodes it needs only (`multibody.kernels.queries`). Neither reads nor fills a cache
+entry, so the next state write need not walk the dependents (`framework.cache`).
 """
 
 import numpy as np
 
 from merganser.geometry import RigidTransform, RotationMatrix
-from merganser.multibody.kernels.queries import calc_frame_jacobian_at
 from merganser.multibody.math import SpatialAcceleration, SpatialVelocity
 from merganser.multibody.plant.jacobian_wrt_variable import JacobianWrtVariable
-from merganser.multibody.plant.query_tables import state_views
+from merganser.multibody.plant.query_tables import own_state_views
 
 __all__ = ["PlantQueriesMixin", "rigid_transform"]
 
 _ND = np.ndarray
 _F64 = np.dtype(np.float64)
 _SHAPE3 = (3,)
+_SHAPE33 = (3, 3)
+_empty = np.empty
 _I3 = np.eye(3)
+_KV = JacobianWrtVariable.kV
 _new = object.__new__
 _frombuffer = np.frombuffer
 
@@ -79,7 +83,12 @@ class PlantQueriesMixin:
         return node
 
     def eval_body_pose_in_world(self, context, body):
-        """X_WB (RigidTransform), the pose of `body`'s frame in world."""
+        """X_WB (RigidTransform), the pose of `body`'s frame in world.
+
+        With the plant's own context and a body seen before, one kernel call computes it
+        from the state (no cache entry is read or made valid, so the next state write
+        need not walk the dependents).
+        """
         qt = self._qt
         if qt is not None and getattr(context, "_system", None) is self:
             try:
@@ -87,9 +96,19 @@ class PlantQueriesMixin:
             except TypeError:                   # unhashable: not a body
                 node = None
             if node is not None:
-                entry = context.cache_entries[qt.position_entry._index]
-                kin = entry.value if entry.valid else qt.position_entry.eval(context)
-                return rigid_transform(kin.X_WB[node])
+                views = context.__dict__.get("_plant_state_views")   # own_state_views
+                if (views is None or views[3].base is not views[0] or views[0] is not (
+                        context._root.xc if qt.continuous else context._xd[0])):
+                    views = own_state_views(qt, context)
+                if views is not None:
+                    R, p = _empty(_SHAPE33), _empty(_SHAPE3)
+                    qt.k_pose(qt.ip, qt.fp, qt.local.ws, views[3], node, R, p)
+                    # R and p are new arrays only this pose references, R a rotation:
+                    # wrapped without validation or copy (the accessors return copies)
+                    rotation, pose = _new(RotationMatrix), _new(RigidTransform)
+                    rotation._R = R
+                    pose._R, pose._p = rotation, p
+                    return pose
         fn = "eval_body_pose_in_world"
         ctx = self._ctx(context, fn)
         self._query_tables()
@@ -196,14 +215,35 @@ class PlantQueriesMixin:
             Frame in which it is expressed.
         """
         fn = "calc_jacobian_spatial_velocity"
-        ctx = self._ctx(context, fn)
-        wrt_qdot = self._wrt(with_respect_to, fn)
-        if not wrt_qdot:
-            J = self._fused_jacobian(ctx, fn, frame_B, p_BoBp_B, frame_A, frame_E)
-            if J is not None:
+        qt = self._qt
+        if qt is None or getattr(context, "_system", None) is not self:
+            context = self._ctx(context, fn)
+            qt = self._qt or self._query_tables()
+        if with_respect_to is _KV:
+            views = context.__dict__.get("_plant_state_views")     # own_state_views
+            if (views is None or views[3].base is not views[0] or views[0] is not (
+                    context._root.xc if qt.continuous else context._xd[0])):
+                views = own_state_views(qt, context)
+            if views is not None:
+                try:
+                    frames = qt.jacobian_frames.get((frame_B, frame_A, frame_E))
+                except TypeError:               # unhashable: not frames
+                    frames = None
+                if frames is None:
+                    frames = self._jacobian_frames(qt, fn, frame_B, frame_A, frame_E)
+                p = p_BoBp_B
+                if (p.__class__ is not _ND or p.dtype is not _F64 or p.shape != _SHAPE3
+                        or not p.flags.c_contiguous):
+                    p = _point(fn, "p_BoBp_B", p_BoBp_B)
+                if frames[0] is not None:
+                    p = frames[0] @ p + frames[1]   # the point in B's body frame
+                J = _empty(qt.shape_6v)
+                qt.k_jacobian(qt.ip, qt.fp, qt.local.ws, views[3], p, J, *frames[2])
                 return J
+        wrt_qdot = self._wrt(with_respect_to, fn)
         p = _point(fn, "p_BoBp_B", p_BoBp_B).reshape(3, 1)
-        return self._relative_jacobians(ctx, fn, frame_B, p, frame_A, frame_E, wrt_qdot)[0]
+        return self._relative_jacobians(context, fn, frame_B, p, frame_A, frame_E,
+                                        wrt_qdot)[0]
 
     def _frame_info(self, qt, frame, fn, arg):
         """(node, R_BF (3, 3) or None, p_BF (3,) or None) of a frame of this plant
@@ -222,36 +262,18 @@ class PlantQueriesMixin:
             qt.frame_info[frame] = info
         return info
 
-    def _fused_jacobian(self, ctx, fn, frame_B, p_BoBp_B, frame_A, frame_E):
-        """J (6, nv) of V_ABp_E in one kernel call, or None when the plant has no fast
-        path for this context (then the general path answers)."""
-        qt = self._qt or self._query_tables()
-        views = state_views(ctx, qt.continuous, qt.nq)
-        if views is None:
-            return None
-        key = (frame_B, frame_A, frame_E)
-        try:
-            frames = qt.jacobian_frames.get(key)
-        except TypeError:                       # unhashable: not frames
-            frames = None
-        if frames is None:
-            frames = (self._frame_info(qt, frame_B, fn, "frame_B")
-                      + self._frame_info(qt, frame_A, fn, "frame_A")[:1]
-                      + self._frame_info(qt, frame_E, fn, "frame_E")[:2])
-            qt.jacobian_frames[key] = frames
-        node_B, R_BF, p_BF, node_A, node_E, R_BE = frames
-        p = p_BoBp_B
-        if (p.__class__ is not _ND or p.dtype is not _F64 or p.shape != _SHAPE3
-                or not p.flags.c_contiguous):
-            p = _point(fn, "p_BoBp_B", p_BoBp_B)
-        if R_BF is not None:
-            p = R_BF @ p + p_BF                 # the point in B's body frame
-        in_world = node_E == 0 and R_BE is None
-        J = np.empty((6, qt.nv))
-        if calc_frame_jacobian_at(qt.ip, qt.fp, self._dyn.workspace, views[0], views[1], node_B, p,
-                                  node_A, node_E, _I3 if R_BE is None else R_BE, in_world, J):
-            return None
-        return J
+    def _jacobian_frames(self, qt, fn, frame_B, frame_A, frame_E):
+        """What the fused Jacobian kernel needs of frames B, A, E (checked, then memoized
+        in ``qt.jacobian_frames``): ``(R_BF, p_BF, (node_B, node_A, node_E, R_BE,
+        E is the world frame))``, R_BF and p_BF None when B is a body frame, R_BE the
+        identity when E is."""
+        node_B, R_BF, p_BF = self._frame_info(qt, frame_B, fn, "frame_B")
+        node_A = self._frame_info(qt, frame_A, fn, "frame_A")[0]
+        node_E, R_BE, _ = self._frame_info(qt, frame_E, fn, "frame_E")
+        frames = (R_BF, p_BF, (node_B, node_A, node_E, _I3 if R_BE is None else R_BE,
+                               node_E == 0 and R_BE is None))
+        qt.jacobian_frames[(frame_B, frame_A, frame_E)] = frames
+        return frames
 
     def calc_jacobian_angular_velocity(self, context, with_respect_to, frame_B, frame_A,
                                        frame_E):

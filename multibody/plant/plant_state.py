@@ -8,16 +8,17 @@ new arrays; setters validate sizes and name the function and the expected size.
 
 ``set_positions`` / ``set_velocities`` with the plant's own context and a float64
 ndarray of the right size take a lean path: one copy into the Context's storage and one
-notification of what changed (q or v), no temporary state vector.
+notification of what changed (q or v), no temporary state vector; the notification skips
+its walk over the dependents when none was evaluated since the last write.
 """
 
 import numpy as np
 
-from merganser.framework.cache import notify
+from merganser.framework.cache import notify_changed
 from merganser.framework.errors import ContextError
 from merganser.geometry import RigidTransform, RollPitchYaw, RotationMatrix
 from merganser.multibody.math import SpatialVelocity
-from merganser.multibody.plant.query_tables import QueryTables, state_views
+from merganser.multibody.plant.query_tables import QueryTables, own_state_views
 from merganser.multibody.tree import Frame, JointType, RigidBody
 
 __all__ = ["PlantStateAccessor", "PlantStateMixin"]
@@ -60,24 +61,29 @@ class PlantStateMixin:
         return qt
 
     def _set_fast(self, context, args, part):
-        """The lean path of set_positions / set_velocities; False when it does not apply
-        (another context, a model instance, or a value needing conversion or checks)."""
-        qt = self._qt or self._query_tables()
+        """The lean path of set_positions (`part` 3) / set_velocities (`part` 4); False when
+        it does not apply (another context, a model instance, or a value needing
+        conversion or checks): one copy into the Context's storage and one notification
+        of what changed, which skips the walk over the dependents when none of them was
+        evaluated since the last write (`framework.cache.notify_changed`)."""
+        qt = self._qt
         if qt is None or len(args) != 1:
             return False
         value = args[0]
         if (value.__class__ is not _ND or value.dtype is not _F64
-                or value.shape != (qt.shape_q if part == "q" else qt.shape_v)
+                or value.shape != (qt.shape_q if part == 3 else qt.shape_v)
                 or getattr(context, "_system", None) is not self):
             return False
-        views = state_views(context, qt.continuous, qt.nq)
-        if views is None:
-            return False
-        views[3 if part == "q" else 4][...] = value
-        if qt.continuous:
-            notify(context.trk_q if part == "q" else context.trk_v, context._root.version)
-        else:
-            notify(context.trk_xd[0], context._root.version)
+        views = context.__dict__.get("_plant_state_views")   # own_state_views, inline
+        if (views is None or views[3].base is not views[0]
+                or views[0] is not (context._root.xc if qt.continuous else context._xd[0])):
+            views = own_state_views(qt, context)
+            if views is None:
+                return False
+        views[part][...] = value
+        tracker, root = views[part + 2], context._root
+        if tracker.walked != root.validations or tracker.closure_version != root.version:
+            notify_changed(tracker, root)
         return True
 
     # ---- contexts ----------------------------------------------------------------------
@@ -163,7 +169,9 @@ class PlantStateMixin:
     def set_positions(self, context, *args):
         """``set_positions(context, q)`` with q (nq,), or ``set_positions(context,
         model_instance, q_instance)``."""
-        if not self._set_fast(context, args, "q"):
+        if not self._set_fast(context, args, 3):
+            if self._qt is None:
+                self._query_tables()
             self._set_part(context, args, "set_positions", "q")
 
     def get_velocities(self, context, model_instance=None):
@@ -173,7 +181,9 @@ class PlantStateMixin:
     def set_velocities(self, context, *args):
         """``set_velocities(context, v)`` with v (nv,), or ``set_velocities(context,
         model_instance, v_instance)``."""
-        if not self._set_fast(context, args, "v"):
+        if not self._set_fast(context, args, 4):
+            if self._qt is None:
+                self._query_tables()
             self._set_part(context, args, "set_velocities", "v")
 
     def get_positions_and_velocities(self, context, model_instance=None):

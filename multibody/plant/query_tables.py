@@ -5,20 +5,88 @@ A `QueryTables` holds the constants of the fused query kernels
 arguments: the packed model, sizes, the per-node gravity mask, joint damping, reflected
 inertia, the node-to-body map, and memo tables from a body or frame of this plant to its
 node (filled at the first use of each element, after the full argument check of the
-general path). The plant builds it on first use (``PlantStateMixin._query_tables``).
+general path). The plant builds it on first use (``PlantStateMixin._query_tables``); a
+pickled or copied plant builds its own.
+
+Each fused kernel is called through its compiled entry point once the first call (through
+numba's dispatcher: compilation or cache load, and the type check) has resolved it: the
+fast paths pass arrays whose types never change (the plant's own arrays, and arguments
+checked to be float64, 1-D and C-contiguous of the right size), so numba's per-call type
+dispatch is skipped (`compiled_entry`).
 
 `state_views` gives, for a plant's own Context, where that Context stores the plant's
 state: the owning array ``xs`` (the root's continuous state, or the discrete state group)
-and the offsets of q and v in it, plus writable views of q and v. They are remembered on
-the Context and checked against the Context's current storage at every use (a clone or
-an unpickled copy gets its own).
+and the offsets of q and v in it, plus writable views of q and v and the trackers a write
+of q and of v notifies. They are remembered on the Context and checked against the
+Context's current storage at every use (a clone or an unpickled copy gets its own).
 """
+
+import threading
 
 import numpy as np
 
-__all__ = ["QueryTables", "state_views"]
+from merganser.multibody.kernels.queries import (
+    calc_body_pose_at, calc_forward_dynamics_at, calc_frame_jacobian_at,
+    calc_gravity_and_damping_forces_at, calc_inverse_dynamics_at, calc_mass_matrix_at,
+    plant_constants,
+)
+
+__all__ = ["QueryTables", "state_views", "own_state_views", "compiled_entry"]
 
 _EMPTY = np.zeros(0)
+
+#: QueryTables attribute -> the fused kernel it calls.
+_KERNELS = {
+    "k_pose": calc_body_pose_at,
+    "k_jacobian": calc_frame_jacobian_at,
+    "k_mass": calc_mass_matrix_at,
+    "k_forward": calc_forward_dynamics_at,
+    "k_inverse": calc_inverse_dynamics_at,
+    "k_gravity": calc_gravity_and_damping_forces_at,
+}
+
+
+def compiled_entry(fn, args):
+    """The compiled entry point of kernel `fn` for the types of `args`, or None.
+
+    Call it after a call ``fn(*args)`` has compiled (or loaded) that signature. The entry
+    point runs the same machine code as the dispatcher without its type dispatch; it
+    checks nothing, so it is only for arguments of exactly those types.
+    """
+    dispatcher = getattr(fn, "dispatcher", fn)
+    overloads = getattr(dispatcher, "overloads", None)
+    if not overloads:
+        return None
+    try:
+        key = tuple(dispatcher.typeof_pyval(a) for a in args)
+        return overloads[key].entry_point
+    except (AttributeError, KeyError, TypeError):
+        return None
+
+
+def _resolving(tables, name, fn):
+    """A stand-in for ``tables.<name>``: calls `fn` through its dispatcher, then puts the
+    compiled entry point in its place."""
+    def first_call(*args):
+        result = fn(*args)
+        entry = compiled_entry(fn, args)
+        if entry is not None:
+            setattr(tables, name, entry)
+        return result
+    return first_call
+
+
+class _Workspace(threading.local):
+    """The calling thread's kernel workspace: ``ws`` is its `TreeDynamics`' scratch
+    (``PlantCore.dyn`` is per thread; so is this)."""
+
+    def __init__(self, core):
+        self.ws = core.dyn.workspace
+
+
+def _rebuilt():
+    """Unpickling a `QueryTables` gives None: the copied plant builds its own."""
+    return None
 
 
 class QueryTables:
@@ -27,18 +95,17 @@ class QueryTables:
     Attributes
     ----------
     nq, nv, nb : int
-    shape_q, shape_v : tuple
-        ``(nq,)`` and ``(nv,)``.
+    shape_q, shape_v, shape_vv, shape_6v, shape_F : tuple
+        ``(nq,)``, ``(nv,)``, ``(nv, nv)``, ``(6, nv)`` and ``(nb, 6)``.
     continuous : bool
     ip, fp : ndarray
         The packed model (`multibody.kernels.layout.pack_model`), shared, never written.
-    gravity : ndarray, shape (3,)
-        g_W.
-    gravity_enabled : ndarray, shape (nb,)
-        1.0 where gravity acts on the node's body, 0.0 where it is disabled.
-    damping : ndarray, shape (nv,)
-    reflected : ndarray, shape (nv,) or (0,)
-        Reflected inertia of the actuators; size 0 when there is none.
+    local : threading.local
+        ``local.ws`` is the calling thread's kernel workspace.
+    constants : ndarray
+        The packed constants of the kernels (`multibody.kernels.queries.plant_constants`:
+        g_W, the kernels' g, the nodes' gravity mask, the joint damping and the reflected
+        inertia of the actuators).
     body_of_node : ndarray of int64, shape (nb,)
     gravity_only : bool
         True when gravity is the only force element.
@@ -46,31 +113,36 @@ class QueryTables:
         True without extra (added-mass) spatial inertia: the fused kernels apply.
     node_of_body, frame_info, jacobian_frames : dict
         Memo: RigidBody -> node; Frame -> (node, R_BF (3, 3), p_BF (3,)), both None for
-        a body frame; (frame_B, frame_A, frame_E) -> (node_B, R_BF, p_BF, node_A, node_E,
-        R_BE) for the Jacobians.
-    inertia_entry, position_entry : CacheEntry
-        The plant's inertial-parameter and position-kinematics cache entries.
+        a body frame; (frame_B, frame_A, frame_E) -> (R_BF, p_BF, (node_B, node_A,
+        node_E, R_BE (identity for a body frame), E is the world frame)) for the
+        Jacobians.
+    inertia_entry : CacheEntry
+        The plant's inertial-parameter cache entry.
+    inertia_index : int
+        The inertia entry's index in a Context's ``cache_entries``.
+    k_pose, k_jacobian, k_mass, k_forward, k_inverse, k_gravity : callable
+        The fused kernels of `multibody.kernels.queries` (compiled entry points after
+        their first call).
     """
 
-    __slots__ = ("nq", "nv", "nb", "shape_q", "shape_v", "continuous", "ip", "fp",
-                 "gravity", "gravity_enabled", "damping", "reflected", "body_of_node",
+    __slots__ = ("nq", "nv", "nb", "shape_q", "shape_v", "shape_vv", "shape_6v",
+                 "shape_F", "continuous", "ip", "fp", "local", "constants", "body_of_node",
                  "gravity_only", "rigid", "node_of_body", "frame_info", "jacobian_frames",
-                 "inertia_entry",
-                 "position_entry")
+                 "inertia_entry", "inertia_index") + tuple(_KERNELS)
 
     def __init__(self, plant):
         t = plant._tables
         tree = plant._tree
         self.nq, self.nv, self.nb = t.nq, t.nv, t.nb
         self.shape_q, self.shape_v = (t.nq,), (t.nv,)
+        self.shape_vv, self.shape_6v, self.shape_F = (t.nv, t.nv), (6, t.nv), (t.nb, 6)
         self.continuous = bool(t.continuous)
         self.ip, self.fp = plant._dyn.packed_model
+        self.local = _Workspace(plant._core)
         field = tree.gravity_field()
-        self.gravity = np.ascontiguousarray(field.gravity_vector(), dtype=np.float64)
-        self.gravity_enabled = np.ascontiguousarray(field.enabled_node_mask(), dtype=np.float64)
-        self.damping = np.ascontiguousarray(t.damping, dtype=np.float64)
-        self.reflected = (np.ascontiguousarray(t.reflected_inertia, dtype=np.float64)
-                          if t.has_reflected_inertia else _EMPTY)
+        self.constants = plant_constants(
+            field.gravity_vector(), plant._core.gravity, field.enabled_node_mask(), t.damping,
+            t.reflected_inertia if t.has_reflected_inertia else _EMPTY)
         self.body_of_node = np.ascontiguousarray(t.body_of_node, dtype=np.int64)
         self.gravity_only = not t.has_force_elements
         self.rigid = plant._dyn.M_added is None
@@ -78,18 +150,35 @@ class QueryTables:
         self.frame_info = {}
         self.jacobian_frames = {}
         self.inertia_entry = plant._cache.inertia
-        self.position_entry = plant._cache.position
+        self.inertia_index = plant._cache.inertia._index
+        for name, fn in _KERNELS.items():
+            setattr(self, name, _resolving(self, name, fn))
+
+    def __reduce__(self):
+        return (_rebuilt, ())
+
+
+def own_state_views(qt, ctx):
+    """`state_views` of the plant's own context `ctx` for the plant of `qt` (the views
+    remembered on `ctx` when they still are its storage's)."""
+    views = ctx.__dict__.get("_plant_state_views")
+    if (views is not None and views[0] is (ctx._root.xc if qt.continuous else ctx._xd[0])
+            and views[3].base is views[0]):
+        return views
+    return state_views(ctx, qt.continuous, qt.nq)
 
 
 def state_views(ctx, continuous, nq):
-    """``(xs, q0, v0, q, v)`` for the plant's own context `ctx`, or None when its state
-    is not laid out as one block of q followed (anywhere) by one block of v.
+    """``(xs, q0, v0, q, v, trk_q, trk_v)`` for the plant's own context `ctx`, or None
+    when its state is not laid out as one block of q followed (anywhere) by one block of v.
 
     ``xs`` is the owning array, ``q = xs[q0:q0 + nq]`` and ``v = xs[v0:v0 + nv]`` are
-    writable views; writing them does not notify the Context (the caller does).
+    writable views; writing them does not notify the Context: the caller notifies
+    ``trk_q`` after writing q and ``trk_v`` after writing v (both the discrete group's
+    tracker for a discrete plant).
     """
     owner = ctx._root.xc if continuous else ctx._xd[0]
-    views = getattr(ctx, "_plant_state_views", None)
+    views = ctx.__dict__.get("_plant_state_views")
     if views is not None and views[0] is owner and views[3].base is owner:
         return views
     if continuous:
@@ -100,10 +189,12 @@ def state_views(ctx, continuous, nq):
         nv = parts["v"].stop - v0
         if parts["q"].stop - q0 != nq:
             return None
+        trk_q, trk_v = ctx.trk_q, ctx.trk_v
     else:
         q0, v0, nv = 0, nq, owner.shape[0] - nq
+        trk_q = trk_v = ctx.trk_xd[0]
     if owner.base is not None or not owner.flags.c_contiguous:
         return None
-    views = (owner, q0, v0, owner[q0:q0 + nq], owner[v0:v0 + nv])
+    views = (owner, q0, v0, owner[q0:q0 + nq], owner[v0:v0 + nv], trk_q, trk_v)
     ctx._plant_state_views = views
     return views

@@ -26,7 +26,8 @@ def check_mass_matrix_factorization(plant, M, fn="calc_forward_dynamics"):
                          if model.nq else np.zeros(0), np.zeros(model.nv), np.zeros(model.nv),
                          np.array(model.default_inertia), np.zeros(3), fn_name=fn)
     if node >= 0:
-        raise singular_dynamics_error(fn, plant._model, node, plant._dyn.node_joint_names)
+        raise singular_dynamics_error(fn, plant._model, node, plant._dyn.node_joint_names,
+                                      plant._dyn.node_source_locations)
 
 
 def solve_with_mass_matrix(plant, M, b, fn="calc_forward_dynamics"):
@@ -43,5 +44,6 @@ def solve_with_mass_matrix(plant, M, b, fn="calc_forward_dynamics"):
         x = None
     if x is None or not np.all(np.isfinite(x)):
         check_mass_matrix_factorization(plant, M, fn)
-        raise singular_dynamics_error(fn, plant._model, 1, plant._dyn.node_joint_names)
+        raise singular_dynamics_error(fn, plant._model, 1, plant._dyn.node_joint_names,
+                                  plant._dyn.node_source_locations)
     return x

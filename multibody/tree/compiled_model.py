@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import functools
 
 import numpy as np
 
@@ -104,6 +105,13 @@ class CompiledModel:
         Position limits (``-inf`` / ``+inf`` when there is none).
     node_names : tuple of str
         Optional node (body) names, used in error messages; empty or of length nb.
+
+    Notes
+    -----
+    A welded body moves rigidly with its nearest non-welded ancestor, its *composite*
+    node (`composite_node`, the world for bodies welded to the world): the kernels
+    treat the two as one composite body (`X_CB` gives the fixed offset), see
+    ``docs/compiled_model.md``.
     """
 
     nb: int
@@ -140,6 +148,37 @@ class CompiledModel:
         for name in self._FLOAT_FIELDS:
             object.__setattr__(self, name, _frozen(getattr(self, name), np.float64))
         object.__setattr__(self, "node_names", tuple(str(s) for s in self.node_names))
+
+    # ------------------------------------------------------------------ welded bodies
+    @functools.cached_property
+    def composite_node(self) -> np.ndarray:
+        """Composite node of each node, int64 (nb,) (read-only).
+
+        Node k itself unless its joint is a WELD; then the composite node of its
+        parent (so a chain of welds ends at the nearest non-welded ancestor, or at the
+        world, node 0). Requires a valid topology (`validate`).
+        """
+        c = np.arange(self.nb, dtype=np.int64)
+        for k in range(1, self.nb):
+            if self.jtype[k] == JointType.WELD:
+                c[k] = c[self.parent[k]]
+        c.flags.writeable = False
+        return c
+
+    @functools.cached_property
+    def X_CB(self) -> np.ndarray:
+        """Pose of each node's body B in its composite node's body frame C, (nb, 4, 4).
+
+        The identity for non-welded nodes; ``X_CB[k] = X_CB[parent[k]] @ X_PF[k] @
+        X_MB[k]`` for a welded node k (read-only).
+        """
+        X = np.tile(np.eye(4), (self.nb, 1, 1))
+        for k in range(1, self.nb):
+            if self.jtype[k] == JointType.WELD:
+                X[k] = X[self.parent[k]] @ self.X_PF[k] @ self.X_MB[k]
+                X[k, 3] = (0.0, 0.0, 0.0, 1.0)
+        X.flags.writeable = False
+        return X
 
     # ------------------------------------------------------------------ helpers
     def node_name(self, k: int) -> str:

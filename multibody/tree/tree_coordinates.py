@@ -189,9 +189,13 @@ class TreeCoordinatesMixin:
         return np.array([a.effort_limit() for a in self._actuators], dtype=np.float64)
 
     def default_reflected_inertia(self) -> np.ndarray:
-        """Per velocity, the actuators' reflected inertia ρ² Iᵣ (nv,)."""
+        """Per velocity, the actuators' reflected inertia ρ² Iᵣ plus the joints' armature
+        (nv,): the one diagonal term every dynamics computation adds to M(q)."""
         self._throw_if_not_finalized("default_reflected_inertia")
         out = np.zeros(self._compiled.nv)
+        for joint in self._joints:
+            if joint.num_velocities():
+                out[joint._v_start:joint._v_start + joint.num_velocities()] += joint._armature
         for actuator in self._actuators:
             out[actuator.joint()._v_start] += actuator.default_reflected_inertia()
         return out

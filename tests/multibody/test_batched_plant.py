@@ -3,9 +3,9 @@ plant (the discrete plant's semi-implicit Euler step, the framework's fixed-step
 Runge-Kutta), with per-env state, actuation and body parameters; quaternions stay
 normalized; the result does not depend on the number of threads."""
 
-import numba
 import numpy as np
 import pytest
+from batched_helpers import states_for_each_thread_count
 
 from merganser.framework import (DiagramBuilder, LeafSystem, Simulator, SimulatorConfig,
                        apply_simulator_config)
@@ -201,17 +201,14 @@ def test_result_does_not_depend_on_the_number_of_threads():
     rng = np.random.default_rng(5)
     x0 = rng.uniform(-1, 1, (101, 6))
     u = rng.uniform(-1, 1, (101, 2))
-    states = []
-    threads = numba.get_num_threads()
-    try:
-        for t in sorted({1, numba.config.NUMBA_NUM_THREADS}):
-            numba.set_num_threads(t)
-            envs = BatchedPlant(plant, 101)
-            envs.set_state(x0)
-            envs.step(u, num_steps=50)
-            states.append(envs.get_state())
-    finally:
-        numba.set_num_threads(threads)
+
+    def run():
+        envs = BatchedPlant(plant, 101)
+        envs.set_state(x0)
+        envs.step(u, num_steps=50)
+        return envs.get_state()
+
+    states = states_for_each_thread_count(run)
     assert all(np.array_equal(s, states[0]) for s in states)
 
 
@@ -363,15 +360,17 @@ def test_plants_the_kernel_cannot_model_are_rejected():
         BatchedPlant(plant, 2)
 
 
-@pytest.mark.parametrize("time_step", [H, 0.0])
-def test_contact_geometry_is_ignored_with_a_warning(time_step):
+def test_a_continuous_plants_contact_geometry_is_ignored_with_a_warning():
     builder = DiagramBuilder()
-    plant, _ = add_multibody_plant_scene_graph(builder, time_step)
+    plant, _ = add_multibody_plant_scene_graph(builder, 0.0)
     ball = plant.add_rigid_body("ball", SpatialInertia.solid_sphere_with_mass(1.0, 0.1))
     plant.register_collision_geometry(ball, RigidTransform(), Sphere(0.1), "ball",
                                       CoulombFriction(0.5, 0.5))
+    plant.register_collision_geometry(plant.world_body(), RigidTransform([0, 0, -0.5]),
+                                      Sphere(0.1), "post", CoulombFriction(0.5, 0.5))
     plant.finalize()
-    with pytest.warns(UserWarning, match="has collision geometry; contact is not modelled"):
+    with pytest.warns(UserWarning, match="is continuous and has collision geometry"):
         envs = BatchedPlant(plant, 2, time_step=H)
-    envs.step(num_steps=100)                                 # free fall through the contact
-    np.testing.assert_allclose(envs.get_velocities()[:, 5], -9.81 * 100 * H, rtol=1e-12)
+    assert not envs.has_contact()
+    envs.step(num_steps=500)                                 # free fall through the post
+    np.testing.assert_allclose(envs.get_velocities()[:, 5], -9.81 * 500 * H, rtol=1e-12)

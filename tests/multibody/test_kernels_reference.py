@@ -139,9 +139,15 @@ def urdf_model(path, base):
 
 # ----------------------------------------------------------------- Drake references
 def _check_against_reference(model, names, reference, atol):
+    """Both layouts: welded bodies merged into their composite nodes, and not."""
+    for merge_welded in (True, False):
+        _check_layout_against_reference(model, names, reference, atol, merge_welded)
+
+
+def _check_layout_against_reference(model, names, reference, atol, merge_welded):
     d = np.load(DATA / "reference" / f"{reference}.npz")
     nodes = [names.index(b) for b in d["body_names"]]
-    td = TreeDynamics(model)
+    td = TreeDynamics(model, merge_welded=merge_welded)
     I10 = model.default_inertia
     for i in range(len(d["q"])):
         q, v, vd, tau = d["q"][i], d["v"][i], d["vdot"][i], d["tau"][i]

@@ -332,17 +332,21 @@ def test_changing_v_does_not_recompute_position_kinematics(monkeypatch):
     monkeypatch.setattr(dyn, "forward_kinematics",
                         lambda q: calls.append(1) or original(q))
     bob = plant.get_body_by_name("bob")
-    plant.eval_body_pose_in_world(context, bob)
-    plant.eval_body_pose_in_world(context, bob)
+    world, B = plant.world_frame(), bob.body_frame()
+    # calc_relative_transform reads the position kinematics cache entry
+    # (eval_body_pose_in_world computes the body's path in one kernel call, no entry)
+    plant.calc_relative_transform(context, world, B)
+    plant.calc_relative_transform(context, world, B)
     assert len(calls) == 1
     plant.set_velocities(context, [2.0])
-    plant.eval_body_pose_in_world(context, bob)
+    plant.calc_relative_transform(context, world, B)
     assert len(calls) == 1
     plant.set_positions(context, [0.5])
-    X = plant.eval_body_pose_in_world(context, bob)
+    X = plant.calc_relative_transform(context, world, B)
     assert len(calls) == 2
-    np.testing.assert_allclose(X.rotation().matrix(),
-                               RotationMatrix.make_y_rotation(0.5).matrix(), atol=1e-15)
+    for pose in (X, plant.eval_body_pose_in_world(context, bob)):
+        np.testing.assert_allclose(pose.rotation().matrix(),
+                                   RotationMatrix.make_y_rotation(0.5).matrix(), atol=1e-15)
 
 
 def test_cloned_context_is_independent_and_consistent():

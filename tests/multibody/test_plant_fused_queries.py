@@ -245,15 +245,23 @@ def test_clone_and_pickled_copy_are_independent():
                     fresh_queries(plant, instance, ref["q"][1], ref["v"][1], ref["vdot"][0]))
 
 
+def panda_in_a_diagram(with_acrobot):
+    """(diagram, acrobot plant or None, Panda plant, Panda's model instance): the Panda
+    alone in a diagram, or after an acrobot (its q and v then start after the acrobot's)."""
+    builder = DiagramBuilder()
+    acrobot = None
+    if with_acrobot:
+        acrobot, _ = load("acrobot", plant=builder.add_system(MultibodyPlant(0.0)))
+        acrobot.finalize()
+    panda, instance = load("panda", plant=builder.add_system(MultibodyPlant(0.0)))
+    panda.finalize()
+    return builder.build(), acrobot, panda, instance
+
+
 def test_plant_in_a_diagram_with_state_before_its_own():
     """Two plants in one diagram: the second's q and v start after the first's, in the
     diagram's [all q; all v] layout; its queries equal those of the plant alone."""
-    builder = DiagramBuilder()
-    acrobot, _ = load("acrobot", plant=builder.add_system(MultibodyPlant(0.0)))
-    acrobot.finalize()
-    panda, instance = load("panda", plant=builder.add_system(MultibodyPlant(0.0)))
-    panda.finalize()
-    diagram = builder.build()
+    diagram, acrobot, panda, instance = panda_in_a_diagram(with_acrobot=True)
     root = diagram.create_default_context()
     ref = dict(np.load(REFERENCE / "panda.npz"))
     alone, alone_instance = load("panda")
@@ -338,3 +346,125 @@ def test_jacobian_of_a_world_point_measured_in_a_body_frame():
     p_A = plant.calc_points_positions(context, world, p_W, A.body_frame())[:, 0]
     J_A = plant.calc_jacobian_spatial_velocity(context, KV, A.body_frame(), p_A, world, world)
     np.testing.assert_allclose(J, -J_A, atol=1e-14)
+
+
+# ---- invalidation: a write skips the walk over the dependents only when none was evaluated
+def _evaluations(plant, ee):
+    """Each way a plant value is made current: a cache entry (velocity kinematics), output
+    ports (one computed from a cache entry, one from the state alone) and the time
+    derivatives, as functions of a context."""
+    poses, state = plant.get_body_poses_output_port(), plant.get_state_output_port()
+    return {
+        "cache entry": lambda c: plant.eval_body_spatial_velocity_in_world(c, ee).get_coeffs(),
+        "output port": lambda c: np.array([X.get_as_matrix4() for X in poses.eval(c)]),
+        "state port": lambda c: np.array(state.eval(c)),
+        "derivatives": lambda c: np.array(plant.eval_time_derivatives(c).copy_to_vector()),
+    }
+
+
+def test_writes_after_an_evaluation_invalidate_its_value():
+    plant, instance = load("panda")
+    ref = dict(np.load(REFERENCE / "panda.npz"))
+    ee = plant.get_body(plant.get_body_indices(instance)[-1])
+    context = plant.create_default_context()
+    for name, evaluate in _evaluations(plant, ee).items():
+        for _ in range(3):                  # after the first, writes skip the walk
+            plant.set_positions(context, ref["q"][0])
+            plant.set_velocities(context, ref["v"][0])
+        before = evaluate(context)
+        # several writes, with only fused queries (which evaluate no cache entry) between
+        for k in (1, 2, 3):
+            plant.set_positions(context, ref["q"][k])
+            plant.set_velocities(context, ref["v"][k])
+            plant.eval_body_pose_in_world(context, ee)
+            plant.calc_mass_matrix(context)
+        fresh = plant.create_default_context()
+        plant.set_positions(fresh, ref["q"][3])
+        plant.set_velocities(fresh, ref["v"][3])
+        after = evaluate(context)
+        np.testing.assert_array_equal(after, evaluate(fresh), err_msg=name)
+        assert not np.array_equal(after, before), name
+        # v alone after the evaluation: what depends on v is current again
+        plant.set_velocities(context, ref["v"][4])
+        plant.set_velocities(fresh, ref["v"][4])
+        if name != "output port":                    # the poses do not depend on v
+            np.testing.assert_array_equal(evaluate(context), evaluate(fresh), err_msg=name)
+
+
+@pytest.mark.parametrize("with_acrobot", [False, True])
+def test_writes_through_the_plant_invalidate_the_diagram_derivatives(with_acrobot):
+    """The diagram's derivatives are the plant's (one leaf) or assembled from two plants'
+    (the diagram's own entry); both follow writes through the plant's own context."""
+    diagram, _, plant, instance = panda_in_a_diagram(with_acrobot)
+    root = diagram.create_default_context()
+    context = plant.get_my_context_from_root(root)
+    ref = dict(np.load(REFERENCE / "panda.npz"))
+    alone, _ = load("panda")
+    fresh = alone.create_default_context()
+    for k in range(3):
+        plant.set_positions(context, ref["q"][k])
+        plant.set_positions(context, ref["q"][k])       # a second write, nothing evaluated
+        plant.set_velocities(context, ref["v"][k])
+        plant.set_velocities(context, ref["v"][k + 1])
+        alone.set_positions(fresh, ref["q"][k])
+        alone.set_velocities(fresh, ref["v"][k + 1])
+        xdot = diagram.eval_time_derivatives(root).copy_to_vector()
+        if with_acrobot:        # the diagram's layout [all q; all v], the acrobot's first
+            nq = plant.num_positions()
+            xdot = np.concatenate([xdot[2:2 + nq], xdot[2 + nq + 2:]])
+        np.testing.assert_array_equal(xdot, alone.eval_time_derivatives(fresh).copy_to_vector())
+
+
+def test_a_pose_from_the_fast_path_is_immutable_and_independent():
+    plant, instance = load("panda")
+    ref = dict(np.load(REFERENCE / "panda.npz"))
+    ee = plant.get_body(plant.get_body_indices(instance)[-1])
+    context = plant.create_default_context()
+    plant.set_positions(context, ref["q"][0])
+    plant.eval_body_pose_in_world(context, ee)              # first call: the general path
+    X = plant.eval_body_pose_in_world(context, ee)          # the fused path
+    X4 = X.get_as_matrix4()
+    X.translation()[:] = 0.0                                # copies: X is unchanged
+    X.rotation().matrix()[:] = 0.0
+    plant.set_positions(context, ref["q"][1])
+    Y = plant.eval_body_pose_in_world(context, ee)
+    np.testing.assert_array_equal(X.get_as_matrix4(), X4)  # not overwritten by the next call
+    close(X4, ref["X_WB"][0, -1])
+    close(Y.get_as_matrix4(), ref["X_WB"][1, -1])
+    np.testing.assert_allclose(Y.rotation().matrix() @ Y.rotation().matrix().T, np.eye(3),
+                               atol=1e-14)
+
+
+def test_fast_paths_keep_the_argument_errors():
+    plant, instance = load("panda")
+    other, _ = load("acrobot")
+    context = plant.create_default_context()
+    ee = plant.get_body(plant.get_body_indices(instance)[-1])
+    world, frame = plant.world_frame(), ee.body_frame()
+    plant.set_positions(context, np.zeros(9))
+    plant.eval_body_pose_in_world(context, ee)              # the memos are filled
+    plant.calc_jacobian_spatial_velocity(context, KV, frame, np.zeros(3), world, world)
+    with pytest.raises(TypeError, match="eval_body_pose_in_world: body must be a RigidBody"):
+        plant.eval_body_pose_in_world(context, [ee])
+    with pytest.raises(TypeError, match="eval_body_pose_in_world: expected a Context"):
+        plant.eval_body_pose_in_world(None, ee)
+    with pytest.raises(RuntimeError, match="eval_body_pose_in_world"):
+        plant.eval_body_pose_in_world(other.create_default_context(), ee)
+    with pytest.raises(ValueError, match="calc_jacobian_spatial_velocity: p_BoBp_B has shape"):
+        plant.calc_jacobian_spatial_velocity(context, KV, frame, np.zeros(4), world, world)
+    with pytest.raises(TypeError, match="calc_jacobian_spatial_velocity: frame_A must be a Frame"):
+        plant.calc_jacobian_spatial_velocity(context, KV, frame, np.zeros(3), None, world)
+    with pytest.raises(TypeError, match="calc_jacobian_spatial_velocity: with_respect_to"):
+        plant.calc_jacobian_spatial_velocity(context, "kV", frame, np.zeros(3), world, world)
+    with pytest.raises(ValueError, match="calc_mass_matrix|expected a Context"):
+        plant.calc_mass_matrix(other.create_default_context())
+    with pytest.raises(ValueError, match="calc_force_elements_contribution: forces has nv"):
+        plant.calc_force_elements_contribution(context, MultibodyForces(other))
+    with pytest.raises(TypeError, match="calc_inverse_dynamics: known_vdot must be"):
+        plant.calc_inverse_dynamics(context, "x", MultibodyForces(plant))
+    # a list point, an int vector and a strided view are converted, with the same values
+    J = plant.calc_jacobian_spatial_velocity(context, KV, frame, np.array([0.1, 0.0, 0.2]),
+                                             world, world)
+    for p in ([0.1, 0.0, 0.2], np.array([0.1, 9.0, 0.0, 5.0, 0.2])[::2]):
+        np.testing.assert_array_equal(
+            plant.calc_jacobian_spatial_velocity(context, KV, frame, p, world, world), J)

@@ -2,7 +2,8 @@
 
 A joint connects a frame F on the parent body P (``frame_on_parent``) to a frame M on
 the child body B (``frame_on_child``) and allows the relative motion X_FM(q) of its
-type. It carries a name, limits, damping and default positions; the motion itself is
+type. It carries a name, limits, damping, armature (a merganser extension, see
+`set_default_armature`) and default positions; the motion itself is
 computed by the kernels from the joint's type code (``JointType``) once the tree is
 compiled by ``finalize()``.
 """
@@ -147,6 +148,7 @@ class Joint(MultibodyElement):
         self._frame_on_child = frame_on_child
         nq, nv = self.num_positions(), self.num_velocities()
         self._damping = as_vector(damping, nv, cls, "damping", nonnegative=True)
+        self._armature = np.zeros(nv)
         lower = -np.inf if pos_lower_limits is None else pos_lower_limits
         upper = np.inf if pos_upper_limits is None else pos_upper_limits
         self._q_lower, self._q_upper = self._check_limits(lower, upper, nq, cls, "position")
@@ -319,6 +321,35 @@ class Joint(MultibodyElement):
     def set_default_damping(self, damping) -> None:
         """Set the damping: a scalar for every velocity, or a (nv,) vector (before finalize)."""
         self.set_default_damping_vector(damping)
+
+    # -- armature (merganser extension) -------------------------------------------------
+    def default_armature_vector(self) -> np.ndarray:
+        """Armature per generalized velocity (kg·m² or kg), shape (nv,); zeros by default."""
+        return self._armature.copy()
+
+    def default_armature(self):
+        """Default armature: the (nv,) vector (scalar for single-dof joints)."""
+        return self.default_armature_vector()
+
+    def set_default_armature_vector(self, armature) -> None:
+        """Set the armature vector, shape (nv,), entries >= 0 (before finalize).
+
+        The armature is added to the diagonal of the mass matrix at this joint's
+        velocities, exactly as an actuator's reflected inertia ρ² Iᵣ
+        (`JointActuator.default_reflected_inertia`), in every dynamics computation. It is
+        MuJoCo's joint ``armature`` and a merganser extension: Drake has reflected inertia
+        on joint actuators only, so it serves joints that no actuator drives and joints
+        with several velocities (ball, floating).
+        """
+        self._require_not_finalized("set_default_armature_vector")
+        self._armature = as_vector(armature, self.num_velocities(),
+                                   "Joint.set_default_armature_vector", "armature",
+                                   nonnegative=True)
+
+    def set_default_armature(self, armature) -> None:
+        """Set the armature: a scalar for every velocity, or a (nv,) vector (before
+        finalize); see `set_default_armature_vector`."""
+        self.set_default_armature_vector(armature)
 
     # -- default positions --------------------------------------------------------------
     def set_default_positions(self, default_positions) -> None:

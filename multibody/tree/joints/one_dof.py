@@ -47,6 +47,10 @@ class OneDofJoint(Joint):
 
     default_damping = damping
 
+    def default_armature(self) -> float:
+        """Armature of the one velocity (see `Joint.set_default_armature_vector`)."""
+        return float(self._armature[0])
+
     # ---- the one coordinate, for the subclasses' named accessors --------------------------
     def _coordinate(self, context) -> float:
         return float(self.get_positions(context)[0])

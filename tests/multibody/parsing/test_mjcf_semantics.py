@@ -259,13 +259,16 @@ def test_actuators_carry_gear_and_armature_and_name_the_dropped_gain_law():
     assert any(":21:" in m and "kp=50" in m for m in messages)
     assert any(":22:" in m and "kv=3" in m for m in messages)
     assert not any("motorlike" in m for m in messages)   # gain 1, no bias: a motor
-    assert any(":13:" in m and "armature 0.7 is dropped" in m for m in messages)
+    assert not any("armature 0.7" in m for m in messages)   # jd keeps it as joint armature
+    assert plant.get_joint_by_name("jd", mi).default_armature() == 0.7
+    assert plant.get_joint_by_name("ja", mi).default_armature() == 0.0   # servo carries it
     plant.finalize()
     ctx = plant.create_default_context()
     M = plant.calc_mass_matrix(ctx)
     plain, _ = load("actuators_and_armature.xml", record=[])
     for a in plain.get_joint_actuator_indices(mi):
         plain.get_joint_actuator(a).set_default_rotor_inertia(0.0)
+    plain.get_joint_by_name("jd", mi).set_default_armature(0.0)
     plain.finalize()
     M0 = plain.calc_mass_matrix(plain.create_default_context())
-    np.testing.assert_allclose(np.diag(M - M0), [0.4, 0.2, 0.3, 0.0], atol=1e-14)
+    np.testing.assert_allclose(M - M0, np.diag([0.4, 0.2, 0.3, 0.7]), atol=1e-14)

@@ -1,0 +1,245 @@
+"""Point contact inside the batched kernel: the discrete SAP-family step of one env.
+
+`contact_step` advances one env by one step of the plant's own discrete contact step,
+built from the kernels the single plant calls, in its order (one copy of each formula):
+
+1. v̇ = ABA(q, v, τ) with τ = B u - D v (`multibody.batched.batched_step.env_accelerations`,
+   the free-motion acceleration of the plant's forward dynamics);
+2. the body poses X_WB (`calc_forward_kinematics`), the geometry poses
+   X_WG = X_WB X_BG (`geometry_poses`), the broad and narrow phase
+   (`geometry.proximity.scene.contact_point_query`) and the contact pairs with combined
+   parameters (`multibody.contact.contact_kernels.build_contacts`);
+3. without contact, the free motion v_{n+1} = v + h v̇; otherwise M(q) (`calc_mass_matrix`)
+   and the SAP-family solve (`multibody.contact.sap_step.sap_step`);
+4. q_{n+1} = q + h N(q) v_{n+1}, quaternions re-normalized (`advance_positions`).
+
+`BatchedContactScene` holds the tables this needs, taken from the plant (its proximity
+geometries, collision filter, contact parameters, solver settings) and the per-chunk
+work arrays' sizes.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from merganser.framework.compilation import kernel
+from merganser.geometry.properties import HYDROELASTIC
+from merganser.geometry.proximity.broad_phase import geometry_poses
+from merganser.geometry.proximity.scene import contact_point_query
+from merganser.multibody.batched.batched_step import (
+    env_accelerations, env_inputs, env_scratch, load_state, store_state,
+)
+from merganser.multibody.contact.contact_kernels import build_contacts
+from merganser.multibody.contact.discrete_stepper import SapStepper
+from merganser.multibody.contact.sap_step import CONSTRAINT_WORK_ROWS, CONTACT_WORK_ROWS, sap_step
+from merganser.multibody.kernels.crba import calc_mass_matrix
+from merganser.multibody.kernels.kinematics import calc_forward_kinematics
+from merganser.multibody.kernels.position_update import advance_positions
+
+__all__ = ["BatchedContactScene", "CONTACT_CAPACITY_EXCEEDED", "contact_step", "contact_work",
+           "step_envs_contact"]
+
+#: `contact_step`'s return value when the query found more contact rows than the work
+#: arrays hold (cannot happen with `contact_work`'s sizes; reported, not ignored).
+CONTACT_CAPACITY_EXCEEDED = -(1 << 40)
+
+
+class BatchedContactScene:
+    """The contact tables of a plant for the batched kernel.
+
+    Parameters
+    ----------
+    plant : MultibodyPlant
+        Finalized, discrete, with collision geometry registered in its SceneGraph, the
+        ``"sap"``, ``"similar"`` or ``"lagged"`` discrete contact approximation and
+        point contact (``contact_model`` ``"point"``, or ``"hydroelastic_with_fallback"``
+        with no geometry given hydroelastic properties).
+    core : PlantCore
+        The plant's core.
+
+    Attributes
+    ----------
+    scene : tuple
+        ``(gtype, pstart, params, geom_node, X_FG, allowed, k, d, tau, mu)`` over the
+        proximity geometries (query-table order): type codes, shape parameters, the node
+        of each geometry's body (0: world), pose in the body frame, the allowed-pair
+        table and the per-geometry contact parameters.
+    solver : tuple
+        ``(sap_model, stiction_tolerance, rel_tol, abs_tol, max_iter, kinds, int_params,
+        float_params)`` (the constraint tables have no rows).
+    max_pairs, max_rows : int
+        Sizes of the broad-phase pair and contact-row work arrays.
+    """
+
+    def __init__(self, plant, core):
+        fn = "BatchedPlant"
+        manager = core.contact_manager
+        stepper = manager.stepper
+        if not isinstance(stepper, SapStepper):
+            raise ValueError(
+                f"{fn}: plant '{plant.get_name()}' uses the discrete contact approximation "
+                f"'{stepper.approximation}'; the batched kernel solves contact with the SAP "
+                f"family only: set discrete_contact_approximation to 'sap', 'similar' or "
+                f"'lagged'")
+        sg = core.scene_graph
+        query = sg.get_query_output_port().eval(sg.create_default_context())
+        tables = query._proximity_tables()
+        inspector = query.inspector()
+        ids = tables.ids
+        model = plant.get_contact_model()
+        if model == "hydroelastic":
+            raise ValueError(f"{fn}: plant '{plant.get_name()}' uses the contact model "
+                             f"'hydroelastic'; the batched kernel models point contact only "
+                             f"(contact_model 'point' or 'hydroelastic_with_fallback' without "
+                             f"hydroelastic properties)")
+        for g in ids:
+            props = inspector.get_proximity_properties(g)
+            if model != "point" and props is not None and props.has_property(
+                    HYDROELASTIC, "compliance_type"):
+                raise ValueError(
+                    f"{fn}: geometry '{inspector.get_name(g)}' of plant '{plant.get_name()}' "
+                    f"has hydroelastic properties and the contact model is '{model}'; the "
+                    f"batched kernel models point contact only (contact_model 'point')")
+            frame = inspector.get_frame_id(g)
+            if frame != sg.world_frame_id() and plant.get_body_from_frame_id(frame) is None:
+                raise ValueError(
+                    f"{fn}: geometry '{inspector.get_name(g)}' is posed by another "
+                    f"SceneGraph source (not a body of plant '{plant.get_name()}' nor the "
+                    f"world); the batched kernel poses the plant's geometries only")
+        gt = manager.geometry_tables(ids)
+        node = np.ascontiguousarray(gt.node, dtype=np.int64)
+        self.scene = (tables.gtype, tables.pstart, tables.params, node,
+                      np.ascontiguousarray(tables.X_FG), tables.allowed, gt.k, gt.d, gt.tau,
+                      gt.mu)
+        cr = stepper.constraints
+        self.solver = (int(stepper.sap_model), float(plant.get_stiction_tolerance()),
+                       float(stepper.rel_tolerance), float(stepper.abs_tolerance),
+                       int(stepper.max_iterations), cr.kinds, cr.int_params, cr.float_params)
+        self.approximation = stepper.approximation
+        self.num_geometries = len(ids)
+        # every allowed pair can be a candidate; a pair gives at most 16 contact rows
+        self.max_pairs = max(int(np.count_nonzero(tables.allowed)), 1)
+        self.max_rows = 16 * self.max_pairs + 16
+
+
+@kernel(allocates=True, inline=False)
+def contact_work(nb, nv, ng, max_pairs, max_rows):
+    """The work arrays of `contact_step` for one parallel task (see its docstring)."""
+    X_WB = np.zeros((nb, 4, 4))
+    X_WG = np.zeros((max(ng, 1), 4, 4))
+    aabb = np.zeros((max(ng, 1), 6))
+    order = np.arange(ng)
+    pairs = np.zeros((max_pairs, 2), np.int64)
+    rows = np.zeros((max_rows, 10))
+    out_pairs = np.zeros((max_rows, 2), np.int64)
+    nodes = np.zeros((4, max_rows), np.int64)          # node_a, node_b, geom_a, geom_b
+    p_WC = np.zeros((max_rows, 3))
+    R_WC = np.zeros((max_rows, 3, 3))
+    params = np.zeros((5, max_rows))                   # phi0, k, d, tau, mu
+    rows_c = np.zeros((max_rows, 10))
+    M = np.zeros((nv, nv))
+    J = np.zeros((3 * max_rows, nv))
+    w = np.zeros(3 * max_rows)
+    cwork = np.zeros((CONTACT_WORK_ROWS, max_rows))
+    hwork = np.zeros((CONSTRAINT_WORK_ROWS, 1))
+    vecs = np.zeros((3, nv))                           # v*, τ_c, v_{n+1}
+    impulses = np.zeros((2, 3 * max_rows))             # γ, vc
+    return (X_WB, X_WG, aabb, order, pairs, rows, out_pairs, nodes, p_WC, R_WC, params,
+            rows_c, M, J, w, cwork, hwork, vecs, impulses)
+
+
+@kernel(allocates=True, inline=False)
+def contact_step(model, drive, scratch, scene, solver, work, q, v, h,
+                 qdot_is_v, quat_starts):
+    """One discrete SAP-family step of one env, in place on q and v (module docstring).
+
+    Parameters
+    ----------
+    model, drive, scratch
+        As `multibody.batched.batched_step.env_accelerations` (``model[3]`` is the env's
+        I10).
+    scene, solver : tuple
+        `BatchedContactScene.scene` and ``.solver``.
+    work : tuple
+        `contact_work`'s arrays.
+    q, v : ndarray, shapes (nq,), (nv,)
+        The env's state, overwritten by x_{n+1}.
+    h : float
+    qdot_is_v : bool
+    quat_starts : ndarray of int64
+
+    Returns
+    -------
+    int
+        The number of contacts (>= 0); a negative value is the solver's non-convergence
+        (``-iterations``, the state is untouched) or `CONTACT_CAPACITY_EXCEEDED`.
+    """
+    ip, fp, g, inertia = model
+    ws, vd, qdot = scratch[0], scratch[3], scratch[4]
+    gtype, pstart, params_g, geom_node, X_FG, allowed, k_g, d_g, tau_g, mu_g = scene
+    sap_model, vs, rel_tol, abs_tol, max_iter, kinds, int_params, float_params = solver
+    (X_WB, X_WG, aabb, order, pairs, rows, out_pairs, nodes, p_WC, R_WC, cparams, rows_c, M,
+     J, w, cwork, hwork, vecs, impulses) = work
+    env_accelerations(model, drive, scratch, q, v)
+    calc_forward_kinematics(ip, fp, ws, q, X_WB)
+    geometry_poses(geom_node, X_FG, X_WB, X_WG)
+    _, nrows = contact_point_query(gtype, pstart, params_g, X_WG, aabb, allowed, order, pairs,
+                                   rows, out_pairs)
+    if nrows < 0:
+        return CONTACT_CAPACITY_EXCEEDED
+    nc = build_contacts(rows[:nrows], out_pairs[:nrows], geom_node, k_g, d_g, tau_g, mu_g,
+                        nodes[0], nodes[1], p_WC, R_WC, cparams[0], cparams[1], cparams[2],
+                        cparams[3], cparams[4], nodes[2], nodes[3], rows_c)
+    v_next = vecs[2]
+    if nc == 0:                          # free motion, as the plant's stepper
+        for i in range(v.shape[0]):
+            v_next[i] = vd[i] * h + v[i]
+    else:
+        calc_mass_matrix(ip, fp, ws, q, inertia, M)
+        r3 = 3 * nc                      # the work arrays cut to this step's contacts
+        it, _ = sap_step(sap_model, q, v, vd, M, h, vs, rel_tol, abs_tol, max_iter, nc, 0,
+                         nodes[0], nodes[1], p_WC, R_WC, cparams[0], cparams[1], cparams[2],
+                         cparams[3], cparams[4], v_next, impulses[0, :r3], impulses[1, :r3],
+                         vecs[1], ip, fp, ws, kinds, int_params, float_params, J[:r3],
+                         w[:r3], cwork[:, :nc], hwork, vecs[0])
+        if it < 0:
+            return min(it, -1)
+    advance_positions(ip, q, v_next, h, qdot_is_v, quat_starts, qdot, q)
+    for i in range(v.shape[0]):
+        v[i] = v_next[i]
+    return nc
+
+
+@kernel(allocates=True, inline=False)
+def step_envs_contact(lo, hi, ip, fp, X, U, I10, g, h, num_steps, actuators, damping,
+                      quat_starts, qdot_is_v, KP, KD, XD, use_pd, scene, solver, sizes,
+                      status):
+    """`multibody.batched.batched_step.step_envs`'s semi-explicit Euler with contact:
+    `contact_step` for every env lo..hi-1 and step, in place on X (N, nq + nv).
+
+    `scene`, `solver` are `BatchedContactScene`'s tuples, `sizes` the arguments of
+    `contact_work`; status (N, 2) int64 receives per env the contact count of its last
+    step and, when a step failed (then the env holds the state before it and takes no
+    further step), ``[step number (1-based), contact_step's negative value]``; it is
+    ``[nc, 0]`` otherwise. The other arguments are `step_envs`'s.
+    """
+    nx, nv = X.shape[1], damping.shape[0]
+    nq = nx - nv
+    nb, _, ng, max_pairs, max_rows = sizes
+    scratch = env_scratch(ip.shape[0], nq, nv)
+    work = contact_work(nb, nv, ng, max_pairs, max_rows)
+    q, v = np.empty(nq), np.empty(nv)
+    for e in range(lo, hi):
+        load_state(X, e, q, v)
+        model, drive = env_inputs(e, ip, fp, g, I10, U, actuators, damping, KP, KD, XD,
+                                  use_pd)
+        status[e, 1] = 0
+        for s in range(num_steps):
+            r = contact_step(model, drive, scratch, scene, solver, work, q, v, h, qdot_is_v,
+                             quat_starts)
+            if r < 0:
+                status[e, 0] = s + 1
+                status[e, 1] = r
+                break
+            status[e, 0] = r
+        store_state(X, e, q, v)
