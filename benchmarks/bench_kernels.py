@@ -124,7 +124,7 @@ def interleaved_medians(calls, number, repeat):
     every call in turn, so a change of the machine's load affects all of them alike.
     """
     runs = {name: [] for name in calls}
-    for name, c in calls.items():
+    for c in calls.values():
         if c is not None:
             c[0](*c[1])                       # warm (compilation, caches)
     for _ in range(repeat):

@@ -4,6 +4,10 @@ built on the framework and the multibody plant (Drake's systems/controllers)."""
 from merganser.framework.lazy_exports import lazy_exports
 
 __all__, __getattr__, __dir__ = lazy_exports(__name__, {
+    ".dynamic_programming": (
+        "DynamicProgrammingOptions", "PeriodicBoundaryCondition", "fitted_value_iteration",
+        "linear_programming_approximate_dynamic_programming",
+    ),
     ".finite_horizon_lqr": (
         "FiniteHorizonLinearQuadraticRegulatorOptions",
         "FiniteHorizonLinearQuadraticRegulatorResult",
@@ -15,6 +19,7 @@ __all__, __getattr__, __dir__ = lazy_exports(__name__, {
     ".inverse_dynamics_controller": ("InverseDynamicsController",),
     ".joint_stiffness_controller": ("JointStiffnessController",),
     ".lqr": ("discrete_time_linear_quadratic_regulator", "linear_quadratic_regulator"),
+    ".pid_controlled_system": ("PidControlledSystem",),
     ".pid_controller": ("PidController",),
 })
 

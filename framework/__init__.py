@@ -6,8 +6,8 @@ Knows nothing of robots; usable on its own for any dynamical system.
 from merganser.framework.lazy_exports import lazy_exports
 
 __all__, __getattr__, __dir__ = lazy_exports(__name__, {
-    ".cache": ("DependencyTicket", "Tickets", "ValueProducer"),
-    ".context": ("Context", "DiagramContext", "LeafContext"),
+    ".cache": ("CacheEntryValue", "DependencyTicket", "Tickets", "ValueProducer"),
+    ".context": ("Context", "ContextBase", "DiagramContext", "LeafContext"),
     ".diagram": ("Diagram",),
     ".diagram_builder": ("DiagramBuilder",),
     ".errors": (
@@ -15,8 +15,8 @@ __all__, __getattr__, __dir__ = lazy_exports(__name__, {
         "SimulationError",
     ),
     ".events": (
-        "DiscreteUpdateEvent", "EventStatus", "PublishEvent", "TriggerType",
-        "UnrestrictedUpdateEvent", "WitnessFunction", "WitnessFunctionDirection",
+        "DiscreteUpdateEvent", "Event", "EventStatus", "PeriodicEventData", "PublishEvent",
+        "TriggerType", "UnrestrictedUpdateEvent", "WitnessFunction", "WitnessFunctionDirection",
     ),
     ".leaf_system": ("CacheEntry", "ContinuousStateDerivatives", "LeafSystem"),
     ".ports": ("InputPort", "OutputPort", "PortDataType", "SystemOutput", "kUseDefaultName"),
@@ -24,7 +24,7 @@ __all__, __getattr__, __dir__ = lazy_exports(__name__, {
     ".simulator": ("InitializeParams", "ReturnReason", "Simulator", "SimulatorStatus"),
     ".simulator_print_stats": ("print_simulator_statistics",),
     ".state": ("AbstractValues", "ContinuousState", "DiscreteValues", "State"),
-    ".system": ("System",),
+    ".system": ("System", "SystemBase", "SystemVisitor"),
     ".value": ("AbstractValue", "BasicVector", "Value", "VectorBase"),
     ".indices": (
         "AbstractParameterIndex", "AbstractStateIndex", "CacheIndex", "ContinuousStateIndex",
@@ -42,14 +42,23 @@ __all__, __getattr__, __dir__ = lazy_exports(__name__, {
         "SimulatorConfig", "apply_simulator_config", "extract_simulator_config",
         "get_integration_schemes", "reset_integrator_from_flags",
     ),
+    ".barycentric": ("BarycentricMesh",),
+    ".bus_value": ("BusValue",),
+    ".random_generator": ("RandomGenerator",),
+    ".parameters": ("Parameters",),
+    ".vector_system": ("VectorSystem",),
+    ".subvector": ("Subvector", "Supervector"),
     ".primitives": (
-        "Adder", "AffineSystem", "ConstantValueSource", "ConstantVectorSource", "Demultiplexer",
-        "DiscreteDerivative", "DiscreteTimeDelay", "DiscreteTimeIntegrator",
-        "FirstOrderLowPassFilter", "Gain", "Integrator", "LinearSystem", "LinearTransformDensity",
-        "MatrixGain", "Multiplexer", "PassThrough", "PortSwitch", "RandomDistribution",
-        "RandomSource", "Saturation", "Selector", "SelectorParams", "SharedPointerSystem", "Sine",
-        "SparseMatrixGain", "StateInterpolatorWithDiscreteDerivative", "TrajectorySource",
-        "WrapToSystem", "ZeroOrderHold", "add_random_inputs",
+        "Adder", "AffineSystem", "BarycentricMeshSystem", "BusCreator", "BusSelector",
+        "ConstantValueSource", "ConstantVectorSource", "Demultiplexer", "DiscreteDerivative",
+        "DiscreteTimeDelay", "DiscreteTimeIntegrator", "FirstOrderLowPassFilter", "Gain",
+        "Integrator", "LinearSystem", "LinearTransformDensity", "MatrixGain",
+        "MultilayerPerceptron", "Multiplexer", "PassThrough", "PerceptronActivationType",
+        "PortSwitch", "RandomDistribution", "RandomSource", "Saturation", "Selector",
+        "SelectorParams", "SharedPointerSystem", "Sine", "SparseMatrixGain",
+        "StateInterpolatorWithDiscreteDerivative", "TrajectoryAffineSystem",
+        "TrajectoryLinearSystem", "TrajectorySource", "WrapToSystem", "ZeroOrderHold",
+        "add_random_inputs",
     ),
     ".trajectories": ("PiecewisePolynomial", "Trajectory"),
     ".monte_carlo": (

@@ -116,7 +116,7 @@ class CacheEntryValue(Tracker):
         The storage (an ndarray for vector values, any object for abstract ones).
     """
 
-    __slots__ = ("valid", "value", "ro", "holder")
+    __slots__ = ("valid", "value", "ro", "holder", "enabled")
 
     #: Making this entry valid adds one to its root's ``validations`` (module docstring).
     counted = True
@@ -124,14 +124,55 @@ class CacheEntryValue(Tracker):
     def __init__(self, value, description="", holder=None):
         super().__init__(description)
         self.valid = False
-        self.value = value
+        self.enabled = True        # False: every evaluation recomputes (caching disabled)
         self.holder = holder
+        self.store(value)
+
+    def store(self, value):
+        """Hold ``value``; ``ro`` becomes its read-only view (the object itself when it is
+        no ndarray)."""
+        self.value = value
         if isinstance(value, np.ndarray):
             ro = value.view()
             ro.flags.writeable = False
             self.ro = ro
         else:
             self.ro = value
+
+    def is_out_of_date(self):
+        return not self.valid
+
+    def is_cache_entry_disabled(self):
+        return not self.enabled
+
+    def disable_caching(self):
+        self.enabled = False
+        self.valid = False
+
+    def enable_caching(self):
+        self.enabled = True
+
+    def mark_out_of_date(self):
+        self.valid = False
+
+    def get_value_or_throw(self):
+        """The stored value; raises RuntimeError while it is out of date (Drake's
+        CacheEntryValue::GetValueOrThrow)."""
+        if not self.valid:
+            raise RuntimeError(f"CacheEntryValue.get_value_or_throw: cache entry "
+                               f"'{self.description}': the current value is out of date")
+        return self.ro
+
+    def get_mutable_value_or_throw(self):
+        """The stored value, for writing in place (Drake's GetMutableValueOrThrow)."""
+        return self.value
+
+
+def frozen_cache_error(entry):
+    """The error for an out-of-date entry evaluated while its context's cache is frozen."""
+    return RuntimeError(
+        f"cache entry '{entry.description}' is out of date but the context's cache is frozen "
+        f"(Context.freeze_cache()); call unfreeze_cache() before changing what it depends on")
 
 
 class UncountedCacheEntryValue(CacheEntryValue):

@@ -22,7 +22,8 @@ import numpy as np
 
 from .cache import Tracker, downstream_entries, notify
 from .errors import ContextError
-from .state import ContinuousState, DiscreteValues, State
+from .parameters import Parameters
+from .state import AbstractValues, ContinuousState, DiscreteValues, State
 from .value import BasicVector, Value, as_vector_base
 
 
@@ -36,7 +37,7 @@ class _RootData:
     """State shared by every context of one tree."""
 
     __slots__ = ("time", "accuracy", "xc", "version", "validations", "time_tracker",
-                 "accuracy_tracker", "xc_root_closure", "__weakref__")
+                 "accuracy_tracker", "xc_root_closure", "cache_frozen", "__weakref__")
 
     def __init__(self, nxc):
         self.time = 0.0
@@ -47,6 +48,7 @@ class _RootData:
         self.time_tracker = Tracker("time")
         self.accuracy_tracker = Tracker("accuracy")
         self.xc_root_closure = None
+        self.cache_frozen = False
 
 
 class FixedInputValue(Tracker):
@@ -117,6 +119,42 @@ class Context:
     def _describe(self):
         return f"{type(self._system).__name__} '{self._system.get_name()}'"
 
+    # ---- cache control (Drake's ContextBase) --------------------------------------------------
+    def _cache_values(self):
+        """Every cache entry value of this context and its subcontexts."""
+        for ctx in self._all_contexts():
+            yield from getattr(ctx, "cache_entries", ())
+            yield from getattr(ctx, "out_entries", ())
+            if ctx.deriv_entry is not None:
+                yield ctx.deriv_entry
+
+    def disable_caching(self):
+        """Recompute every cached value on each evaluation, in this context and its
+        subcontexts (a debugging aid: results must not change)."""
+        for entry in self._cache_values():
+            entry.disable_caching()
+
+    def enable_caching(self):
+        """Undo ``disable_caching()`` (also for entries disabled one by one)."""
+        for entry in self._cache_values():
+            entry.enable_caching()
+
+    def set_all_cache_entries_out_of_date(self):
+        """Mark every cached value out of date, so that the next evaluations recompute."""
+        for entry in self._cache_values():
+            entry.valid = False
+
+    def freeze_cache(self):
+        """Forbid recomputing cached values in the whole context tree: evaluating an
+        out-of-date entry raises RuntimeError until ``unfreeze_cache()``."""
+        self._root.cache_frozen = True
+
+    def unfreeze_cache(self):
+        self._root.cache_frozen = False
+
+    def is_cache_frozen(self):
+        return self._root.cache_frozen
+
     # ---- time and accuracy ------------------------------------------------------------------
     def get_time(self):
         """Current time (s)."""
@@ -157,11 +195,12 @@ class Context:
 
     def get_continuous_state(self):
         """The ContinuousState (q/v/z split, Drake's accessors); reads are read-only views."""
-        return ContinuousState(self)
+        return ContinuousState._of(self, False)
 
     def get_mutable_continuous_state(self):
-        """The ContinuousState, whose ``get_mutable_*`` accessors write into this context."""
-        return ContinuousState(self)
+        """The ContinuousState whose ``get_vector()`` and ``get_mutable_*`` accessors write
+        into this context."""
+        return ContinuousState._of(self, True)
 
     def get_continuous_state_vector(self):
         """Continuous state of this context, shape (n,) ([q; v; z]), a read-only VectorBase."""
@@ -257,7 +296,29 @@ class Context:
                 leaf._notify_xc()
                 notify(leaf.note_xa, leaf._root.version)
         xa = [leaf._xa[k] for leaf, k in self._abstract_values()]
-        return State(ContinuousState(self), self._discrete_values(mutable), xa)
+        return State(ContinuousState._of(self, mutable), self._discrete_values(mutable), xa)
+
+    def _parameters(self, mutable):
+        leaves = list(self._leaf_contexts())
+        numeric = [p for leaf in leaves for p in leaf._p]
+        abstract = [v for leaf in leaves for v in leaf._pa]
+
+        def written():
+            for leaf in leaves:
+                notify(leaf.note_p, leaf._root.version)
+
+        if mutable:
+            written()
+        return Parameters._over(numeric, abstract, written if mutable else None)
+
+    def get_parameters(self):
+        """The numeric and abstract parameters (of every leaf, in order) as Parameters;
+        treat as read-only (use ``get_mutable_parameters()``)."""
+        return self._parameters(False)
+
+    def get_mutable_parameters(self):
+        """The parameters as Parameters writing into this context; marks them changed."""
+        return self._parameters(True)
 
     def get_state(self):
         """All state (continuous, discrete, abstract) of this context as a State object.
@@ -337,11 +398,9 @@ class Context:
         raise NotImplementedError
 
     def set_time_state_and_parameters_from(self, source):
-        """Copy time, accuracy, all state and parameters from a context of the same system."""
-        if source._system is not self._system:
-            raise ContextError(
-                "Context.set_time_state_and_parameters_from: source context belongs to "
-                f"{source._describe()}, expected {self._describe()}")
+        """Copy time, accuracy, all state and parameters from a context of the same system
+        (or of another system with the same layout, as Drake allows)."""
+        self._check_compatible("set_time_state_and_parameters_from", source)
         if self._parent is None:
             self._root.time = source._root.time
             self._root.accuracy = source._root.accuracy
@@ -351,14 +410,27 @@ class Context:
 
     def set_state_and_parameters_from(self, source):
         """Copy all state and parameters (not time or accuracy) from a context of the same
-        system."""
-        if source._system is not self._system:
-            raise ContextError(
-                "Context.set_state_and_parameters_from: source context belongs to "
-                f"{source._describe()}, expected {self._describe()}")
+        system, or of another system with the same layout."""
+        self._check_compatible("set_state_and_parameters_from", source)
         self.set_continuous_state(source.get_continuous_state_vector())
         for dst, src in zip(self._leaf_contexts(), source._leaf_contexts()):
             dst._copy_state_and_parameters_from(src)
+
+    def _layout(self):
+        """What must match for state and parameters to copy: per leaf its system type,
+        (nq, nv, nz), discrete group sizes, abstract state count and parameter sizes."""
+        return [(type(leaf._system), leaf._nq, leaf._nv, leaf._nz,
+                 tuple(g.size for g in leaf._xd), len(leaf._xa),
+                 tuple(p.size for p in leaf._p), len(leaf._pa))
+                for leaf in self._leaf_contexts()]
+
+    def _check_compatible(self, fn, source):
+        if not isinstance(source, Context) or (
+                source._system is not self._system and source._layout() != self._layout()):
+            got = source._describe() if isinstance(source, Context) else type(source).__name__
+            raise ContextError(
+                f"Context.{fn}: source context belongs to {got}, whose state and parameters "
+                f"are not laid out as those of {self._describe()}")
 
     def _rebuild_views(self):
         for ctx in self._all_contexts():
@@ -499,16 +571,23 @@ class LeafContext(Context):
                 f"Context.{fn}: abstract state {i} out of range; {self._describe()} has "
                 f"{len(self._xa)} abstract state(s)")
 
-    def get_abstract_state(self, i=0):
-        """The value held by abstract state ``i``."""
+    def get_abstract_state(self, i=None):
+        """Abstract state ``i`` as its Value (``.get_value()`` is the held object), or all
+        of them as AbstractValues without ``i`` (Drake's return types)."""
+        if i is None:
+            return AbstractValues(self._xa)
         self._check_abstract("get_abstract_state", i)
-        return self._xa[i].get_value()
+        return self._xa[i]
 
-    def get_mutable_abstract_state(self, i=0):
-        """The (mutable) value of abstract state ``i``; marks it changed."""
+    def get_mutable_abstract_state(self, i=None):
+        """As ``get_abstract_state``, for writing (``.set_value(x)``); marks the abstract
+        state changed."""
+        if i is None:
+            notify(self.note_xa, self._root.version)
+            return AbstractValues(self._xa)
         self._check_abstract("get_mutable_abstract_state", i)
         notify(self.trk_xa[i], self._root.version)
-        return self._xa[i].get_mutable_value()
+        return self._xa[i]
 
     def set_abstract_state(self, i, value):
         self._check_abstract("set_abstract_state", i)
@@ -549,11 +628,12 @@ class LeafContext(Context):
         return BasicVector._wrap(self._p[i])
 
     def get_abstract_parameter(self, i=0):
+        """Abstract parameter ``i`` as its Value (Drake's return type)."""
         if not 0 <= i < len(self._pa):
             raise ContextError(
                 f"Context.get_abstract_parameter: abstract parameter {i} out of range; "
                 f"{self._describe()} has {len(self._pa)}")
-        return self._pa[i].get_value()
+        return self._pa[i]
 
     def set_abstract_parameter(self, i, value):
         if not 0 <= i < len(self._pa):
@@ -770,11 +850,17 @@ class DiagramContext(Context):
     def num_abstract_states(self):
         return len(self._xa_map)
 
-    def get_abstract_state(self, i=0):
+    def get_abstract_state(self, i=None):
+        if i is None:
+            return AbstractValues([leaf._xa[k] for leaf, k in self._xa_map])
         leaf, k = self._map(self._xa_map, "get_abstract_state", i, "abstract state")
         return leaf.get_abstract_state(k)
 
-    def get_mutable_abstract_state(self, i=0):
+    def get_mutable_abstract_state(self, i=None):
+        if i is None:
+            for leaf in self._leaves:
+                notify(leaf.note_xa, leaf._root.version)
+            return AbstractValues([leaf._xa[k] for leaf, k in self._xa_map])
         leaf, k = self._map(self._xa_map, "get_mutable_abstract_state", i, "abstract state")
         return leaf.get_mutable_abstract_state(k)
 
@@ -821,3 +907,8 @@ def _note(description, parts):
     note = Tracker("change of " + description)
     note.subscribers = list(parts)
     return note
+
+
+#: Drake's scalar-type-independent ContextBase and Context<T> are one class here (one
+#: scalar type).
+ContextBase = Context

@@ -2,6 +2,8 @@
 
 import numpy as np
 
+from . import graphviz
+from .cache import frozen_cache_error
 from .context import DiagramContext
 from .ports import DiagramInputPort, DiagramOutputPort
 from .system import System, _write_derivatives
@@ -55,6 +57,10 @@ class Diagram(System):
         self._feedthrough = feedthrough
 
     # ---- structure ----------------------------------------------------------------------------
+    def accept(self, v):
+        """Visitor dispatch: ``v.visit_diagram(self)`` (see SystemVisitor)."""
+        return v.visit_diagram(self)
+
     def get_systems(self):
         """The subsystems, in the order they were added."""
         return list(self._systems)
@@ -151,6 +157,13 @@ class Diagram(System):
     def num_continuous_states(self):
         return sum(s.num_continuous_states() for s in self._systems)
 
+    def do_get_graphviz_fragment(self, params):
+        """A cluster of the subsystems' fragments, with the diagram's port nodes and
+        edges (a leaf-like node once ``params.max_depth`` reaches 0)."""
+        if params.max_depth <= 0:
+            return super().do_get_graphviz_fragment(params)
+        return graphviz.diagram_fragment(self, params)
+
     # ---- contexts -----------------------------------------------------------------------------
     def _make_context_tree(self):
         subs = [s._make_context_tree() for s in self._systems]
@@ -173,9 +186,11 @@ class Diagram(System):
             return single[0].eval_time_derivatives(single[1])
         if entry.valid and not ctx._deriv_from_leaf:
             return entry.ro
+        if ctx._root.cache_frozen:
+            raise frozen_cache_error(entry)
         ctx._deriv_from_leaf = False
         ctx._calc_xcdot(ctx, entry.value)
-        entry.valid = True
+        entry.valid = entry.enabled
         return entry.ro
 
     def calc_time_derivatives(self, context, derivatives):

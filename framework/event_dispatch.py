@@ -84,3 +84,42 @@ def execute(context, events_of, what, publish=True):
             if events:
                 status = more_severe(status, run_publish(leaf_ctx, events, what))
     return status
+
+
+def calc_into(context, events_of, what, discrete_state=None, state=None):
+    """Run the discrete (``discrete_state`` given) or unrestricted (``state`` given)
+    update events that ``events_of(leaf_system)`` lists with ``context`` as input,
+    writing the results into the caller's holder, which first receives the context's
+    current values (Drake's CalcForced*Update); ``context`` is unchanged.
+
+    ``discrete_state`` is a DiscreteValues laid out as the context's groups; ``state``
+    is a State of a leaf system. Returns the most severe EventStatus, or None.
+    """
+    kind = "discrete" if discrete_state is not None else "unrestricted"
+    groups = list(context._discrete_groups())
+    if discrete_state is not None:
+        if discrete_state.num_groups() != len(groups):
+            raise ValueError(
+                f"calc_forced_discrete_variable_update: discrete_state has "
+                f"{discrete_state.num_groups()} groups, system '{context._system.get_name()}' "
+                f"has {len(groups)}")
+        for i, (leaf, k) in enumerate(groups):
+            discrete_state.set_value(i, leaf._xd[k])
+    else:
+        if context._system._subsystems():
+            raise NotImplementedError(
+                f"calc_forced_unrestricted_update: system '{context._system.get_name()}' is a "
+                f"Diagram; call it on the leaf systems (their own contexts)")
+        state.set_from(State.copy_of(context))
+    status = None
+    for leaf_ctx in context._leaf_contexts():
+        events = _of_kind(events_of(leaf_ctx._system), kind)
+        if not events:
+            continue
+        if discrete_state is not None:
+            own = DiscreteValues([discrete_state.get_mutable_value(i)
+                                  for i, (leaf, _) in enumerate(groups) if leaf is leaf_ctx])
+            status = more_severe(status, _run_handlers(leaf_ctx, events, what, own))
+        else:
+            status = more_severe(status, _run_handlers(leaf_ctx, events, what, state))
+    return status

@@ -113,33 +113,71 @@ class TriggerType(enum.IntEnum):
     kWitness = 6
 
 
+class _WithEvent:
+    """Drake's handler form ``fn(context, event, *state)`` (``system_callback``:
+    ``fn(system, context, event, *state)``) called as merganser's ``handler(context,
+    *state)``; a class rather than a closure so that systems stay picklable."""
+
+    __slots__ = ("fn", "event", "with_system")
+
+    def __init__(self, fn, event, with_system):
+        self.fn, self.event, self.with_system = fn, event, with_system
+
+    def __call__(self, context, *state):
+        if self.with_system:
+            return self.fn(context.get_system(), context, self.event, *state)
+        return self.fn(context, self.event, *state)
+
+
 class Event:
-    """Base of the three event kinds; holds the handler callback.
+    """Base of the three event kinds (Drake's Event).
 
     Parameters
     ----------
     callback : callable or None
-        ``publish(context)``, ``update(context, discrete_state)`` or
-        ``update(context, state)`` depending on the kind; may return an EventStatus.
+        Drake's form: ``callback(context, event)`` for a PublishEvent,
+        ``callback(context, event, discrete_state)`` for a DiscreteUpdateEvent,
+        ``callback(context, event, state)`` for an UnrestrictedUpdateEvent; may return an
+        EventStatus.
+    trigger_type : TriggerType
+    system_callback : callable or None
+        The same with the system first: ``system_callback(system, context, event, ...)``.
+
+    Attributes
+    ----------
+    callback : callable or None
+        The handler the framework dispatches, ``callback(context[, state])`` (the form
+        the ``declare_*_event`` methods take).
     """
 
     kind = None
 
     def __init__(self, callback=None, trigger_type=TriggerType.UNKNOWN, *, system_callback=None):
-        if system_callback is not None:
-            if callback is not None:
-                raise TypeError(f"{type(self).__name__}: give callback or system_callback, "
-                                f"not both")
-            callback = self._bind_system_callback(system_callback)
-        self.callback = callback
-        self.trigger_type = trigger_type
+        if system_callback is not None and callback is not None:
+            raise TypeError(f"{type(self).__name__}: give callback or system_callback, "
+                            f"not both")
+        self._drake_callback = (callback, False) if callback is not None else (
+            (system_callback, True) if system_callback is not None else None)
+        self.callback = None if self._drake_callback is None else _WithEvent(
+            self._drake_callback[0], self, self._drake_callback[1])
+        self.trigger_type = TriggerType(trigger_type)
 
-    def _bind_system_callback(self, system_callback):
-        """Drake's ``system_callback(system, context, event[, state])`` as merganser's
-        ``callback(context[, state])``."""
-        def callback(context, *state):
-            return system_callback(context.get_system(), context, self, *state)
-        return callback
+    @classmethod
+    def from_handler(cls, handler, trigger_type=TriggerType.UNKNOWN):
+        """An event dispatching ``handler(context[, state])`` (merganser's form, the one
+        ``declare_periodic_publish_event`` and friends take)."""
+        event = cls(trigger_type=trigger_type)
+        event.callback = handler
+        return event
+
+    def with_trigger_type(self, trigger_type):
+        """A copy of this event with another trigger type (a declaration's)."""
+        if self._drake_callback is None:
+            return type(self).from_handler(self.callback, trigger_type)
+        fn, with_system = self._drake_callback
+        if with_system:
+            return type(self)(trigger_type=trigger_type, system_callback=fn)
+        return type(self)(fn, trigger_type)
 
     def get_trigger_type(self):
         """What causes this event (a TriggerType)."""
@@ -150,35 +188,55 @@ class Event:
 
 
 class PublishEvent(Event):
-    """Read-only event: ``callback(context)``."""
+    """Read-only event: ``callback(context, event)``."""
 
     kind = "publish"
 
 
 class DiscreteUpdateEvent(Event):
-    """Updates the discrete state: ``callback(context, discrete_state)``."""
+    """Updates the discrete state: ``callback(context, event, discrete_state)``."""
 
     kind = "discrete"
 
 
 class UnrestrictedUpdateEvent(Event):
-    """May change any state: ``callback(context, state)``."""
+    """May change any state: ``callback(context, event, state)``."""
 
     kind = "unrestricted"
 
 
 class PeriodicEventData:
-    """Period and offset (s) of a periodic event."""
+    """Period and offset (s) of a periodic event (Drake's PeriodicEventData):
+    ``period_sec()``, ``offset_sec()``; equal when both are."""
 
-    __slots__ = ("period_sec", "offset_sec")
+    __slots__ = ("_period_sec", "_offset_sec")
 
     def __init__(self, period_sec, offset_sec):
-        self.period_sec = float(period_sec)
-        self.offset_sec = float(offset_sec)
+        self._period_sec = float(period_sec)
+        self._offset_sec = float(offset_sec)
+
+    def period_sec(self):
+        return self._period_sec
+
+    def offset_sec(self):
+        return self._offset_sec
+
+    def __eq__(self, other):
+        return (isinstance(other, PeriodicEventData) and
+                (self._period_sec, self._offset_sec) == (other._period_sec, other._offset_sec))
+
+    def __hash__(self):
+        return hash((self._period_sec, self._offset_sec))
+
+    def __copy__(self):
+        return PeriodicEventData(self._period_sec, self._offset_sec)
+
+    def __repr__(self):
+        return f"PeriodicEventData(period_sec={self._period_sec}, offset_sec={self._offset_sec})"
 
     def next_time(self, t, inclusive):
         """Earliest trigger time after ``t`` (at or after when ``inclusive``)."""
-        period, offset = self.period_sec, self.offset_sec
+        period, offset = self._period_sec, self._offset_sec
         if t < offset or (inclusive and t == offset):
             return offset
         k = float(math.floor((t - offset) / period))

@@ -8,7 +8,8 @@ import functools
 
 import numpy as np
 
-from .cache import CacheEntryValue, Tickets, ValueProducer, notify
+from .cache import CacheEntryValue, Tickets, ValueProducer, frozen_cache_error, notify
+from .cache_entry import CacheEntry
 from .context import LeafContext
 from .errors import PortError
 from .events import (DiscreteUpdateEvent, PeriodicEventData, PublishEvent, TriggerType,
@@ -275,8 +276,19 @@ class LeafSystem(System):
             value_producer, calc = _producer_alloc(value_producer), _producer_calc(value_producer)
         entry = CacheEntry(self, len(self._cache_decls), description,
                            value_producer, calc, prereqs)
+        entry._default_prereqs = prerequisites_of_calc is None
         self._cache_decls.append(entry)
         return entry
+
+    def get_cache_entry(self, index):
+        """The CacheEntry declared with ``cache_index()`` == ``index``."""
+        if not 0 <= int(index) < len(self._cache_decls):
+            raise IndexError(f"get_cache_entry: system '{self._name}' has "
+                             f"{len(self._cache_decls)} cache entries, got index {int(index)}")
+        return self._cache_decls[int(index)]
+
+    def num_cache_entries(self):
+        return len(self._cache_decls)
 
     # ---- tickets (Drake's well-known DependencyTickets) ----------------------------------
     @staticmethod
@@ -447,44 +459,44 @@ class LeafSystem(System):
     def declare_periodic_discrete_update_event(self, period_sec, offset_sec, update):
         """Every ``period_sec`` from ``offset_sec``: ``update(context, discrete_state)``."""
         self._periodic("declare_periodic_discrete_update_event", period_sec, offset_sec,
-                       DiscreteUpdateEvent(update))
+                       DiscreteUpdateEvent.from_handler(update))
 
     @lists_valid_keywords
     def declare_periodic_unrestricted_update_event(self, period_sec, offset_sec, update):
         """Every ``period_sec`` from ``offset_sec``: ``update(context, state)``."""
         self._periodic("declare_periodic_unrestricted_update_event", period_sec, offset_sec,
-                       UnrestrictedUpdateEvent(update))
+                       UnrestrictedUpdateEvent.from_handler(update))
 
     @lists_valid_keywords
     def declare_periodic_publish_event(self, period_sec, offset_sec, publish):
         """Every ``period_sec`` from ``offset_sec``: ``publish(context)``."""
         self._periodic("declare_periodic_publish_event", period_sec, offset_sec,
-                       PublishEvent(publish))
+                       PublishEvent.from_handler(publish))
 
     @lists_valid_keywords
     def declare_per_step_publish_event(self, publish):
-        self._per_step_events.append(PublishEvent(publish, TriggerType.PER_STEP))
+        self._per_step_events.append(PublishEvent.from_handler(publish, TriggerType.PER_STEP))
 
     @lists_valid_keywords
     def declare_per_step_discrete_update_event(self, update):
-        self._per_step_events.append(DiscreteUpdateEvent(update, TriggerType.PER_STEP))
+        self._per_step_events.append(DiscreteUpdateEvent.from_handler(update, TriggerType.PER_STEP))
 
     @lists_valid_keywords
     def declare_per_step_unrestricted_update_event(self, update):
-        self._per_step_events.append(UnrestrictedUpdateEvent(update, TriggerType.PER_STEP))
+        self._per_step_events.append(UnrestrictedUpdateEvent.from_handler(update, TriggerType.PER_STEP))
 
     @lists_valid_keywords
     def declare_initialization_discrete_update_event(self, update):
-        self._initialization_events.append(DiscreteUpdateEvent(update, TriggerType.INITIALIZATION))
+        self._initialization_events.append(DiscreteUpdateEvent.from_handler(update, TriggerType.INITIALIZATION))
 
     @lists_valid_keywords
     def declare_initialization_unrestricted_update_event(self, update):
         self._initialization_events.append(
-            UnrestrictedUpdateEvent(update, TriggerType.INITIALIZATION))
+            UnrestrictedUpdateEvent.from_handler(update, TriggerType.INITIALIZATION))
 
     @lists_valid_keywords
     def declare_initialization_publish_event(self, publish):
-        self._initialization_events.append(PublishEvent(publish, TriggerType.INITIALIZATION))
+        self._initialization_events.append(PublishEvent.from_handler(publish, TriggerType.INITIALIZATION))
 
     def declare_initialization_event(self, event):
         """Declare an initialization event given as an event object (Drake's
@@ -510,19 +522,19 @@ class LeafSystem(System):
             raise TypeError(
                 f"{fn}: system '{self._name}': event must be a PublishEvent, "
                 f"DiscreteUpdateEvent or UnrestrictedUpdateEvent, got {type(event).__name__}")
-        return type(event)(event.callback, trigger_type)
+        return event.with_trigger_type(trigger_type)
 
     @lists_valid_keywords
     def declare_forced_publish_event(self, publish):
-        self._forced_publish_events.append(PublishEvent(publish, TriggerType.FORCED))
+        self._forced_publish_events.append(PublishEvent.from_handler(publish, TriggerType.FORCED))
 
     @lists_valid_keywords
     def declare_forced_discrete_update_event(self, update):
-        self._forced_discrete_events.append(DiscreteUpdateEvent(update, TriggerType.FORCED))
+        self._forced_discrete_events.append(DiscreteUpdateEvent.from_handler(update, TriggerType.FORCED))
 
     @lists_valid_keywords
     def declare_forced_unrestricted_update_event(self, update):
-        self._forced_unrestricted_events.append(UnrestrictedUpdateEvent(update, TriggerType.FORCED))
+        self._forced_unrestricted_events.append(UnrestrictedUpdateEvent.from_handler(update, TriggerType.FORCED))
 
     @lists_valid_keywords
     def make_witness_function(self, description, direction_type=None, calc=None, e=None, *,
@@ -551,12 +563,28 @@ class LeafSystem(System):
         return list(self._periodic_events)
 
     def get_unique_periodic_discrete_update_attribute(self):
-        """The (period_sec, offset_sec) shared by every periodic discrete update of this
-        system, or None when it has none or several timings (Drake's
-        GetUniquePeriodicDiscreteUpdateAttribute)."""
-        timings = {(t.period_sec, t.offset_sec) for t, e in self._periodic_events
-                   if e.kind == "discrete"}
+        """The PeriodicEventData (period_sec(), offset_sec()) shared by every periodic
+        discrete update of this system, or None when it has none or several timings
+        (Drake's GetUniquePeriodicDiscreteUpdateAttribute)."""
+        timings = {t for t, e in self._periodic_events if e.kind == "discrete"}
         return next(iter(timings)) if len(timings) == 1 else None
+
+    def is_difference_equation_system(self):
+        """``(True, period)`` when the system is x[n+1] = f(n, x[n], u[n]): one discrete
+        state group, no continuous or abstract state, and one periodic discrete update
+        timing with offset 0; ``(False, 0.0)`` otherwise (pydrake's tuple form of
+        IsDifferenceEquationSystem)."""
+        timing = self.get_unique_periodic_discrete_update_attribute()
+        if (self.num_continuous_states() or self._xa_model or len(self._xd_model) != 1
+                or timing is None or timing.offset_sec() != 0.0):
+            return False, 0.0
+        return True, timing.period_sec()
+
+    def is_differential_equation_system(self):
+        """True when the system has no discrete or abstract state and only vector inputs
+        (Drake's IsDifferentialEquationSystem)."""
+        return not (self._xd_model or self._xa_model) and all(
+            p.get_data_type() == VECTOR for p in self._input_ports)
 
     def eval_unique_periodic_discrete_update(self, context):
         """The discrete state after this system's periodic discrete updates at ``context``
@@ -638,8 +666,10 @@ class LeafSystem(System):
         entry = ctx.deriv_entry
         if entry.valid:
             return entry.ro
+        if ctx._root.cache_frozen:
+            raise frozen_cache_error(entry)
         self.do_calc_time_derivatives(ctx, ctx.deriv_holder)
-        entry.valid = True
+        entry.valid = entry.enabled
         ctx._root.validations += 1
         return entry.ro
 
@@ -710,6 +740,7 @@ class LeafSystem(System):
             storage = decl._alloc()
             holder = BasicVector._wrap(storage) if isinstance(storage, np.ndarray) else Value(storage)
             ctx.cache_entries.append(CacheEntryValue(storage, decl._description, holder))
+            ctx.cache_entries[-1].enabled = not decl._disabled_by_default
         for port in self._output_ports:
             storage = port._alloc()
             if port._kind == VECTOR:
@@ -719,6 +750,7 @@ class LeafSystem(System):
                 holder = as_value(storage)
                 storage = holder._value
             ctx.out_entries.append(CacheEntryValue(storage, f"output '{port.get_name()}'", holder))
+            ctx.out_entries[-1].enabled = not port.cache_entry().is_disabled_by_default()
         holder = self._new_derivatives()
         ctx.deriv_holder = holder
         ctx.deriv_entry = CacheEntryValue(holder._data, "time derivatives", holder)
@@ -744,24 +776,55 @@ class LeafSystem(System):
             ctx._p[i][:] = m
         for i, m in enumerate(self._pa_model):
             ctx._pa[i] = m.clone()
-        self.set_default_state_and_parameters(ctx)
         version = ctx._root.version
         for note in (ctx.note_xd, ctx.note_xa, ctx.note_p):
             notify(note, version)
+        # Drake's override points, called only when a subclass overrides them (the model
+        # values are already in place)
+        if type(self).set_default_state is not LeafSystem.set_default_state:
+            self.set_default_state(ctx, ctx.get_mutable_state())
+        if type(self).set_default_parameters is not LeafSystem.set_default_parameters:
+            self.set_default_parameters(ctx, ctx.get_mutable_parameters())
+        self.set_default_state_and_parameters(ctx)
+
+    def set_default_state(self, context, state=None):
+        """Write the declared default state (model values) into ``state``, a State of this
+        system (None: the context's own). Drake's SetDefaultState: override it to give
+        other defaults, writing into ``state``."""
+        if state is None:
+            state = self._check_context(context, "set_default_state").get_mutable_state()
+        if self.num_continuous_states():
+            state.get_mutable_continuous_state().set_from_vector(self._default_xc)
+        for i, m in enumerate(self._xd_model):
+            state.get_mutable_discrete_state(i).set_value(m)
+        for i, m in enumerate(self._xa_model):
+            state.get_mutable_abstract_state(i).set_from(m)
+
+    def set_default_parameters(self, context, parameters):
+        """Write the declared default parameters into ``parameters`` (a Parameters of this
+        system); Drake's SetDefaultParameters, an override point."""
+        for i, m in enumerate(self._p_model):
+            parameters.get_mutable_numeric_parameter(i).set_value(m)
+        for i, m in enumerate(self._pa_model):
+            parameters.get_mutable_abstract_parameter(i).set_from(m)
 
     def set_default_state_and_parameters(self, context):
-        """Hook for subclasses whose defaults are not the declared model values."""
+        """merganser's hook for subclasses whose defaults are not the declared model
+        values: write them into ``context`` (runs after ``set_default_state``)."""
 
     def _set_random_leaf(self, ctx, generator):
         self._set_default_leaf(ctx)
-        self.set_random_state(ctx, generator)
-        self.set_random_parameters(ctx, generator)
+        self.set_random_state(ctx, ctx.get_mutable_state(), generator)
+        self.set_random_parameters(ctx, ctx.get_mutable_parameters(), generator)
 
-    def set_random_state(self, context, generator):
-        """Override to randomize the state; default keeps the defaults."""
+    def set_random_state(self, context, state, generator):
+        """Override to randomize the state (Drake's SetRandomState): write into ``state``
+        (this system's State in ``context``, already at its defaults) drawing from
+        ``generator`` (a numpy Generator, e.g. a RandomGenerator). Default: keep them."""
 
-    def set_random_parameters(self, context, generator):
-        """Override to randomize the parameters; default keeps the defaults."""
+    def set_random_parameters(self, context, parameters, generator):
+        """Override to randomize the parameters (Drake's SetRandomParameters): write into
+        ``parameters`` (a Parameters). Default: keep the defaults."""
 
 
 def _producer_alloc(producer):
@@ -778,56 +841,6 @@ def _producer_calc(producer):
         held = value.get_value()
         return None if held is storage else held
     return calc
-
-
-class CacheEntry:
-    """A declared cache entry of a LeafSystem (Drake's CacheEntry)."""
-
-    def __init__(self, system, index, description, alloc, calc, prerequisites):
-        self._system = system
-        self._index = index
-        self._description = description
-        self._alloc = alloc if calc is not None else _none
-        self._calc = calc if calc is not None else alloc
-        self._producer_returns = calc is None
-        self._prerequisites = prerequisites
-
-    def ticket(self):
-        return Tickets.cache_entry(self._index)
-
-    def cache_index(self):
-        return self._index
-
-    def description(self):
-        return self._description
-
-    def eval(self, context):
-        """The cached value, recomputed when a prerequisite changed."""
-        ctx = context if context._system is self._system else self._system._context_from(
-            context, "CacheEntry.eval")
-        entry = ctx.cache_entries[self._index]
-        if entry.valid:
-            return entry.ro
-        if self._producer_returns:
-            value = self._calc(ctx)
-            entry.value = value
-            if isinstance(value, np.ndarray):
-                ro = value.view()
-                ro.flags.writeable = False
-                entry.ro = ro
-            else:
-                entry.ro = value
-        else:
-            result = self._calc(ctx, entry.value)
-            if result is not None:
-                entry.value = entry.ro = result
-        entry.valid = True
-        ctx._root.validations += 1
-        return entry.ro
-
-    def is_out_of_date(self, context):
-        ctx = self._system._context_from(context, "CacheEntry.is_out_of_date")
-        return not ctx.cache_entries[self._index].valid
 
 
 def _vector_size(fn, size, model):
@@ -861,10 +874,6 @@ _AGGREGATE_TICKETS = {
     "all_parameters": "trk_params", "all_inputs": "trk_u_all",
     "all_sources_except_inputs": "trk_nonu", "all_sources": "trk_sources",
 }
-
-
-def _none():
-    return None
 
 
 class _CopyState:

@@ -10,7 +10,8 @@ import numbers
 
 import numpy as np
 
-from .cache import Tickets
+from .cache import Tickets, frozen_cache_error
+from .cache_entry import OutputPortCacheEntry
 from .errors import PortError, PortTypeError
 from .keyword_check import lists_valid_keywords
 from .value import BasicVector, Value, as_value
@@ -80,6 +81,12 @@ class PortBase:
 
     def _describe(self):
         return f"port '{self._name}' of system '{self._system.get_name()}'"
+
+    def get_full_description(self):
+        """``InputPort[i] (name) of System ::path (Type)``, Drake's description."""
+        kind = "InputPort" if isinstance(self, InputPort) else "OutputPort"
+        return (f"{kind}[{self._index}] ({self._name}) of System "
+                f"{self._system.get_system_pathname()} ({type(self._system).__name__})")
 
     def eval_vector(self, context):
         """The value of a vector port, a read-only ndarray of ``size()`` elements."""
@@ -175,12 +182,15 @@ class InputPort(PortBase):
     def _checked_value(self, value):
         fn = "InputPort.fix_value"
         if self._kind == VECTOR:
+            # pydrake: a raw object that is no vector is a TypeError, a Value of the wrong
+            # type a RuntimeError (PortTypeError is both)
+            error = PortError if isinstance(value, Value) else PortTypeError
             if isinstance(value, (BasicVector, Value)):
                 value = value.get_value()
             try:
                 arr = np.array(value, dtype=float).reshape(-1)
             except (TypeError, ValueError):
-                raise PortError(
+                raise error(
                     f"{fn}: argument 'value' for {self._describe()} must be an array_like of "
                     f"{self._size} floats or a BasicVector, got {type(value).__name__} "
                     f"{value!r:.60}") from None
@@ -248,14 +258,27 @@ class LeafOutputPort(OutputPort):
         self._calc = calc
         self._alloc = alloc
         self._prerequisites = prerequisites
+        self._cache_entry = None
+
+    def cache_entry(self):
+        """The CacheEntry holding this port's value (Drake's OutputPort::cache_entry)."""
+        if self._cache_entry is None:
+            self._cache_entry = OutputPortCacheEntry(self)
+        return self._cache_entry
+
+    def disable_caching_by_default(self):
+        """Contexts created from now on recompute this port's value on every evaluation."""
+        self.cache_entry().disable_caching_by_default()
 
     def eval(self, context):
         ctx = context if context._system is self._system else self._context_for(context, "eval")
         entry = ctx.out_entries[self._index]
         if entry.valid:
             return entry.ro
+        if ctx._root.cache_frozen:
+            raise frozen_cache_error(entry)
         self._calc(ctx, entry.holder)
-        entry.valid = True
+        entry.valid = entry.enabled
         ctx._root.validations += 1
         if self._kind == ABSTRACT:
             entry.ro = entry.value = entry.holder._value

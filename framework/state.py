@@ -13,15 +13,49 @@ from .value import BasicVector, as_vector_base
 class ContinuousState:
     """The continuous state x = [q; v; z] (Drake's ContinuousState).
 
-    Reads (``get_vector()``, ``get_generalized_position()``, ...) return read-only
-    VectorBase views; ``get_mutable_vector()`` and ``get_mutable_generalized_*()``
-    return writable views and mark what they cover as changed.
+    ``ContinuousState()`` is empty; ``ContinuousState(state, num_q=None, num_v=None,
+    num_z=None)`` holds a copy of ``state`` (a BasicVector, VectorBase or array_like of n
+    values; all of it z unless the sizes are given, which must add up to n).
+
+    A context's ``get_continuous_state()`` gives read-only views (``get_vector()``,
+    ``get_generalized_position()``, ...); its ``get_mutable_continuous_state()`` gives one
+    whose ``get_vector()`` and ``get_mutable_*()`` are writable and mark what they cover
+    as changed.
     """
 
-    __slots__ = ("_owner",)
+    __slots__ = ("_owner", "_mutable")
 
-    def __init__(self, owner):
-        self._owner = owner
+    def __init__(self, state=None, num_q=None, num_v=None, num_z=None):
+        fn = "ContinuousState"
+        if state is None:
+            x = np.zeros(0)
+        else:
+            values = state.get_value() if hasattr(state, "get_value") else state
+            x = np.array(values, dtype=float).reshape(-1)
+        sizes = (num_q, num_v, num_z)
+        if all(n is None for n in sizes):
+            nq, nv, nz = 0, 0, x.size
+        elif any(n is None for n in sizes):
+            raise TypeError(f"{fn}: give all of num_q, num_v and num_z or none, got {sizes}")
+        else:
+            nq, nv, nz = (int(n) for n in sizes)
+            if min(nq, nv, nz) < 0 or nq + nv + nz != x.size or nv > nq:
+                raise ValueError(
+                    f"{fn}: num_q={nq}, num_v={nv}, num_z={nz} must be >= 0 with num_v <= num_q "
+                    f"and add up to the state's size {x.size}")
+        self._owner = _DetachedContinuousState(x, nq, nv, nz)
+        self._mutable = True
+
+    @classmethod
+    def _of(cls, owner, mutable):
+        """The ContinuousState reading (and, if ``mutable``, writing) through ``owner``."""
+        obj = cls.__new__(cls)
+        obj._owner, obj._mutable = owner, mutable
+        return obj
+
+    def clone(self):
+        """A copy owning its values (no context)."""
+        return ContinuousState(self.copy_to_vector(), self.num_q(), self.num_v(), self.num_z())
 
     def num_q(self):
         return self._owner._nq
@@ -40,8 +74,9 @@ class ContinuousState:
         return self.size()
 
     def get_vector(self):
-        """All of x, shape (n,), read-only."""
-        return self._owner._xc_read()
+        """All of x, shape (n,): writable (marking all of x changed) when this came from a
+        mutable accessor, read-only otherwise."""
+        return self._owner._xc_mutable() if self._mutable else self._owner._xc_read()
 
     def get_mutable_vector(self):
         """All of x, shape (n,), writable; marks q, v and z changed."""
@@ -132,7 +167,7 @@ class _DetachedContinuousState:
 
 def detached_continuous_state(x, nq, nv, nz):
     """A ContinuousState over the array ``x`` (owned by no context)."""
-    return ContinuousState(_DetachedContinuousState(x, nq, nv, nz))
+    return ContinuousState._of(_DetachedContinuousState(x, nq, nv, nz), True)
 
 
 class DiscreteValues:
@@ -259,6 +294,18 @@ class AbstractValues:
     def get_mutable_value(self, index):
         return self._values[index]
 
+    def clone(self):
+        """Deep copies of every Value."""
+        return AbstractValues([v.clone() for v in self._values])
+
+    def set_from(self, other):
+        """Copy the held objects of ``other`` (same number of values) into these Values."""
+        if other.size() != self.size():
+            raise ValueError(f"AbstractValues.set_from: other has {other.size()} values, "
+                             f"expected {self.size()}")
+        for dst, src in zip(self._values, other._values):
+            dst.set_from(src)
+
 
 class State:
     """Continuous, discrete and abstract state together (Drake's State).
@@ -285,7 +332,8 @@ class State:
         return self._xc_state._owner._x
 
     def get_continuous_state(self):
-        return self._xc_state
+        """The continuous state, read-only views."""
+        return ContinuousState._of(self._xc_state._owner, False)
 
     def get_mutable_continuous_state(self):
         return self._xc_state
@@ -300,10 +348,10 @@ class State:
         return len(self._xa)
 
     def get_abstract_state(self, index=None):
-        """AbstractValues with no argument; the held value of state ``index`` otherwise."""
+        """AbstractValues with no argument; the Value of state ``index`` otherwise."""
         if index is None:
             return AbstractValues(self._xa)
-        return self._xa[index].get_value()
+        return self._xa[index]
 
     def get_mutable_abstract_state(self, index=None):
         if index is None:

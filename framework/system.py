@@ -6,6 +6,7 @@ immutable afterwards; every number lives in a Context created by
 overridable ``do_*`` methods.
 """
 
+import enum
 import itertools
 
 import numpy as np
@@ -14,7 +15,7 @@ from .context import FixedInputValue
 from .context_tree import finalize_root, wire_subtree
 from . import event_dispatch
 from .errors import ContextError, PortError
-from .graphviz import system_to_graphviz
+from . import graphviz
 from .ports import VECTOR, SystemOutput
 from .state import DiscreteValues, detached_continuous_state
 from .value import Value
@@ -27,7 +28,35 @@ def _names_list(items):
     return ", ".join(repr(n) for n in names) if names else "(none)"
 
 
-class System:
+class SystemVisitor:
+    """Visitor over a system tree (Drake's SystemVisitor): subclass it, override
+    ``visit_system(system)`` (leaves) and ``visit_diagram(diagram)``, and call
+    ``system.accept(visitor)``; a diagram's visit usually recurses with
+    ``for s in diagram.get_systems(): s.accept(self)``."""
+
+    def visit_system(self, system):
+        raise NotImplementedError(f"{type(self).__name__} must override visit_system")
+
+    def visit_diagram(self, diagram):
+        raise NotImplementedError(f"{type(self).__name__} must override visit_diagram")
+
+
+class _SystemType(type):
+    """Checks, once a system is constructed, that its ``__init__`` ran System's: a
+    subclass whose ``__init__`` forgets ``super().__init__()`` fails at construction with
+    a TypeError naming the base to call, instead of later with an AttributeError."""
+
+    def __call__(cls, *args, **kwargs):
+        system = super().__call__(*args, **kwargs)
+        if "_uid" not in system.__dict__:
+            base = next((b.__name__ for b in cls.__mro__[1:]
+                         if b.__module__.startswith(__package__)), "System")
+            raise TypeError(f"{cls.__name__}.__init__ must call {base}.__init__(self) "
+                            f"(or super().__init__()) before returning")
+        return system
+
+
+class System(metaclass=_SystemType):
     """Base class of every system. Subclass LeafSystem (or build a Diagram) instead."""
 
     def __init__(self):
@@ -52,6 +81,19 @@ class System:
                 f"System.set_name: system '{self._name}' is already part of diagram "
                 f"'{self._parent.get_name()}'; names are fixed after build()")
         self._name = name
+
+    def get_system_name(self):
+        """The name, or ``"_"`` when it is empty (Drake's GetSystemName)."""
+        return self._name or "_"
+
+    def get_system_pathname(self):
+        """The names from the root diagram down to this system, each preceded by
+        ``::`` (Drake's GetSystemPathname, e.g. ``::diagram::adder``)."""
+        names, system = [], self
+        while system is not None:
+            names.append(system.get_system_name())
+            system = system._parent
+        return "".join("::" + n for n in reversed(names))
 
     def get_system_type(self):
         return f"{type(self).__module__}.{type(self).__qualname__}"
@@ -83,13 +125,34 @@ class System:
                 f"{len(ports)} {which} port(s)")
         return ports[i]
 
-    def get_input_port(self, i_or_name=None):
-        """Input port by index or name; no argument when the system has exactly one."""
+    def get_input_port(self, i_or_name=None, warn_deprecated=True):
+        """Input port by index or name; no argument when the system has exactly one.
+        (``warn_deprecated`` is pydrake's; merganser has no deprecated ports.)"""
         return self._port(self._input_ports, "input", i_or_name, "get_input_port")
 
-    def get_output_port(self, i_or_name=None):
+    def get_output_port(self, i_or_name=None, warn_deprecated=True):
         """Output port by index or name; no argument when the system has exactly one."""
         return self._port(self._output_ports, "output", i_or_name, "get_output_port")
+
+    def get_input_port_selection(self, port_index):
+        """The input port an InputPortSelection or index names (Drake's
+        get_input_port_selection): None for ``kNoInput`` and for
+        ``kUseFirstInputIfItExists`` on a system without inputs."""
+        return self._port_selection(self._input_ports, self.get_input_port, port_index)
+
+    def get_output_port_selection(self, port_index):
+        """The output port an OutputPortSelection or index names (None for
+        ``kNoOutput``, or ``kUseFirstOutputIfItExists`` without outputs)."""
+        return self._port_selection(self._output_ports, self.get_output_port, port_index)
+
+    @staticmethod
+    def _port_selection(ports, get, selection):
+        value = selection.value if isinstance(selection, enum.Enum) else selection
+        if value == -1:
+            return None
+        if value == -2:
+            return ports[0] if ports else None
+        return get(value)
 
     def has_input_port(self, name):
         return any(p.get_name() == name for p in self._input_ports)
@@ -130,10 +193,8 @@ class System:
         return 0
 
     def accept(self, v):
-        """Visitor dispatch (Drake's ``SystemVisitor``): ``v.visit_system(self)``, or
-        ``v.visit_diagram(self)`` for a Diagram."""
-        if self._subsystems():
-            return v.visit_diagram(self)
+        """Visitor dispatch (Drake's ``Accept``): ``v.visit_system(self)``; a Diagram calls
+        ``v.visit_diagram(self)``."""
         return v.visit_system(self)
 
     # ---- contexts ---------------------------------------------------------------------------
@@ -268,6 +329,40 @@ class System:
     def calc_kinetic_energy(self, context):
         return 0.0
 
+    def eval_kinetic_energy(self, context):
+        """Kinetic energy in ``context`` (Drake's EvalKineticEnergy; computed per call)."""
+        return self.calc_kinetic_energy(context)
+
+    def eval_potential_energy(self, context):
+        """Potential energy in ``context`` (Drake's EvalPotentialEnergy; computed per call)."""
+        return self.calc_potential_energy(context)
+
+    # ---- implicit form (Drake's default: residual = proposed ẋ − f(x, u, t)) -----------------
+    def implicit_time_derivatives_residual_size(self):
+        """Size of the residual of the implicit dynamics 0 = g(x, ẋ); by default n."""
+        return self.num_continuous_states()
+
+    def allocate_implicit_time_derivatives_residual(self):
+        """A zero residual vector, shape (implicit_time_derivatives_residual_size(),)."""
+        return np.zeros(self.implicit_time_derivatives_residual_size())
+
+    def calc_implicit_time_derivatives_residual(self, context, proposed_derivatives, residual):
+        """Write g(x, ẋ_proposed) = ẋ_proposed − f(x, u, t) into ``residual`` (ndarray of
+        the residual size, written in place); ``proposed_derivatives`` is a
+        ContinuousState, BasicVector or array_like of size n."""
+        fn = "calc_implicit_time_derivatives_residual"
+        ctx = self._check_context(context, fn)
+        proposed = proposed_derivatives
+        if hasattr(proposed, "copy_to_vector"):
+            proposed = proposed.copy_to_vector()
+        proposed = np.asarray(proposed, dtype=float).reshape(-1)
+        n = self.num_continuous_states()
+        if proposed.size != n or not isinstance(residual, np.ndarray) or residual.size != n:
+            raise ValueError(f"{fn}: proposed_derivatives and residual must have {n} elements "
+                             f"(system '{self._name}'), got {proposed.size} and "
+                             f"{getattr(residual, 'size', None)}")
+        residual.reshape(-1)[:] = proposed - self.eval_time_derivatives(ctx)
+
     def calc_potential_energy(self, context):
         return 0.0
 
@@ -283,6 +378,40 @@ class System:
         instant. With a single argument, whether any output depends on that input."""
         raise NotImplementedError
 
+    def has_any_direct_feedthrough(self):
+        """True when some output may depend on some input at the same instant."""
+        return any(self.has_direct_feedthrough(i, j) for i in range(self.num_input_ports())
+                   for j in range(self.num_output_ports()))
+
+    def validate_context(self, context):
+        """Raise ContextError unless ``context`` was created for this very system (Drake's
+        ValidateContext)."""
+        if getattr(context, "_system", None) is not self:
+            got = getattr(getattr(context, "_system", None), "get_system_pathname", None)
+            raise ContextError(
+                f"validate_context: the context was not created for system "
+                f"{self.get_system_pathname()} ({type(self).__name__}); it belongs to "
+                f"{got() if got else type(context).__name__}")
+
+    def fix_input_ports_from(self, other_system, other_context, target_context):
+        """Fix every input port of ``target_context`` (a context of this system) to the
+        value the same-index port of ``other_system`` has in ``other_context``; ports
+        without a value there are left alone (Drake's FixInputPortsFrom)."""
+        fn = "fix_input_ports_from"
+        self.validate_context(target_context)
+        other_system.validate_context(other_context)
+        if other_system.num_input_ports() != self.num_input_ports():
+            raise ValueError(f"{fn}: system {other_system.get_system_pathname()} has "
+                             f"{other_system.num_input_ports()} input ports, "
+                             f"{self.get_system_pathname()} has {self.num_input_ports()}")
+        for port, other in zip(self._input_ports, other_system._input_ports):
+            if not other.has_value(other_context):
+                continue
+            if port.get_data_type() == VECTOR:
+                port.fix_value(target_context, np.array(other.eval(other_context)))
+            else:
+                port.fix_value(target_context, other.eval_abstract(other_context).clone())
+
     def _all_systems(self):
         yield self
 
@@ -290,9 +419,23 @@ class System:
         """The direct subsystems (none for a leaf)."""
         return ()
 
-    def get_graphviz_string(self, max_depth=None):
-        """A Graphviz (dot) description of the system and its ports."""
-        return system_to_graphviz(self, max_depth)
+    def get_graphviz_string(self, max_depth=None, options=None):
+        """A Graphviz (dot) document of the system and its ports (Drake's
+        GetGraphvizString); nested diagrams are expanded down to ``max_depth`` levels
+        (None: all). ``options`` (dict of str) are passed to the fragments:
+        ``{"split": "I/O"}`` draws a leaf's inputs and outputs as two nodes, and a
+        diagram hands ``"<subsystem name>/<key>"`` to that subsystem as ``<key>``."""
+        return graphviz.document(self, self.get_graphviz_fragment(max_depth, options))
+
+    def get_graphviz_fragment(self, max_depth=None, options=None):
+        """This system's part of a Graphviz document, a GraphvizFragment with
+        ``fragments`` (dot text pieces), ``input_ports`` and ``output_ports`` (dot ids)."""
+        return self.do_get_graphviz_fragment(graphviz.make_params(self, max_depth, options))
+
+    def do_get_graphviz_fragment(self, params):
+        """Override to change how this system is drawn (e.g. add ``params.header_lines``)
+        and return ``super().do_get_graphviz_fragment(params)``."""
+        return graphviz.leaf_fragment(self, params)
 
     def num_continuous_states(self):
         return 0
@@ -314,6 +457,22 @@ class System:
         ctx = self._check_context(context, "execute_forced_events")
         return event_dispatch.execute(ctx, _forced_events, "forced", publish=publish)
 
+    def calc_forced_discrete_variable_update(self, context, discrete_state):
+        """Run the forced discrete updates with ``context`` as input, writing into
+        ``discrete_state`` (a DiscreteValues laid out as this system's, e.g. from
+        ``allocate_discrete_variables()``); ``context`` is unchanged."""
+        ctx = self._check_context(context, "calc_forced_discrete_variable_update")
+        return event_dispatch.calc_into(ctx, _forced_discrete_events, "forced discrete",
+                                        discrete_state=discrete_state)
+
+    def calc_forced_unrestricted_update(self, context, state):
+        """Run the forced unrestricted updates with ``context`` as input, writing into
+        ``state`` (a State of this system, e.g. a clone of the context's); ``context`` is
+        unchanged."""
+        ctx = self._check_context(context, "calc_forced_unrestricted_update")
+        return event_dispatch.calc_into(ctx, _forced_unrestricted_events,
+                                        "forced unrestricted", state=state)
+
     def execute_initialization_events(self, context):
         """Run the initialization events (unrestricted updates, then discrete updates, then
         publishes) into ``context``, as ``Simulator.initialize()`` does, without a
@@ -333,6 +492,14 @@ def _forced_events(leaf):
     return leaf._forced_publish_events + leaf._forced_discrete_events + leaf._forced_unrestricted_events
 
 
+def _forced_discrete_events(leaf):
+    return leaf._forced_discrete_events
+
+
+def _forced_unrestricted_events(leaf):
+    return leaf._forced_unrestricted_events
+
+
 def _initialization_events(leaf):
     return leaf._initialization_events
 
@@ -347,3 +514,8 @@ def _write_derivatives(system, xdot, derivatives):
         derivatives[:] = xdot
     else:
         derivatives.set_value(xdot)
+
+
+#: Drake splits System into a scalar-type-independent SystemBase and System<T>; merganser
+#: has one scalar type, so the two are one class.
+SystemBase = System

@@ -15,7 +15,20 @@ class _Size(int):
         return int(self)
 
 
-class VectorBase(np.ndarray):
+class _VectorBaseType(type):
+    """Drake's BasicVector is a VectorBase: ``isinstance(BasicVector(...), VectorBase)``
+    holds here too, although a BasicVector is no ndarray."""
+
+    def __instancecheck__(cls, instance):
+        return type.__instancecheck__(cls, instance) or (
+            cls is VectorBase and isinstance(instance, BasicVector))
+
+    def __subclasscheck__(cls, subclass):
+        return type.__subclasscheck__(cls, subclass) or (
+            cls is VectorBase and isinstance(subclass, type) and issubclass(subclass, BasicVector))
+
+
+class VectorBase(np.ndarray, metaclass=_VectorBaseType):
     """A float64 numpy array with Drake's VectorBase methods.
 
     The context returns state vectors as VectorBase views: numpy habits keep working

@@ -77,13 +77,13 @@ class VectorLogSink(LeafSystem):
         return self._triggers
 
     def _write(self, context):
-        log = context.get_abstract_state(self._log_index)
+        log = context.get_abstract_state(self._log_index).get_value()
         log.add_data(context.get_time(), self.get_input_port(0).eval(context))
 
     def get_log(self, context):
         """The VectorLog of this sink's ``context`` (or of any context containing it)."""
         ctx = self._context_from(context, "VectorLogSink.get_log")
-        return ctx.get_abstract_state(self._log_index)
+        return ctx.get_abstract_state(self._log_index).get_value()
 
     get_mutable_log = get_log
 

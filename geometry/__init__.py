@@ -6,6 +6,7 @@ from merganser.framework.lazy_exports import lazy_exports
 
 __all__, __getattr__, __dir__ = lazy_exports(__name__, {
     ".collision_filter": ("CollisionFilterDeclaration", "CollisionFilterManager", "GeometrySet"),
+    ".hydroelastic.contact_surface": ("HydroelasticContactRepresentation",),
     ".geometry_instance": (
         "FrameId", "GeometryFrame", "GeometryId", "GeometryInstance", "SourceId",
     ),
@@ -27,10 +28,12 @@ __all__, __getattr__, __dir__ = lazy_exports(__name__, {
     ".roll_pitch_yaw": ("RollPitchYaw",),
     ".rotation_matrix": ("RotationMatrix",),
     ".scene_graph": ("FramePoseVector", "SceneGraph"),
+    ".scene_graph_config": ("DefaultProximityProperties", "SceneGraphConfig"),
     ".shapes": (
         "Box", "Capsule", "Convex", "Cylinder", "Ellipsoid", "HalfSpace", "Mesh", "Shape",
         "Sphere",
     ),
+    ".triangle_surface_mesh": ("SurfaceTriangle", "TriangleSurfaceMesh"),
 }, unlisted={
     # the browser visualizer: importable from here, not loaded by `import *`
     ".visualization": (

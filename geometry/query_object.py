@@ -250,17 +250,40 @@ class QueryObject:
         rows, _ = self._prepare("has_collisions").penetration()
         return rows.shape[0] > 0
 
-    def compute_contact_surfaces(self):
+    def compute_contact_surfaces(self, representation=None):
         """Hydroelastic contact surfaces of every unfiltered candidate pair (strict: a
         pair without hydroelastic support raises, naming both geometries; see
         `geometry.hydroelastic.contact_surfaces`).
+
+        Parameters
+        ----------
+        representation : HydroelasticContactRepresentation, optional
+            kPolygon (the default) or kTriangle (each polygon split around its centroid).
 
         Returns
         -------
         list of geometry.hydroelastic.ContactSurface
             Sorted by (id_M, id_N), id_M < id_N.
         """
-        return self._hydroelastic(strict=True).surfaces
+        surfaces = self._hydroelastic(strict=True).surfaces
+        return _represented(surfaces, representation, "compute_contact_surfaces")
+
+    def compute_contact_surfaces_with_fallback(self, representation=None):
+        """Hydroelastic surfaces where both geometries support it, point pairs for the
+        other colliding pairs (Drake's ComputeContactSurfacesWithFallback).
+
+        Returns
+        -------
+        (list of ContactSurface, list of PenetrationAsPointPair)
+            The surfaces in `representation` (as `compute_contact_surfaces`); the point
+            pairs of the pairs not handled hydroelastically.
+        """
+        res = self._hydroelastic(strict=False)
+        handled = {frozenset((res.ids[i], res.ids[j])) for i, j in res.hydroelastic_pairs}
+        pairs = [p for p in self.compute_point_pair_penetration()
+                 if frozenset((p.id_A, p.id_B)) not in handled]
+        return (_represented(res.surfaces, representation,
+                             "compute_contact_surfaces_with_fallback"), pairs)
 
     def _hydroelastic(self, strict):
         """The HydroelasticQueryResult of the current poses (`strict` as in
@@ -286,3 +309,15 @@ class QueryObject:
         """The `geometry.proximity.tables.ProximityTables` of the model and collision filter
         this query sees (the batched plant runs the scene kernels over them)."""
         return self._prepare("_proximity_tables").t
+
+
+def _represented(surfaces, representation, fn):
+    """`surfaces` in `representation` (None: as computed, polygons)."""
+    from .hydroelastic.contact_surface import HydroelasticContactRepresentation as Rep
+
+    if representation is None or representation is Rep.kPolygon:
+        return surfaces
+    if representation is Rep.kTriangle:
+        return [s.to_triangles() for s in surfaces]
+    raise ValueError(f"QueryObject.{fn}: representation must be a "
+                     f"HydroelasticContactRepresentation, got {representation!r}")

@@ -28,12 +28,16 @@ from merganser.framework import LeafSystem
 from .collision_filter import CollisionFilterManager
 from .geometry_instance import FrameId, GeometryFrame, GeometryInstance, SourceId
 from .inspector import (
-    WORLD_FRAME_ID, FrameRecord, GeometryRecord, SceneGraphInspector, SceneGraphModel,
+    WORLD_FRAME_ID, FrameRecord, GeometryRecord, Role, SceneGraphInspector, SceneGraphModel,
     role_of,
 )
 from .proximity.tables import ProximityEngine, ProximityTables
 from .query_object import QueryObject
 from .rigid_transform import RigidTransform
+from .shapes import Shape
+from .scene_graph_config import (
+    DefaultProximityProperties, SceneGraphConfig, backfill_proximity_defaults,
+)
 
 __all__ = ["SceneGraph", "FramePoseVector"]
 
@@ -135,10 +139,15 @@ class SceneGraph(LeafSystem):
     """The geometry world: sources, frames, geometries, roles and proximity queries (see
     the module docstring)."""
 
-    def __init__(self):
+    def __init__(self, config=None):
         super().__init__()
         self.set_name("scene_graph")
         self._model = SceneGraphModel()
+        self._proximity_as_given = {}
+        self._config = None
+        self.set_config(SceneGraphConfig(
+            default_proximity_properties=DefaultProximityProperties.none())
+            if config is None else config)
         self._source_ports = {}
         self._frame_slot = {WORLD_FRAME_ID: 0}
         self._nested_frames = []
@@ -238,9 +247,34 @@ class SceneGraph(LeafSystem):
         for props in (geometry.proximity_properties(), geometry.illustration_properties(),
                       geometry.perception_properties()):
             if props is not None:
-                rec.roles[role_of(props, fn)] = props
+                self._set_role(rec, role_of(props, fn), props)
         self._model.bump()
         return gid
+
+    def _set_role(self, rec, role, properties):
+        """Store `properties` for `role`; proximity ones with the config's defaults."""
+        if role == Role.kProximity:
+            self._proximity_as_given[rec.id] = properties
+            properties = backfill_proximity_defaults(
+                properties, self._config.default_proximity_properties)
+        rec.roles[role] = properties
+
+    def set_config(self, config):
+        """Use `config` (a SceneGraphConfig): its default proximity properties fill what
+        every proximity geometry, present and future, lacks (`geometry.scene_graph_config`)."""
+        if not isinstance(config, SceneGraphConfig):
+            raise TypeError(f"SceneGraph.set_config: config must be a SceneGraphConfig, got "
+                            f"{type(config).__name__}")
+        self._config = config.model_copy(deep=True)
+        for gid, given in self._proximity_as_given.items():
+            rec = self._model.geometries.get(gid)
+            if rec is not None and Role.kProximity in rec.roles:
+                self._set_role(rec, Role.kProximity, given)
+        self._model.bump()
+
+    def get_config(self):
+        """The SceneGraphConfig in use (a copy)."""
+        return self._config.model_copy(deep=True)
 
     def assign_role(self, source_id, geometry_id, properties, assign="new"):
         """Give a geometry the role of `properties` (Proximity/Illustration/Perception).
@@ -248,20 +282,77 @@ class SceneGraph(LeafSystem):
         ``assign="new"`` raises if the role is already assigned; ``"replace"`` replaces it.
         """
         fn = "SceneGraph.assign_role"
-        self._model.check_source(source_id, fn)
-        self._model.check_geometry(geometry_id, fn)
-        rec = self._model.geometries[geometry_id]
-        if rec.source_id != source_id:
-            raise ValueError(f"{fn}: geometry {rec.name!r} does not belong to source "
-                             f"{self._model.sources[source_id]!r}")
+        rec = self._owned_geometry(source_id, geometry_id, fn)
         role = role_of(properties, fn)
         if assign not in ("new", "replace"):
             raise ValueError(f"{fn}: assign must be 'new' or 'replace', got {assign!r}")
         if assign == "new" and role in rec.roles:
             raise ValueError(f"{fn}: geometry {rec.name!r} already has the {role} role; use "
                              f"assign='replace'")
-        rec.roles[role] = properties
+        self._set_role(rec, role, properties)
         self._model.bump()
+
+    # ---- model edits (Drake's RenameFrame, RenameGeometry, ChangeShape, RemoveGeometry) ----
+    def rename_frame(self, frame_id, name):
+        """Give the frame `frame_id` the new `name` (unique among its source's frames)."""
+        fn = "SceneGraph.rename_frame"
+        self._model.check_frame(frame_id, fn, allow_world=False)
+        rec = self._model.frames[frame_id]
+        taken = [self._model.frames[f].name for f in self._model.source_frames[rec.source_id]
+                 if f != frame_id]
+        if not isinstance(name, str) or not name or name in taken:
+            raise ValueError(f"{fn}: name must be a non-empty str not used by another frame of "
+                             f"source {self._model.sources[rec.source_id]!r}, got {name!r}")
+        rec.name = name
+        self._model.bump()
+
+    def rename_geometry(self, geometry_id, name):
+        """Give the geometry `geometry_id` the new `name` (unique among its frame's)."""
+        fn = "SceneGraph.rename_geometry"
+        self._model.check_geometry(geometry_id, fn)
+        rec = self._model.geometries[geometry_id]
+        taken = [self._model.geometries[g].name for g in self._model.frame_geometries(rec.frame_id)
+                 if g != geometry_id]
+        if not isinstance(name, str) or not name or name in taken:
+            raise ValueError(f"{fn}: name must be a non-empty str not used by another geometry "
+                             f"of its frame, got {name!r}")
+        rec.name = name
+        self._model.bump()
+
+    def change_shape(self, source_id, geometry_id, shape, X_FG=None):
+        """Replace the shape of `geometry_id` (and, if given, its pose X_FG in its frame);
+        its roles and properties stay."""
+        fn = "SceneGraph.change_shape"
+        rec = self._owned_geometry(source_id, geometry_id, fn)
+        if not isinstance(shape, Shape):
+            raise TypeError(f"{fn}: shape must be a Shape, got {type(shape).__name__}")
+        if X_FG is not None:
+            rec.X_FG = (X_FG if isinstance(X_FG, RigidTransform)
+                        else RigidTransform(X_FG)).get_as_matrix4()
+        rec.shape = shape
+        self._model.bump()
+
+    def remove_geometry(self, source_id, geometry_id):
+        """Remove the geometry `geometry_id` (of `source_id`) and its roles. A plant's
+        geometry must not be removed after the plant is finalized."""
+        fn = "SceneGraph.remove_geometry"
+        rec = self._owned_geometry(source_id, geometry_id, fn)
+        del self._model.geometries[geometry_id]
+        if rec.frame_id == WORLD_FRAME_ID:
+            self._model.source_anchored[source_id].remove(geometry_id)
+        else:
+            self._model.frames[rec.frame_id].geometries.remove(geometry_id)
+        self._proximity_as_given.pop(geometry_id, None)
+        self._model.bump()
+
+    def _owned_geometry(self, source_id, geometry_id, fn):
+        self._model.check_source(source_id, fn)
+        self._model.check_geometry(geometry_id, fn)
+        rec = self._model.geometries[geometry_id]
+        if rec.source_id != source_id:
+            raise ValueError(f"{fn}: geometry {rec.name!r} does not belong to source "
+                             f"{self._model.sources[source_id]!r}")
+        return rec
 
     def remove_role(self, source_id, geometry_id, role):
         """Remove `role` from a geometry; returns 1 if it had it, else 0."""
@@ -293,7 +384,7 @@ class SceneGraph(LeafSystem):
         if context is None:
             return CollisionFilterManager(self._model, self._model.filter)
         ctx = self._context_from(context, "SceneGraph.collision_filter_manager")
-        state = ctx.get_abstract_state(self._xa_filter)
+        state = ctx.get_abstract_state(self._xa_filter).get_value()
         if state.filter is None:
             state = _ContextFilter(self._model.filter.copy())
             ctx.set_abstract_state(self._xa_filter, state)

@@ -62,6 +62,13 @@ def _forwarder(name, member):
         return classmethod(forward_cls)
 
     def forward(self, *args, **kwargs):
+        # The first snake_case implementation along the MRO that is not a pydrake-spelled
+        # override bound to it: so ``super().DoFoo()`` inside a user's ``DoFoo`` reaches
+        # the framework's ``do_foo`` instead of the override again.
+        for klass in type(self).__mro__:
+            impl = vars(klass).get(name)
+            if impl is not None and (klass, name) not in _ADOPTED:
+                return impl.__get__(self, type(self))(*args, **kwargs)
         return getattr(self, name)(*args, **kwargs)
     forward.__name__ = camel_case(name)
     forward.__doc__ = f"pydrake spelling of `{name}`."
@@ -90,10 +97,12 @@ def _adopt_camel_case_overrides(cls):
             if snake is not None:
                 if snake not in vars(cls):
                     setattr(cls, snake, member)
+                    _ADOPTED.add((cls, snake))
                 break
 
 
 _SNAKE_OF = {}
+_ADOPTED = set()    # (class, snake_case name) bound to a CamelCase override of that class
 
 
 def _install_subclass_hook(root):

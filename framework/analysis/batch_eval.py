@@ -148,7 +148,7 @@ def batch_eval_unique_periodic_discrete_update(system, context, times, states, i
     if timing is None:
         raise ValueError(f"{fn}: system '{system.get_name()}' must have periodic discrete "
                          "updates of one single period and offset")
-    period = timing[0]
+    period = timing.period_sec()
     ctx = context.clone()
     if ctx.num_discrete_state_groups() != 1:
         raise ValueError(f"{fn}: system '{system.get_name()}' must have one discrete state "

@@ -88,7 +88,7 @@ class OperatingPoint:
             s = leaf._system
             for data, event in s._periodic_events:
                 if event.kind == "discrete":
-                    attributes.add((data.period_sec, data.offset_sec))
+                    attributes.add((data.period_sec(), data.offset_sec()))
                 elif event.kind == "unrestricted":
                     raise ValueError(
                         f"{self.fn}: subsystem '{s.get_name()}' ({type(s).__name__}) has a "

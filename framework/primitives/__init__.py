@@ -9,6 +9,9 @@ from merganser.framework.lazy_exports import lazy_exports
 
 __all__, __getattr__, __dir__ = lazy_exports(__name__, {
     ".adder": ("Adder",),
+    ".barycentric_mesh_system": ("BarycentricMeshSystem",),
+    ".bus_creator": ("BusCreator",),
+    ".bus_selector": ("BusSelector",),
     ".constant_value_source": ("ConstantValueSource",),
     ".constant_vector_source": ("ConstantVectorSource",),
     ".demultiplexer": ("Demultiplexer",),
@@ -21,6 +24,7 @@ __all__, __getattr__, __dir__ = lazy_exports(__name__, {
     ".linear_system": ("AffineSystem", "LinearSystem"),
     ".linear_transform_density": ("LinearTransformDensity",),
     ".matrix_gain": ("MatrixGain",),
+    ".multilayer_perceptron": ("MultilayerPerceptron", "PerceptronActivationType"),
     ".multiplexer": ("Multiplexer",),
     ".pass_through": ("PassThrough",),
     ".port_switch": ("PortSwitch",),
@@ -31,6 +35,7 @@ __all__, __getattr__, __dir__ = lazy_exports(__name__, {
     ".sine": ("Sine",),
     ".sparse_matrix_gain": ("SparseMatrixGain",),
     ".state_interpolator": ("StateInterpolatorWithDiscreteDerivative",),
+    ".trajectory_affine_system": ("TrajectoryAffineSystem", "TrajectoryLinearSystem"),
     ".trajectory_source": ("TrajectorySource",),
     ".wrap_to_system": ("WrapToSystem",),
     ".zero_order_hold": ("ZeroOrderHold",),

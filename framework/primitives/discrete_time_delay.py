@@ -70,12 +70,12 @@ class DiscreteTimeDelay(LeafSystem):
         return self._steps
 
     def _sample_abstract(self, context, state):
-        buffer = list(context.get_abstract_state(0)[1:])     # drop the oldest sample
+        buffer = list(context.get_abstract_state(0).get_value()[1:])     # drop the oldest sample
         buffer.append(copy.deepcopy(self.get_input_port(0).eval(context)))
         state.set_abstract_state(0, buffer)
 
     def _calc_abstract(self, context, output):
-        output.set_value(copy.deepcopy(context.get_abstract_state(0)[0]))
+        output.set_value(copy.deepcopy(context.get_abstract_state(0).get_value()[0]))
 
     def _sample(self, context, discrete_state):
         buffer = discrete_state.get_mutable_value(0)

@@ -31,6 +31,12 @@ def _as_matrix(fn, name, value):
     return arr
 
 
+def _column(value):
+    """A (k, 1) column (what pydrake converts to an Eigen vector) as a 1-D array."""
+    arr = np.asarray(value)
+    return arr.reshape(-1) if arr.ndim == 2 and arr.shape[1] == 1 else value
+
+
 def _checked(fn, name, value, shape, sizes):
     """A copy of ``value`` (zeros when None) after checking its shape."""
     if value is None or (value.size == 0 and 0 in shape):
@@ -46,7 +52,101 @@ def _first(*candidates):
     return next((c for c in given if c), given[0] if given else 0)
 
 
-class AffineSystem(LeafSystem):
+class AffineState:
+    """The state x of an affine system: a continuous state (``time_period == 0``) or one
+    discrete group, its default ``x0`` and optional Gaussian randomization (Drake's
+    TimeVaryingAffineSystem state helpers). Needs ``num_states()`` and
+    ``self._time_period``; sets ``self._x0`` and ``self._x0_covariance``.
+    """
+
+    def time_period(self):
+        """0 for a continuous system, else the discrete update period (s)."""
+        return self._time_period
+
+    def configure_default_state(self, x0):
+        """Use ``x0`` (shape (n,)) as the state of contexts created from now on."""
+        self._x0 = as_vector("configure_default_state", "x0", x0, self.num_states())
+
+    def configure_random_state(self, covariance):
+        """``set_random_context`` draws x ~ N(x0, covariance), covariance shape (n, n)."""
+        n = self.num_states()
+        cov = np.array(covariance, dtype=float)
+        if cov.shape != (n, n):
+            raise ValueError(
+                f"configure_random_state: covariance has shape {cov.shape}, expected ({n}, {n})")
+        try:
+            self._x0_covariance = np.linalg.cholesky(cov) if n else cov
+        except np.linalg.LinAlgError:
+            raise ValueError(
+                "configure_random_state: covariance must be symmetric positive definite") from None
+
+    def get_state(self, context):
+        """The state x in ``context``, shape (n,), read-only."""
+        ctx = self._context_from(context, "get_state")
+        if self._time_period == 0.0:
+            return ctx.get_continuous_state_vector()
+        return ctx.get_discrete_state(0) if self.num_states() else np.zeros(0)
+
+    def set_state(self, context, x):
+        """Write the state x (shape (n,)) into ``context``."""
+        ctx = self._context_from(context, "set_state")
+        x = as_vector("set_state", "x", x, self.num_states())
+        if self._time_period == 0.0:
+            ctx.set_continuous_state(x)
+        elif x.size:
+            ctx.set_discrete_state(0, x)
+
+    def set_default_state_and_parameters(self, context):
+        if self.num_states():
+            self.set_state(context, self._x0)
+
+    def set_random_state(self, context, state, generator):
+        """x ~ N(x0, covariance) when ``configure_random_state`` was called."""
+        if self._x0_covariance is not None and self.num_states():
+            w = generator.standard_normal(self.num_states())
+            x = self._x0 + self._x0_covariance @ w
+            if self._time_period == 0.0:
+                state.get_mutable_continuous_state().set_from_vector(x)
+            else:
+                state.get_mutable_discrete_state(0).set_value(x)
+
+
+def declare_affine_ports(system, n, m, p, feedthrough_output, calc_output, update,
+                         time_varying=False):
+    """The input ``u0`` (m > 0), the state (continuous, or one discrete group updated by
+    ``update`` every ``time_period``) and the output ``y0`` (p > 0) of an affine system;
+    the output depends on the input only when ``feedthrough_output``, on time only when
+    ``time_varying``."""
+    system._x0 = np.zeros(n)
+    system._x0_covariance = None
+    if m > 0:
+        system.declare_vector_input_port("u0", m)
+    if n > 0 and system._time_period == 0.0:
+        system.declare_continuous_state(n)
+        state_ticket = system.xc_ticket()
+    elif n > 0:
+        system.declare_discrete_state(n)
+        system.declare_periodic_discrete_update_event(system._time_period, 0.0, update)
+        state_ticket = system.xd_ticket()
+    else:
+        state_ticket = system.nothing_ticket()
+    if p > 0:
+        prereqs = [state_ticket]
+        if m > 0 and feedthrough_output:
+            prereqs.append(system.input_port_ticket(0))
+        if time_varying:
+            prereqs.append(system.time_ticket())
+        system.declare_vector_output_port("y0", p, calc_output, prereqs)
+
+
+def checked_time_period(fn, time_period):
+    time_period = float(time_period)
+    if not (time_period >= 0.0 and np.isfinite(time_period)):
+        raise ValueError(f"{fn}: time_period must be a finite number >= 0, got {time_period}")
+    return time_period
+
+
+class AffineSystem(AffineState, LeafSystem):
     """A continuous or discrete affine system (Drake's AffineSystem).
 
     ::
@@ -88,8 +188,8 @@ class AffineSystem(LeafSystem):
         super().__init__()
         fn = type(self).__name__
         A, B, C, D = (_as_matrix(fn, k, v) for k, v in (("A", A), ("B", B), ("C", C), ("D", D)))
-        f0 = None if f0 is None or np.size(f0) == 0 else as_vector(fn, "f0", f0)
-        y0 = None if y0 is None or np.size(y0) == 0 else as_vector(fn, "y0", y0)
+        f0 = None if f0 is None or np.size(f0) == 0 else as_vector(fn, "f0", _column(f0))
+        y0 = None if y0 is None or np.size(y0) == 0 else as_vector(fn, "y0", _column(y0))
         n = _first(*(None if M is None else M.shape[k] for M, k in ((A, 0), (B, 0), (C, 1))),
                    None if f0 is None else f0.size)
         m = _first(*(None if M is None else M.shape[1] for M in (B, D)))
@@ -102,35 +202,48 @@ class AffineSystem(LeafSystem):
         self._D = _checked(fn, "D", D, (p, m), sizes)
         self._f0 = _checked(fn, "f0", f0, (n,), sizes)
         self._y0 = _checked(fn, "y0", y0, (p,), sizes)
-        self._time_period = float(time_period)
-        if not (self._time_period >= 0.0 and np.isfinite(self._time_period)):
-            raise ValueError(f"{fn}: time_period must be a finite number >= 0, got {time_period}")
-        self._x0 = np.zeros(n)
-        self._x0_covariance = None
+        self._time_period = checked_time_period(fn, time_period)
+        self._freeze_coefficients()
+        declare_affine_ports(self, n, m, p, bool(np.any(self._D)), self._calc_output,
+                             self._update)
+        self._u_port = self._input_ports[0] if m > 0 else None
+
+    def _freeze_coefficients(self):
         for M in (self._A, self._B, self._C, self._D, self._f0, self._y0):
             M.flags.writeable = False
-        if m > 0:
-            self.declare_vector_input_port("u0", m)
-        if n > 0 and self._time_period == 0.0:
-            self.declare_continuous_state(n)
-            state_ticket = self.xc_ticket()
-        elif n > 0:
-            self.declare_discrete_state(n)
-            self.declare_periodic_discrete_update_event(self._time_period, 0.0, self._update)
-            state_ticket = self.xd_ticket()
-        else:
-            state_ticket = self.nothing_ticket()
         # Precomputed for the evaluation hot path (one np.dot into the output buffer).
+        m = self._B.shape[1]
         self._has_f0 = bool(np.any(self._f0))
         self._has_y0 = bool(np.any(self._y0))
         self._has_B = m > 0 and bool(np.any(self._B))
         self._has_D = m > 0 and bool(np.any(self._D))
-        self._u_port = self._input_ports[0] if m > 0 else None
-        if p > 0:
-            prereqs = [state_ticket]
-            if m > 0 and np.any(self._D):
-                prereqs.append(self.input_port_ticket(0))
-            self.declare_vector_output_port("y0", p, self._calc_output, prereqs)
+
+    def update_coefficients(self, A, B, f0, C, D, y0):
+        """Replace the coefficients by ones of the same shapes (Drake's
+        UpdateCoefficients). As in Drake, a D that was zero may not become nonzero (that
+        would change the output's dependencies). Values already cached in existing
+        contexts are not recomputed: call ``context.set_all_cache_entries_out_of_date()``.
+
+        Raises
+        ------
+        ValueError
+            On a shape mismatch or a newly nonzero D.
+        """
+        fn = "AffineSystem.update_coefficients"
+        new = {}
+        for name, value, old in (("A", A, self._A), ("B", B, self._B), ("f0", f0, self._f0),
+                                 ("C", C, self._C), ("D", D, self._D), ("y0", y0, self._y0)):
+            arr = np.array(value, dtype=float)
+            if arr.size != old.size or (arr.ndim == 2 and old.ndim == 2 and arr.shape != old.shape):
+                raise ValueError(f"{fn}: new and current {name} have different sizes "
+                                 f"({arr.shape} vs {old.shape}; system '{self._name}')")
+            new[name] = arr.reshape(old.shape).copy()
+        if not np.any(self._D) and np.any(new["D"]):
+            raise ValueError(f"{fn}: new D makes the output of system '{self._name}' depend "
+                             f"on the input, which it did not; unsupported (as in Drake)")
+        self._A, self._B, self._f0 = new["A"], new["B"], new["f0"]
+        self._C, self._D, self._y0 = new["C"], new["D"], new["y0"]
+        self._freeze_coefficients()
 
     # ---- accessors ------------------------------------------------------------------------------
     def A(self):
@@ -161,10 +274,6 @@ class AffineSystem(LeafSystem):
         """True for the continuous form (see ``framework.affine_fusion``)."""
         return self._time_period == 0.0
 
-    def time_period(self):
-        """0 for a continuous system, else the discrete update period (s)."""
-        return self._time_period
-
     def num_states(self):
         return self._A.shape[0]
 
@@ -173,49 +282,6 @@ class AffineSystem(LeafSystem):
 
     def num_outputs(self):
         return self._C.shape[0]
-
-    # ---- state helpers --------------------------------------------------------------------------
-    def configure_default_state(self, x0):
-        """Use ``x0`` (shape (n,)) as the state of contexts created from now on."""
-        self._x0 = as_vector("configure_default_state", "x0", x0, self.num_states())
-
-    def configure_random_state(self, covariance):
-        """``set_random_context`` draws x ~ N(x0, covariance), covariance shape (n, n)."""
-        n = self.num_states()
-        cov = np.array(covariance, dtype=float)
-        if cov.shape != (n, n):
-            raise ValueError(
-                f"configure_random_state: covariance has shape {cov.shape}, expected ({n}, {n})")
-        try:
-            self._x0_covariance = np.linalg.cholesky(cov) if n else cov
-        except np.linalg.LinAlgError:
-            raise ValueError(
-                "configure_random_state: covariance must be symmetric positive definite") from None
-
-    def get_state(self, context):
-        """The state x in ``context``, shape (n,), read-only."""
-        ctx = self._context_from(context, "get_state")
-        if self._time_period == 0.0:
-            return ctx.get_continuous_state_vector()
-        return ctx.get_discrete_state(0) if self.num_states() else np.zeros(0)
-
-    def set_state(self, context, x):
-        """Write the state x (shape (n,)) into ``context``."""
-        ctx = self._context_from(context, "set_state")
-        x = as_vector("set_state", "x", x, self.num_states())
-        if self._time_period == 0.0:
-            ctx.set_continuous_state(x)
-        elif x.size:
-            ctx.set_discrete_state(0, x)
-
-    def set_default_state_and_parameters(self, context):
-        if self.num_states():
-            self.set_state(context, self._x0)
-
-    def set_random_state(self, context, generator):
-        if self._x0_covariance is not None and self.num_states():
-            w = generator.standard_normal(self.num_states())
-            self.set_state(context, self._x0 + self._x0_covariance @ w)
 
     # ---- dynamics ----------------------------------------------------------------------------
     def _input(self, context):

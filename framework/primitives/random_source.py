@@ -105,19 +105,20 @@ class RandomSource(LeafSystem):
     def _draw(self, rng):
         return _DISTRIBUTIONS[self._distribution](rng, self._n)
 
-    def _reseed(self, context, seed):
+    def _reseed(self, state, seed):
         rng = np.random.default_rng(seed)
-        context.set_abstract_state(0, rng)
-        context.set_discrete_state(0, self._draw(rng))
+        state.get_mutable_abstract_state(0).set_value(rng)
+        state.get_mutable_discrete_state(0).set_value(self._draw(rng))
 
     def set_default_state_and_parameters(self, context):
-        self._reseed(context, self._seed)
+        self._reseed(context.get_mutable_state(), self._seed)
 
-    def set_random_state(self, context, generator):
-        self._reseed(context, int(generator.integers(0, 2 ** 63)))
+    def set_random_state(self, context, state, generator):
+        """A new seed for the source's own stream, drawn from ``generator``."""
+        self._reseed(state, int(generator.integers(0, 2 ** 63)))
 
     def _resample(self, context, state):
-        rng = state.get_abstract_state(0)
+        rng = state.get_abstract_state(0).get_value()
         state.get_mutable_discrete_state(0).set_value(self._draw(rng))
 
 

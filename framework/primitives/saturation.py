@@ -62,7 +62,7 @@ class Saturation(LeafSystem):
             self.declare_vector_input_port("min_value", n)
         self.declare_vector_output_port("y0", n, self._calc_output, [self.all_input_ports_ticket()])
 
-    def get_input_port(self, i_or_name=None):
+    def get_input_port(self, i_or_name=None, warn_deprecated=True):
         """The port ``u0`` when called without an argument, else by index or name."""
         return super().get_input_port(0 if i_or_name is None else i_or_name)
 

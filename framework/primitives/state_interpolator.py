@@ -5,7 +5,7 @@ import numpy as np
 from ..keyword_check import lists_valid_keywords
 from ._linearization import select_ports
 from ._validation import as_vector
-from .discrete_derivative import _SampledDifference
+from .discrete_derivative import _SampledDifference, _context_or_state
 
 
 class StateInterpolatorWithDiscreteDerivative(_SampledDifference):
@@ -40,16 +40,19 @@ class StateInterpolatorWithDiscreteDerivative(_SampledDifference):
         self.declare_vector_output_port("state", 2 * self._n, self._calc_state,
                                         [self.xd_ticket(), self.input_port_ticket(0)])
 
-    def set_initial_position(self, context, position):
-        """Set the sample history to ``position`` (zero velocity), shape (n,)."""
-        self._set_history("set_initial_position", context, position, None)
+    def set_initial_position(self, context=None, position=None, *, state=None):
+        """Set the sample history in ``context`` (or ``state``, a State of this system)
+        to ``position`` (zero velocity), shape (n,)."""
+        self._set_history("set_initial_position", *_context_or_state(context, state),
+                          position, None)
 
-    def set_initial_state(self, context, position, velocity):
-        """Set the history so that the output is [position; velocity], shapes (n,)."""
+    def set_initial_state(self, context=None, position=None, velocity=None, *, state=None):
+        """Set the history in ``context`` (or ``state``) so that the output is
+        [position; velocity], shapes (n,)."""
         fn = "set_initial_state"
         q = as_vector(fn, "position", position, self._n)
         v = as_vector(fn, "velocity", velocity, self._n)
-        self._set_history(fn, context, q, q - v * self._h)
+        self._set_history(fn, *_context_or_state(context, state), q, q - v * self._h)
 
     def _calc_state(self, context, output):
         y = output.get_mutable_value()

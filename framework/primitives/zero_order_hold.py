@@ -85,7 +85,7 @@ class ZeroOrderHold(LeafSystem):
             ctx.set_discrete_state(0, self.get_input_port(0).eval(ctx))
 
     def _output_abstract(self, context, output):
-        output.set_value(copy.deepcopy(context.get_abstract_state(0)))
+        output.set_value(copy.deepcopy(context.get_abstract_state(0).get_value()))
 
     def _latch_abstract(self, context, state):
         state.set_abstract_state(0, self.get_input_port(0).eval(context))

@@ -4,7 +4,7 @@ geometries, surface meshes of rigid ones, and compliant-rigid contact surfaces."
 from merganser.framework.lazy_exports import lazy_exports
 
 __all__, __getattr__, __dir__ = lazy_exports(__name__, {
-    ".contact_surface": ("ContactSurface",),
+    ".contact_surface": ("ContactSurface", "HydroelasticContactRepresentation"),
     ".contact_surfaces": ("HydroelasticQueryResult", "compute_hydroelastic"),
     ".meshes": (
         "SurfaceMesh", "VolumeMesh", "make_box_surface_mesh", "make_box_volume_mesh",

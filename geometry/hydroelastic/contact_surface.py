@@ -1,8 +1,26 @@
-"""ContactSurface: the hydroelastic contact surface of two geometries M and N."""
+"""ContactSurface: the hydroelastic contact surface of two geometries M and N, and
+`HydroelasticContactRepresentation`, the choice of its faces (Drake's)."""
+
+import enum
 
 import numpy as np
 
-__all__ = ["ContactSurface"]
+__all__ = ["ContactSurface", "HydroelasticContactRepresentation"]
+
+
+class HydroelasticContactRepresentation(enum.Enum):
+    """How a contact surface's faces are represented (Drake's enumeration).
+
+    Attributes
+    ----------
+    kTriangle
+        Triangles: each polygon is split into the fan of triangles around its centroid.
+    kPolygon
+        The polygons where the meshes' elements meet (fewer faces).
+    """
+
+    kTriangle = "triangle"
+    kPolygon = "polygon"
 
 
 class ContactSurface:
@@ -66,6 +84,46 @@ class ContactSurface:
     def num_faces(self):
         """Number of polygons."""
         return len(self.face_areas)
+
+    def to_triangles(self):
+        """This surface with each polygon split into the triangles (c, v_i, v_i+1) around
+        its centroid c: the same area, centroid and pressure integral (the pressure is
+        linear on each polygon, so its value at c is the face's centroid pressure).
+
+        Returns
+        -------
+        ContactSurface
+            Triangles only; vertices are (nv_T, 3), faces (nf_T,).
+        """
+        verts, press, normals, areas, cents, face_p, grads = [], [], [], [], [], [], []
+        for f, poly in enumerate(self.polygons):
+            c, pc = self.face_centroids_W[f], self.face_pressures[f]
+            for i in range(len(poly)):
+                a, b = poly[i], poly[(i + 1) % len(poly)]
+                tri = np.array([c, self.vertices_W[a], self.vertices_W[b]])
+                p_tri = np.array([pc, self.pressure[a], self.pressure[b]])
+                verts.append(tri)
+                press.append(p_tri)
+                normals.append(self.face_normals_W[f])
+                areas.append(0.5 * np.linalg.norm(np.cross(tri[1] - tri[0], tri[2] - tri[0])))
+                cents.append(tri.mean(axis=0))
+                face_p.append(p_tri.mean())
+                grads.append(self.face_pressure_gradients[f])
+        n = len(areas)
+        return ContactSurface(
+            self.id_M, self.id_N,
+            np.concatenate(verts) if n else np.zeros((0, 3)), np.arange(0, 3 * n + 1, 3),
+            np.concatenate(press) if n else np.zeros(0), np.array(normals).reshape(n, 3),
+            np.array(areas), np.array(cents).reshape(n, 3), np.array(face_p), np.array(grads))
+
+    def is_triangle(self) -> bool:
+        """True if every face is a triangle."""
+        return bool(np.all(np.diff(self._start) == 3))
+
+    def representation(self):
+        """kTriangle if every face is a triangle, else kPolygon."""
+        return (HydroelasticContactRepresentation.kTriangle if self.is_triangle()
+                else HydroelasticContactRepresentation.kPolygon)
 
     def total_normal_force(self):
         """∫ p n dA over the surface (N, in W): the elastic force on M."""

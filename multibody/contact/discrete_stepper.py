@@ -35,7 +35,7 @@ from merganser.multibody.contact.constraints import ConstraintRows
 from merganser.multibody.contact.contact_kernels import contact_jacobian, pose_pass
 from merganser.multibody.contact.errors import ContactSolverError
 from merganser.multibody.contact.lcp import lcp_solve
-from merganser.multibody.contact.problem_kernels import generalized_impulse
+from merganser.multibody.contact.problem_kernels import generalized_impulse, near_rigid_factor
 from merganser.multibody.contact.sap_step import CONSTRAINT_WORK_ROWS, CONTACT_WORK_ROWS, sap_step
 from merganser.multibody.contact.tamsi import tamsi_step
 from merganser.multibody.kernels.layout import make_workspace
@@ -269,7 +269,9 @@ class SapStepper(ContactStepper):
         cr, w = self.constraints, res.work
         it, residual = sap_step(
             self._sap_model, state.q, state.v, vdot, core.cache.mass_matrix.eval(context).M, h,
-            core.plant.get_stiction_tolerance(), self.rel_tolerance, self.abs_tolerance,
+            core.plant.get_stiction_tolerance(),
+            near_rigid_factor(core.plant.get_sap_near_rigid_threshold()),
+            self.rel_tolerance, self.abs_tolerance,
             self.max_iterations, nc, m, pcs.node_a, pcs.node_b, pcs.p_WC, pcs.R_WC, pcs.phi0,
             pcs.k, pcs.d, pcs.tau, pcs.mu, res.v_next, res.gamma, res.vc, res.tau_contact,
             core.ip, core.fp, w.ws, cr.kinds, cr.int_params, cr.float_params, w.J, w.w,

@@ -23,6 +23,7 @@ import math
 
 import numpy as np
 from merganser.framework.compilation import kernel
+from merganser.geometry import HydroelasticContactRepresentation
 
 from merganser.multibody.contact.hydroelastic_kernels import append_surface_contacts
 from merganser.multibody.plant.contact_results import HydroelasticContactInfo
@@ -228,9 +229,18 @@ class HydroelasticContacts:
             f = f_M[a:b]
             r = s.face_centroids_W - s.centroid
             results.add_contact_info(HydroelasticContactInfo(
-                s, SpatialForce(np.cross(r, f).sum(axis=0), f.sum(axis=0))))
+                _reported(self.core, s),
+                SpatialForce(np.cross(r, f).sum(axis=0), f.sum(axis=0))))
         return results
 
+
+
+def _reported(core, surface):
+    """`surface` in the plant's contact surface representation."""
+    if core.plant.get_contact_surface_representation() is \
+            HydroelasticContactRepresentation.kTriangle:
+        return surface.to_triangles()
+    return surface
 
 
 def append_point_contacts(hydro, context, pcs, gt):
@@ -287,6 +297,6 @@ def discrete_hydroelastic_results(hydro, context, pcs, results):
         f_sum[s] += info.contact_force  # force on B = M
         tau[s] += np.cross(info.contact_point - st.surfaces[s].centroid, info.contact_force)
     for s in range(nsurf):
-        out.add_contact_info(HydroelasticContactInfo(st.surfaces[s],
+        out.add_contact_info(HydroelasticContactInfo(_reported(hydro.core, st.surfaces[s]),
                                                      SpatialForce(tau[s], f_sum[s])))
     return out

@@ -7,7 +7,13 @@ import math
 from merganser.framework.compilation import kernel
 
 SIGMA = 1.0e-3                               # SAP's friction regularization factor
-NEAR_RIGID = 1.0 / (4.0 * math.pi ** 2)      # β² / (4π²), β = 1
+NEAR_RIGID = 1.0 / (4.0 * math.pi ** 2)      # β² / (4π²) for Drake's default β = 1
+
+
+def near_rigid_factor(beta):
+    """β² / (4π²), the factor of the Delassus estimate in SAP's near-rigid bound on Rn
+    (β: the plant's sap_near_rigid_threshold; 0 turns the bound off)."""
+    return beta * beta / (4.0 * math.pi ** 2)
 
 
 @kernel(allocates=True, inline=False)
@@ -24,8 +30,10 @@ def delassus_estimate(J, M, nrows, w):
 
 
 @kernel(allocates=True, inline=False)
-def sap_parameters(nc, w, phi0, k, d, tau, mu, J, v0, h, vs, Rt, Rn, vhat, fe0, n0, eps):
-    """Per contact: Rt = σ wt, Rn = max(β²/(4π²) wn, 1/(h k (h + τ))), v̂ = -φ₀/(h + τ) (SAP);
+def sap_parameters(nc, w, phi0, k, d, tau, mu, J, v0, h, vs, near_rigid, Rt, Rn, vhat, fe0, n0,
+                   eps):
+    """Per contact: Rt = σ wt, Rn = max(near_rigid wn, 1/(h k (h + τ))), v̂ = -φ₀/(h + τ)
+    (SAP; near_rigid = β²/(4π²), `near_rigid_factor`);
     f₀ = k x₀, n₀ = h f₀ (1 - d vn₀)₊ and ε = max(vs, μ Rt n₀) (similar, lagged).
 
     wt = max(½(w₀ + w₁), w_rms) and wn = max(w₂, 10⁻⁶ w_rms), w_rms = ‖w‖/√3.
@@ -37,7 +45,7 @@ def sap_parameters(nc, w, phi0, k, d, tau, mu, J, v0, h, vs, Rt, Rn, vhat, fe0, 
         wt = max(0.5 * (w0 + w1), w_rms)
         wn = max(w2, 1e-6 * w_rms)
         Rt[i] = SIGMA * wt
-        Rn[i] = max(NEAR_RIGID * wn, 1.0 / (h * k[i] * (h + tau[i])))
+        Rn[i] = max(near_rigid * wn, 1.0 / (h * k[i] * (h + tau[i])))
         vhat[i] = -phi0[i] / (h + tau[i])
         fe0[i] = -k[i] * phi0[i]
         vn0 = 0.0

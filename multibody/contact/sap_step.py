@@ -29,8 +29,8 @@ CONSTRAINT_WORK_ROWS = 5     # g, stiffness, damping, R, v̂ per bilateral row
 
 
 @kernel(allocates=True, inline=False)
-def sap_step(model, q, v0, vdot, M, h, vs, rel_tol, abs_tol, max_iter, nc, m, node_a, node_b,
-             p_WC, R_WC, phi0, k, d, tau, mu, v, gamma, vc, tau_out, ip, fp, ws, kinds, int_params,
+def sap_step(model, q, v0, vdot, M, h, vs, near_rigid, rel_tol, abs_tol, max_iter, nc, m, node_a,
+             node_b, p_WC, R_WC, phi0, k, d, tau, mu, v, gamma, vc, tau_out, ip, fp, ws, kinds, int_params,
              float_params, J, w, contact_work, constraint_work, vstar):
     """One discrete step of the SAP family (see the module docstring).
 
@@ -46,6 +46,8 @@ def sap_step(model, q, v0, vdot, M, h, vs, rel_tol, abs_tol, max_iter, nc, m, no
         Time step (s).
     vs : float
         Stiction tolerance (m/s).
+    near_rigid : float
+        β²/(4π²) of SAP's near-rigid bound (`problem_kernels.near_rigid_factor`).
     rel_tol, abs_tol, max_iter
         Convergence criteria of `sap_solve`.
     nc : int
@@ -96,7 +98,8 @@ def sap_step(model, q, v0, vdot, M, h, vs, rel_tol, abs_tol, max_iter, nc, m, no
     delassus_estimate(J, M, c3 + m, w)
     Rt, Rn, vhat = contact_work[0], contact_work[1], contact_work[2]
     fe0, n0, eps = contact_work[3], contact_work[4], contact_work[5]
-    sap_parameters(nc, w, phi0, k, d, tau, mu, J, v0, h, vs, Rt, Rn, vhat, fe0, n0, eps)
+    sap_parameters(nc, w, phi0, k, d, tau, mu, J, v0, h, vs, near_rigid, Rt, Rn, vhat, fe0, n0,
+                   eps)
     bilateral_regularization(m, h, w[c3:], g, kh, ch, Rh, vhath)
     it, residual = sap_solve(model, M, vstar, v, J, nc, m, mu, Rt, Rn, vhat, h, k, d, fe0, n0,
                              eps, Rh, vhath, rel_tol, abs_tol, max_iter, gamma, vc)

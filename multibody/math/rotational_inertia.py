@@ -119,6 +119,14 @@ class RotationalInertia:
         return (type(self), (self._I.copy(),))
 
     @classmethod
+    def triaxially_symmetric(cls, I_triaxial):
+        """Return I_triaxial · 1 (same moment about every axis, no products)."""
+        if not (np.isfinite(I_triaxial) and I_triaxial >= 0.0):
+            raise ValueError(f"{cls.__name__}.triaxially_symmetric: I_triaxial must be finite "
+                             f"and non-negative, got {I_triaxial!r}")
+        return cls._unchecked(float(I_triaxial) * np.eye(3))
+
+    @classmethod
     def point_mass(cls, mass, p_PQ_E):
         """Return I_QP_E for a particle of `mass` at Q, about P: mass (|p|² 1 - p pᵀ)."""
         p = _check_vector3(p_PQ_E, "RotationalInertia.point_mass", "p_PQ_E")
@@ -139,6 +147,40 @@ class RotationalInertia:
         return float(np.trace(self._I))
 
     trace = get_trace
+
+    @staticmethod
+    def rows():
+        """3 (the matrix's rows, as Drake's)."""
+        return 3
+
+    @staticmethod
+    def cols():
+        """3 (the matrix's columns, as Drake's)."""
+        return 3
+
+    def __getitem__(self, index):
+        """The entry ``I[i, j]`` (two integer indices only, as Drake's)."""
+        if not (isinstance(index, tuple) and len(index) == 2
+                and all(isinstance(i, numbers.Integral) for i in index)):
+            raise TypeError(f"{type(self).__name__}[...]: incompatible function arguments: "
+                            f"expected two integer indices (i, j), got {index!r}")
+        return float(self._I[index])
+
+    def calc_maximum_possible_moment_of_inertia(self):
+        """An upper bound on the moment about any axis through the point, in any frame:
+        |trace| / 2 (a valid inertia's largest moment Imax has trace/3 <= Imax <= trace/2),
+        as Drake's."""
+        return 0.5 * abs(self.get_trace())
+
+    def set_to_nan(self):
+        """Make every entry NaN (Drake's SetToNaN)."""
+        self._I = np.full((3, 3), np.nan)
+        self._I.flags.writeable = False
+
+    def set_zero(self):
+        """Make every entry zero (Drake's SetZero)."""
+        self._I = np.zeros((3, 3))
+        self._I.flags.writeable = False
 
     @classmethod
     def NaN(cls):  # noqa: N802 (Drake's name)
@@ -167,6 +209,10 @@ class RotationalInertia:
         if np.linalg.det(axes) < 0.0:
             axes[:, 2] = -axes[:, 2]
         return moments, RotationMatrix.project_to_rotation_matrix(axes)
+
+    #: Drake's names.
+    calc_principal_moments_of_inertia = calc_principal_moments
+    calc_principal_moments_and_axes_of_inertia = calc_principal_moments_and_axes
 
     # ------------------------------------------------------------------ physical validity
     def _tolerance(self):
@@ -227,6 +273,23 @@ class RotationalInertia:
         p = _check_vector3(p_QBcm_E, "RotationalInertia.shift_to_center_of_mass", "p_QBcm_E")
         return RotationalInertia._unchecked(self._I - float(mass) * point_mass_inertia_matrix(p))
 
+    def shift_to_then_away_from_center_of_mass(self, mass, p_PBcm_E, p_QBcm_E):
+        """Return I_BQ_E from I_BP_E (self): shift to the center of mass Bcm, then away to Q.
+
+        Parameters
+        ----------
+        mass : float
+            Mass of B (kg).
+        p_PBcm_E, p_QBcm_E : array_like, shape (3,)
+            Positions of Bcm from P and from Q, expressed in E.
+        """
+        fn = "RotationalInertia.shift_to_then_away_from_center_of_mass"
+        p = _check_vector3(p_PBcm_E, fn, "p_PBcm_E")
+        q = _check_vector3(p_QBcm_E, fn, "p_QBcm_E")
+        m = float(mass)
+        return RotationalInertia._unchecked(
+            self._I - m * point_mass_inertia_matrix(p) + m * point_mass_inertia_matrix(q))
+
     # ------------------------------------------------------------------ arithmetic
     def __add__(self, other):
         """Sum of two inertias about the same point, expressed in the same frame."""
@@ -242,12 +305,20 @@ class RotationalInertia:
         return cls._unchecked(self._I - other._I)
 
     def __mul__(self, scalar):
-        """Scale by a real number; the result is a RotationalInertia (m G = I)."""
+        """Scale by a real number (the result is a RotationalInertia, m G = I), or apply to
+        a vector w of shape (3,): I w, an ndarray (3,)."""
+        if isinstance(scalar, numbers.Real):
+            return RotationalInertia._unchecked(float(scalar) * self._I)
+        w = np.asarray(scalar, dtype=np.float64) if isinstance(scalar, (list, tuple, np.ndarray)) \
+            else None
+        if w is not None and w.shape == (3,):
+            return self._I @ w
+        return NotImplemented
+
+    def __rmul__(self, scalar):
         if isinstance(scalar, numbers.Real):
             return RotationalInertia._unchecked(float(scalar) * self._I)
         return NotImplemented
-
-    __rmul__ = __mul__
 
     def __truediv__(self, scalar):
         if isinstance(scalar, numbers.Real):

@@ -37,6 +37,14 @@ def _check_mass(caller, mass):
     return float(mass)
 
 
+def _density_mass(fn, density, volume):
+    """density * volume, checking that the density is positive and finite."""
+    if not (np.isfinite(density) and density > 0.0):
+        raise ValueError(f"SpatialInertia.{fn}: density must be positive and finite, got "
+                         f"{density!r}")
+    return float(density) * float(volume)
+
+
 class SpatialInertia:
     """Immutable spatial inertia M_SP_E of a body S about point P, expressed in E.
 
@@ -168,6 +176,11 @@ class SpatialInertia:
         return cls(mass, p, UnitInertia._unchecked(G))
 
     @classmethod
+    def _about_center_of_mass(cls, fn, mass, G_SScm):
+        """M_SScm of a positive `mass` with the unit inertia `G_SScm` about its center."""
+        return cls(_check_mass(f"SpatialInertia.{fn}", mass), np.zeros(3), G_SScm)
+
+    @classmethod
     def point_mass(cls, mass, p_PQ_E):
         """Return the spatial inertia about P of a particle of `mass` at Q (position (3,))."""
         mass = _check_mass("SpatialInertia.point_mass", mass)
@@ -176,38 +189,142 @@ class SpatialInertia:
     @classmethod
     def solid_box_with_mass(cls, mass, lx, ly, lz):
         """Return M_BBcm of a uniform solid box of `mass` and sides lx, ly, lz (m)."""
-        mass = _check_mass("SpatialInertia.solid_box_with_mass", mass)
-        return cls(mass, np.zeros(3), UnitInertia.solid_box(lx, ly, lz))
+        return cls._about_center_of_mass(
+            "solid_box_with_mass", mass, UnitInertia.solid_box(lx, ly, lz))
 
     @classmethod
     def solid_cube_with_mass(cls, mass, length):
         """Return M_BBcm of a uniform solid cube of `mass` and side `length` (m)."""
-        mass = _check_mass("SpatialInertia.solid_cube_with_mass", mass)
-        return cls(mass, np.zeros(3), UnitInertia.solid_cube(length))
+        return cls._about_center_of_mass(
+            "solid_cube_with_mass", mass, UnitInertia.solid_cube(length))
 
     @classmethod
     def solid_sphere_with_mass(cls, mass, radius):
         """Return M_BBcm of a uniform solid sphere of `mass` and `radius` (m)."""
-        mass = _check_mass("SpatialInertia.solid_sphere_with_mass", mass)
-        return cls(mass, np.zeros(3), UnitInertia.solid_sphere(radius))
+        return cls._about_center_of_mass(
+            "solid_sphere_with_mass", mass, UnitInertia.solid_sphere(radius))
 
     @classmethod
     def solid_ellipsoid_with_mass(cls, mass, a, b, c):
         """Return M_BBcm of a uniform solid ellipsoid with semi-axes a, b, c (m)."""
-        mass = _check_mass("SpatialInertia.solid_ellipsoid_with_mass", mass)
-        return cls(mass, np.zeros(3), UnitInertia.solid_ellipsoid(a, b, c))
+        return cls._about_center_of_mass(
+            "solid_ellipsoid_with_mass", mass, UnitInertia.solid_ellipsoid(a, b, c))
 
     @classmethod
     def solid_cylinder_with_mass(cls, mass, radius, length, unit_vector):
         """Return M_BBcm of a uniform solid cylinder along `unit_vector` (3,)."""
-        mass = _check_mass("SpatialInertia.solid_cylinder_with_mass", mass)
-        return cls(mass, np.zeros(3), UnitInertia.solid_cylinder(radius, length, unit_vector))
+        return cls._about_center_of_mass(
+            "solid_cylinder_with_mass", mass, UnitInertia.solid_cylinder(radius, length, unit_vector))
 
     @classmethod
     def solid_capsule_with_mass(cls, mass, radius, length, unit_vector):
         """Return M_BBcm of a uniform solid capsule (cylinder `length` plus two hemispheres)."""
-        mass = _check_mass("SpatialInertia.solid_capsule_with_mass", mass)
-        return cls(mass, np.zeros(3), UnitInertia.solid_capsule(radius, length, unit_vector))
+        return cls._about_center_of_mass(
+            "solid_capsule_with_mass", mass, UnitInertia.solid_capsule(radius, length, unit_vector))
+
+    # Uniform-density solids: mass = density * volume, then the *_with_mass factory.
+    @classmethod
+    def solid_box_with_density(cls, density, lx, ly, lz):
+        """M_BBcm of a solid box of `density` (kg/m³): mass = density lx ly lz."""
+        return cls.solid_box_with_mass(_density_mass("solid_box_with_density", density,
+                                                     lx * ly * lz), lx, ly, lz)
+
+    @classmethod
+    def solid_cube_with_density(cls, density, length):
+        """M_BBcm of a solid cube of `density`: mass = density length³."""
+        return cls.solid_cube_with_mass(_density_mass("solid_cube_with_density", density,
+                                                      length ** 3), length)
+
+    @classmethod
+    def solid_sphere_with_density(cls, density, radius):
+        """M_BBcm of a solid sphere of `density`: mass = density 4/3 π r³."""
+        return cls.solid_sphere_with_mass(_density_mass(
+            "solid_sphere_with_density", density, 4.0 / 3.0 * np.pi * radius ** 3), radius)
+
+    @classmethod
+    def solid_ellipsoid_with_density(cls, density, a, b, c):
+        """M_BBcm of a solid ellipsoid of `density`: mass = density 4/3 π a b c."""
+        return cls.solid_ellipsoid_with_mass(_density_mass(
+            "solid_ellipsoid_with_density", density, 4.0 / 3.0 * np.pi * a * b * c), a, b, c)
+
+    @classmethod
+    def solid_cylinder_with_density(cls, density, radius, length, unit_vector):
+        """M_BBcm of a solid cylinder of `density`: mass = density π r² length."""
+        return cls.solid_cylinder_with_mass(_density_mass(
+            "solid_cylinder_with_density", density, np.pi * radius ** 2 * length),
+            radius, length, unit_vector)
+
+    @classmethod
+    def solid_capsule_with_density(cls, density, radius, length, unit_vector):
+        """M_BBcm of a solid capsule of `density`: mass = density π r² (length + 4/3 r)."""
+        return cls.solid_capsule_with_mass(_density_mass(
+            "solid_capsule_with_density", density,
+            np.pi * radius ** 2 * (length + 4.0 / 3.0 * radius)), radius, length, unit_vector)
+
+    @classmethod
+    def solid_cylinder_with_mass_about_end(cls, mass, radius, length, unit_vector):
+        """M_BBp of a solid cylinder about the end point Bp of its axis: the center of mass
+        is at p_BpBcm = length/2 · unit_vector."""
+        return cls.solid_cylinder_with_mass(mass, radius, length, unit_vector).shift(
+            -0.5 * length * np.asarray(unit_vector, dtype=np.float64))
+
+    @classmethod
+    def solid_cylinder_with_density_about_end(cls, density, radius, length, unit_vector):
+        """As `solid_cylinder_with_mass_about_end`, mass = density π r² length."""
+        return cls.solid_cylinder_with_density(density, radius, length, unit_vector).shift(
+            -0.5 * length * np.asarray(unit_vector, dtype=np.float64))
+
+    @classmethod
+    def thin_rod_with_mass(cls, mass, length, unit_vector):
+        """M_BBcm of a thin rod (no thickness) of `mass` and `length` along `unit_vector`:
+        m L²/12 about any axis perpendicular to it, 0 about it."""
+        return cls._about_center_of_mass(
+            "thin_rod_with_mass", mass, UnitInertia.thin_rod(length, unit_vector))
+
+    @classmethod
+    def thin_rod_with_mass_about_end(cls, mass, length, unit_vector):
+        """M_BBp of a thin rod about its end point Bp (center of mass at L/2 · unit_vector):
+        m L²/3 perpendicular to the rod."""
+        return cls.thin_rod_with_mass(mass, length, unit_vector).shift(
+            -0.5 * length * np.asarray(unit_vector, dtype=np.float64))
+
+    @classmethod
+    def hollow_sphere_with_mass(cls, mass, radius):
+        """M_BBcm of a thin spherical shell: 2/3 m r² about any axis."""
+        return cls._about_center_of_mass(
+            "hollow_sphere_with_mass", mass, UnitInertia.hollow_sphere(radius))
+
+    @classmethod
+    def hollow_sphere_with_density(cls, area_density, radius):
+        """M_BBcm of a thin spherical shell of `area_density` (kg/m²): mass = 4 π r² ρ_A."""
+        return cls.hollow_sphere_with_mass(_density_mass(
+            "hollow_sphere_with_density", area_density, 4.0 * np.pi * radius ** 2), radius)
+
+    def set_nan(self):
+        """Make the mass, center of mass and unit inertia NaN (Drake's SetNaN)."""
+        nan = SpatialInertia.NaN()
+        self._mass, self._p, self._G = nan._mass, nan._p, nan._G
+
+    def calc_principal_semi_diameters_and_pose_for_solid_ellipsoid(self):
+        """The solid ellipsoid of uniform density with this mass and inertia: its
+        semi-diameters (a, b, c), descending, and its pose X_EA (axes A, centered at the
+        center of mass), as Drake's.
+
+        For G = diag(b²+c², a²+c², a²+b²)/5 about the center of mass, a² = 5/2 (G_yy +
+        G_zz - G_xx) and so on, in the principal axes of the central unit inertia.
+
+        Returns
+        -------
+        (ndarray (3,), RigidTransform)
+        """
+        from merganser.geometry import RigidTransform
+
+        G_cm = self._G.shift_to_center_of_mass(self._p)
+        moments, R_EA = G_cm.calc_principal_moments_and_axes()     # ascending
+        Gx, Gy, Gz = moments
+        squares = 2.5 * np.array([Gy + Gz - Gx, Gx + Gz - Gy, Gx + Gy - Gz])
+        semi = np.sqrt(np.maximum(squares, 0.0))       # descending, as the moments ascend
+        return semi, RigidTransform(R_EA, self._p.copy())
 
     @classmethod
     def from_inertia_parameters(cls, params, skip_validity_check=False):
@@ -356,6 +473,8 @@ class SpatialInertia:
         return bool(np.max(np.abs(diff)) <= tolerance)
 
     def __repr__(self):
+        if self.is_zero():
+            return "SpatialInertia.zero()"
         return (
             f"SpatialInertia(mass={self._mass!r}, p_PScm_E={self._p.tolist()!r}, "
             f"G_SP_E={self._G.copy_to_full_matrix3().tolist()!r})"

@@ -42,6 +42,15 @@ class UnitInertia(RotationalInertia):
 
     __slots__ = ()
 
+    def __init__(self, Ixx=None, Iyy=None, Izz=None, Ixy=0.0, Ixz=0.0, Iyz=0.0, *, I=None):
+        if I is not None:
+            if not isinstance(I, RotationalInertia) or Ixx is not None:
+                raise TypeError(f"UnitInertia: I must be a RotationalInertia (taken as a unit "
+                                f"inertia, as Drake's UnitInertia(I)), given alone; got "
+                                f"{type(I).__name__}")
+            Ixx = I.copy_to_full_matrix3()
+        super().__init__(Ixx, Iyy, Izz, Ixy, Ixz, Iyz)
+
     @classmethod
     def from_rotational_inertia(cls, I, mass):
         """Return G = I / mass for a RotationalInertia `I` and a positive `mass`."""
@@ -58,17 +67,13 @@ class UnitInertia(RotationalInertia):
 
     # ------------------------------------------------------------------ named solids
     @classmethod
-    def point_mass(cls, p_FQ_E):
-        """Return G_QF_E of a unit mass at Q about F: |p|² 1 - p pᵀ."""
-        p = _check_vector3(p_FQ_E, "UnitInertia.point_mass", "p_FQ_E")
+    def point_mass(cls, p_FQ):
+        """Return G_QF of a unit mass at Q about F: |p|² 1 - p pᵀ (p = p_FQ, Drake's
+        keyword)."""
+        p = _check_vector3(p_FQ, "UnitInertia.point_mass", "p_FQ")
         return cls._unchecked(point_mass_inertia_matrix(p))
 
     @classmethod
-    def triaxially_symmetric(cls, I_triaxial):
-        """Return I_triaxial · 1 (same moment about every axis, no products)."""
-        _check_dimensions("UnitInertia.triaxially_symmetric", I_triaxial=I_triaxial)
-        return cls._unchecked(float(I_triaxial) * np.eye(3))
-
     @classmethod
     def axially_symmetric(cls, moment_parallel, moment_perpendicular, unit_vector):
         """Return J b bᵀ + K (1 - b bᵀ): moment J about the unit axis b, K across it."""
@@ -81,29 +86,29 @@ class UnitInertia(RotationalInertia):
         return cls._unchecked(0.5 * (G + G.T))
 
     @classmethod
-    def solid_box(cls, lx, ly, lz):
-        """Return G_BBcm of a solid box with side lengths lx, ly, lz along x, y, z (m)."""
-        _check_dimensions("UnitInertia.solid_box", lx=lx, ly=ly, lz=lz)
-        x2, y2, z2 = lx * lx, ly * ly, lz * lz
+    def solid_box(cls, Lx, Ly, Lz):
+        """Return G_BBcm of a solid box with side lengths Lx, Ly, Lz along x, y, z (m)."""
+        _check_dimensions("UnitInertia.solid_box", Lx=Lx, Ly=Ly, Lz=Lz)
+        x2, y2, z2 = Lx * Lx, Ly * Ly, Lz * Lz
         return cls._unchecked(np.diag([y2 + z2, x2 + z2, x2 + y2]) / 12.0)
 
     @classmethod
-    def solid_cube(cls, length):
-        """Return G_BBcm of a solid cube with side `length` (m): length²/6 · 1."""
-        _check_dimensions("UnitInertia.solid_cube", length=length)
-        return cls._unchecked(np.eye(3) * (length * length / 6.0))
+    def solid_cube(cls, L):
+        """Return G_BBcm of a solid cube with side `L` (m): L²/6 · 1."""
+        _check_dimensions("UnitInertia.solid_cube", L=L)
+        return cls._unchecked(np.eye(3) * (L * L / 6.0))
 
     @classmethod
-    def solid_sphere(cls, radius):
-        """Return G_BBcm of a solid sphere: 2 r²/5 · 1."""
-        _check_dimensions("UnitInertia.solid_sphere", radius=radius)
-        return cls._unchecked(np.eye(3) * (0.4 * radius * radius))
+    def solid_sphere(cls, r):
+        """Return G_BBcm of a solid sphere of radius `r`: 2 r²/5 · 1."""
+        _check_dimensions("UnitInertia.solid_sphere", r=r)
+        return cls._unchecked(np.eye(3) * (0.4 * r * r))
 
     @classmethod
-    def hollow_sphere(cls, radius):
-        """Return G_BBcm of a thin spherical shell: 2 r²/3 · 1."""
-        _check_dimensions("UnitInertia.hollow_sphere", radius=radius)
-        return cls._unchecked(np.eye(3) * (2.0 * radius * radius / 3.0))
+    def hollow_sphere(cls, r):
+        """Return G_BBcm of a thin spherical shell of radius `r`: 2 r²/3 · 1."""
+        _check_dimensions("UnitInertia.hollow_sphere", r=r)
+        return cls._unchecked(np.eye(3) * (2.0 * r * r / 3.0))
 
     @classmethod
     def solid_ellipsoid(cls, a, b, c):

@@ -1,6 +1,8 @@
 """multibody.parsing: load URDF, SDFormat and MJCF models into a MultibodyPlant.
 
 `Parser` is the entry point; `PackageMap` resolves ``package://``/``model://`` URIs;
+model directives (``.dmd.yaml``: `ModelDirectives`, `load_model_directives`,
+`process_model_directives`) assemble scenes; `CollisionFilterGroups` lists the groups read;
 errors are `ParseError` (a ValueError) and warnings `ParseWarning`, both with
 file:line; `ImportReport` lists what happened to every element; `GeometryRecord`s hold
 the parsed visual/collision geometry; `parse_hydrodynamics_parameters` reads the
@@ -19,6 +21,12 @@ __all__, __getattr__, __dir__ = lazy_exports(__name__, {
     ),
     ".hydrodynamics": ("parse_hydrodynamics_parameters",),
     ".import_report": ("ImportReport", "ReportEntry", "STATUSES"),
+    ".collision_filter_groups": ("CollisionFilterGroups",),
+    ".model_directives": "*",
     ".package_map": ("PackageMap", "UnresolvedUriError"),
     ".parser": ("Parser",),
+    ".process_model_directives": (
+        "ModelInstanceInfo", "flatten_model_directives", "get_scoped_frame_by_name",
+        "get_scoped_frame_by_name_maybe", "process_model_directives",
+    ),
 })

@@ -9,18 +9,43 @@ Model files refer to other files (meshes, included models) by
 
 Packages are registered by name (`add`), from a ``package.xml`` manifest
 (`add_package_xml`), by searching a folder tree for manifests
-(`populate_from_folder`), or from a ``ROS_PACKAGE_PATH``-style environment variable.
+(`populate_from_folder`), from a ``ROS_PACKAGE_PATH``-style environment variable, or as
+remote archives fetched on first use (`add_remote`, see ``remote_package``).
+
+As Drake's, a default-constructed map knows Drake's own packages when Drake's resources
+are on this machine: ``drake`` (the directory holding Drake's ``package.xml``) and
+``drake_models`` (remote, fetched from the URLs Drake lists for it). Drake's resource root
+is the ``DRAKE_RESOURCE_ROOT`` environment variable (a directory with a ``drake``
+subdirectory holding Drake's sentinel file), else the ``share`` directory of a pydrake
+installed on ``sys.path`` (located without importing it). `make_empty` gives a map without them.
 """
 
 from __future__ import annotations
 
+import copy
+import json
 import os
+import sys
+
+from merganser.multibody.parsing.remote_package import RemoteParams, fetch_remote_package
+
+__all__ = ["PackageMap", "UnresolvedUriError", "drake_resource_root"]
+
+_SENTINEL = os.path.join("drake", ".drake-find_resource-sentinel")
 
 
-__all__ = ["PackageMap", "UnresolvedUriError"]
+def drake_resource_root() -> str | None:
+    """Drake's resource root (the directory holding ``drake/``), or None (see the module
+    docstring)."""
+    candidates = [os.environ.get("DRAKE_RESOURCE_ROOT")]
+    candidates += [os.path.join(entry, "pydrake", "share") for entry in sys.path if entry]
+    for root in candidates:
+        if root and os.path.isfile(os.path.join(root, _SENTINEL)):
+            return os.path.abspath(root)
+    return None
 
 
-class UnresolvedUriError(ValueError):
+class UnresolvedUriError(RuntimeError, ValueError):
     """A URI names an unknown package or a file that does not exist."""
 
 
@@ -50,14 +75,44 @@ class PackageMap:
     '/abs/tests/data/models/example-robot-data/robots/panda.urdf'
     """
 
-    def __init__(self):
+    RemoteParams = RemoteParams
+
+    def __init__(self, other: "PackageMap | None" = None):
         self._paths: dict[str, str] = {}
+        self._remote: dict[str, RemoteParams] = {}
+        if other is not None:
+            if not isinstance(other, PackageMap):
+                raise TypeError(f"PackageMap: other must be a PackageMap, got "
+                                f"{type(other).__name__}")
+            self._paths = dict(other._paths)
+            self._remote = {k: copy.copy(v) for k, v in other._remote.items()}
+            return
+        root = drake_resource_root()
+        if root is None:
+            return
+        self._paths["drake"] = os.path.join(root, "drake")
+        manifest = os.path.join(root, "drake", "multibody", "parsing", "drake_models.json")
+        try:
+            with open(manifest, encoding="utf-8") as f:
+                data = json.load(f)
+            self.add_remote("drake_models", RemoteParams(
+                urls=list(data["urls"]), sha256=data["sha256"],
+                strip_prefix=data.get("strip_prefix")))
+        except (OSError, ValueError, KeyError, TypeError):
+            pass                                # a Drake without drake_models: just drake
 
     @classmethod
     def make_empty(cls) -> "PackageMap":
-        """A map with no packages (pydrake's ``PackageMap.MakeEmpty``; merganser ships
-        no built-in packages, so this equals ``PackageMap()``)."""
-        return cls()
+        """A map with no packages, not even Drake's (pydrake's ``PackageMap.MakeEmpty``)."""
+        pm = cls.__new__(cls)
+        pm._paths, pm._remote = {}, {}
+        return pm
+
+    def __copy__(self) -> "PackageMap":
+        return PackageMap(self)
+
+    def __deepcopy__(self, memo) -> "PackageMap":
+        return PackageMap(self)
 
     def add_map(self, other_map: "PackageMap") -> None:
         """Add every package of `other_map` (ValueError for a name registered here with
@@ -65,8 +120,32 @@ class PackageMap:
         if not isinstance(other_map, PackageMap):
             raise TypeError(f"PackageMap.add_map: other_map must be a PackageMap, got "
                             f"{type(other_map).__name__}")
-        for name in other_map.get_package_names():
-            self.add(name, other_map.get_path(name))
+        for name, params in other_map._remote.items():
+            self.add_remote(name, params)
+        for name, path in other_map._paths.items():
+            self.add(name, path)
+
+    def add_remote(self, package_name: str, params: RemoteParams) -> None:
+        """Register `package_name` as a remote archive, fetched by the first `get_path`
+        (see ``remote_package``).
+
+        Raises
+        ------
+        ValueError
+            For invalid params, or a name already registered (locally, or remotely with
+            other params).
+        """
+        where = f"PackageMap.add_remote({package_name!r})"
+        if not isinstance(package_name, str) or not package_name or "/" in package_name:
+            raise ValueError(f"PackageMap.add_remote: package_name must be a non-empty name "
+                             f"without '/', got {package_name!r}")
+        if not isinstance(params, RemoteParams):
+            raise TypeError(f"{where}: params must be a PackageMap.RemoteParams, got "
+                            f"{type(params).__name__}")
+        params.validate(where)
+        if package_name in self._paths or self._remote.get(package_name, params) != params:
+            raise ValueError(f"{where}: the package is already registered; remove it first")
+        self._remote[package_name] = copy.copy(params)
 
     # ------------------------------------------------------------------ registration
     def add(self, package_name: str, package_path) -> None:
@@ -86,6 +165,9 @@ class PackageMap:
             raise ValueError(f"PackageMap.add: package {package_name!r}: the directory "
                              f"{path!r} does not exist")
         existing = self._paths.get(package_name)
+        if package_name in self._remote:
+            raise ValueError(f"PackageMap.add: package {package_name!r} is already registered "
+                             f"as a remote package; cannot register it again as {path!r}")
         if existing is not None and existing != path:
             raise ValueError(f"PackageMap.add: package {package_name!r} is already registered "
                              f"as {existing!r}; cannot register it again as {path!r}")
@@ -120,7 +202,7 @@ class PackageMap:
                     name = _package_name_from_manifest(manifest)
                 except ValueError:
                     continue
-                if name not in self._paths:
+                if name not in self._paths and name not in self._remote:
                     self._paths[name] = dirpath
                     added.append(name)
         return added
@@ -135,35 +217,47 @@ class PackageMap:
 
     def remove(self, package_name: str) -> None:
         """Forget `package_name` (ValueError if unknown)."""
-        if package_name not in self._paths:
+        if package_name not in self:
             raise ValueError(f"PackageMap.remove: unknown package {package_name!r}; known "
-                             f"packages: {sorted(self._paths)}")
-        del self._paths[package_name]
+                             f"packages: {self.get_package_names()}")
+        self._paths.pop(package_name, None)
+        self._remote.pop(package_name, None)
 
     # ------------------------------------------------------------------ queries
     def contains(self, package_name: str) -> bool:
-        """True if `package_name` is registered."""
-        return package_name in self._paths
+        """True if `package_name` is registered (locally or remotely)."""
+        return package_name in self._paths or package_name in self._remote
 
     __contains__ = contains
 
     def size(self) -> int:
         """Number of registered packages."""
-        return len(self._paths)
+        return len(self._paths) + len(self._remote)
 
     def get_package_names(self) -> list[str]:
         """Registered package names, sorted."""
-        return sorted(self._paths)
+        return sorted([*self._paths, *self._remote])
 
     def get_path(self, package_name: str) -> str:
-        """Directory of `package_name` (UnresolvedUriError if unknown)."""
-        try:
-            return self._paths[package_name]
-        except KeyError:
-            raise UnresolvedUriError(
-                f"unknown package {package_name!r}; known packages: "
-                f"{sorted(self._paths) or '(none)'}; register it with "
-                f"parser.package_map().add(name, path)") from None
+        """Directory of `package_name`; a remote package is fetched first (RuntimeError if
+        that fails). UnresolvedUriError if the name is unknown."""
+        path = self._paths.get(package_name)
+        if path is not None:
+            return path
+        if package_name in self._remote:
+            try:
+                return fetch_remote_package(package_name, self._remote[package_name])
+            except RuntimeError as err:
+                raise UnresolvedUriError(str(err)) from None
+        raise UnresolvedUriError(
+            f"unknown package {package_name!r}; known packages: "
+            f"{self.get_package_names() or '(none)'}; register it with "
+            f"parser.package_map().add(name, path)")
+
+    def resolve_url(self, url: str) -> str:
+        """The file `url` names (pydrake's ``ResolveUrl``): `resolve` with the current
+        directory for relative paths."""
+        return self.resolve(url)
 
     # ------------------------------------------------------------------ resolution
     def resolve(self, uri: str, relative_to=None, must_exist: bool = True) -> str:
@@ -215,4 +309,5 @@ class PackageMap:
         return path
 
     def __repr__(self) -> str:
-        return f"PackageMap({self._paths!r})"
+        remote = {k: "remote" for k in self._remote}
+        return f"PackageMap({ {**self._paths, **remote}!r})"

@@ -27,6 +27,7 @@ import os
 
 import numpy as np
 
+from merganser.multibody.parsing.collision_filter_groups import CollisionFilterGroups
 from merganser.multibody.parsing.diagnostics import Diagnostics, ParseError
 from merganser.multibody.parsing.import_report import ImportReport
 from merganser.multibody.parsing.mjcf import parse_mjcf
@@ -128,6 +129,9 @@ class Parser:
         self._fluid_density = 1000.0
         self._gravity = 9.81
         self._reports: list[ImportReport] = []
+        self._collision_filter_groups = CollisionFilterGroups()
+        self._name_override: str | None = None
+        self._namespace: str | None = None
 
     # ------------------------------------------------------------------ accessors
     def plant(self):
@@ -185,9 +189,35 @@ class Parser:
         """Every GeometryRecord parsed so far (all calls), for scene-graph registration."""
         return [g for report in self._reports for g in report.geometries]
 
+    def get_collision_filter_groups(self) -> CollisionFilterGroups:
+        """The collision filter groups read so far (``drake:collision_filter_group``
+        elements and model directives' ``add_collision_filter_group``), with scoped names
+        (``model::group``, members ``model::link``)."""
+        out = CollisionFilterGroups()
+        plant = self._plant
+        for report in self._reports:
+            for group in report.collision_filter_groups:
+                scope = plant.get_model_instance_name(group["model_instance"])
+                name = f"{scope}::{group['name']}"
+                out.add_group(name, {f"{scope}::{m}" for m in group["members"]})
+                for ignored in group["ignored_groups"]:
+                    out.add_exclusion_pair((name, ignored if "::" in ignored
+                                            else f"{scope}::{ignored}"))
+        for name, members in self._collision_filter_groups.groups().items():
+            out.add_group(name, members)
+        for pair in self._collision_filter_groups.exclusion_pairs():
+            out.add_exclusion_pair(pair)
+        return out
+
     # ------------------------------------------------------------------ loading
-    def add_models(self, file_name) -> list[int]:
+    def add_models(self, file_name=None, *, url: str | None = None,
+                   file_contents: str | None = None, file_type: str | None = None) -> list[int]:
         """Load every model of `file_name`; return the model instances created.
+
+        As pydrake's ``AddModels``, exactly one source is given: `file_name` (a path;
+        ``.urdf``, ``.sdf``, ``.xml`` or ``.dmd.yaml`` model directives), `url` (see
+        `add_models_from_url`) or `file_contents` with `file_type` (see
+        `add_models_from_string`).
 
         Raises
         ------
@@ -196,7 +226,18 @@ class Parser:
         ValueError
             For an unknown extension or a finalized plant.
         """
+        given = [k for k, v in (("file_name", file_name), ("url", url),
+                                ("file_contents", file_contents)) if v is not None]
+        if len(given) != 1:
+            raise TypeError(f"Parser.add_models: give exactly one of file_name=, url= or "
+                            f"file_contents= (with file_type=), got {given or 'none'}")
+        if url is not None:
+            return self.add_models_from_url(url)
+        if file_contents is not None:
+            return self.add_models_from_string(file_contents, file_type)
         path = os.fspath(file_name)
+        if path.lower().endswith(".dmd.yaml"):
+            return self._add_model_directives_file(path)
         ext = os.path.splitext(path)[1].lower()
         file_type = {v: k for k, v in FILE_TYPES.items()}.get(ext)
         if file_type is None:
@@ -222,6 +263,36 @@ class Parser:
             raise ParseError(f"Parser.add_models_from_url: cannot resolve {url!r}: {err}",
                              url) from None
         return self.add_models(path)
+
+    def _add_model_directives_file(self, path: str) -> list[int]:
+        from merganser.multibody.parsing.model_directives import load_model_directives
+        from merganser.multibody.parsing.process_model_directives import (
+            process_model_directives,
+        )
+
+        if self._plant.is_finalized():
+            raise ValueError(f"Parser: cannot add {path!r}: the plant is already finalized; "
+                             f"add all models before calling finalize()")
+        try:
+            directives = load_model_directives(path)
+        except (OSError, ValueError) as err:
+            raise ParseError(f"cannot load the model directives: {err}", path) from None
+        return [info.model_instance for info in process_model_directives(directives,
+                                                                         parser=self)]
+
+    def _add_models_named(self, path: str, model_name: str, namespace: str) -> list[int]:
+        """`add_models` with the (single) top-level model named `model_name` (if not
+        empty) inside `namespace` (model directives' ``add_model``)."""
+        saved = self._name_override, self._namespace
+        self._name_override, self._namespace = (model_name or None), (namespace or None)
+        try:
+            return self.add_models(path)
+        finally:
+            self._name_override, self._namespace = saved
+
+    def _model_prefix(self, namespace: str | None) -> str:
+        """The prefix of top-level model names: ``model_name_prefix::namespace``."""
+        return "::".join(p for p in (self._prefix, namespace) if p)
 
     def add_models_from_string(self, file_contents: str, file_type: str) -> list[int]:
         """Load the models of a string; `file_type` is ``"urdf"``, ``"sdf"`` or ``"xml"``.
@@ -263,7 +334,39 @@ class Parser:
         _record_source_locations(doc, self._plant, first_body, first_joint)
         report.model_instances = list(instances)
         self._register_geometry(report)
+        self.apply_collision_filter_groups()
         return list(instances)
+
+    def apply_collision_filter_groups(self) -> None:
+        """Exclude, in the plant's SceneGraph, the collisions that the collision filter
+        groups read so far declare (each exclusion pair (a, b): every body of group a with
+        every body of group b, as Drake). Called after each parse; nothing happens for a
+        plant without a SceneGraph. A member that names no body raises ParseError."""
+        plant = self._plant
+        if not getattr(plant, "geometry_source_is_registered", lambda: False)() \
+                or plant.is_finalized():
+            return
+        groups = self.get_collision_filter_groups()
+        members = groups.groups()
+
+        def bodies(group):
+            out = []
+            for scoped in sorted(members.get(group, ())):
+                model, _, link = scoped.rpartition("::")
+                mi = plant.get_model_instance_by_name(model) \
+                    if plant.has_model_instance_named(model) else None
+                if mi is None or not plant.has_body_named(link, mi):
+                    raise ParseError(f"collision filter group {group!r} names the body "
+                                     f"{scoped!r}, which is not in the plant",
+                                     self._reports[-1].source if self._reports else None)
+                out.append(plant.get_body_by_name(link, mi))
+            return out
+
+        for a, b in sorted(groups.exclusion_pairs()):
+            for body_a in bodies(a):
+                for body_b in bodies(b):
+                    if body_a is not body_b:
+                        plant.exclude_collisions_between(body_a, body_b)
 
     def _geometry_will_register(self) -> bool:
         """True if parsed geometry goes to a SceneGraph (so meshes must resolve)."""
@@ -297,12 +400,16 @@ class Parser:
         if parent_name:
             full = f"{parent_name}::{name}"
         else:
-            full = f"{self._prefix}::{name}" if self._prefix else name
+            if self._name_override is not None:
+                name, self._name_override = self._name_override, None
+            prefix = self._model_prefix(self._namespace)
+            full = f"{prefix}::{name}" if prefix else name
         plant = self._plant
         if plant.has_model_instance_named(full):
             if not self._auto_renaming:
                 doc.error(el, f"a model instance named '{full}' already exists (index "
-                              f"{plant.get_model_instance_by_name(full)}); load the model "
+                              f"{plant.get_model_instance_by_name(full)}); model instance "
+                              f"names must be unique: load the model "
                               f"under another name with parser.set_auto_renaming(True) or "
                               f"Parser(plant, model_name_prefix=...)")
             k = 1

@@ -10,6 +10,7 @@ import difflib
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from merganser.geometry import SceneGraph, SceneGraphConfig
 from merganser.multibody.plant.plant_geometry import connect_plant_and_scene_graph
 from merganser.multibody.plant.enums import ContactModel, DiscreteContactApproximation
 from merganser.multibody.plant.multibody_plant import MultibodyPlant
@@ -35,6 +36,9 @@ class MultibodyPlantConfig(BaseModel):
     discrete_contact_approximation : str
         ``"tamsi"``, ``"sap"``, ``"similar"``, ``"lagged"`` or ``"lcp"``; a
         `DiscreteContactApproximation` member is accepted and stored as its string.
+    sap_near_rigid_threshold : float
+        β >= 0 of SAP's near-rigid regime (Drake's default 1; see
+        `MultibodyPlant.set_sap_near_rigid_threshold`).
 
     Notes
     -----
@@ -50,6 +54,7 @@ class MultibodyPlantConfig(BaseModel):
     stiction_tolerance: float = Field(1e-4, gt=0.0, allow_inf_nan=False)
     contact_model: str = "hydroelastic_with_fallback"
     discrete_contact_approximation: str = "sap"
+    sap_near_rigid_threshold: float = Field(1.0, ge=0.0, allow_inf_nan=False)
 
     @model_validator(mode="before")
     @classmethod
@@ -96,23 +101,42 @@ def apply_multibody_plant_config(config, plant):
     plant.set_discrete_contact_approximation(config.discrete_contact_approximation)
     plant.set_penetration_allowance(config.penetration_allowance)
     plant.set_stiction_tolerance(config.stiction_tolerance)
+    plant.set_sap_near_rigid_threshold(config.sap_near_rigid_threshold)
 
 
-def add_multibody_plant(config, builder, scene_graph=None):
+def add_multibody_plant(config=None, builder=None, scene_graph=None, *, plant_config=None,
+                        scene_graph_config=None):
     """Add a MultibodyPlant configured by `config` to `builder`, named ``"plant"``.
 
     Parameters
     ----------
     config : MultibodyPlantConfig
+        (``plant_config=`` in pydrake's three-argument form.)
     builder : DiagramBuilder
     scene_graph : SceneGraph, optional
         An existing SceneGraph (added to `builder` if needed); a new one when None.
+    scene_graph_config : SceneGraphConfig, optional
+        pydrake's ``AddMultibodyPlant(plant_config, scene_graph_config, builder)``: the new
+        SceneGraph's config (also accepted positionally in that order).
 
     Returns
     -------
     (MultibodyPlant, SceneGraph)
         The plant, registered as a geometry source of the scene graph, ports connected.
     """
+    if isinstance(builder, SceneGraphConfig):           # (plant_config, sg_config, builder)
+        scene_graph_config, builder, scene_graph = builder, scene_graph, None
+    if plant_config is not None:
+        if config is not None:
+            raise TypeError("add_multibody_plant: give config or plant_config, not both")
+        config = plant_config
+    if scene_graph_config is not None:
+        if scene_graph is not None:
+            raise TypeError("add_multibody_plant: give scene_graph or scene_graph_config, "
+                            "not both")
+        scene_graph = SceneGraph(config=scene_graph_config)
+    if builder is None:
+        raise TypeError("add_multibody_plant: builder is required")
     if not isinstance(config, MultibodyPlantConfig):
         raise TypeError(f"add_multibody_plant: config must be a MultibodyPlantConfig, got "
                         f"{type(config).__name__}")

@@ -11,7 +11,8 @@ these enums (``DiscreteContactApproximation.names()``).
 from merganser.multibody.tree.choice_enum import ChoiceEnum
 from merganser.multibody.tree.model_instance import BaseBodyJointType
 
-__all__ = ["BaseBodyJointType", "ContactModel", "DiscreteContactApproximation"]
+__all__ = ["BaseBodyJointType", "ContactModel", "DiscreteContactApproximation",
+           "DiscreteContactSolver"]
 
 
 class ContactModel(ChoiceEnum):
@@ -30,6 +31,9 @@ class ContactModel(ChoiceEnum):
     kPoint = "point"
     kHydroelastic = "hydroelastic"
     kHydroelasticWithFallback = "hydroelastic_with_fallback"
+    #: Drake's older names of kHydroelastic and kPoint (aliases: the same members).
+    kHydroelasticsOnly = "hydroelastic"
+    kPointContactOnly = "point"
 
 
 class DiscreteContactApproximation(ChoiceEnum):
@@ -54,3 +58,22 @@ class DiscreteContactApproximation(ChoiceEnum):
     kSimilar = "similar"
     kLagged = "lagged"
     kLcp = "lcp"
+
+
+class DiscreteContactSolver(ChoiceEnum):
+    """The solver family a discrete contact approximation uses (Drake's
+    DiscreteContactSolver; `MultibodyPlant.get_discrete_contact_solver`).
+
+    Attributes
+    ----------
+    kTamsi : "tamsi"
+    kSap : "sap"
+        SAP's convex solver ("sap", "similar", "lagged").
+    kLcp : "lcp"
+        merganser's complementarity step; not in Drake.
+    """
+
+    kTamsi = "tamsi"
+    kSap = "sap"
+    kLcp = "lcp"
+

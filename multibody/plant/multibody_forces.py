@@ -57,19 +57,22 @@ class MultibodyForces:
         self._F_Bo_W[:] = 0.0
         return self
 
-    def add_in_force(self, addend):
-        """Add the forces of `addend` (a MultibodyForces of the same plant) into these."""
+    def add_in_forces(self, addend):
+        """Add the forces of `addend` (a MultibodyForces of the same plant) into these
+        (Drake's AddInForces; ``add_in_force`` is the same method)."""
         if not isinstance(addend, MultibodyForces):
             raise TypeError(
-                f"MultibodyForces.add_in_force: addend must be a MultibodyForces, got "
+                f"MultibodyForces.add_in_forces: addend must be a MultibodyForces, got "
                 f"{type(addend).__name__}")
         if addend._tau.shape != self._tau.shape or addend._F_Bo_W.shape != self._F_Bo_W.shape:
             raise ValueError(
-                f"MultibodyForces.add_in_force: addend has nv = {addend.num_velocities()}, "
+                f"MultibodyForces.add_in_forces: addend has nv = {addend.num_velocities()}, "
                 f"nb = {addend.num_bodies()}, expected nv = {self.num_velocities()}, "
                 f"nb = {self.num_bodies()}")
         self._tau += addend._tau
         self._F_Bo_W += addend._F_Bo_W
+
+    add_in_force = add_in_forces
 
     def check_has_right_size_for_model(self, plant):
         """True if these forces have the sizes of `plant` (nv and number of bodies)."""

@@ -14,7 +14,7 @@ __all__ = ["PlantConstructionMixin"]
 
 _FORWARDED = (
     # construction
-    "add_model_instance", "add_rigid_body", "add_joint", "add_joint_actuator", "add_frame",
+    "add_model_instance", "rename_model_instance", "add_rigid_body", "add_joint", "add_joint_actuator", "add_frame",
     "weld_frames", "add_force_element", "add_coupler_constraint", "add_distance_constraint",
     "add_ball_constraint", "add_weld_constraint", "set_base_body_joint_type",
     "get_base_body_joint_type", "set_default_free_body_pose", "get_default_free_body_pose",
@@ -24,7 +24,8 @@ _FORWARDED = (
     # sizes
     "num_positions", "num_velocities", "num_multibody_states", "num_actuators",
     "num_actuated_dofs", "num_bodies", "num_joints", "num_frames", "num_model_instances",
-    "num_force_elements", "num_constraints",
+    "num_force_elements", "num_constraints", "remove_constraint",
+    "get_default_distance_constraint_params",
     # lookups
     "get_body_by_name", "get_joint_by_name", "get_frame_by_name",
     "get_joint_actuator_by_name", "get_model_instance_by_name", "get_model_instance_name",

@@ -101,7 +101,8 @@ class PlantGeometryMixin:
         fid = self._frame_for_body(b)
         return b, fid, instance
 
-    def register_collision_geometry(self, body, X_BG, shape, name, properties_or_friction=None):
+    def register_collision_geometry(self, body, X_BG, shape, name, properties_or_friction=None,
+                                    *, properties=None, coulomb_friction=None):
         """Affix a collision geometry to `body`; returns its GeometryId.
 
         Parameters
@@ -115,8 +116,16 @@ class PlantGeometryMixin:
         properties_or_friction : ProximityProperties or CoulombFriction, optional
             Contact properties (`geometry.properties`), or only the friction. Missing
             friction defaults to μ = 0.5 (the properties given are not modified).
+        properties, coulomb_friction : keyword
+            pydrake's keywords for the two kinds of `properties_or_friction`.
         """
         fn = "register_collision_geometry"
+        given = [v for v in (properties_or_friction, properties, coulomb_friction)
+                 if v is not None]
+        if len(given) > 1:
+            raise TypeError(f"{fn}: give one of properties_or_friction, properties= or "
+                            f"coulomb_friction=")
+        properties_or_friction = given[0] if given else None
         b, fid, instance = self._register_geometry(body, X_BG, shape, name, fn)
         if properties_or_friction is None or isinstance(properties_or_friction, CoulombFriction):
             props = ProximityProperties()
@@ -135,15 +144,30 @@ class PlantGeometryMixin:
         self._geometry_body[gid] = b
         return gid
 
-    def register_visual_geometry(self, body, X_BG, shape, name, diffuse_color=None):
+    def register_visual_geometry(self, body, X_BG=None, shape=None, name=None,
+                                 diffuse_color=None, *, geometry_instance=None):
         """Affix a visual geometry (illustration and perception roles) to `body`.
 
         Parameters
         ----------
         diffuse_color : array_like (4,) or IllustrationProperties, optional
             RGBA in [0, 1] (default [0.9, 0.9, 0.9, 1.0]).
+        geometry_instance : GeometryInstance, keyword
+            pydrake's other form: the pose, shape and name (and illustration properties,
+            if it has them) of this instance, instead of `X_BG`, `shape`, `name`.
         """
         fn = "register_visual_geometry"
+        if geometry_instance is not None:
+            if not isinstance(geometry_instance, GeometryInstance) or any(
+                    v is not None for v in (X_BG, shape, name)):
+                raise TypeError(f"{fn}: geometry_instance must be a GeometryInstance, given "
+                                f"instead of X_BG, shape and name")
+            X_BG, shape, name = (geometry_instance.pose(), geometry_instance.shape(),
+                                 geometry_instance.name())
+            if diffuse_color is None:
+                diffuse_color = geometry_instance.illustration_properties()
+        elif X_BG is None or shape is None or name is None:
+            raise TypeError(f"{fn}: give X_BG, shape and name (or geometry_instance=)")
         b, fid, instance = self._register_geometry(body, X_BG, shape, name, fn)
         if isinstance(diffuse_color, IllustrationProperties):
             illustration = diffuse_color
@@ -164,6 +188,10 @@ class PlantGeometryMixin:
         self._visual_geometries.setdefault(b, []).append(gid)
         self._geometry_body[gid] = b
         return gid
+
+    def num_collision_geometries(self):
+        """The number of collision geometries registered (all bodies)."""
+        return sum(len(ids) for ids in self._collision_geometries.values())
 
     def get_collision_geometries(self, body):
         """GeometryIds of the collision geometries of `body`."""
@@ -237,7 +265,7 @@ class PlantGeometryMixin:
             a, b = joint.parent_body().index(), joint.child_body().index()
             if joint.num_velocities() == 0:
                 parent[find(a)] = find(b)
-            elif joint.is_ephemeral():
+            elif joint.is_ephemeral() or not self._adjacent_bodies_collision_filters:
                 continue
             fa, fb = self.get_body_frame_id_if_exists(a), self.get_body_frame_id_if_exists(b)
             if fa is not None and fb is not None:

@@ -6,6 +6,7 @@ miscellaneous continuous state.
 
 import numpy as np
 
+from merganser.multibody.plant.plant_mass_properties import com_query_arguments
 from merganser.multibody.plant.plant_queries import _points
 
 __all__ = ["PlantKinematicsParityMixin"]
@@ -46,6 +47,43 @@ class PlantKinematicsParityMixin:
 
         v_AQ_W = (point_velocity(node_B, p_WQ) - point_velocity(node_A, p_WQ))
         return X_WE[:3, :3].T @ v_AQ_W
+
+    def calc_bias_center_of_mass_translational_acceleration(self, context, *args,
+                                                            model_instances=None,
+                                                            with_respect_to=None, frame_A=None,
+                                                            frame_E=None):
+        """aBias_AScm_E (3,): the part of the center of mass's acceleration that does not
+        depend on v̇ (Drake's bias term), Σ m_i aBias_ABcm_i_E / Σ m_i over the bodies (of
+        `model_instances`, if given; the world excluded); frame_A must be the world frame
+        and with_respect_to kV (as `calc_bias_translational_acceleration`).
+
+        Call as ``(context, with_respect_to, frame_A, frame_E)`` or, as Drake's overload,
+        ``(context, model_instances, with_respect_to, frame_A, frame_E)``; a ValueError
+        says when the selected bodies have no mass.
+        """
+        fn = "calc_bias_center_of_mass_translational_acceleration"
+        ctx = self._ctx(context, fn)
+        model_instances, with_respect_to, frame_A, frame_E = com_query_arguments(
+            fn, args, model_instances, with_respect_to, frame_A, frame_E)
+        if model_instances is None:
+            bodies = range(1, self.num_bodies())
+        else:
+            bodies = [int(b) for mi in model_instances for b in self.get_body_indices(mi)
+                      if int(b) != 0]
+        total, acc = 0.0, np.zeros(3)
+        for b in bodies:
+            body = self.get_body(b)
+            M = body.calc_spatial_inertia_in_body_frame(ctx)
+            if M.get_mass() == 0.0:
+                continue
+            a = self.calc_bias_translational_acceleration(
+                ctx, with_respect_to, body.body_frame(), M.get_com(), frame_A, frame_E)
+            acc += M.get_mass() * a[:, 0]
+            total += M.get_mass()
+        if not total > 0.0:
+            raise ValueError(f"{fn}: the selected bodies have zero total mass, so their center "
+                             f"of mass is undefined")
+        return acc / total
 
     def calc_center_of_mass_translational_acceleration_in_world(self, context,
                                                                model_instances=None):

@@ -9,11 +9,11 @@ d(KE + PE)/dt = non-conservative power.
 
 import numpy as np
 
-from merganser.multibody.math import SpatialMomentum
+from merganser.multibody.math import SpatialInertia, SpatialMomentum
 from merganser.multibody.plant.jacobian_wrt_variable import JacobianWrtVariable
 from merganser.multibody.plant.plant_added_mass import calc_added_mass_momentum
 
-__all__ = ["PlantMassPropertiesMixin"]
+__all__ = ["com_query_arguments", "PlantMassPropertiesMixin"]
 
 
 def _instances_and_last(fn, args, model_instances, last, expected):
@@ -30,6 +30,27 @@ def _instances_and_last(fn, args, model_instances, last, expected):
                             f"arguments")
         model_instances = given[0]
     return model_instances, last
+
+
+def com_query_arguments(fn, args, model_instances, with_respect_to, frame_A, frame_E):
+    """``(model_instances, with_respect_to, frame_A, frame_E)`` of a center-of-mass query
+    called as ``(context, [model_instances,] with_respect_to, frame_A, frame_E)``, each
+    argument after `context` positional or by pydrake's keyword."""
+    given = list(args)
+    if given and not isinstance(given[0], JacobianWrtVariable):
+        if model_instances is not None:
+            raise TypeError(f"{fn}: model_instances given twice")
+        model_instances = given.pop(0)
+    named = [with_respect_to, frame_A, frame_E]
+    for i, value in enumerate(given):
+        if i >= 3 or named[i] is not None:
+            raise TypeError(f"{fn}: expected (context, [model_instances,] with_respect_to, "
+                            f"frame_A, frame_E); an argument is given twice or too many")
+        named[i] = value
+    if any(value is None for value in named):
+        raise TypeError(f"{fn}: expected (context, [model_instances,] with_respect_to, "
+                        f"frame_A, frame_E)")
+    return (model_instances, *named)
 
 
 class PlantMassPropertiesMixin:
@@ -79,7 +100,8 @@ class PlantMassPropertiesMixin:
                                                             with_respect_to=None, frame_A=None,
                                                             frame_E=None):
         """Jacobian (3, nv) or (3, nq) of v_AScm_E, the velocity of the center of mass
-        measured in frame_A (the world frame, as in Drake) and expressed in frame_E.
+        measured in frame_A and expressed in frame_E (for a frame A other than the world,
+        minus the Jacobian of the point of A at the center of mass).
 
         Call as ``(context, with_respect_to, frame_A, frame_E)`` for all bodies or, as
         Drake's overload, ``(context, model_instances, with_respect_to, frame_A, frame_E)``;
@@ -87,26 +109,10 @@ class PlantMassPropertiesMixin:
         """
         fn = "calc_jacobian_center_of_mass_translational_velocity"
         ctx = self._ctx(context, fn)
-        given = list(args)
-        if given and not isinstance(given[0], JacobianWrtVariable):
-            if model_instances is not None:
-                raise TypeError(f"{fn}: model_instances given twice")
-            model_instances = given.pop(0)
-        named = [with_respect_to, frame_A, frame_E]
-        for i, value in enumerate(given):
-            if named[i] is not None:
-                raise TypeError(f"{fn}: {('with_respect_to', 'frame_A', 'frame_E')[i]} given "
-                                f"twice")
-            named[i] = value
-        if len(given) > 3 or any(value is None for value in named):
-            raise TypeError(f"{fn}: expected (context, [model_instances,] with_respect_to, "
-                            f"frame_A, frame_E)")
-        with_respect_to, frame_A, frame_E = named
+        model_instances, with_respect_to, frame_A, frame_E = com_query_arguments(
+            fn, args, model_instances, with_respect_to, frame_A, frame_E)
         wrt_qdot = self._wrt(with_respect_to, fn)
         self._frame_node(frame_A, fn, "frame_A")
-        if not frame_A.is_world_frame():
-            raise ValueError(f"{fn}: frame_A must be the world frame, got {frame_A.name()!r} "
-                             f"(as in Drake)")
         X_WE, _ = self._X_WF(ctx, frame_E, fn, "frame_E")
         nodes = self._nodes_of_instances(model_instances, fn)
         m, _, c, total = self._com_terms(ctx, nodes, fn)
@@ -116,6 +122,13 @@ class PlantMassPropertiesMixin:
             if m[k] != 0.0:
                 J += m[k] * self._jacobian_in_W(q, int(node), c[k])[3:]
         J = X_WE[:3, :3].T @ (J / total)
+        if not frame_A.is_world_frame():
+            # v_AScm = v_WScm - v_W(A_Scm): subtract the Jacobian of A's point at Scm.
+            p_WScm = self.calc_center_of_mass_position_in_world(ctx, model_instances)
+            p_AScm_A = self.calc_points_positions(ctx, self.world_frame(),
+                                                  p_WScm.reshape(3, 1), frame_A)
+            J = J - self.calc_jacobian_translational_velocity(
+                ctx, JacobianWrtVariable.kV, frame_A, p_AScm_A, self.world_frame(), frame_E)
         return J @ self._dyn.N_plus_matrix(q) if wrt_qdot else J
 
     def calc_center_of_mass_translational_velocity_in_world(self, context,
@@ -167,6 +180,36 @@ class PlantMassPropertiesMixin:
         return SpatialMomentum(h, l)
 
     # ---- energy and power ----------------------------------------------------------------
+    def calc_spatial_inertia(self, context, frame_F, body_indexes):
+        """M_SFo_F: the spatial inertia of the bodies `body_indexes` (a set S) about the
+        origin Fo of `frame_F`, expressed in F, with the masses and inertias of `context`.
+
+        Each body's M_BBo_B is re-expressed in F and shifted from Bo to Fo, then summed;
+        the world body adds nothing (as Drake).
+
+        Raises
+        ------
+        ValueError
+            If a body index repeats or is not a body of the plant.
+        """
+        fn = "calc_spatial_inertia"
+        ctx = self._ctx(context, fn)
+        indexes = [int(b) for b in body_indexes]
+        if len(set(indexes)) != len(indexes):
+            raise ValueError(f"{fn}: body_indexes has repeated entries: {indexes}")
+        M = SpatialInertia.zero()
+        for b in indexes:
+            if b == 0:
+                continue                                    # the world adds nothing
+            if not 0 < b < self.num_bodies():
+                raise ValueError(f"{fn}: body index {b} is not a body of the plant (it has "
+                                 f"{self.num_bodies()} bodies)")
+            body = self.get_body(b)
+            X_FB = self.calc_relative_transform(ctx, frame_F, body.body_frame())
+            M_BBo_B = body.calc_spatial_inertia_in_body_frame(ctx)
+            M = M + M_BBo_B.re_express(X_FB.rotation()).shift(-X_FB.translation())
+        return M
+
     def _kinematics_for_elements(self, ctx):
         q, v = self._eval_q_v(ctx)
         return self._eval_X_WB(ctx), self._eval_V_WB(ctx), q, v

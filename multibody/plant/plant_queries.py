@@ -299,6 +299,36 @@ class PlantQueriesMixin:
         Js = self._relative_jacobians(ctx, fn, frame_B, p, frame_A, frame_E, wrt_qdot)
         return np.vstack([J[3:] for J in Js])
 
+    def calc_spatial_accelerations_from_vdot(self, context, known_vdot):
+        """A_WB of every body (a list of SpatialAcceleration, in body-index order) for the
+        generalized accelerations `known_vdot` (nv,): A_WB = J_WB v̇ + J̇_WB v."""
+        fn = "calc_spatial_accelerations_from_vdot"
+        ctx = self._ctx(context, fn)
+        vdot = np.asarray(known_vdot, dtype=np.float64)
+        if vdot.shape != (self.num_velocities(),):
+            raise ValueError(f"{fn}: known_vdot must have shape ({self.num_velocities()},), "
+                             f"got {vdot.shape}")
+        W, origin = self.world_frame(), np.zeros(3)
+        out = []
+        for b in range(self.num_bodies()):
+            frame = self.get_body(b).body_frame()
+            J = self.calc_jacobian_spatial_velocity(ctx, JacobianWrtVariable.kV, frame, origin,
+                                                    W, W)
+            bias = self.calc_bias_spatial_acceleration(ctx, JacobianWrtVariable.kV, frame,
+                                                       origin, W, W)
+            out.append(SpatialAcceleration(J @ vdot + bias.get_coeffs()))
+        return out
+
+    def calc_jacobian_position_vector(self, context, frame_B, p_BoBi_B, frame_A, frame_E):
+        """Jq_p_AoBi_E, (3 n, nq): the partial derivatives with respect to q of the position
+        vectors p_AoBi of points Bi fixed to frame B, measured in A and expressed in E.
+
+        Since v_ABi = d/dt p_AoBi (in A) = (∂p_AoBi/∂q) q̇, this is the translational
+        velocity Jacobian with respect to q̇.
+        """
+        return self.calc_jacobian_translational_velocity(
+            context, JacobianWrtVariable.kQDot, frame_B, p_BoBi_B, frame_A, frame_E)
+
     def _bias(self, ctx, fn, with_respect_to, frame_B, p, frame_A, frame_E):
         """List of the bias spatial accelerations (6,) of points p (3, n) in E."""
         if self._wrt(with_respect_to, fn):

@@ -88,7 +88,9 @@ class PlantStateMixin:
 
     # ---- contexts ----------------------------------------------------------------------
     def _ctx(self, context, fn):
-        """The plant's own context from `context` (its own or a containing diagram's)."""
+        """`context` if it is the plant's own; else WrongContextError (a RuntimeError, as
+        Drake's), naming both systems: a diagram's context must first be narrowed with
+        ``plant.get_my_context_from_root(root_context)``."""
         try:
             system = context._system
         except AttributeError:
@@ -97,9 +99,14 @@ class PlantStateMixin:
             return context
         self._tree._throw_if_not_finalized(fn)
         try:
-            return self._context_from(context, fn)
+            self._context_from(context, fn)
         except ContextError as err:
             raise WrongContextError(str(err)) from None
+        raise WrongContextError(
+            f"{fn}: expected the context of MultibodyPlant '{self.get_name()}', but got the "
+            f"context of {type(system).__name__} '{system.get_name()}', which contains the "
+            f"plant; pass plant.get_my_context_from_root(context) (or "
+            f"diagram.get_subsystem_context(plant, context))")
 
     def _x(self, ctx):
         """x = [q; v] of the plant's context `ctx` (read-only view)."""
@@ -257,9 +264,14 @@ class PlantStateMixin:
                                   np.array(q[qs + 4:qs + 7]))
         return RigidTransform(RollPitchYaw(*q[qs:qs + 3]), np.array(q[qs + 3:qs + 6]))
 
-    def set_free_body_spatial_velocity(self, context, body, V_WB):
-        """Set V_WB = [w_WB_W; v_WBo_W] (SpatialVelocity) of free body `body`."""
+    def set_free_body_spatial_velocity(self, context, body, V_JpJc=None, *, V_WB=None):
+        """Set V_WB = [w_WB_W; v_WBo_W] (SpatialVelocity) of free body `body`: for a free
+        body, the velocity V_JpJc of its floating joint's child frame in its parent frame
+        (pydrake's current keyword; ``V_WB=``, its older one, is accepted too)."""
         fn = "set_free_body_spatial_velocity"
+        if (V_JpJc is None) == (V_WB is None):
+            raise TypeError(f"{fn}: give the spatial velocity once, as V_JpJc (or V_WB)")
+        V_WB = V_JpJc if V_WB is None else V_WB
         ctx = self._ctx(context, fn)
         _, vs, _ = self._free_body_starts(body, fn)
         coeffs = V_WB.get_coeffs() if isinstance(V_WB, SpatialVelocity) else V_WB

@@ -10,8 +10,8 @@ from merganser.framework.lazy_exports import lazy_exports
 __all__, __getattr__, __dir__ = lazy_exports(__name__, {
     ".compiled_model": ("CompiledModel", "JOINT_NQ", "JOINT_NV", "JointType"),
     ".constraints": (
-        "BallConstraintSpec", "CouplerConstraintSpec", "DistanceConstraintSpec",
-        "WeldConstraintSpec",
+        "BallConstraintSpec", "CouplerConstraintSpec", "DistanceConstraintParams",
+        "DistanceConstraintSpec", "WeldConstraintSpec",
     ),
     ".element": ("MultibodyElement", "StateAccessor"),
     ".errors": (
@@ -22,6 +22,7 @@ __all__, __getattr__, __dir__ = lazy_exports(__name__, {
         "RevoluteSpring", "UniformGravityFieldElement",
     ),
     ".frames": ("BodyFrame", "FixedOffsetFrame", "Frame"),
+    ".geometry_spatial_inertia": ("calc_spatial_inertia",),
     ".indices": "*",
     ".joint_actuator": ("JointActuator",),
     ".joints": (
@@ -32,4 +33,5 @@ __all__, __getattr__, __dir__ = lazy_exports(__name__, {
     ".model_instance": ("DEFAULT_MODEL_INSTANCE", "WORLD_MODEL_INSTANCE"),
     ".multibody_tree": ("MultibodyTree",),
     ".rigid_body": ("RigidBody",),
+    ".scoped_name": ("ScopedName",),
 })

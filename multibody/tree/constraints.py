@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 __all__ = [
+    "DistanceConstraintParams",
     "BallConstraintSpec",
     "CouplerConstraintSpec",
     "DistanceConstraintSpec",
@@ -126,3 +127,91 @@ class WeldConstraintSpec:
     def __post_init__(self):
         object.__setattr__(self, "X_AP", _frozen(self.X_AP))
         object.__setattr__(self, "X_BQ", _frozen(self.X_BQ))
+
+
+class DistanceConstraintParams:
+    """The parameters of a distance constraint (Drake's DistanceConstraintParams):
+    |p_WQ - p_WP| = distance between point P of body A and point Q of body B, enforced
+    with `stiffness` (N/m; inf: rigid) and `damping` (N s/m).
+
+    Parameters
+    ----------
+    bodyA, bodyB : int
+        Body indices (distinct).
+    p_AP, p_BQ : array_like (3,)
+        The points, in their bodies' frames (m).
+    distance : float
+        > 0 (m).
+    stiffness : float, optional
+        > 0; inf (default) makes the constraint rigid.
+    damping : float, optional
+        >= 0, finite (default 0).
+    """
+
+    def __init__(self, bodyA, p_AP, bodyB, p_BQ, distance, stiffness=np.inf, damping=0.0):
+        fn = "DistanceConstraintParams"
+        if int(bodyA) == int(bodyB):
+            raise ValueError(f"{fn}: bodyA and bodyB must differ, got {int(bodyA)} twice")
+        if not (np.isfinite(distance) and distance > 0.0):
+            raise ValueError(f"{fn}: distance must be finite and > 0, got {distance!r}")
+        if not stiffness > 0.0:
+            raise ValueError(f"{fn}: stiffness must be > 0 (inf for rigid), got {stiffness!r}")
+        if not (np.isfinite(damping) and damping >= 0.0):
+            raise ValueError(f"{fn}: damping must be finite and >= 0, got {damping!r}")
+        self._spec = DistanceConstraintSpec(int(bodyA), _frozen(p_AP), int(bodyB),
+                                            _frozen(p_BQ), float(distance), float(stiffness),
+                                            float(damping))
+        for arg, p in (("p_AP", self._spec.p_AP), ("p_BQ", self._spec.p_BQ)):
+            if p.shape != (3,):
+                raise ValueError(f"{fn}: {arg} must have shape (3,), got {p.shape}")
+
+    @classmethod
+    def from_spec(cls, spec: DistanceConstraintSpec) -> "DistanceConstraintParams":
+        """The params of a declared distance constraint."""
+        return cls(spec.body_A_index, spec.p_AP, spec.body_B_index, spec.p_BQ, spec.distance,
+                   spec.stiffness, spec.damping)
+
+    def bodyA(self) -> int:  # noqa: N802 (Drake's name)
+        """Index of body A."""
+        return self._spec.body_A_index
+
+    def bodyB(self) -> int:  # noqa: N802 (Drake's name)
+        """Index of body B."""
+        return self._spec.body_B_index
+
+    def p_AP(self) -> np.ndarray:  # noqa: N802 (monogram)
+        """P in A (3,), read-only."""
+        return self._spec.p_AP
+
+    def p_BQ(self) -> np.ndarray:  # noqa: N802 (monogram)
+        """Q in B (3,), read-only."""
+        return self._spec.p_BQ
+
+    def distance(self) -> float:
+        """The constrained distance (m)."""
+        return self._spec.distance
+
+    def stiffness(self) -> float:
+        """Stiffness (N/m; inf: rigid)."""
+        return self._spec.stiffness
+
+    def damping(self) -> float:
+        """Damping (N s/m)."""
+        return self._spec.damping
+
+    def __eq__(self, other):
+        if not isinstance(other, DistanceConstraintParams):
+            return NotImplemented
+        a, b = self._spec, other._spec
+        return (a.body_A_index, a.body_B_index, a.distance, a.stiffness, a.damping) == (
+            b.body_A_index, b.body_B_index, b.distance, b.stiffness, b.damping) and \
+            np.array_equal(a.p_AP, b.p_AP) and np.array_equal(a.p_BQ, b.p_BQ)
+
+    __hash__ = None
+
+    def __repr__(self):
+        s = self._spec
+        return (f"DistanceConstraintParams(bodyA={s.body_A_index}, p_AP={s.p_AP.tolist()}, "
+                f"bodyB={s.body_B_index}, p_BQ={s.p_BQ.tolist()}, distance={s.distance!r}, "
+                f"stiffness={s.stiffness!r}, damping={s.damping!r})")
+

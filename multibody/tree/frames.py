@@ -13,6 +13,7 @@ import numpy as np
 from merganser.geometry import RigidTransform
 from merganser.multibody.tree.element import MultibodyElement
 from merganser.multibody.tree.frame_kinematics import FrameKinematicsMixin
+from merganser.multibody.tree.scoped_name import ScopedName
 
 __all__ = ["BodyFrame", "FixedOffsetFrame", "Frame", "pose_matrix"]
 
@@ -91,10 +92,10 @@ class Frame(FrameKinematicsMixin, MultibodyElement):
             return self._body.model_instance()
         return self._model_instance
 
-    def scoped_name(self) -> str:
+    def scoped_name(self) -> ScopedName:
         """``"<model instance name>::<frame name>"`` (requires the frame to be in a tree)."""
         tree = self._require_tree("scoped_name")
-        return f"{tree.get_model_instance_name(self.model_instance())}::{self._name}"
+        return ScopedName(tree.get_model_instance_name(self.model_instance()), self._name)
 
     def is_world_frame(self) -> bool:
         """True for the world frame (the world body's frame)."""

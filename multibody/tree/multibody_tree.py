@@ -158,6 +158,24 @@ class MultibodyTree(TreeLookupsMixin, TreeCoordinatesMixin, TreeConstraintsMixin
             )
         return self._new_model_instance(name)
 
+    def rename_model_instance(self, model_instance: int, name: str) -> None:
+        """Give `model_instance` the new unique `name` (before finalize, as Drake)."""
+        fn = "rename_model_instance"
+        self._throw_if_finalized(fn, "model instances")
+        mi = self._check_instance(model_instance, fn)
+        if not isinstance(name, str) or not name:
+            raise ValueError(f"{fn}: name must be a non-empty str, got {name!r}")
+        old = self._model_instances[mi].name
+        if name == old:
+            return
+        if name in self._instance_by_name:
+            raise ValueError(f"{fn}: a model instance named {name!r} already exists (index "
+                             f"{self._instance_by_name[name]}); model instance names must be "
+                             f"unique")
+        del self._instance_by_name[old]
+        self._instance_by_name[name] = mi
+        self._model_instances[mi].name = name
+
     def num_model_instances(self) -> int:
         """Number of model instances (world and default included)."""
         return len(self._model_instances)

@@ -15,6 +15,7 @@ from merganser.multibody.tree.body_kinematics import RigidBodyKinematicsMixin
 from merganser.multibody.tree.element import MultibodyElement
 from merganser.multibody.tree.frames import BodyFrame
 from merganser.multibody.tree.model_instance import DEFAULT_MODEL_INSTANCE
+from merganser.multibody.tree.scoped_name import ScopedName
 
 __all__ = ["RigidBody"]
 
@@ -80,10 +81,10 @@ class RigidBody(RigidBodyForcesMixin, RigidBodyKinematicsMixin, MultibodyElement
         """The body's name."""
         return self._name
 
-    def scoped_name(self) -> str:
+    def scoped_name(self) -> ScopedName:
         """``"<model instance name>::<body name>"``."""
         tree = self._require_tree("scoped_name")
-        return f"{tree.get_model_instance_name(self.model_instance())}::{self._name}"
+        return ScopedName(tree.get_model_instance_name(self.model_instance()), self._name)
 
     def body_frame(self) -> BodyFrame:
         """The body frame B (same name as the body)."""
@@ -107,6 +108,30 @@ class RigidBody(RigidBodyForcesMixin, RigidBodyKinematicsMixin, MultibodyElement
         """Default I_BBo_B, rotational inertia about Bo expressed in B, shape (3, 3)."""
         Ixx, Iyy, Izz, Ixy, Ixz, Iyz = self._params[4:]
         return np.array([[Ixx, Ixy, Ixz], [Ixy, Iyy, Iyz], [Ixz, Iyz, Izz]])
+
+    def is_locked(self, context) -> bool:
+        """False: merganser has no joint locking (Drake's Lock/Unlock), so a body's
+        floating joint is never locked."""
+        self._require_tree("is_locked")
+        return False
+
+    def lock(self, context) -> None:
+        """Drake locks a floating body's joint in a discrete plant; not supported here
+        (raises NotImplementedError naming the body)."""
+        raise NotImplementedError(f"RigidBody.lock: body {self._name!r}: merganser has no "
+                                  f"joint locking; fix the body with a weld or a constraint")
+
+    def unlock(self, context) -> None:
+        """See `lock`: nothing is ever locked, so this is a no-op."""
+        self._require_tree("unlock")
+
+    def default_unit_inertia(self):
+        """G_BBo_B, the default unit inertia about the body origin (UnitInertia)."""
+        return self.default_spatial_inertia().get_unit_inertia()
+
+    def default_rotational_inertia(self):
+        """I_BBo_B, the default rotational inertia about the body origin."""
+        return self.default_spatial_inertia().calc_rotational_inertia()
 
     def default_spatial_inertia(self):
         """Default spatial inertia M_BBo_B (a SpatialInertia; zero if none was given)."""
@@ -168,11 +193,39 @@ class RigidBody(RigidBodyForcesMixin, RigidBodyKinematicsMixin, MultibodyElement
             context, self
         )
 
-    def set_spatial_inertia_in_body_frame(self, context, M_BBo_B) -> None:
-        """Set M_BBo_B in `context`."""
+    def set_spatial_inertia_in_body_frame(self, context, M_BBo_B=None, *, M_Bo_B=None) -> None:
+        """Set M_BBo_B in `context` (``M_Bo_B=`` is pydrake's keyword)."""
+        if (M_BBo_B is None) == (M_Bo_B is None):
+            raise TypeError("RigidBody.set_spatial_inertia_in_body_frame: give the spatial "
+                            "inertia once, as M_BBo_B (or pydrake's M_Bo_B)")
         self._state("set_spatial_inertia_in_body_frame").set_body_spatial_inertia(
-            context, self, M_BBo_B
+            context, self, M_BBo_B if M_Bo_B is None else M_Bo_B
         )
+
+    def calc_center_of_mass_in_body_frame(self, context) -> np.ndarray:
+        """p_BoBcm_B (3,) stored in `context`."""
+        return self.calc_spatial_inertia_in_body_frame(context).get_com()
+
+    def set_center_of_mass_in_body_frame(self, context, com) -> None:
+        """Set p_BoBcm_B = `com` in `context`, keeping the mass and G_BBo_B, the unit
+        inertia about the body origin (Drake's advanced setter; the inertia about the
+        center of mass changes)."""
+        from merganser.multibody.math import SpatialInertia
+
+        M = self.calc_spatial_inertia_in_body_frame(context)
+        self.set_spatial_inertia_in_body_frame(
+            context, SpatialInertia(M.get_mass(), com, M.get_unit_inertia()))
+
+    def set_center_of_mass_in_body_frame_and_preserve_central_inertia(
+            self, context, center_of_mass_position) -> None:
+        """Set p_BoBcm_B in `context`, keeping the mass and the inertia about the center of
+        mass (G_BBo_B changes by the parallel-axis theorem)."""
+        from merganser.multibody.math import SpatialInertia
+
+        M = self.calc_spatial_inertia_in_body_frame(context)
+        I_BBcm_B = M.shift(M.get_com()).calc_rotational_inertia()
+        self.set_spatial_inertia_in_body_frame(context, SpatialInertia.make_from_central_inertia(
+            M.get_mass(), center_of_mass_position, I_BBcm_B))
 
     def eval_pose_in_world(self, context):
         """Return X_WB for the configuration in `context` (RigidTransform)."""

@@ -13,6 +13,7 @@ import numpy as np
 from merganser.multibody.tree.constraints import (
     BallConstraintSpec,
     CouplerConstraintSpec,
+    DistanceConstraintParams,
     DistanceConstraintSpec,
     WeldConstraintSpec,
 )
@@ -121,9 +122,27 @@ class TreeConstraintsMixin:
         return self._add_constraint(spec, func)
 
     def num_constraints(self) -> int:
-        """Number of declared constraints."""
-        return len(self._constraints)
+        """Number of declared (and not removed) constraints."""
+        return sum(spec is not None for spec in self._constraints)
 
     def get_constraint_specs(self) -> list:
-        """The declared constraint specs, in order of addition."""
-        return list(self._constraints)
+        """The declared constraint specs (removed ones left out), in order of addition."""
+        return [spec for spec in self._constraints if spec is not None]
+
+    def remove_constraint(self, id: int) -> None:  # noqa: A002 (pydrake's keyword)
+        """Remove the constraint `id` (before finalize, as Drake); the other constraints
+        keep their ids."""
+        func = "remove_constraint"
+        self._throw_if_finalized(func, "constraints")
+        k = int(id)
+        if not (0 <= k < len(self._constraints)) or self._constraints[k] is None:
+            live = [i for i, spec in enumerate(self._constraints) if spec is not None]
+            raise ValueError(f"{func}: there is no constraint with id {k}; constraint ids: "
+                             f"{live}")
+        self._constraints[k] = None
+
+    def get_default_distance_constraint_params(self) -> dict:
+        """``{constraint id: DistanceConstraintParams}`` of the distance constraints."""
+        return {k: DistanceConstraintParams.from_spec(spec)
+                for k, spec in enumerate(self._constraints)
+                if isinstance(spec, DistanceConstraintSpec)}

@@ -63,11 +63,12 @@ class RandomPendulum(LeafSystem):
         derivatives.set_value([omega, -(G / LENGTH) * np.sin(theta)
                                - DAMPING * omega / (m * LENGTH ** 2)])
 
-    def set_random_state(self, context, generator):
-        context.set_continuous_state([generator.uniform(*ANGLE_RANGE), 0.0])
+    def set_random_state(self, context, state, generator):
+        state.get_mutable_continuous_state().set_from_vector(
+            [generator.uniform(*ANGLE_RANGE), 0.0])
 
-    def set_random_parameters(self, context, generator):
-        context.set_numeric_parameter(0, [generator.uniform(*MASS_RANGE)])
+    def set_random_parameters(self, context, parameters, generator):
+        parameters.get_mutable_numeric_parameter(0).set_value([generator.uniform(*MASS_RANGE)])
 
 
 def make_leaf_pendulum_simulator(generator):

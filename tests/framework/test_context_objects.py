@@ -112,7 +112,8 @@ def test_state_object_reads_and_mutable_state_writes():
     np.testing.assert_array_equal(state.get_continuous_state().get_vector(), [1, 2, 3, 4, 5])
     assert state.get_discrete_state().num_groups() == 2
     np.testing.assert_array_equal(state.get_discrete_state(0).get_value(), [6, 7])
-    assert state.get_abstract_state(0) == "hello"
+    assert state.get_abstract_state(0).get_value() == "hello"
+    assert state.get_abstract_state().get_value(0) is state.get_abstract_state(0)
     mutable = ctx.get_mutable_state()
     mutable.get_mutable_continuous_state().get_mutable_generalized_velocity().set_from_vector(
         [-3.0, -4.0])
@@ -120,7 +121,7 @@ def test_state_object_reads_and_mutable_state_writes():
     mutable.get_mutable_abstract_state(0).set_value("bye")
     np.testing.assert_array_equal(ctx.get_continuous_state_vector(), [1, 2, -3, -4, 5])
     np.testing.assert_array_equal(ctx.get_discrete_state(1), [7, 7, 7])
-    assert ctx.get_abstract_state(0) == "bye"
+    assert ctx.get_abstract_state(0).get_value() == "bye"
     np.testing.assert_array_equal(system.eval_time_derivatives(ctx), [-1, -2, 3, 4, -5])
 
 
@@ -155,7 +156,7 @@ def test_set_state_and_parameters_from_copies_all_but_time():
     assert dst.get_time() == 0.0
     np.testing.assert_array_equal(dst.get_continuous_state_vector(), np.arange(5.0))
     np.testing.assert_array_equal(dst.get_discrete_state(1), [3, 2, 1])
-    assert dst.get_abstract_state(0) == "copied"
+    assert dst.get_abstract_state(0).get_value() == "copied"
     np.testing.assert_array_equal(dst.get_numeric_parameter(0), [4.0])
     with pytest.raises(RuntimeError):
         dst.set_state_and_parameters_from(Stateless().create_default_context())

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 import scipy.linalg
 
-from merganser.framework import (AffineSystem, ConstantVectorSource, DiagramBuilder,
+from merganser.framework import (PeriodicEventData, AffineSystem, ConstantVectorSource, DiagramBuilder,
                                  DiscreteValues, Integrator, LinearSystem, Parallelism,
                                  BasicVector, Simulator, SimulatorConfig,
                                  batch_eval_time_derivatives,
@@ -166,7 +166,7 @@ def test_integrator_statistics_summary_reports_the_counters():
 def test_eval_unique_periodic_discrete_update_leaves_the_context_alone():
     from merganser.framework import DiscreteTimeIntegrator
     dut = DiscreteTimeIntegrator(size=2, time_step=0.1)
-    assert dut.get_unique_periodic_discrete_update_attribute() == (0.1, 0.0)
+    assert dut.get_unique_periodic_discrete_update_attribute() == PeriodicEventData(0.1, 0.0)
     ctx = dut.create_default_context()
     dut.set_integral_value(ctx, [1.0, 2.0])
     dut.get_input_port(0).fix_value(ctx, [3.0, 4.0])

@@ -125,10 +125,10 @@ def test_initialization_and_per_step_events_from_event_objects():
         def __init__(self):
             super().__init__()
             self.declare_initialization_event(PublishEvent(
-                callback=lambda ctx: times["init"].append(ctx.get_time()),
+                callback=lambda ctx, event: times["init"].append(ctx.get_time()),
                 trigger_type=TriggerType.kInitialization))
             self.declare_per_step_event(PublishEvent(
-                callback=lambda ctx: times["step"].append(ctx.get_time())))
+                callback=lambda ctx, event: times["step"].append(ctx.get_time())))
 
     sim = Simulator(S())
     sim.initialize()
@@ -217,7 +217,7 @@ def test_periodic_event_object_fires_on_its_period():
         def __init__(self):
             super().__init__()
             self.declare_periodic_event(period_sec=0.25, offset_sec=0.0, event=PublishEvent(
-                callback=lambda ctx: times.append(round(ctx.get_time(), 9))))
+                callback=lambda ctx, event: times.append(round(ctx.get_time(), 9))))
 
     sim = Simulator(S())
     sim.advance_to(1.0)

@@ -42,7 +42,8 @@ class Forced(LeafSystem):
         self.declare_forced_unrestricted_update_event(self._unrestricted)
 
     def _publish(self, context):
-        self.published.append((context.get_discrete_state(0)[0], context.get_abstract_state(0)))
+        self.published.append((context.get_discrete_state(0)[0],
+                               context.get_abstract_state(0).get_value()))
         return EventStatus.succeeded()
 
     def _discrete(self, context, discrete_state):
@@ -150,7 +151,7 @@ class Counter(LeafSystem):
         discrete_state.set_value([context.get_discrete_state(0)[0] + 1.0])
 
     def _log(self, context, state):
-        state.get_mutable_abstract_state(0).set_value(context.get_abstract_state(0) + 1)
+        state.get_mutable_abstract_state(0).set_value(context.get_abstract_state(0).get_value() + 1)
 
     def _publish(self, context):
         self.publishes += 1
@@ -167,6 +168,6 @@ def test_per_step_events_run_once_per_simulator_step():
     assert steps >= 10
     # updates run at the start of each step; the publish at initialization and after each step
     assert ctx.get_discrete_state(0)[0] == steps
-    assert ctx.get_abstract_state(0) == steps
+    assert ctx.get_abstract_state(0).get_value() == steps
     assert system.publishes == steps + 1
     np.testing.assert_allclose(ctx.get_continuous_state_vector(), [1.0])

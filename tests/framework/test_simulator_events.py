@@ -56,7 +56,7 @@ class BouncingBall(LeafSystem):
         self.witness = self.make_witness_function(
             "ground", WitnessFunctionDirection.POSITIVE_THEN_NON_POSITIVE,
             lambda context: context.get_continuous_state_vector()[0],
-            UnrestrictedUpdateEvent(self.bounce))
+            UnrestrictedUpdateEvent(callback=lambda context, event, state: self.bounce(context, state)))
 
     def do_calc_time_derivatives(self, context, derivatives):
         derivatives.set_value([context.get_continuous_state_vector()[1], -self.g])

@@ -66,7 +66,7 @@ class Counter(LeafSystem):
         discrete_state.set_value(context.get_discrete_state(0) + 1.0)
 
     def _tick(self, context, state):
-        state.set_abstract_state(0, context.get_abstract_state(0) + 1)
+        state.set_abstract_state(0, context.get_abstract_state(0).get_value() + 1)
 
     def _publish(self, context):
         self.publishes += 1
@@ -372,7 +372,7 @@ class HalfLife(Decay):
         self.make_witness_function(
             "half", WitnessFunctionDirection.CROSSES_ZERO,
             lambda ctx: ctx.get_continuous_state_vector()[0] - 0.5,
-            PublishEvent(lambda ctx: self.crossings.append(ctx.get_time())))
+            PublishEvent(lambda ctx, event: self.crossings.append(ctx.get_time())))
 
 
 def test_dense_output_stays_accurate_across_a_localized_witness():

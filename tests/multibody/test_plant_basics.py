@@ -574,7 +574,7 @@ def test_inverse_dynamics_inverts_forward_dynamics_with_all_forces():
     more.add_in_force(forces)
     np.testing.assert_allclose(plant.calc_inverse_dynamics(context, vdot, more), tau - 1.0,
                                atol=1e-12)
-    with pytest.raises(ValueError, match="add_in_force: addend has nv = 1"):
+    with pytest.raises(ValueError, match="add_in_forces: addend has nv = 1"):
         more.add_in_force(MultibodyForces(pendulum()))
 
 
@@ -660,7 +660,7 @@ def test_contact_results_are_empty_until_contact_exists():
         results.point_pair_contact_info(0)
 
 
-def test_state_accessors_accept_a_diagram_context():
+def test_plant_methods_refuse_a_diagram_context_as_drake():
     builder = DiagramBuilder()
     plant, scene_graph = add_multibody_plant_scene_graph(builder, 0.0)
     assert isinstance(scene_graph, SceneGraph) and plant.get_name() == "plant"
@@ -673,10 +673,17 @@ def test_state_accessors_accept_a_diagram_context():
     builder.connect(source.get_output_port(), plant.get_actuation_input_port())
     diagram = builder.build()
     root = diagram.create_default_context()
-    joint.set_angle(root, 0.25)
-    np.testing.assert_array_equal(plant.get_positions(root), [0.25])
+    for call in (lambda: joint.set_angle(root, 0.25), lambda: plant.get_positions(root),
+                 lambda: plant.calc_forward_dynamics(root),
+                 lambda: plant.eval_body_pose_in_world(root, bob)):
+        with pytest.raises(RuntimeError, match="expected the context of MultibodyPlant "
+                                               "'plant'.*get_my_context_from_root"):
+            call()
+    ctx = plant.get_my_context_from_root(root)
+    joint.set_angle(ctx, 0.25)
+    np.testing.assert_array_equal(plant.get_positions(ctx), [0.25])
     expected = 2.0 - 9.81 * np.sin(0.25)            # I = m l² = 1
-    np.testing.assert_allclose(plant.calc_forward_dynamics(root), [expected], rtol=1e-14)
+    np.testing.assert_allclose(plant.calc_forward_dynamics(ctx), [expected], rtol=1e-14)
     np.testing.assert_allclose(diagram.eval_time_derivatives(root), [0.0, expected], rtol=1e-14)
 
 

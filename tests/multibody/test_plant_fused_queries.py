@@ -267,10 +267,12 @@ def test_plant_in_a_diagram_with_state_before_its_own():
     alone, alone_instance = load("panda")
     for k in range(2):
         acrobot.set_positions(acrobot.get_my_context_from_root(root), np.array([0.3, k + 0.1]))
-        panda.set_positions(root, ref["q"][k])             # through the diagram's context
         context = panda.get_my_context_from_root(root)
-        panda.set_velocities(context, ref["v"][k])         # through the plant's own
-        np.testing.assert_array_equal(panda.get_positions(root), ref["q"][k])
+        panda.set_positions(context, ref["q"][k])
+        panda.set_velocities(context, ref["v"][k])
+        np.testing.assert_array_equal(panda.get_positions(context), ref["q"][k])
+        with pytest.raises(RuntimeError, match="get_my_context_from_root"):
+            panda.get_positions(root)                      # the diagram's: refused, as Drake
         assert_same(queries(panda, context, instance, ref["vdot"][k]),
                     fresh_queries(alone, alone_instance, ref["q"][k], ref["v"][k],
                                   ref["vdot"][k]))

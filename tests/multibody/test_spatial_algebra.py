@@ -359,7 +359,7 @@ def test_nan_and_negative_mass_are_rejected_with_values():
         SpatialInertia(-1.0, [0, 0, 0], np.eye(3))
     with pytest.raises(ValueError, match="mass must be positive and finite, got 0"):
         SpatialInertia.solid_sphere_with_mass(0.0, 1.0)
-    with pytest.raises(ValueError, match="radius must be finite and non-negative, got -1"):
+    with pytest.raises(ValueError, match="solid_sphere: r must be finite and non-negative, got -1"):
         UnitInertia.solid_sphere(-1.0)
 
 

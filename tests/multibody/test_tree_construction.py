@@ -551,11 +551,21 @@ def test_finalize_twice_raises():
         tree.finalize()
 
 
-def test_joint_limits_cannot_change_after_finalize():
+def test_joint_limits_change_after_finalize_as_in_drake():
     tree, _upper, _lower, _shoulder, elbow = two_link_tree()
     tree.finalize()
-    with pytest.raises(TreeLifecycleError, match=r"set_position_limits\(\) after finalize\(\)"):
-        elbow.set_position_limits([-1.0], [1.0])
+    elbow.set_position_limits([-1.0], [1.0])
+    elbow.set_velocity_limits([-2.0], [3.0])
+    elbow.set_acceleration_limits([-4.0], [5.0])
+    start = elbow.position_start()
+    assert tree.get_position_lower_limits()[start] == -1.0
+    assert tree.get_position_upper_limits()[start] == 1.0
+    assert (elbow.position_lower_limit(), elbow.position_upper_limit()) == (-1.0, 1.0)
+    assert (elbow.velocity_lower_limit(), elbow.velocity_upper_limit()) == (-2.0, 3.0)
+    assert (elbow.acceleration_lower_limit(), elbow.acceleration_upper_limit()) == (-4.0, 5.0)
+    assert tree.get_velocity_upper_limits()[elbow.velocity_start()] == 3.0
+    with pytest.raises(ValueError):
+        elbow.set_position_limits([1.0], [0.0])
 
 
 def test_element_used_before_adding_raises():

@@ -266,8 +266,8 @@ class Joint(MultibodyElement):
         return self._a_upper.copy()
 
     def set_position_limits(self, lower_limits, upper_limits) -> None:
-        """Set the position limits, each of shape (nq,) (before finalize)."""
-        self._require_not_finalized("set_position_limits")
+        """Set the position limits, each of shape (nq,); allowed after finalize, as
+        in Drake (the plant's getters read the joints)."""
         self._q_lower, self._q_upper = self._check_limits(
             lower_limits,
             upper_limits,
@@ -277,8 +277,8 @@ class Joint(MultibodyElement):
         )
 
     def set_velocity_limits(self, lower_limits, upper_limits) -> None:
-        """Set the velocity limits, each of shape (nv,) (before finalize)."""
-        self._require_not_finalized("set_velocity_limits")
+        """Set the velocity limits, each of shape (nv,); allowed after finalize, as
+        in Drake (the plant's getters read the joints)."""
         self._v_lower, self._v_upper = self._check_limits(
             lower_limits,
             upper_limits,
@@ -288,8 +288,8 @@ class Joint(MultibodyElement):
         )
 
     def set_acceleration_limits(self, lower_limits, upper_limits) -> None:
-        """Set the acceleration limits, each of shape (nv,) (before finalize)."""
-        self._require_not_finalized("set_acceleration_limits")
+        """Set the acceleration limits, each of shape (nv,); allowed after finalize, as
+        in Drake (the plant's getters read the joints)."""
         self._a_lower, self._a_upper = self._check_limits(
             lower_limits,
             upper_limits,
@@ -375,6 +375,22 @@ class Joint(MultibodyElement):
         """Write this joint's positions, shape (nq,), into `context`."""
         q = as_vector(positions, self.num_positions(), f"{type(self).__name__}.set_positions", "q")
         self._state("set_positions").set_positions_slice(context, self._q_start, q)
+
+    def add_in_one_force(self, context, joint_dof, joint_tau, forces) -> None:
+        """Add the generalized force `joint_tau` on this joint's velocity `joint_dof`
+        (0 <= joint_dof < num_velocities()) into `forces` (a MultibodyForces)."""
+        k = int(joint_dof)
+        if not 0 <= k < self.num_velocities():
+            raise ValueError(f"Joint.add_in_one_force: joint {self.name()!r}: joint_dof must be "
+                             f"in [0, {self.num_velocities()}), got {joint_dof!r}")
+        forces.generalized_forces()[self.velocity_start() + k] += float(joint_tau)
+
+    def add_in_damping(self, context, forces) -> None:
+        """Add this joint's damping forces, τ = -d v (d the damping vector, v the joint's
+        velocities in `context`), into `forces` (a MultibodyForces)."""
+        v = self.get_velocities(context)
+        start = self.velocity_start()
+        forces.generalized_forces()[start:start + len(v)] -= self.default_damping_vector() * v
 
     def get_velocities(self, context) -> np.ndarray:
         """This joint's velocities in `context`, shape (nv,)."""

@@ -51,6 +51,31 @@ class OneDofJoint(Joint):
         """Armature of the one velocity (see `Joint.set_default_armature_vector`)."""
         return float(self._armature[0])
 
+    # ---- scalar limits (Drake's one-dof accessors) ---------------------------------------
+    def position_lower_limit(self) -> float:
+        """The lower limit of the one position."""
+        return float(self.position_lower_limits()[0])
+
+    def position_upper_limit(self) -> float:
+        """The upper limit of the one position."""
+        return float(self.position_upper_limits()[0])
+
+    def velocity_lower_limit(self) -> float:
+        """The lower limit of the one velocity."""
+        return float(self.velocity_lower_limits()[0])
+
+    def velocity_upper_limit(self) -> float:
+        """The upper limit of the one velocity."""
+        return float(self.velocity_upper_limits()[0])
+
+    def acceleration_lower_limit(self) -> float:
+        """The lower limit of the one acceleration."""
+        return float(self.acceleration_lower_limits()[0])
+
+    def acceleration_upper_limit(self) -> float:
+        """The upper limit of the one acceleration."""
+        return float(self.acceleration_upper_limits()[0])
+
     # ---- the one coordinate, for the subclasses' named accessors --------------------------
     def _coordinate(self, context) -> float:
         return float(self.get_positions(context)[0])

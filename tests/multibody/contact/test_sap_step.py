@@ -17,7 +17,9 @@ from merganser.multibody.contact.constraint_kernels import (
     SIGMA_BILATERAL, bilateral_regularization, rotation_vector,
 )
 from merganser.multibody.contact.contact_kernels import contact_jacobian, pose_pass
-from merganser.multibody.contact.problem_kernels import delassus_estimate, sap_parameters
+from merganser.multibody.contact.problem_kernels import (
+    delassus_estimate, near_rigid_factor, sap_parameters,
+)
 from merganser.multibody.contact.sap import LAGGED, SAP, SIMILAR, sap_solve
 from merganser.multibody.contact.tamsi import tamsi_solve, tamsi_step
 from merganser.multibody.kernels.layout import make_workspace
@@ -114,7 +116,8 @@ def step_by_step(plant, ctx, model):
     sl = slice(0, nc)
     vs = plant.get_stiction_tolerance()
     sap_parameters(nc, w, pcs.phi0[sl], pcs.k[sl], pcs.d[sl], pcs.tau[sl], pcs.mu[sl], J, v0,
-                   H, vs, Rt, Rn, vhat, fe0, n0, eps)
+                   H, vs, near_rigid_factor(plant.get_sap_near_rigid_threshold()), Rt, Rn, vhat,
+                   fe0, n0, eps)
     rigid = ~np.isfinite(k)
     tau_h = np.where(rigid, 0.0, c / np.where(rigid, 1.0, k))
     Rh = np.where(rigid, SIGMA_BILATERAL * np.maximum(w[3 * nc:], 1e-12),

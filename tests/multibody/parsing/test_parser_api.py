@@ -66,7 +66,7 @@ def test_package_map_api(tmp_path):
     (tmp_path / "pkg_a").mkdir()
     (tmp_path / "pkg_a" / "package.xml").write_text(
         "<package format='2'><name>pkg_a</name></package>")
-    other = PackageMap()
+    other = PackageMap.make_empty()     # PackageMap() may hold Drake's packages
     other.add("b", tmp_path)
     empty.add_map(other)
     assert empty.contains("b") and empty.get_path("b") == str(tmp_path)
