@@ -31,6 +31,7 @@ from merganser.multibody.batched.batched_step import (
 )
 from merganser.multibody.contact.contact_kernels import build_contacts
 from merganser.multibody.contact.discrete_stepper import SapStepper
+from merganser.multibody.contact.problem_kernels import near_rigid_factor
 from merganser.multibody.contact.sap_step import CONSTRAINT_WORK_ROWS, CONTACT_WORK_ROWS, sap_step
 from merganser.multibody.kernels.crba import calc_mass_matrix
 from merganser.multibody.kernels.kinematics import calc_forward_kinematics
@@ -65,8 +66,9 @@ class BatchedContactScene:
         of each geometry's body (0: world), pose in the body frame, the allowed-pair
         table and the per-geometry contact parameters.
     solver : tuple
-        ``(sap_model, stiction_tolerance, rel_tol, abs_tol, max_iter, kinds, int_params,
-        float_params)`` (the constraint tables have no rows).
+        ``(sap_model, stiction_tolerance, near_rigid, rel_tol, abs_tol, max_iter, kinds,
+        int_params, float_params)`` (``near_rigid`` the factor of the plant's SAP near-rigid
+        threshold, as the plant's stepper passes it; the constraint tables have no rows).
     max_pairs, max_rows : int
         Sizes of the broad-phase pair and contact-row work arrays.
     """
@@ -113,6 +115,7 @@ class BatchedContactScene:
                       gt.mu)
         cr = stepper.constraints
         self.solver = (int(stepper.sap_model), float(plant.get_stiction_tolerance()),
+                       float(near_rigid_factor(plant.get_sap_near_rigid_threshold())),
                        float(stepper.rel_tolerance), float(stepper.abs_tolerance),
                        int(stepper.max_iterations), cr.kinds, cr.int_params, cr.float_params)
         self.approximation = stepper.approximation
@@ -177,7 +180,7 @@ def contact_step(model, drive, scratch, scene, solver, work, q, v, h,
     ip, fp, g, inertia = model
     ws, vd, qdot = scratch[0], scratch[3], scratch[4]
     gtype, pstart, params_g, geom_node, X_FG, allowed, k_g, d_g, tau_g, mu_g = scene
-    sap_model, vs, rel_tol, abs_tol, max_iter, kinds, int_params, float_params = solver
+    sap_model, vs, near_rigid, rel_tol, abs_tol, max_iter, kinds, int_params, float_params = solver
     (X_WB, X_WG, aabb, order, pairs, rows, out_pairs, nodes, p_WC, R_WC, cparams, rows_c, M,
      J, w, cwork, hwork, vecs, impulses) = work
     env_accelerations(model, drive, scratch, q, v)
@@ -197,7 +200,8 @@ def contact_step(model, drive, scratch, scene, solver, work, q, v, h,
     else:
         calc_mass_matrix(ip, fp, ws, q, inertia, M)
         r3 = 3 * nc                      # the work arrays cut to this step's contacts
-        it, _ = sap_step(sap_model, q, v, vd, M, h, vs, rel_tol, abs_tol, max_iter, nc, 0,
+        it, _ = sap_step(sap_model, q, v, vd, M, h, vs, near_rigid, rel_tol, abs_tol, max_iter,
+                         nc, 0,
                          nodes[0], nodes[1], p_WC, R_WC, cparams[0], cparams[1], cparams[2],
                          cparams[3], cparams[4], v_next, impulses[0, :r3], impulses[1, :r3],
                          vecs[1], ip, fp, ws, kinds, int_params, float_params, J[:r3],

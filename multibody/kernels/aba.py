@@ -34,12 +34,12 @@ from merganser.framework.compilation import kernel
 from merganser.multibody.kernels.added_mass import (
     add_added_mass_body_forces, add_added_mass_to_matrix, bad_added_mass,
 )
-from merganser.multibody.kernels.composite import add_welded_forces, load_composite_inertias
+from merganser.multibody.kernels.composite import add_welded_forces, begin_gravity_pass
 from merganser.multibody.kernels.inertia import (
     articulated_from_rigid, articulated_to_parent_add, mat6_times, subtract_symmetric_outer,
 )
 from merganser.multibody.kernels.joints import calc_joint_bias, calc_joint_pose, joint_velocity
-from merganser.multibody.kernels.kinematics import set_world_pose, world_pose
+from merganser.multibody.kernels.kinematics import world_pose
 from merganser.multibody.kernels.layout import (
     IP_MOBILE, IP_NMOBILE, IP_NV, IP_PARENT, IP_VS, WS_A, WS_C, WS_CJ, WS_DINV, WS_IA, WS_IC,
     WS_PA, WS_RW, WS_S, WS_U, WS_UU, WS_V, bad_forces, bad_inertia, bad_q, bad_v, bad_vec3,
@@ -68,13 +68,7 @@ def aba_base_to_tip_velocities(ip, fp, ws, q, v, I10, g, F_ext_W, use_fext, merg
     (`multibody.kernels.composite`), the welded bodies' external forces added to their
     composite nodes; without, over every node with its own inertia.
     """
-    set_world_pose(ws)
-    ws[0, WS_A + 3] = -g[0]
-    ws[0, WS_A + 4] = -g[1]
-    ws[0, WS_A + 5] = -g[2]
-    if merged:
-        load_composite_inertias(ip, fp, I10, ws, WS_IC)
-    count = ip[0, IP_NMOBILE] if merged else ip.shape[0]
+    count = begin_gravity_pass(ip, fp, I10, g, ws, WS_IC, merged)
     for i in range(1, count):
         k = ip[i, IP_MOBILE] if merged else i
         calc_joint_pose(ip, fp, q, ws, k)
@@ -206,12 +200,9 @@ def calc_forward_dynamics(ip, fp, ws, q, v, tau, I10, g, F_ext_W, use_fext, vd):
 
     Parameters
     ----------
-    ip, fp : ndarray
-        Packed model.
-    ws : ndarray, shape (nb, NWS)
-        Workspace.
-    q : ndarray, shape (nq,)
-        Generalized positions.
+    ip, fp, ws, q : ndarray
+        The packed model, its workspace (nb, NWS) (`multibody.kernels.layout`) and the
+        generalized positions (nq,).
     v, tau : ndarray, shape (nv,)
         Generalized velocities and applied generalized forces.
     I10 : ndarray, shape (nb, 10)

@@ -20,13 +20,14 @@ from __future__ import annotations
 
 from merganser.framework.compilation import kernel
 from merganser.multibody.kernels.inertia import rigid_inertia_shifted
+from merganser.multibody.kernels.kinematics import set_world_pose
 from merganser.multibody.kernels.layout import (
-    FP_P0B, FP_R0, IP_MOBILE, IP_NMOBILE, IP_NWELDED, IP_PARENT, IP_WELDED, WS_IW, WS_RW,
+    FP_P0B, FP_R0, IP_MOBILE, IP_NMOBILE, IP_NWELDED, IP_PARENT, IP_WELDED, WS_A, WS_IW, WS_RW,
 )
 from merganser.multibody.kernels.spatial import load6, rotate6_transpose
 
 __all__ = ["welded_parameters_changed", "merge_welded_inertias", "load_composite_inertias",
-           "add_welded_forces"]
+           "add_welded_forces", "begin_gravity_pass"]
 
 
 @kernel
@@ -105,3 +106,20 @@ def add_welded_forces(ip, fp, ws, F_ext_W, off, sign):
         ws[c, off + 3] += sign * t[3]
         ws[c, off + 4] += sign * t[4]
         ws[c, off + 5] += sign * t[5]
+
+
+@kernel
+def begin_gravity_pass(ip, fp, I10, g, ws, slot, merged):
+    """Start a base-to-tip dynamics pass: the world row at rest with acceleration [0; -g]
+    (gravity as a base acceleration) and, with `merged`, the composite inertias in the
+    workspace block `slot` (`load_composite_inertias`). Returns the number of rows i the
+    pass visits: node ``ip[i, IP_MOBILE]`` when merged, else node i, for 1 <= i < count."""
+    set_world_pose(ws)
+    ws[0, WS_A + 3] = -g[0]
+    ws[0, WS_A + 4] = -g[1]
+    ws[0, WS_A + 5] = -g[2]
+    if merged:
+        load_composite_inertias(ip, fp, I10, ws, slot)
+        return ip[0, IP_NMOBILE]
+    return ip.shape[0]
+

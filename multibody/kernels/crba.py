@@ -79,12 +79,9 @@ def calc_mass_matrix(ip, fp, ws, q, I10, M):
 
     Parameters
     ----------
-    ip, fp : ndarray
-        Packed model.
-    ws : ndarray, shape (nb, NWS)
-        Workspace.
-    q : ndarray, shape (nq,)
-        Generalized positions.
+    ip, fp, ws, q : ndarray
+        The packed model, its workspace (nb, NWS) (`multibody.kernels.layout`) and the
+        generalized positions (nq,).
     I10 : ndarray, shape (nb, 10)
         Inertial parameters of each node's body (about Bo, in B).
     M : ndarray, shape (nv, nv)

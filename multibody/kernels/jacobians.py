@@ -41,12 +41,9 @@ def calc_jacobian_spatial(ip, fp, ws, q, node, p_BoBp_B, J):
 
     Parameters
     ----------
-    ip, fp : ndarray
-        Packed model.
-    ws : ndarray, shape (nb, NWS)
-        Workspace.
-    q : ndarray, shape (nq,)
-        Generalized positions.
+    ip, fp, ws, q : ndarray
+        The packed model, its workspace (nb, NWS) (`multibody.kernels.layout`) and the
+        generalized positions (nq,).
     node : int
         Node of the body B.
     p_BoBp_B : ndarray, shape (3,)

@@ -136,12 +136,9 @@ def calc_forward_kinematics(ip, fp, ws, q, X_WB):
 
     Parameters
     ----------
-    ip, fp : ndarray
-        Packed model.
-    ws : ndarray, shape (nb, NWS)
-        Workspace.
-    q : ndarray, shape (nq,)
-        Generalized positions.
+    ip, fp, ws, q : ndarray
+        The packed model, its workspace (nb, NWS) (`multibody.kernels.layout`) and the
+        generalized positions (nq,).
     X_WB : ndarray, shape (nb, 4, 4)
         Output: homogeneous pose of each node's body frame in world.
 

@@ -34,27 +34,7 @@ def calc_spatial_momentum(ip, fp, ws, q, v, I10, p_WoP_W, L_WSP_W):
 
     Returns 0, or 1 if an input has the wrong size.
     """
-    if bad_q(ip, q) or bad_v(ip, v) or bad_inertia(ip, I10) or bad_vec3(p_WoP_W):
-        return 1
-    nb = ip.shape[0]
-    pose_pass_base_to_tip(ip, fp, q, ws, nb - 1)
-    motion_pass_base_to_tip(ip, fp, q, v, v, ws, nb - 1, False)
-    z = 0.0 * ws[0, WS_V]
-    hx, hy, hz, lx, ly, lz = z, z, z, z, z, z
-    for k in range(1, nb):
-        h = rotate6(ws, k, WS_RW, inertia_times_motion(I10, k, 0, load6(ws, k, WS_V)))
-        dx = ws[k, WS_PW] - p_WoP_W[0]
-        dy = ws[k, WS_PW + 1] - p_WoP_W[1]
-        dz = ws[k, WS_PW + 2] - p_WoP_W[2]
-        hx += h[0] + dy * h[5] - dz * h[4]
-        hy += h[1] + dz * h[3] - dx * h[5]
-        hz += h[2] + dx * h[4] - dy * h[3]
-        lx += h[3]
-        ly += h[4]
-        lz += h[5]
-    L_WSP_W[0], L_WSP_W[1], L_WSP_W[2] = hx, hy, hz
-    L_WSP_W[3], L_WSP_W[4], L_WSP_W[5] = lx, ly, lz
-    return 0
+    return calc_spatial_momentum_with_added_mass(ip, fp, ws, q, v, I10, p_WoP_W, L_WSP_W, None)
 
 
 @kernel

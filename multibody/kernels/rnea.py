@@ -16,9 +16,9 @@ from __future__ import annotations
 
 from merganser.framework.compilation import kernel
 from merganser.multibody.kernels.added_mass import add_added_mass_body_forces, bad_added_mass
-from merganser.multibody.kernels.composite import add_welded_forces, load_composite_inertias
+from merganser.multibody.kernels.composite import add_welded_forces, begin_gravity_pass
 from merganser.multibody.kernels.joints import calc_joint_pose, joint_force
-from merganser.multibody.kernels.kinematics import node_motion, set_world_pose, world_pose
+from merganser.multibody.kernels.kinematics import node_motion, world_pose
 from merganser.multibody.kernels.layout import (
     IP_MOBILE, IP_NMOBILE, IP_NV, IP_PARENT, IP_VS, WS_A, WS_F, WS_IC, WS_RW, WS_V, bad_forces,
     bad_inertia, bad_q, bad_v, bad_vec3,
@@ -41,13 +41,7 @@ def rnea_base_to_tip(ip, fp, ws, q, v, vd, I10, g, F_ext_W, use_fext, merged=Tru
     and adds the external forces of the welded bodies to their composite nodes; without,
     every node with its own inertia ``I10[k]``.
     """
-    set_world_pose(ws)
-    ws[0, WS_A + 3] = -g[0]
-    ws[0, WS_A + 4] = -g[1]
-    ws[0, WS_A + 5] = -g[2]
-    if merged:
-        load_composite_inertias(ip, fp, I10, ws, WS_IC)
-    count = ip[0, IP_NMOBILE] if merged else ip.shape[0]
+    count = begin_gravity_pass(ip, fp, I10, g, ws, WS_IC, merged)
     for i in range(1, count):
         k = ip[i, IP_MOBILE] if merged else i
         calc_joint_pose(ip, fp, q, ws, k)

@@ -52,29 +52,20 @@ class OneDofJoint(Joint):
         return float(self._armature[0])
 
     # ---- scalar limits (Drake's one-dof accessors) ---------------------------------------
-    def position_lower_limit(self) -> float:
-        """The lower limit of the one position."""
-        return float(self.position_lower_limits()[0])
+    def _first_limit(name):
+        def limit(self) -> float:
+            return float(getattr(self, name + "s")()[0])
+        limit.__name__, limit.__qualname__ = name, f"OneDofJoint.{name}"
+        limit.__doc__ = f"The {name.replace('_', ' ')} of the one coordinate (``{name}s()[0]``)."
+        return limit
 
-    def position_upper_limit(self) -> float:
-        """The upper limit of the one position."""
-        return float(self.position_upper_limits()[0])
-
-    def velocity_lower_limit(self) -> float:
-        """The lower limit of the one velocity."""
-        return float(self.velocity_lower_limits()[0])
-
-    def velocity_upper_limit(self) -> float:
-        """The upper limit of the one velocity."""
-        return float(self.velocity_upper_limits()[0])
-
-    def acceleration_lower_limit(self) -> float:
-        """The lower limit of the one acceleration."""
-        return float(self.acceleration_lower_limits()[0])
-
-    def acceleration_upper_limit(self) -> float:
-        """The upper limit of the one acceleration."""
-        return float(self.acceleration_upper_limits()[0])
+    position_lower_limit = _first_limit("position_lower_limit")
+    position_upper_limit = _first_limit("position_upper_limit")
+    velocity_lower_limit = _first_limit("velocity_lower_limit")
+    velocity_upper_limit = _first_limit("velocity_upper_limit")
+    acceleration_lower_limit = _first_limit("acceleration_lower_limit")
+    acceleration_upper_limit = _first_limit("acceleration_upper_limit")
+    del _first_limit
 
     # ---- the one coordinate, for the subclasses' named accessors --------------------------
     def _coordinate(self, context) -> float:
