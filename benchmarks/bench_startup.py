@@ -5,6 +5,8 @@ repeats, ratio merganser / pydrake):
 
 - ``import``: ``import merganser.framework, merganser.geometry, merganser.multibody,
   merganser.controllers`` against ``import pydrake.all``; time and RSS after it;
+- ``names`` (information): the same, then every name of ``merganser.__all__`` resolved
+  (the packages re-export lazily; ``pydrake.all`` loads everything it names);
 - ``panda``: import, load example-robot-data's Panda (base welded, no geometry) into a
   discrete plant (h = 1 ms) and simulate the first 1 s (passive);
 - ``panda+box``: the same, then a 10 cm box dropped on the ground under SAP (point
@@ -12,7 +14,12 @@ repeats, ratio merganser / pydrake):
 
 merganser runs with a warm numba cache (a folder filled by an untimed first run) and,
 with ``--cold``, with an empty one (a new ``NUMBA_CACHE_DIR`` per run, so everything
-compiles; minutes per run on a busy 2-core machine). pydrake has no cache to warm.
+compiles; minutes per run on a busy 2-core machine). pydrake has no cache to warm. The
+children run without ``PYTHONDONTWRITEBYTECODE``, so that merganser's modules import from
+their ``.pyc`` files as in a user's second run (pydrake's were written at install).
+
+The output is the start-up table of issue 16: each row with both medians, the ratio and
+the goal, and the peak RSS of each scene.
 
 Run: ``.venv/bin/python benchmarks/bench_startup.py [--repeats N] [--cold]``.
 """
@@ -54,6 +61,13 @@ print("RESULT " + json.dumps(out))
 MERGANSER = {
     "import": """
 import merganser.framework, merganser.geometry, merganser.multibody, merganser.controllers
+out = {"import_s": time.perf_counter() - t0}
+""",
+    "names": """
+import merganser.framework, merganser.geometry, merganser.multibody, merganser.controllers
+import merganser
+for name in merganser.__all__:
+    getattr(merganser, name)
 out = {"import_s": time.perf_counter() - t0}
 """,
     "panda": """
@@ -147,7 +161,22 @@ out["total_s"] = time.perf_counter() - t0
 """,
 }
 
-SCENES = {"import": ("import",), "panda": ("panda",), "panda+box": ("panda", "box")}
+DRAKE["names"] = DRAKE["import"]
+
+SCENES = {"import": ("import",), "names": ("names",), "panda": ("panda",),
+          "panda+box": ("panda", "box")}
+
+#: The rows of the start-up table: (what, scene, key, goal ratio or None, cache).
+ROWS = (
+    ("import of the four packages, fresh process, warm cache", "import", "import_s", 0.5, "warm"),
+    ("RSS after that import", "import", "rss_mib", 0.6, "warm"),
+    ("(information) the same, every name of merganser.__all__ resolved", "names", "import_s",
+     None, "warm"),
+    ("import + load Panda + first 1 s simulate, warm cache", "panda", "panda_s", 1.0, "warm"),
+    ("the same plus a SAP contact scene, warm cache (information)", "panda+box", "total_s", None,
+     "warm"),
+    ("the same plus a SAP contact scene, empty numba cache", "panda+box", "total_s", 4.0, "cold"),
+)
 
 
 def _script(codes, scene):
@@ -158,6 +187,8 @@ def _script(codes, scene):
 def run_one(codes, scene, env=None):
     """The RESULT dict of one fresh process running `scene`, plus its wall time."""
     start = time.perf_counter()
+    env = {k: v for k, v in (os.environ if env is None else env).items()
+           if k != "PYTHONDONTWRITEBYTECODE"}
     proc = subprocess.run([sys.executable, "-c", _script(codes, scene)], capture_output=True,
                           text=True, env=env, cwd=str(ROOT))
     wall = time.perf_counter() - start
@@ -187,14 +218,14 @@ def main(argv=None):
     print(f"bench_startup ({time.strftime('%Y-%m-%d %H:%M')}, {os.cpu_count()} cores, "
           f"load {os.getloadavg()[0]:.1f}); peer: {'pydrake' if drake else 'none (pydrake missing)'}")
     run_one(MERGANSER, "panda+box", warm_env)          # fills the warm cache, untimed
-    rows = []
-    for scene, key in (("import", "import_s"), ("panda", "panda_s"), ("panda+box", "total_s")):
+    samples = {}
+    for scene in ("import", "names", "panda", "panda+box"):
         ours, peer = [], []
         for _ in range(args.repeats):
             ours.append(run_one(MERGANSER, scene, warm_env))
             if drake:
                 peer.append(run_one(DRAKE, scene))
-        rows.append((f"{scene}, warm cache", key, ours, peer))
+        samples[scene, "warm"] = (ours, peer)
     if args.cold:
         ours, peer = [], []
         for _ in range(args.cold_repeats):
@@ -202,23 +233,27 @@ def main(argv=None):
                 ours.append(run_one(MERGANSER, "panda+box", dict(os.environ, NUMBA_CACHE_DIR=cold)))
             if drake:
                 peer.append(run_one(DRAKE, "panda+box"))
-        rows.append(("panda+box, empty cache", "total_s", ours, peer))
+        samples["panda+box", "cold"] = (ours, peer)
 
-    def med(samples, k):
-        return statistics.median(s[k] for s in samples) if samples else float("nan")
+    def med(runs, k):
+        return statistics.median(s[k] for s in runs) if runs else float("nan")
 
-    print(f"{'what':26s} {'merganser s':>11s} {'pydrake s':>9s} {'ratio':>6s}  "
-          f"{'RSS MiB':>7s} {'pydrake':>7s} {'ratio':>5s}  {'peak MiB':>8s} {'pydrake':>7s}")
-    for label, key, ours, peer in rows:
+    print("| what | merganser | pydrake | ratio | goal | peak RSS merganser / pydrake (MiB) |")
+    print("|---|---|---|---|---|---|")
+    for label, scene, key, goal, cache in ROWS:
+        if (scene, cache) not in samples:
+            continue
+        ours, peer = samples[scene, cache]
+        unit = "MiB" if key.endswith("mib") else "s"
         t, tp = med(ours, key), med(peer, key)
-        r, rp = med(ours, "rss_mib"), med(peer, "rss_mib")
-        pk, pkp = med(ours, "peak_rss_mib"), med(peer, "peak_rss_mib")
-        print(f"{label:26s} {t:11.2f} {tp:9.2f} {t / tp:6.2f}  {r:7.0f} {rp:7.0f} {r / rp:5.2f}  "
-              f"{pk:8.0f} {pkp:7.0f}")
-        if key == "total_s":
-            print(f"{'':26s} (of which box scene {med(ours, 'box_s'):.2f} s vs "
-                  f"{med(peer, 'box_s'):.2f} s; compile notice shown: "
-                  f"{sum(o['compile_notice'] for o in ours)}/{len(ours)})")
+        ratio = t / tp if peer else float("nan")
+        verdict = "" if goal is None else (f"<= {goal:g}x " + ("met" if ratio <= goal else "NOT met"))
+        print(f"| {label} | {t:.2f} {unit} | {tp:.2f} {unit} | {ratio:.2f}x | {verdict} | "
+              f"{med(ours, 'peak_rss_mib'):.0f} / {med(peer, 'peak_rss_mib'):.0f} |")
+        if scene == "panda+box":
+            print(f"|   (of which the box scene) | {med(ours, 'box_s'):.2f} s | "
+                  f"{med(peer, 'box_s'):.2f} s | {med(ours, 'box_s') / med(peer, 'box_s'):.2f}x | | "
+                  f"compile notice shown in {sum(o['compile_notice'] for o in ours)}/{len(ours)} |")
     print(f"medians of {args.repeats} (warm) / {args.cold_repeats} (empty cache) interleaved runs")
 
 

@@ -1,38 +1,28 @@
 """controllers: PID, inverse dynamics, computed torque, joint stiffness and LQR controllers
 built on the framework and the multibody plant (Drake's systems/controllers)."""
 
-from .dynamic_programming import (DynamicProgrammingOptions, PeriodicBoundaryCondition,
-                                  fitted_value_iteration,
-                                  linear_programming_approximate_dynamic_programming)
-from .finite_horizon_lqr import (FiniteHorizonLinearQuadraticRegulatorOptions,
-                                 FiniteHorizonLinearQuadraticRegulatorResult,
-                                 finite_horizon_linear_quadratic_regulator,
-                                 make_finite_horizon_linear_quadratic_regulator)
-from .finite_horizon_lqr_controller import FiniteHorizonLqrController
-from .inverse_dynamics import InverseDynamics
-from .inverse_dynamics_controller import InverseDynamicsController
-from . import inverse_dynamics_compiled_form  # noqa: F401,E402  (registers its compiled form)
-from .joint_stiffness_controller import JointStiffnessController
-from .lqr import discrete_time_linear_quadratic_regulator, linear_quadratic_regulator
-from .pid_controlled_system import PidControlledSystem
-from .pid_controller import PidController
-from . import pid_compiled_form  # noqa: F401,E402  (registers PidController's compiled form)
+from merganser.framework.lazy_exports import lazy_exports
 
-__all__ = [
-    "DynamicProgrammingOptions",
-    "PeriodicBoundaryCondition",
-    "linear_programming_approximate_dynamic_programming",
-    "fitted_value_iteration",
-    "FiniteHorizonLinearQuadraticRegulatorOptions",
-    "FiniteHorizonLinearQuadraticRegulatorResult",
-    "FiniteHorizonLqrController",
-    "InverseDynamics",
-    "InverseDynamicsController",
-    "JointStiffnessController",
-    "PidControlledSystem",
-    "PidController",
-    "discrete_time_linear_quadratic_regulator",
-    "finite_horizon_linear_quadratic_regulator",
-    "linear_quadratic_regulator",
-    "make_finite_horizon_linear_quadratic_regulator",
-]
+__all__, __getattr__, __dir__ = lazy_exports(__name__, {
+    ".dynamic_programming": (
+        "DynamicProgrammingOptions", "PeriodicBoundaryCondition", "fitted_value_iteration",
+        "linear_programming_approximate_dynamic_programming",
+    ),
+    ".finite_horizon_lqr": (
+        "FiniteHorizonLinearQuadraticRegulatorOptions",
+        "FiniteHorizonLinearQuadraticRegulatorResult",
+        "finite_horizon_linear_quadratic_regulator",
+        "make_finite_horizon_linear_quadratic_regulator",
+    ),
+    ".finite_horizon_lqr_controller": ("FiniteHorizonLqrController",),
+    ".inverse_dynamics": ("InverseDynamics",),
+    ".inverse_dynamics_controller": ("InverseDynamicsController",),
+    ".joint_stiffness_controller": ("JointStiffnessController",),
+    ".lqr": ("discrete_time_linear_quadratic_regulator", "linear_quadratic_regulator"),
+    ".pid_controlled_system": ("PidControlledSystem",),
+    ".pid_controller": ("PidController",),
+})
+
+# The compiled forms register themselves with framework.compiled_diagram when imported.
+from merganser.controllers import inverse_dynamics_compiled_form  # noqa: E402,F401
+from merganser.controllers import pid_compiled_form  # noqa: E402,F401

@@ -30,11 +30,23 @@ so that a numba upgrade that breaks one fails a test):
 - LLVM's inlining threshold raised while a kernel compiles (`INLINE_THRESHOLD`; the
   option is process-wide, so it is set for the duration of the compilation and then put
   back): the dynamics kernels are many small functions of many arrays, and without it
-  the calls between them stay (``inline=False`` where it does not pay).
+  the calls between them stay (``inline=False`` where it does not pay). Measured with
+  ``benchmarks/compile_times.py``, it costs about 4 % of the compilation's CPU time.
+- one signature per kernel: a call from another kernel is typed with its arguments'
+  plain types, so constant offsets and flags compile no specialization of their own.
+- a warm start loads machine code only: a cache entry is loaded without numba's refresh
+  of its implementation registries (its runtime is initialized; a cache miss compiles,
+  and numba's compiler refreshes then).
 - never silent: when compiling has taken more than `NOTICE_AFTER_SECONDS` in a process,
   one line on stderr says so (`COMPILE_NOTICE`); ``merganser warmup`` compiles ahead.
 
-Dispatchers compile (or load their cache) at their first call, never at import.
+Nothing of numba loads at import: `kernel` returns a `Kernel`, a plain Python object
+holding the function; its first call (or the first compilation of a kernel that calls
+it) imports numba and builds the numba dispatcher, which compiles or loads its cache for
+each new argument type signature. After that the names bound to the `Kernel` in its own
+module, and in each merganser module that calls it, are rebound to the dispatcher, so
+later calls cost what a dispatcher call costs. ``prange`` is ``range`` until a
+``parallel=True`` kernel is built, which puts numba's ``prange`` in its module instead.
 
 Known to work with numba 0.68 / llvmlite 0.50 (pinned in pyproject.toml).
 """
@@ -48,18 +60,10 @@ import sys
 import threading
 import time
 
-import llvmlite.binding as _llvm
-import numba
-from numba import get_num_threads, parallel_chunksize, prange, set_num_threads
-from numba.core import caching as _caching
-from numba.core import event as _event
-
-__all__ = ["kernel", "prange", "get_num_threads", "set_num_threads", "parallel_chunksize",
-           "registered_kernels", "compile_statistics", "kernel_sources", "inlining",
-           "COMPILE_NOTICE", "NOTICE_AFTER_SECONDS", "INLINE_THRESHOLD",
-           "NUMBA_VERSION"]
-
-NUMBA_VERSION = numba.__version__
+__all__ = ["kernel", "Kernel", "prange", "get_num_threads", "set_num_threads",
+           "parallel_chunksize", "registered_kernels", "compile_statistics", "kernel_sources",
+           "inlining", "COMPILE_NOTICE", "NOTICE_AFTER_SECONDS", "INLINE_THRESHOLD",
+           "NUMBA_VERSION"]  # noqa: F822 (NUMBA_VERSION: module __getattr__, loads numba)
 
 #: LLVM's inlining threshold at -O3, and the one used while compiling the kernels.
 _DEFAULT_INLINE_THRESHOLD = 250
@@ -73,11 +77,79 @@ COMPILE_NOTICE = ("merganser: compiling dynamics kernels for this machine, first
                   "(`merganser warmup` does it ahead)...")
 
 _PACKAGE_PREFIX = "merganser."
-#: name -> dispatcher, in definition order.
-_registry: dict[str, object] = {}
+#: name -> Kernel, in definition order.
+_registry: dict[str, Kernel] = {}
+#: the numba dispatchers built so far (the compile notice counts theirs only).
 _dispatchers: set = set()
 #: name -> [seconds inside its compilations, excluding those of nested kernels].
 _statistics: dict[str, list] = {}
+
+
+# ---------------------------------------------------------------- numba, loaded on demand
+_numba_lock = threading.RLock()
+_numba_parts: dict = {}
+
+
+def _numba():
+    """numba's pieces used here, importing numba (and registering the compile notice) at
+    the first need: {"numba", "llvm", "caching", "cache_class"}."""
+    if _numba_parts:
+        return _numba_parts
+    with _numba_lock:
+        if not _numba_parts:
+            import llvmlite.binding as llvm
+            import numba
+            from numba.core import caching, event
+            from numba.core.runtime import rtsys as runtime
+
+            class _KernelCacheImpl(caching.CompileResultCacheImpl):
+                _locator_classes = [_stamped(c) for c in
+                                    caching.CompileResultCacheImpl._locator_classes]
+
+            class _KernelCache(caching.FunctionCache):
+                _impl_class = _KernelCacheImpl
+
+                def load_overload(self, sig, target_context):
+                    # numba refreshes its target context before loading a cache entry:
+                    # that imports and installs every implementation registry (a second
+                    # or more on the first load), which machine code loaded from the
+                    # cache does not use; it needs the runtime (NRT) only. A cache miss
+                    # compiles, and numba's compiler refreshes the context then.
+                    runtime.initialize(target_context)
+                    with self._guard_against_spurious_io_errors():
+                        return self._load_overload(sig, target_context)
+
+            event.register("numba:compile", _compile_notice_listener(event.Listener))
+            _numba_parts.update(numba=numba, llvm=llvm, caching=caching,
+                                cache_class=_KernelCache)
+    return _numba_parts
+
+
+def __getattr__(name):
+    if name == "NUMBA_VERSION":
+        return _numba()["numba"].__version__
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def prange(*args):
+    """``range`` in Python; numba's ``prange`` in a ``parallel=True`` kernel (its module's
+    name is rebound to numba's when the kernel is built)."""
+    return range(*args)
+
+
+def get_num_threads():
+    """numba's ``get_num_threads()``: the threads a ``parallel=True`` kernel uses."""
+    return _numba()["numba"].get_num_threads()
+
+
+def set_num_threads(n):
+    """numba's ``set_num_threads(n)``."""
+    return _numba()["numba"].set_num_threads(n)
+
+
+def parallel_chunksize(n):
+    """numba's ``parallel_chunksize(n)`` context manager (iterations per work item)."""
+    return _numba()["numba"].parallel_chunksize(n)
 
 
 # ---------------------------------------------------------------- the freshness stamp
@@ -110,7 +182,7 @@ def kernel_sources(py_func):
         if own is not None:
             files.add(own)
         for value in fn.__globals__.values():
-            inner = getattr(value, "py_func", None)
+            inner = getattr(value, "py_func", None) if callable(value) else None
             if inner is not None and getattr(inner, "__module__", "").startswith(_PACKAGE_PREFIX):
                 stack.append(inner)
                 continue
@@ -130,7 +202,7 @@ def _stamp(paths):
             out.append((path.name, st.st_mtime_ns, st.st_size))
         except OSError:
             out.append((path.name, None, None))
-    return (NUMBA_VERSION, INLINE_THRESHOLD, tuple(out))
+    return (_numba()["numba"].__version__, INLINE_THRESHOLD, tuple(out))
 
 
 def _stamped(locator_class):
@@ -150,14 +222,6 @@ def _stamped(locator_class):
     return Locator
 
 
-class _KernelCacheImpl(_caching.CompileResultCacheImpl):
-    _locator_classes = [_stamped(c) for c in _caching.CompileResultCacheImpl._locator_classes]
-
-
-class _KernelCache(_caching.FunctionCache):
-    _impl_class = _KernelCacheImpl
-
-
 # ---------------------------------------------------------------- inlining and timing
 _state = threading.local()
 _notice = {"spent": 0.0, "printed": False, "lock": threading.Lock()}
@@ -171,18 +235,19 @@ def inlining(threshold=INLINE_THRESHOLD):
     Blocks nest: a kernel's compilation compiles the kernels it calls on the way, each
     inside its own block.
     """
+    set_option = _numba()["llvm"].set_option
     stack = getattr(_state, "inline_stack", None)
     if stack is None:
         stack = _state.inline_stack = [_DEFAULT_INLINE_THRESHOLD]
     if threshold != stack[-1]:
-        _llvm.set_option("merganser", f"-inline-threshold={threshold}")
+        set_option("merganser", f"-inline-threshold={threshold}")
     stack.append(threshold)
     try:
         yield
     finally:
         stack.pop()
         if threshold != stack[-1]:
-            _llvm.set_option("merganser", f"-inline-threshold={stack[-1]}")
+            set_option("merganser", f"-inline-threshold={stack[-1]}")
 
 
 def _print_notice():
@@ -193,45 +258,47 @@ def _print_notice():
     print(COMPILE_NOTICE, file=sys.stderr, flush=True)
 
 
-class _CompileNotice(_event.Listener):
-    """Sums the time numba spends compiling merganser kernels (cache loads excluded:
-    numba broadcasts "numba:compile" only on a cache miss); prints the notice once the
-    sum passes `NOTICE_AFTER_SECONDS` (a timer, so it appears while compiling)."""
+def _compile_notice_listener(listener_base):
+    """A numba event listener that sums the time numba spends compiling merganser kernels
+    (cache loads excluded: numba broadcasts "numba:compile" only on a cache miss) and
+    prints the notice once the sum passes `NOTICE_AFTER_SECONDS` (a timer, so it appears
+    while compiling)."""
 
-    def on_start(self, event):
-        depth = getattr(_state, "notice_depth", 0)
-        _state.notice_depth = depth + 1
-        if depth or _notice["printed"] or event.data["dispatcher"] not in _dispatchers:
-            return
-        _state.notice_t0 = time.perf_counter()
-        _state.notice_timer = threading.Timer(
-            max(0.0, NOTICE_AFTER_SECONDS - _notice["spent"]), _print_notice)
-        _state.notice_timer.daemon = True
-        _state.notice_timer.start()
+    class CompileNotice(listener_base):
+        def on_start(self, event):
+            depth = getattr(_state, "notice_depth", 0)
+            _state.notice_depth = depth + 1
+            if depth or _notice["printed"] or event.data["dispatcher"] not in _dispatchers:
+                return
+            _state.notice_t0 = time.perf_counter()
+            _state.notice_timer = threading.Timer(
+                max(0.0, NOTICE_AFTER_SECONDS - _notice["spent"]), _print_notice)
+            _state.notice_timer.daemon = True
+            _state.notice_timer.start()
 
-    def on_end(self, event):
-        _state.notice_depth -= 1
-        timer = getattr(_state, "notice_timer", None)
-        if _state.notice_depth == 0 and timer is not None:
-            timer.cancel()
-            _state.notice_timer = None
-            _notice["spent"] += time.perf_counter() - _state.notice_t0
+        def on_end(self, event):
+            _state.notice_depth -= 1
+            timer = getattr(_state, "notice_timer", None)
+            if _state.notice_depth == 0 and timer is not None:
+                timer.cancel()
+                _state.notice_timer = None
+                _notice["spent"] += time.perf_counter() - _state.notice_t0
 
-
-_event.register("numba:compile", _CompileNotice())
+    return CompileNotice()
 
 
 def _instrumented(name, dispatcher, threshold):
     """Route every compilation of `dispatcher` through the inlining option, the timers
     and the statistics (numba calls ``dispatcher.compile(sig)`` for each new signature,
     also when a caller's compilation reaches this kernel). The on-disk cache is attached
-    at the first compilation, so that defining a kernel touches no file."""
+    at the first compilation, so that building a dispatcher touches no file."""
     compile_signature = dispatcher.compile
     stats = _statistics.setdefault(name, [0.0])
+    parts = _numba()
 
     def compile(sig):
-        if isinstance(dispatcher._cache, _caching.NullCache):
-            dispatcher._cache = _KernelCache(dispatcher.py_func)
+        if isinstance(dispatcher._cache, parts["caching"].NullCache):
+            dispatcher._cache = parts["cache_class"](dispatcher.py_func)
         depth = getattr(_state, "compile_depth", 0)
         nested = getattr(_state, "nested_seconds", 0.0)
         _state.compile_depth, _state.nested_seconds = depth + 1, 0.0
@@ -247,6 +314,109 @@ def _instrumented(name, dispatcher, threshold):
 
     dispatcher.compile = compile
     return dispatcher
+
+
+def _one_signature_per_call(dispatcher):
+    """Type the calls other kernels make to `dispatcher` with their arguments' plain
+    types: numba would otherwise compile one specialization per literal argument
+    (``store6(ws, i, 66)``, ``store6(ws, i, 72)``, a ``True`` flag, ...), each a full
+    compilation. The call then resolves to the plain signature (a literal converts)."""
+    unliteral = _numba()["numba"].core.types.unliteral
+    get_call_template = dispatcher.get_call_template
+
+    def plain_call_template(args, kws):
+        return get_call_template(tuple(unliteral(a) for a in args),
+                                 {k: unliteral(v) for k, v in kws.items()})
+
+    dispatcher.get_call_template = plain_call_template
+
+
+# ---------------------------------------------------------------- the kernel object
+def _rebind(namespace, old, new):
+    """Bind to `new` every name of the dict `namespace` bound to `old`."""
+    for key in [k for k, v in namespace.items() if v is old]:
+        namespace[key] = new
+
+
+class Kernel:
+    """A compiled function of merganser, built on first use (see the module docstring).
+
+    Called like the Python function it wraps. The numba dispatcher behind it
+    (`dispatcher`) is made at the first call, or when a kernel calling it compiles (numba
+    reads its type through ``_numba_type_``); attributes of the dispatcher
+    (``signatures``, ``overloads``, ``stats``, ``inspect_llvm`` ...) read through.
+
+    Attributes
+    ----------
+    py_func : function
+        The Python function.
+    """
+
+    def __init__(self, fn, options, threshold):
+        self.py_func = fn
+        self.__wrapped__ = fn
+        self.__name__ = fn.__name__
+        self.__qualname__ = fn.__qualname__
+        self.__module__ = fn.__module__
+        self.__doc__ = fn.__doc__
+        self._options = options
+        self._threshold = threshold
+        self._dispatcher = None
+        self._rebound = set()
+
+    @property
+    def dispatcher(self):
+        """The numba dispatcher (built now if it was not)."""
+        dispatcher = self._dispatcher
+        return dispatcher if dispatcher is not None else self._build()
+
+    def _build(self):
+        with _numba_lock:
+            if self._dispatcher is None:
+                numba = _numba()["numba"]
+                namespace = self.py_func.__globals__
+                if self._options.get("parallel"):
+                    _rebind(namespace, prange, numba.prange)
+                dispatcher = numba.njit(**self._options)(self.py_func)
+                _one_signature_per_call(dispatcher)
+                name = f"{self.__module__}.{self.__qualname__}"
+                _dispatchers.add(dispatcher)
+                self._dispatcher = _instrumented(name, dispatcher, self._threshold)
+                _rebind(namespace, self, self._dispatcher)
+        return self._dispatcher
+
+    @property
+    def _numba_type_(self):
+        return self.dispatcher._numba_type_
+
+    def __call__(self, *args):
+        dispatcher = self._dispatcher
+        if dispatcher is None:
+            dispatcher = self._build()
+        caller = sys._getframe(1).f_globals
+        if id(caller) not in self._rebound:
+            self._rebound.add(id(caller))
+            if caller.get("__name__", "").startswith(_PACKAGE_PREFIX):
+                _rebind(caller, self, dispatcher)
+        return dispatcher(*args)
+
+    def __getattr__(self, name):
+        if name.startswith("__") or name in ("_dispatcher", "_options", "py_func"):
+            raise AttributeError(name)
+        return getattr(self.dispatcher, name)
+
+    def __reduce__(self):
+        return (_lookup, (self.__module__, self.__qualname__))
+
+    def __repr__(self):
+        state = "built" if self._dispatcher is not None else "not built yet"
+        return f"<merganser kernel {self.__module__}.{self.__qualname__} ({state})>"
+
+
+def _lookup(module, qualname):
+    import importlib
+
+    return getattr(importlib.import_module(module), qualname)
 
 
 # ---------------------------------------------------------------- the decorator
@@ -269,9 +439,9 @@ def kernel(fn=None, *, allocates=False, parallel=False, inline=True):
 
     Returns
     -------
-    numba dispatcher
-        Called like `fn`; compiles (or loads its cache) at the first call for each new
-        argument type signature.
+    Kernel
+        Called like `fn`; numba is imported and the dispatcher made at the first call,
+        which compiles (or loads its cache) for each new argument type signature.
     """
     if fn is None:
         return lambda f: kernel(f, allocates=allocates, parallel=parallel, inline=inline)
@@ -282,16 +452,13 @@ def kernel(fn=None, *, allocates=False, parallel=False, inline=True):
         options["parallel"] = True
     elif not allocates:
         options["_nrt"] = False
-    dispatcher = numba.njit(**options)(fn)
-    name = f"{fn.__module__}.{fn.__qualname__}"
-    _registry[name] = dispatcher
-    _dispatchers.add(dispatcher)
-    return _instrumented(name, dispatcher,
-                         INLINE_THRESHOLD if inline else _DEFAULT_INLINE_THRESHOLD)
+    wrapped = Kernel(fn, options, INLINE_THRESHOLD if inline else _DEFAULT_INLINE_THRESHOLD)
+    _registry[f"{fn.__module__}.{fn.__qualname__}"] = wrapped
+    return wrapped
 
 
 def registered_kernels():
-    """{qualified name: dispatcher} of every kernel defined so far (modules imported)."""
+    """{qualified name: Kernel} of every kernel defined so far (modules imported)."""
     return dict(_registry)
 
 
@@ -307,8 +474,9 @@ def compile_statistics():
         signatures came from the on-disk cache.
     """
     out = {}
-    for name, dispatcher in _registry.items():
-        if dispatcher.overloads:
+    for name, wrapped in _registry.items():
+        dispatcher = wrapped._dispatcher
+        if dispatcher is not None and dispatcher.overloads:
             out[name] = (len(dispatcher.overloads), _statistics[name][0],
                          sum(dispatcher.stats.cache_hits.values()))
     return out

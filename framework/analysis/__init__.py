@@ -1,18 +1,21 @@
 """Analysis of systems: linearization, controllability and observability."""
 
-from .batch_eval import (Parallelism, batch_eval_time_derivatives,
-                         batch_eval_unique_periodic_discrete_update)
-from .controllability import (controllability_matrix, is_controllable, is_detectable,
-                              is_observable, is_stabilizable, observability_matrix)
-from .discrete_time_approximation import (DiscreteTimeApproximationSystem,
-                                          discrete_time_approximation)
-from .linearize import (InputPortSelection, OutputPortSelection,
-                        first_order_taylor_approximation, linearize)
+from merganser.framework.lazy_exports import lazy_exports
 
-__all__ = [
-    "InputPortSelection", "OutputPortSelection", "controllability_matrix",
-    "DiscreteTimeApproximationSystem", "discrete_time_approximation", "Parallelism", "batch_eval_time_derivatives",
-    "batch_eval_unique_periodic_discrete_update",
-    "first_order_taylor_approximation", "is_controllable", "is_detectable", "is_observable",
-    "is_stabilizable", "linearize", "observability_matrix",
-]
+__all__, __getattr__, __dir__ = lazy_exports(__name__, {
+    ".batch_eval": (
+        "Parallelism", "batch_eval_time_derivatives",
+        "batch_eval_unique_periodic_discrete_update",
+    ),
+    ".controllability": (
+        "controllability_matrix", "is_controllable", "is_detectable", "is_observable",
+        "is_stabilizable", "observability_matrix",
+    ),
+    ".discrete_time_approximation": (
+        "DiscreteTimeApproximationSystem", "discrete_time_approximation",
+    ),
+    ".linearize": (
+        "InputPortSelection", "OutputPortSelection", "first_order_taylor_approximation",
+        "linearize",
+    ),
+})

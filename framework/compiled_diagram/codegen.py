@@ -73,7 +73,9 @@ def _import_path(fn):
         found = getattr(importlib.import_module(module), name)
     except (ImportError, AttributeError):
         found = None
-    if found is not fn:
+    # A kernel's module name is its `Kernel` until the first call, then its dispatcher:
+    # either is the same function (the same py_func).
+    if found is not fn and getattr(found, "py_func", None) is not py:
         raise TypeError(f"compiled form: function {module}.{name} must be defined at module "
                         f"level (generated code imports it by name)")
     return module, name

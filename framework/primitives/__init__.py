@@ -5,49 +5,38 @@ Each primitive with a linear (or exactly differentiable) behaviour implements
 ``framework.analysis.linearize`` composes diagrams of them exactly.
 """
 
-from .adder import Adder
-from .barycentric_mesh_system import BarycentricMeshSystem
-from .bus_creator import BusCreator
-from .bus_selector import BusSelector
-from .constant_value_source import ConstantValueSource
-from .constant_vector_source import ConstantVectorSource
-from .demultiplexer import Demultiplexer
-from .discrete_derivative import DiscreteDerivative
-from .discrete_time_delay import DiscreteTimeDelay
-from .discrete_time_integrator import DiscreteTimeIntegrator
-from .first_order_low_pass_filter import FirstOrderLowPassFilter
-from .gain import Gain
-from .integrator import Integrator
-from .linear_system import AffineSystem, LinearSystem
-from .linear_transform_density import LinearTransformDensity
-from .matrix_gain import MatrixGain
-from .multilayer_perceptron import MultilayerPerceptron, PerceptronActivationType
-from .multiplexer import Multiplexer
-from .pass_through import PassThrough
-from .port_switch import PortSwitch
-from .random_source import RandomDistribution, RandomSource, add_random_inputs
-from .saturation import Saturation
-from .selector import Selector, SelectorParams
-from .shared_pointer_system import SharedPointerSystem
-from .sine import Sine
-from .sparse_matrix_gain import SparseMatrixGain
-from .state_interpolator import StateInterpolatorWithDiscreteDerivative
-from .trajectory_affine_system import TrajectoryAffineSystem, TrajectoryLinearSystem
-from .trajectory_source import TrajectorySource
-from .wrap_to_system import WrapToSystem
-from .zero_order_hold import ZeroOrderHold
+from merganser.framework.lazy_exports import lazy_exports
 
-__all__ = [
-    "Adder", "AffineSystem", "BarycentricMeshSystem", "BusCreator", "BusSelector",
-    "ConstantValueSource", "ConstantVectorSource", "Demultiplexer",
-    "DiscreteDerivative", "DiscreteTimeDelay", "DiscreteTimeIntegrator",
-    "FirstOrderLowPassFilter", "Gain", "Integrator",
-    "LinearSystem", "LinearTransformDensity",
-    "MatrixGain", "MultilayerPerceptron", "Multiplexer", "PerceptronActivationType", "PassThrough",
-    "PortSwitch", "RandomDistribution", "RandomSource",
-    "Saturation", "Selector", "SelectorParams", "SharedPointerSystem", "Sine", "SparseMatrixGain",
-    "StateInterpolatorWithDiscreteDerivative", "TrajectoryAffineSystem", "TrajectoryLinearSystem",
-    "TrajectorySource",
-    "WrapToSystem", "ZeroOrderHold",
-    "add_random_inputs",
-]
+__all__, __getattr__, __dir__ = lazy_exports(__name__, {
+    ".adder": ("Adder",),
+    ".barycentric_mesh_system": ("BarycentricMeshSystem",),
+    ".bus_creator": ("BusCreator",),
+    ".bus_selector": ("BusSelector",),
+    ".constant_value_source": ("ConstantValueSource",),
+    ".constant_vector_source": ("ConstantVectorSource",),
+    ".demultiplexer": ("Demultiplexer",),
+    ".discrete_derivative": ("DiscreteDerivative",),
+    ".discrete_time_delay": ("DiscreteTimeDelay",),
+    ".discrete_time_integrator": ("DiscreteTimeIntegrator",),
+    ".first_order_low_pass_filter": ("FirstOrderLowPassFilter",),
+    ".gain": ("Gain",),
+    ".integrator": ("Integrator",),
+    ".linear_system": ("AffineSystem", "LinearSystem"),
+    ".linear_transform_density": ("LinearTransformDensity",),
+    ".matrix_gain": ("MatrixGain",),
+    ".multilayer_perceptron": ("MultilayerPerceptron", "PerceptronActivationType"),
+    ".multiplexer": ("Multiplexer",),
+    ".pass_through": ("PassThrough",),
+    ".port_switch": ("PortSwitch",),
+    ".random_source": ("RandomDistribution", "RandomSource", "add_random_inputs"),
+    ".saturation": ("Saturation",),
+    ".selector": ("Selector", "SelectorParams"),
+    ".shared_pointer_system": ("SharedPointerSystem",),
+    ".sine": ("Sine",),
+    ".sparse_matrix_gain": ("SparseMatrixGain",),
+    ".state_interpolator": ("StateInterpolatorWithDiscreteDerivative",),
+    ".trajectory_affine_system": ("TrajectoryAffineSystem", "TrajectoryLinearSystem"),
+    ".trajectory_source": ("TrajectorySource",),
+    ".wrap_to_system": ("WrapToSystem",),
+    ".zero_order_hold": ("ZeroOrderHold",),
+})

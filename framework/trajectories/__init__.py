@@ -5,7 +5,9 @@
   shape-preserving, C2 cubic, cubic Hermite, Lagrange), as Drake's.
 """
 
-from merganser.framework.trajectories.piecewise_polynomial import PiecewisePolynomial
-from merganser.framework.trajectories.trajectory import Trajectory
+from merganser.framework.lazy_exports import lazy_exports
 
-__all__ = ["PiecewisePolynomial", "Trajectory"]
+__all__, __getattr__, __dir__ = lazy_exports(__name__, {
+    ".piecewise_polynomial": ("PiecewisePolynomial",),
+    ".trajectory": ("Trajectory",),
+})

@@ -22,9 +22,6 @@ C. de Boor, "A Practical Guide to Splines", Springer, 1978, chapter IV.
 from __future__ import annotations
 
 import numpy as np
-import scipy.sparse
-import scipy.sparse.linalg
-from scipy.special import comb
 
 # Slopes closer to zero than this count as zero in the PCHIP end-slope rule (as Drake).
 PCHIP_SLOPE_EPSILON = 1e-10
@@ -115,6 +112,8 @@ def shift(coefficients: np.ndarray, offsets: np.ndarray) -> np.ndarray:
     -------
     ndarray, shape (S, D + 1, R, C)
     """
+    from scipy.special import comb  # scipy loads at first use, not with the package
+
     degree = coefficients.shape[1] - 1
     j = np.arange(degree + 1)
     # q_m = sum_{j >= m} binom(j, m) offset^(j - m) p_j.
@@ -308,6 +307,8 @@ def spline_slopes(durations: np.ndarray, samples: np.ndarray, end_condition: str
     rows_i = np.concatenate([interior, interior, interior, end_rows.astype(int)])
     cols_i = np.concatenate([interior - 1, interior, interior + 1, end_cols.astype(int)])
     values = np.concatenate([h_right, 2.0 * (h_left + h_right), h_left, end_values])
+    import scipy.sparse.linalg  # scipy loads at first use, not with the package
+
     matrix = scipy.sparse.csc_matrix((values, (rows_i, cols_i)), shape=(n, n))
     slopes = scipy.sparse.linalg.splu(matrix).solve(rhs)
     return slopes.reshape(shape)

@@ -2,12 +2,12 @@
 the MeshcatVisualizer of a SceneGraph, contact-force arrows and
 `add_default_visualization`."""
 
-from merganser.geometry.visualization.contact_visualizer import ContactVisualizer, ContactVisualizerParams
-from merganser.geometry.visualization.default_visualization import add_default_visualization
-from merganser.geometry.visualization.meshcat import Meshcat, MeshcatUnavailableError
-from merganser.geometry.visualization.meshcat_animation import MeshcatAnimation
-from merganser.geometry.visualization.meshcat_visualizer import MeshcatVisualizer, MeshcatVisualizerParams
+from merganser.framework.lazy_exports import lazy_exports
 
-__all__ = ["ContactVisualizer", "ContactVisualizerParams", "Meshcat", "MeshcatAnimation",
-           "MeshcatUnavailableError", "MeshcatVisualizer", "MeshcatVisualizerParams",
-           "add_default_visualization"]
+__all__, __getattr__, __dir__ = lazy_exports(__name__, {
+    ".contact_visualizer": ("ContactVisualizer", "ContactVisualizerParams"),
+    ".default_visualization": ("add_default_visualization",),
+    ".meshcat": ("Meshcat", "MeshcatUnavailableError"),
+    ".meshcat_animation": ("MeshcatAnimation",),
+    ".meshcat_visualizer": ("MeshcatVisualizer", "MeshcatVisualizerParams"),
+})

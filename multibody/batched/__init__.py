@@ -11,6 +11,8 @@
   release the GIL).
 """
 
-from merganser.multibody.batched.batched_plant import BATCHED_INTEGRATION_SCHEMES, BatchedPlant
+from merganser.framework.lazy_exports import lazy_exports
 
-__all__ = ["BATCHED_INTEGRATION_SCHEMES", "BatchedPlant"]
+__all__, __getattr__, __dir__ = lazy_exports(__name__, {
+    ".batched_plant": ("BATCHED_INTEGRATION_SCHEMES", "BatchedPlant"),
+})

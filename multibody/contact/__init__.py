@@ -11,6 +11,8 @@
 - ``contact_results_builder``: ContactResults from the pipeline's arrays.
 """
 
-from merganser.multibody.contact.errors import ContactSolverError
+from merganser.framework.lazy_exports import lazy_exports
 
-__all__ = ["ContactSolverError"]
+__all__, __getattr__, __dir__ = lazy_exports(__name__, {
+    ".errors": ("ContactSolverError",),
+})

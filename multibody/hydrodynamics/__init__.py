@@ -5,22 +5,13 @@ quadratic drag in the body frame); the added mass enters the mass matrix and the
 dynamics through the functions of `multibody.hydrodynamics.added_mass`.
 """
 
-from merganser.multibody.hydrodynamics.added_mass import (
-    calc_added_mass_bias,
-    calc_added_mass_matrix,
-    calc_forward_dynamics_with_added_mass,
-    calc_mass_matrix_with_added_mass,
-    hydrodynamic_force_elements,
-)
-from merganser.multibody.hydrodynamics.body_hydro_data import BodyHydroData
-from merganser.multibody.hydrodynamics.hydrodynamic_force import HydrodynamicForce
+from merganser.framework.lazy_exports import lazy_exports
 
-__all__ = [
-    "BodyHydroData",
-    "HydrodynamicForce",
-    "calc_added_mass_bias",
-    "calc_added_mass_matrix",
-    "calc_forward_dynamics_with_added_mass",
-    "calc_mass_matrix_with_added_mass",
-    "hydrodynamic_force_elements",
-]
+__all__, __getattr__, __dir__ = lazy_exports(__name__, {
+    ".added_mass": (
+        "calc_added_mass_bias", "calc_added_mass_matrix", "calc_forward_dynamics_with_added_mass",
+        "calc_mass_matrix_with_added_mass", "hydrodynamic_force_elements",
+    ),
+    ".body_hydro_data": ("BodyHydroData",),
+    ".hydrodynamic_force": ("HydrodynamicForce",),
+})

@@ -17,7 +17,9 @@ Modules, one concept each:
   method groups).
 """
 
-from merganser.multibody.kernels.arguments import DynamicsArgumentError
-from merganser.multibody.kernels.tree_dynamics import TreeDynamics
+from merganser.framework.lazy_exports import lazy_exports
 
-__all__ = ["TreeDynamics", "DynamicsArgumentError"]
+__all__, __getattr__, __dir__ = lazy_exports(__name__, {
+    ".arguments": ("DynamicsArgumentError",),
+    ".tree_dynamics": ("TreeDynamics",),
+})

@@ -7,26 +7,16 @@ them to another point. Mass properties are RotationalInertia (kg m²), UnitInert
 unit mass, m²) and SpatialInertia (mass, center of mass, unit inertia about a point).
 """
 
-from .rotational_inertia import RotationalInertia
-from .spatial_acceleration import SpatialAcceleration
-from .spatial_force import SpatialForce
-from .spatial_inertia import SpatialInertia
-from .spatial_momentum import SpatialMomentum
-from .spatial_vector import SpatialVector
-from .spatial_velocity import SpatialVelocity
-from .unit_inertia import UnitInertia
-from .validity import InertiaValidityWarning, check_spatial_inertia, find_inertia_violations
+from merganser.framework.lazy_exports import lazy_exports
 
-__all__ = [
-    "InertiaValidityWarning",
-    "RotationalInertia",
-    "SpatialAcceleration",
-    "SpatialForce",
-    "SpatialInertia",
-    "SpatialMomentum",
-    "SpatialVector",
-    "SpatialVelocity",
-    "UnitInertia",
-    "check_spatial_inertia",
-    "find_inertia_violations",
-]
+__all__, __getattr__, __dir__ = lazy_exports(__name__, {
+    ".rotational_inertia": ("RotationalInertia",),
+    ".spatial_acceleration": ("SpatialAcceleration",),
+    ".spatial_force": ("SpatialForce",),
+    ".spatial_inertia": ("SpatialInertia",),
+    ".spatial_momentum": ("SpatialMomentum",),
+    ".spatial_vector": ("SpatialVector",),
+    ".spatial_velocity": ("SpatialVelocity",),
+    ".unit_inertia": ("UnitInertia",),
+    ".validity": ("InertiaValidityWarning", "check_spatial_inertia", "find_inertia_violations"),
+})

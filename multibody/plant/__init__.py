@@ -1,54 +1,24 @@
 """multibody.plant: MultibodyPlant, the LeafSystem over the multibody tree and its
 compiled dynamics, with its force, contact-result and configuration types."""
 
-from merganser.multibody.plant.config import (
-    MultibodyPlantConfig,
-    add_multibody_plant,
-    add_multibody_plant_scene_graph,
-    apply_multibody_plant_config,
-)
-from merganser.multibody.plant.contact_results import (
-    ContactResults,
-    HydroelasticContactInfo,
-    PointPairContactInfo,
-)
-from merganser.multibody.plant.enums import (
-    BaseBodyJointType,
-    ContactModel,
-    DiscreteContactApproximation,
-    DiscreteContactSolver,
-)
-from merganser.multibody.kernels.singular_dynamics import SingularDynamicsError
-from merganser.multibody.plant.externally_applied_spatial_force import ExternallyAppliedSpatialForce
-from merganser.multibody.plant.externally_applied_spatial_force_multiplexer import (
-    ExternallyAppliedSpatialForceMultiplexer,
-)
-from merganser.multibody.plant.jacobian_wrt_variable import JacobianWrtVariable
-from merganser.multibody.plant.multibody_forces import MultibodyForces
-from merganser.multibody.plant.multibody_plant import MultibodyPlant
-from merganser.multibody.plant.propeller import Propeller, PropellerInfo
-from merganser.multibody.plant.wing import Wing
-from merganser.multibody.plant import compiled_form  # noqa: F401,E402  (registers its form)
+from merganser.framework.lazy_exports import lazy_exports
 
-__all__ = [
-    "BaseBodyJointType",
-    "ContactModel",
-    "ContactResults",
-    "DiscreteContactApproximation",
-    "DiscreteContactSolver",
-    "ExternallyAppliedSpatialForce",
-    "ExternallyAppliedSpatialForceMultiplexer",
-    "HydroelasticContactInfo",
-    "JacobianWrtVariable",
-    "MultibodyForces",
-    "MultibodyPlant",
-    "MultibodyPlantConfig",
-    "PointPairContactInfo",
-    "Propeller",
-    "PropellerInfo",
-    "SingularDynamicsError",
-    "Wing",
-    "add_multibody_plant",
-    "add_multibody_plant_scene_graph",
-    "apply_multibody_plant_config",
-]
+__all__, __getattr__, __dir__ = lazy_exports(__name__, {
+    ".config": (
+        "MultibodyPlantConfig", "add_multibody_plant", "add_multibody_plant_scene_graph",
+        "apply_multibody_plant_config",
+    ),
+    ".contact_results": ("ContactResults", "HydroelasticContactInfo", "PointPairContactInfo"),
+    ".enums": (
+        "BaseBodyJointType", "ContactModel", "DiscreteContactApproximation",
+        "DiscreteContactSolver",
+    ),
+    "merganser.multibody.kernels.singular_dynamics": ("SingularDynamicsError",),
+    ".externally_applied_spatial_force": ("ExternallyAppliedSpatialForce",),
+    ".externally_applied_spatial_force_multiplexer": ("ExternallyAppliedSpatialForceMultiplexer",),
+    ".jacobian_wrt_variable": ("JacobianWrtVariable",),
+    ".multibody_forces": ("MultibodyForces",),
+    ".multibody_plant": ("MultibodyPlant",),
+    ".propeller": ("Propeller", "PropellerInfo"),
+    ".wing": ("Wing",),
+})

@@ -12,7 +12,7 @@ import textwrap
 import numpy as np
 import pytest
 
-from merganser.framework.compilation import (COMPILE_NOTICE, NUMBA_VERSION, kernel,
+from merganser.framework.compilation import (COMPILE_NOTICE, NUMBA_VERSION, Kernel, kernel,
                                              registered_kernels)
 
 
@@ -164,6 +164,60 @@ def test_cache_is_refreshed_when_an_inlined_helper_in_another_module_changes(tmp
     assert changed.stdout.split() == ["22.0", "0"]      # recompiled, not the stale code
 
 
+_CACHED_PROBE = """
+import numpy as np
+from merganser.framework.compilation import kernel, prange
+
+@kernel
+def norm(a):
+    s = 0.0
+    for i in range(a.shape[0]):
+        s += a[i] * a[i]
+    return np.sqrt(s) + np.sin(0.0)
+
+@kernel(allocates=True)
+def scaled(a):
+    out = np.empty_like(a)
+    for i in range(a.shape[0]):
+        out[i] = a[i] / norm(a)
+    return out
+
+@kernel(parallel=True)
+def squares(a):
+    out = np.empty_like(a)
+    for i in prange(a.shape[0]):
+        out[i] = a[i] * a[i]
+    return out
+"""
+
+
+def test_cache_loads_without_numbas_implementation_registries(tmp_path):
+    """A warm start loads machine code only: the kernels (plain, allocating, parallel)
+    give the same results from the cache, and numba's implementation registries (its
+    random-generator implementation among them) are not loaded for it."""
+    pkg = tmp_path / "merganser_probe"
+    pkg.mkdir()
+    (pkg / "probe_cached.py").write_text(_CACHED_PROBE)
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"))
+    code = f"""
+        import sys
+        import numpy as np
+        import merganser
+        merganser.__path__.append({str(pkg)!r})
+        from merganser.probe_cached import scaled, squares
+        a = np.array([3.0, 4.0])
+        print(*scaled(a), *squares(a), sum(scaled.stats.cache_hits.values()),
+              sum(squares.stats.cache_hits.values()),
+              "numba.np.random.generator_core" in sys.modules)
+    """
+    cold = _run(code, env)
+    assert cold.returncode == 0, cold.stderr
+    assert cold.stdout.split() == ["0.6", "0.8", "9.0", "16.0", "0", "0", "True"]
+    warm = _run(code, env)
+    assert warm.returncode == 0, warm.stderr
+    assert warm.stdout.split() == ["0.6", "0.8", "9.0", "16.0", "1", "1", "False"]
+
+
 def test_every_compiled_function_of_the_package_is_a_kernel():
     from numba.core.registry import CPUDispatcher
 
@@ -173,11 +227,71 @@ def test_every_compiled_function_of_the_package_is_a_kernel():
         for info in pkgutil.walk_packages(package.__path__, f"merganser.{layer}."):
             module = importlib.import_module(info.name)
             for value in vars(module).values():
-                if isinstance(value, CPUDispatcher) and value.__module__ == module.__name__:
+                if isinstance(value, (CPUDispatcher, Kernel)) and value.__module__ == module.__name__:
                     found[id(value)] = f"{module.__name__}.{value.__name__}"
-    registered = {id(d) for d in registered_kernels().values()}
+    registered = {id(k) for k in registered_kernels().values()}
+    registered |= {id(k._dispatcher) for k in registered_kernels().values()}
     assert len(found) > 100
     assert [name for i, name in found.items() if i not in registered] == []
+
+
+def test_kernels_build_at_first_call_and_compile_as_one_unit(tmp_path, monkeypatch):
+    """Defining a kernel imports nothing of numba and builds no dispatcher; the first
+    call of a kernel calling another compiles both as one numba function (the callee
+    gets the caller's signature), and the name in its module is then the dispatcher."""
+    from numba.core.registry import CPUDispatcher
+
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "cache"))
+    module = _fresh_module(tmp_path, "_lazy_probe", _NRT_SOURCE.format(options=""))
+    caller, helper = module.caller, module.helper
+    assert isinstance(caller, Kernel) and isinstance(helper, Kernel)
+    assert "not built" in repr(helper)
+    assert caller(np.arange(4.0)) == pytest.approx(12.0)
+    assert isinstance(module.caller, CPUDispatcher) and isinstance(module.helper, CPUDispatcher)
+    assert helper.signatures == module.helper.signatures
+    assert len(helper.signatures) == 1
+    assert caller.py_func(np.arange(4.0)) == pytest.approx(12.0)
+
+
+def test_constant_arguments_compile_no_extra_specialization(tmp_path, monkeypatch):
+    """Calls with literal arguments (an offset, a flag) reuse the plain signature."""
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "cache"))
+    module = _fresh_module(tmp_path, "_literal_probe", """
+from merganser.framework.compilation import kernel
+
+@kernel
+def load(a, i, offset, flip):
+    return -a[i + offset] if flip else a[i + offset]
+
+@kernel
+def total(a, k):
+    return load(a, 0, 1, True) + load(a, 0, 2, False) + load(a, k, 0, k > 0)
+""")
+    assert module.total(np.array([1.0, 10.0, 100.0]), 1) == pytest.approx(-10.0 + 100.0 - 10.0)
+    assert [str(t) for t in module.load.signatures[0]] == ["array(float64, 1d, C)", "int64",
+                                                            "int64", "bool"]
+    assert len(module.load.signatures) == 1
+
+
+def test_prange_is_range_until_a_parallel_kernel_is_built(tmp_path, monkeypatch):
+    import numba
+
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "cache"))
+    module = _fresh_module(tmp_path, "_prange_probe", """
+from merganser.framework.compilation import kernel, prange
+
+@kernel(parallel=True)
+def doubled(a, out):
+    for i in prange(a.shape[0]):
+        out[i] = 2.0 * a[i]
+""")
+    assert list(module.prange(3)) == [0, 1, 2]
+    out = np.zeros(5)
+    module.doubled(np.arange(5.0), out)
+    assert out.tolist() == [0.0, 2.0, 4.0, 6.0, 8.0]
+    assert module.prange is numba.prange
+    metadata = module.doubled.get_metadata(module.doubled.signatures[0])
+    assert len(metadata["parfors"]) == 1          # the loop became a parallel loop
 
 
 def test_first_compilation_is_announced_once_on_stderr(tmp_path):
