@@ -77,7 +77,8 @@ class PidControlledSystem(Diagram):
                                          feedback_selector=feedback_selector)
         builder.export_input(result.control_input_port, "feedforward_control")
         builder.export_input(result.state_input_port, "desired_state")
-        for port in plant._output_ports:
+        for i in range(plant.num_output_ports()):
+            port = plant.get_output_port(i)
             builder.export_output(port, port.get_name())
         self._state_output_index = plant_output.get_index()
         builder.build_into(self)
