@@ -24,9 +24,9 @@ __all__, __getattr__, __dir__ = lazy_exports(__name__, {
     ".collision_filter_groups": ("CollisionFilterGroups",),
     ".model_directives": "*",
     ".package_map": ("PackageMap", "UnresolvedUriError"),
-    ".parser": ("Parser",),
+    ".parser": ("Parser", "process_model_directives"),
     ".process_model_directives": (
         "ModelInstanceInfo", "flatten_model_directives", "get_scoped_frame_by_name",
-        "get_scoped_frame_by_name_maybe", "process_model_directives",
+        "get_scoped_frame_by_name_maybe",
     ),
 })

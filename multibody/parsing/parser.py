@@ -31,13 +31,15 @@ from merganser.multibody.parsing.collision_filter_groups import CollisionFilterG
 from merganser.multibody.parsing.diagnostics import Diagnostics, ParseError
 from merganser.multibody.parsing.import_report import ImportReport
 from merganser.multibody.parsing.mjcf import parse_mjcf
+from merganser.multibody.parsing.model_directives import load_model_directives
 from merganser.multibody.parsing.package_map import PackageMap, UnresolvedUriError
+from merganser.multibody.parsing.process_model_directives import apply_model_directives
 from merganser.multibody.parsing.sdformat import parse_sdformat
 from merganser.multibody.parsing.urdf import parse_urdf
 from merganser.multibody.parsing.workspace import ParsingWorkspace
 from merganser.multibody.parsing.xml_document import XmlDocument
 
-__all__ = ["FILE_TYPES", "Parser"]
+__all__ = ["FILE_TYPES", "Parser", "process_model_directives"]
 
 FILE_TYPES = {"urdf": ".urdf", "sdf": ".sdf", "xml": ".xml"}
 
@@ -265,11 +267,6 @@ class Parser:
         return self.add_models(path)
 
     def _add_model_directives_file(self, path: str) -> list[int]:
-        from merganser.multibody.parsing.model_directives import load_model_directives
-        from merganser.multibody.parsing.process_model_directives import (
-            process_model_directives,
-        )
-
         if self._plant.is_finalized():
             raise ValueError(f"Parser: cannot add {path!r}: the plant is already finalized; "
                              f"add all models before calling finalize()")
@@ -277,8 +274,7 @@ class Parser:
             directives = load_model_directives(path)
         except (OSError, ValueError) as err:
             raise ParseError(f"cannot load the model directives: {err}", path) from None
-        return [info.model_instance for info in process_model_directives(directives,
-                                                                         parser=self)]
+        return [info.model_instance for info in apply_model_directives(self, directives)]
 
     def _add_models_named(self, path: str, model_name: str, namespace: str) -> list[int]:
         """`add_models` with the (single) top-level model named `model_name` (if not
@@ -423,3 +419,27 @@ class Parser:
     def __repr__(self) -> str:
         return (f"Parser(plant={self._plant!r}, strict={self._strict}, "
                 f"packages={self._package_map.get_package_names()})")
+
+
+def process_model_directives(directives, plant=None, parser=None) -> list:
+    """Apply `directives` to ``parser.plant()`` (Drake's ProcessModelDirectives); return a
+    ModelInstanceInfo per added model, in order (see
+    `merganser.multibody.parsing.process_model_directives` for the steps).
+
+    Parameters
+    ----------
+    directives : ModelDirectives
+    plant : MultibodyPlant, optional
+        Must be the parser's plant if both are given (pydrake's older overload); a
+        Parser for it is made if only the plant is given.
+    parser : Parser, optional
+        Resolves the URLs (its package map) and parses the files.
+    """
+    if parser is None:
+        if plant is None:
+            raise TypeError("process_model_directives: give parser= (or plant=)")
+        parser = Parser(plant)
+    elif plant is not None and plant is not parser.plant():
+        raise ValueError("process_model_directives: plant is not the parser's plant")
+    return apply_model_directives(parser, directives)
+

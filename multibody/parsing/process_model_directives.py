@@ -37,7 +37,7 @@ __all__ = [
     "flatten_model_directives",
     "get_scoped_frame_by_name",
     "get_scoped_frame_by_name_maybe",
-    "process_model_directives",
+    "apply_model_directives",
 ]
 
 
@@ -207,30 +207,14 @@ def _process(parser, directives, namespace, infos):
             _process(parser, sub, inner, infos)
 
 
-def process_model_directives(directives, plant=None, parser=None) -> list:
-    """Apply `directives` to ``parser.plant()``; return a ModelInstanceInfo per added
-    model, in order.
-
-    Parameters
-    ----------
-    directives : ModelDirectives
-    plant : MultibodyPlant, optional
-        Must be the parser's plant if both are given (pydrake's older overload); a
-        Parser for it is made if only the plant is given.
-    parser : Parser, optional
-        Resolves the URLs (its package map) and parses the files.
-    """
-    from merganser.multibody.parsing.parser import Parser
-
+def apply_model_directives(parser, directives) -> list:
+    """Apply `directives` to ``parser.plant()`` with ``parser`` resolving the URLs (its
+    package map) and parsing the files; then apply the parser's collision filter groups.
+    Returns a ModelInstanceInfo per added model, in order. The public entry point is
+    `merganser.multibody.parsing.parser.process_model_directives`."""
     if not isinstance(directives, ModelDirectives):
         raise TypeError(f"process_model_directives: directives must be a ModelDirectives, "
                         f"got {type(directives).__name__}")
-    if parser is None:
-        if plant is None:
-            raise TypeError("process_model_directives: give parser= (or plant=)")
-        parser = Parser(plant)
-    elif plant is not None and plant is not parser.plant():
-        raise ValueError("process_model_directives: plant is not the parser's plant")
     infos: list = []
     _process(parser, directives, "", infos)
     parser.apply_collision_filter_groups()
