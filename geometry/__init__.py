@@ -25,8 +25,7 @@ __all__, __getattr__, __dir__ = lazy_exports(__name__, {
         "PenetrationAsPointPair", "QueryObject", "SignedDistancePair", "SignedDistanceToPoint",
     ),
     ".rigid_transform": ("RigidTransform",),
-    ".roll_pitch_yaw": ("RollPitchYaw",),
-    ".rotation_matrix": ("RotationMatrix",),
+    ".rotation_matrix": ("RotationMatrix", "RollPitchYaw"),
     ".scene_graph": ("FramePoseVector", "SceneGraph"),
     ".scene_graph_config": ("DefaultProximityProperties", "SceneGraphConfig"),
     ".shapes": (

@@ -7,8 +7,7 @@ monogram rule ``X_AC = X_AB @ X_BC``; the 4x4 homogeneous form is [[R, p], [0 0 
 
 import numpy as np
 
-from .roll_pitch_yaw import RollPitchYaw
-from .rotation_matrix import RotationMatrix
+from .rotation_matrix import RollPitchYaw, RotationMatrix
 
 __all__ = ["RigidTransform"]
 
