@@ -17,8 +17,11 @@ dispatch is skipped (`compiled_entry`).
 `state_views` gives, for a plant's own Context, where that Context stores the plant's
 state: the owning array ``xs`` (the root's continuous state, or the discrete state group)
 and the offsets of q and v in it, plus writable views of q and v and the trackers a write
-of q and of v notifies. They are remembered on the Context and checked against the
-Context's current storage at every use (a clone or an unpickled copy gets its own).
+of q and of v notifies. They are remembered on the Context (``ctx._plant_state_views``,
+read by the fast paths without further checks): a Context's state arrays are made with
+the context tree and never replaced (every write is in place), and the remembered views
+are never copied with it (a clone, a deep copy or an unpickled copy reads None there and
+makes its own, over its own storage).
 """
 
 import threading
@@ -158,12 +161,31 @@ class QueryTables:
         return (_rebuilt, ())
 
 
+class _StateViews(tuple):
+    """The tuple of `state_views`; a copy of its Context gets None in its place (the
+    views are of the original's storage)."""
+
+    __slots__ = ()
+
+    def __copy__(self):             # a shallow copy of a Context shares its storage
+        return self
+
+    def __deepcopy__(self, memo):
+        return None
+
+    def __reduce__(self):
+        return (_none, ())
+
+
+def _none():
+    return None
+
+
 def own_state_views(qt, ctx):
     """`state_views` of the plant's own context `ctx` for the plant of `qt` (the views
-    remembered on `ctx` when they still are its storage's)."""
+    remembered on `ctx`, or made now)."""
     views = ctx.__dict__.get("_plant_state_views")
-    if (views is not None and views[0] is (ctx._root.xc if qt.continuous else ctx._xd[0])
-            and views[3].base is views[0]):
+    if views is not None:
         return views
     return state_views(ctx, qt.continuous, qt.nq)
 
@@ -175,12 +197,12 @@ def state_views(ctx, continuous, nq):
     ``xs`` is the owning array, ``q = xs[q0:q0 + nq]`` and ``v = xs[v0:v0 + nv]`` are
     writable views; writing them does not notify the Context: the caller notifies
     ``trk_q`` after writing q and ``trk_v`` after writing v (both the discrete group's
-    tracker for a discrete plant).
+    tracker for a discrete plant). Remembered on `ctx` (see the module docstring).
     """
-    owner = ctx._root.xc if continuous else ctx._xd[0]
     views = ctx.__dict__.get("_plant_state_views")
-    if views is not None and views[0] is owner and views[3].base is owner:
+    if views is not None:
         return views
+    owner = ctx._root.xc if continuous else ctx._xd[0]
     if continuous:
         parts = getattr(ctx, "_part_index", None)
         if parts is None or parts["q"].__class__ is not slice or parts["v"].__class__ is not slice:
@@ -195,6 +217,6 @@ def state_views(ctx, continuous, nq):
         trk_q = trk_v = ctx.trk_xd[0]
     if owner.base is not None or not owner.flags.c_contiguous:
         return None
-    views = (owner, q0, v0, owner[q0:q0 + nq], owner[v0:v0 + nv], trk_q, trk_v)
+    views = _StateViews((owner, q0, v0, owner[q0:q0 + nq], owner[v0:v0 + nv], trk_q, trk_v))
     ctx._plant_state_views = views
     return views
