@@ -29,7 +29,7 @@ from merganser.framework.compilation import kernel
 from merganser.multibody.kernels.crba import calc_mass_matrix
 from merganser.multibody.kernels.jacobians import point_in_world, point_jacobian_columns
 from merganser.multibody.kernels.kinematics import pose_pass_base_to_tip, pose_pass_to_nodes
-from merganser.multibody.kernels.layout import IP_NV_TOTAL, WS_PA, WS_PW, WS_RW
+from merganser.multibody.kernels.layout import IP_BODY, IP_NV_TOTAL, WS_PA, WS_PW, WS_RW
 from merganser.multibody.kernels.rnea import calc_inverse_dynamics
 
 __all__ = [
@@ -95,8 +95,7 @@ def calc_forward_dynamics_at(ip, fp, ws, q, v, u, I10, c, tau, vd):
 
 
 @kernel
-def calc_inverse_dynamics_at(ip, fp, ws, q, v, vd, I10, c, F_body, body_of_node, tau_app,
-                             tau):
+def calc_inverse_dynamics_at(ip, fp, ws, q, v, vd, I10, c, F_body, tau_app, tau):
     """τ = M v̇ + C v − τ_app − Σ J_Bᵀ F_Bo_W (+ reflected v̇) (nv,) by RNEA (no gravity:
     the forces given include it, as in Drake).
 
@@ -104,8 +103,6 @@ def calc_inverse_dynamics_at(ip, fp, ws, q, v, vd, I10, c, F_body, body_of_node,
     ----------
     F_body : ndarray, shape (nbodies, 6)
         Spatial forces at each body origin, in W, in *body* order (MultibodyForces).
-    body_of_node : ndarray of int64, shape (nb,)
-        The body of each node.
     tau_app : ndarray, shape (nv,)
         Applied generalized forces.
     (the other parameters as `calc_inverse_dynamics`; the forces are gathered into
@@ -113,7 +110,7 @@ def calc_inverse_dynamics_at(ip, fp, ws, q, v, vd, I10, c, F_body, body_of_node,
     """
     F_node = ws[:, WS_PA:WS_PA + 6]
     for k in range(ip.shape[0]):
-        b = body_of_node[k]
+        b = ip[k, IP_BODY]
         for i in range(6):
             F_node[k, i] = F_body[b, i]
     status = calc_inverse_dynamics(ip, fp, ws, q, v, vd, I10, c[C_ZERO:C_ZERO + 3], F_node,
@@ -128,7 +125,7 @@ def calc_inverse_dynamics_at(ip, fp, ws, q, v, vd, I10, c, F_body, body_of_node,
 
 
 @kernel
-def calc_gravity_and_damping_forces_at(ip, fp, ws, q, v, I10, c, body_of_node, tau, F_body):
+def calc_gravity_and_damping_forces_at(ip, fp, ws, q, v, I10, c, tau, F_body):
     """Gravity as body forces and the joint damping forces (Drake's
     CalcForceElementsContribution with gravity the only force element).
 
@@ -156,7 +153,7 @@ def calc_gravity_and_damping_forces_at(ip, fp, ws, q, v, I10, c, body_of_node, t
               + ws[k, WS_RW + 4] * I10[k, 2]) * e
         cz = ((ws[k, WS_RW + 6] * I10[k, 1] + ws[k, WS_RW + 8] * I10[k, 3])
               + ws[k, WS_RW + 7] * I10[k, 2]) * e
-        b = body_of_node[k]
+        b = ip[k, IP_BODY]
         # 0.0 + x as the Python path's zeroed F += x (no negative zeros)
         F_body[b, 0] = 0.0 + (cy * gz - cz * gy)
         F_body[b, 1] = 0.0 + (cz * gx - cx * gz)

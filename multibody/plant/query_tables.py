@@ -109,16 +109,14 @@ class QueryTables:
         The packed constants of the kernels (`multibody.kernels.queries.plant_constants`:
         g_W, the kernels' g, the nodes' gravity mask, the joint damping and the reflected
         inertia of the actuators).
-    body_of_node : ndarray of int64, shape (nb,)
     gravity_only : bool
         True when gravity is the only force element.
     rigid : bool
         True without extra (added-mass) spatial inertia: the fused kernels apply.
     node_of_body, frame_info, jacobian_frames : dict
         Memo: RigidBody -> node; Frame -> (node, R_BF (3, 3), p_BF (3,)), both None for
-        a body frame; (frame_B, frame_A, frame_E) -> (R_BF, p_BF, (node_B, node_A,
-        node_E, R_BE (identity for a body frame), E is the world frame)) for the
-        Jacobians.
+        a body frame; (frame_B, frame_A, frame_E) -> the trailing arguments of the fused
+        Jacobian kernel (``PlantQueriesMixin._jacobian_frames``).
     inertia_entry : CacheEntry
         The plant's inertial-parameter cache entry.
     inertia_index : int
@@ -129,7 +127,7 @@ class QueryTables:
     """
 
     __slots__ = ("nq", "nv", "nb", "shape_q", "shape_v", "shape_vv", "shape_6v",
-                 "shape_F", "continuous", "ip", "fp", "local", "constants", "body_of_node",
+                 "shape_F", "continuous", "ip", "fp", "local", "constants",
                  "gravity_only", "rigid", "node_of_body", "frame_info", "jacobian_frames",
                  "inertia_entry", "inertia_index") + tuple(_KERNELS)
 
@@ -146,7 +144,6 @@ class QueryTables:
         self.constants = plant_constants(
             field.gravity_vector(), plant._core.gravity, field.enabled_node_mask(), t.damping,
             t.reflected_inertia if t.has_reflected_inertia else _EMPTY)
-        self.body_of_node = np.ascontiguousarray(t.body_of_node, dtype=np.int64)
         self.gravity_only = not t.has_force_elements
         self.rigid = plant._dyn.M_added is None
         self.node_of_body = {}
