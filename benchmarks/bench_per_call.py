@@ -3,7 +3,8 @@
 For each robot, each query is timed as a user calls it after changing the state (the
 state alternates between two random configurations so that no cache answers): forward
 kinematics (`eval_body_pose_in_world`), the spatial Jacobian of the last link
-(`calc_jacobian_spatial_velocity`), the mass matrix, forward dynamics, and inverse dynamics
+(`calc_jacobian_spatial_velocity`; each peer's Jacobian is of the same body), the mass
+matrix, forward dynamics, and inverse dynamics
 as a Drake user writes it (`calc_force_elements_contribution` + `calc_inverse_dynamics`),
 plus the cost of setting the state alone. Pinocchio's Python calls (`forwardKinematics`,
 `computeFrameJacobian`, `crba`, `aba`, `rnea`) and pydrake's same API calls are timed in
