@@ -3,7 +3,8 @@
 For each robot, each query is timed as a user calls it after changing the state (the
 state alternates between two random configurations so that no cache answers): forward
 kinematics (`eval_body_pose_in_world`), the spatial Jacobian of the last link
-(`calc_jacobian_spatial_velocity`), the mass matrix, forward dynamics, and inverse dynamics
+(`calc_jacobian_spatial_velocity`; each peer's Jacobian is of the same body), the mass
+matrix, forward dynamics, and inverse dynamics
 as a Drake user writes it (`calc_force_elements_contribution` + `calc_inverse_dynamics`),
 plus the cost of setting the state alone. Pinocchio's Python calls (`forwardKinematics`,
 `computeFrameJacobian`, `crba`, `aba`, `rnea`) and pydrake's same API calls are timed in
@@ -116,14 +117,14 @@ class Merganser:
 class Pinocchio:
     name = "Pinocchio"
 
-    def __init__(self, urdf, free_base):
+    def __init__(self, urdf, free_base, body_name):
         import pinocchio as pin
         self.pin = pin
         self.model = (pin.buildModelFromUrdf(str(urdf), pin.JointModelFreeFlyer()) if free_base
                       else pin.buildModelFromUrdf(str(urdf)))
         self.data = self.model.createData()
         self.nq, self.nv = self.model.nq, self.model.nv
-        self.fid = self.model.nframes - 1
+        self.fid = self.model.getFrameId(body_name)    # the Jacobian of the same body
 
     def random_q(self, rng):
         return self.pin.randomConfiguration(self.model, -np.ones(self.model.nq), np.ones(self.model.nq))
@@ -195,9 +196,10 @@ class Drake:
         }
 
 
-def peers(urdf, free_base):
+def peers(urdf, free_base, body_name):
     out = []
-    for make in (lambda: Pinocchio(urdf, free_base), lambda: Drake(urdf, not free_base)):
+    for make in (lambda: Pinocchio(urdf, free_base, body_name),
+                 lambda: Drake(urdf, not free_base)):
         try:
             out.append(make())
         except ImportError as exc:
@@ -207,7 +209,8 @@ def peers(urdf, free_base):
 
 def bench_robot(label, urdf, free_base, calls, repeats):
     rng = np.random.default_rng(0)
-    libs = [Merganser(urdf, weld_root=not free_base)] + peers(urdf, free_base)
+    mine = Merganser(urdf, weld_root=not free_base)
+    libs = [mine] + peers(urdf, free_base, mine.ee.name())
     tables = []
     for lib in libs:
         states = [(lib.random_q(rng), rng.uniform(-1.0, 1.0, lib.nv)) for _ in range(2)]
@@ -221,7 +224,8 @@ def bench_robot(label, urdf, free_base, calls, repeats):
                     fns[n](*states[0])             # warm (compilation, caches)
                     times[(lib.name, n)].append(per_call_us(fns[n], states, calls))
     m = tables[0][0]
-    print(f"\n{label}: nq {m.nq}, nv {m.nv}; µs per call, median of {repeats} x {calls} calls")
+    print(f"\n{label}: nq {m.nq}, nv {m.nv}; Jacobian of body {m.ee.name()!r}; "
+          f"µs per call, median of {repeats} x {calls} calls")
     header = f"  {'call':<10}{'merganser':>11}" + "".join(
         f"{lib.name:>12}{'ratio':>8}" for lib, _, _ in tables[1:])
     print(header)

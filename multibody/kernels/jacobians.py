@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from merganser.framework.compilation import kernel
 from merganser.multibody.kernels.kinematics import (
-    node_motion, pose_pass_base_to_tip, pose_pass_to_node,
+    node_motion, pose_pass_base_to_tip, pose_pass_to_nodes,
 )
 from merganser.multibody.kernels.layout import (
     FP_P0B, FP_R0, IP_COMPOSITE, IP_NV, IP_PARENT, IP_VS, WS_A, WS_PW, WS_RW, WS_S, WS_V,
@@ -74,7 +74,7 @@ def calc_jacobian_spatial(ip, fp, ws, q, node, p_BoBp_B, J):
             + fp[node, FP_P0B + 1]
         rz = fp[node, FP_R0 + 6] * x + fp[node, FP_R0 + 7] * y + fp[node, FP_R0 + 8] * z \
             + fp[node, FP_P0B + 2]
-    pose_pass_to_node(ip, fp, q, ws, c)
+    pose_pass_to_nodes(ip, fp, q, ws, c, c, c)
     px, py, pz = point_in_world(ws, c, (rx, ry, rz))
     point_jacobian_columns(ip, ws, c, px, py, pz, J, False)
     return 0

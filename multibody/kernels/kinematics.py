@@ -25,7 +25,7 @@ from merganser.multibody.kernels.spatial import (
 )
 
 __all__ = [
-    "set_world_pose", "world_pose", "pose_pass_base_to_tip", "pose_pass_to_node",
+    "set_world_pose", "world_pose", "pose_pass_base_to_tip", "pose_pass_to_nodes",
     "node_motion",
     "motion_pass_base_to_tip",
     "calc_forward_kinematics", "calc_body_spatial_velocities",
@@ -66,24 +66,28 @@ def pose_pass_base_to_tip(ip, fp, q, ws, last):
 
 
 @kernel
-def pose_pass_to_node(ip, fp, q, ws, node):
-    """Fill poses (in parent and in world) and motion subspaces of `node` and its
-    ancestors only, base to tip (the other rows are not touched).
+def pose_pass_to_nodes(ip, fp, q, ws, n0, n1, n2):
+    """Fill poses (in parent and in world) and motion subspaces of nodes n0, n1, n2 and
+    their ancestors only, base to tip (the other rows are not touched; pass a node
+    twice, or the world 0, for fewer targets).
 
-    In depth-first pre-order node j <= `node` is an ancestor of `node` (or `node`
-    itself) exactly when its subtree ends after `node` (``ip[j, IP_END] > node``); the
-    walk skips every other subtree whole, so its cost grows with the depth of `node`
-    and the number of subtrees hanging off its path, not with the number of nodes.
+    In depth-first pre-order node j is an ancestor of target n (or n itself) exactly
+    when ``j <= n < ip[j, IP_END]`` (n lies in j's subtree); the walk skips every other
+    subtree whole, so its cost grows with the depths of the targets and the number of
+    subtrees hanging off their paths, not with the number of nodes. Each node visited
+    gets the arithmetic of `pose_pass_base_to_tip` (the same bits).
     """
     set_world_pose(ws)
+    last = max(n0, max(n1, n2))
     j = 1
-    while j <= node:
-        if ip[j, IP_END] > node:
+    while j <= last:
+        end = ip[j, IP_END]
+        if (j <= n0 and n0 < end) or (j <= n1 and n1 < end) or (j <= n2 and n2 < end):
             calc_joint_pose(ip, fp, q, ws, j)
             world_pose(ws, j, ip[j, IP_PARENT])
             j += 1
         else:
-            j = ip[j, IP_END]
+            j = end
 
 
 @kernel

@@ -28,11 +28,8 @@ from merganser.multibody.kernels.aba import calc_forward_dynamics_damped
 from merganser.framework.compilation import kernel
 from merganser.multibody.kernels.crba import calc_mass_matrix
 from merganser.multibody.kernels.jacobians import point_in_world, point_jacobian_columns
-from merganser.multibody.kernels.joints import calc_joint_pose
-from merganser.multibody.kernels.kinematics import (
-    pose_pass_base_to_tip, set_world_pose, world_pose,
-)
-from merganser.multibody.kernels.layout import IP_NV_TOTAL, IP_PARENT, WS_PA, WS_PW, WS_RW
+from merganser.multibody.kernels.kinematics import pose_pass_base_to_tip, pose_pass_to_nodes
+from merganser.multibody.kernels.layout import IP_BODY, IP_NV_TOTAL, WS_PA, WS_PW, WS_RW
 from merganser.multibody.kernels.rnea import calc_inverse_dynamics
 
 __all__ = [
@@ -62,37 +59,13 @@ def plant_constants(gravity, kernel_gravity, gravity_enabled, damping, reflected
 
 
 @kernel
-def pose_pass_along_paths(ip, fp, q, ws, n0, n1, n2):
-    """Fill the poses (in parent and in world) and motion subspaces of nodes n0, n1, n2
-    and their ancestors only (`pose_pass_base_to_tip` restricted to the paths from the
-    world: the same arithmetic for each node, so the same bits).
-
-    The nodes on the paths are marked in the workspace column ``WS_PA`` (the articulated
-    bias force, which no pose computation uses).
-    """
-    set_world_pose(ws)
-    last = max(n0, max(n1, n2))
-    for k in range(1, last + 1):
-        ws[k, WS_PA] = 0.0
-    for n in (n0, n1, n2):
-        k = n
-        while k > 0 and ws[k, WS_PA] == 0.0:
-            ws[k, WS_PA] = 1.0
-            k = ip[k, IP_PARENT]
-    for k in range(1, last + 1):
-        if ws[k, WS_PA] != 0.0:
-            calc_joint_pose(ip, fp, q, ws, k)
-            world_pose(ws, k, ip[k, IP_PARENT])
-
-
-@kernel
 def calc_body_pose_at(ip, fp, ws, q, node, R_WB, p_WB):
     """The pose of the body of node `node` in world: R_WB (3, 3) and p_WoBo_W (3,).
 
     Only the poses on the path from the world to `node` are computed
-    (`pose_pass_along_paths`), with the arithmetic of the forward kinematics.
+    (`pose_pass_to_nodes`), with the arithmetic of the forward kinematics.
     """
-    pose_pass_along_paths(ip, fp, q, ws, node, node, node)
+    pose_pass_to_nodes(ip, fp, q, ws, node, node, node)
     for i in range(3):
         for j in range(3):
             R_WB[i, j] = ws[node, WS_RW + 3 * i + j]
@@ -122,8 +95,7 @@ def calc_forward_dynamics_at(ip, fp, ws, q, v, u, I10, c, tau, vd):
 
 
 @kernel
-def calc_inverse_dynamics_at(ip, fp, ws, q, v, vd, I10, c, F_body, body_of_node, tau_app,
-                             tau):
+def calc_inverse_dynamics_at(ip, fp, ws, q, v, vd, I10, c, F_body, tau_app, tau):
     """τ = M v̇ + C v − τ_app − Σ J_Bᵀ F_Bo_W (+ reflected v̇) (nv,) by RNEA (no gravity:
     the forces given include it, as in Drake).
 
@@ -131,8 +103,6 @@ def calc_inverse_dynamics_at(ip, fp, ws, q, v, vd, I10, c, F_body, body_of_node,
     ----------
     F_body : ndarray, shape (nbodies, 6)
         Spatial forces at each body origin, in W, in *body* order (MultibodyForces).
-    body_of_node : ndarray of int64, shape (nb,)
-        The body of each node.
     tau_app : ndarray, shape (nv,)
         Applied generalized forces.
     (the other parameters as `calc_inverse_dynamics`; the forces are gathered into
@@ -140,7 +110,7 @@ def calc_inverse_dynamics_at(ip, fp, ws, q, v, vd, I10, c, F_body, body_of_node,
     """
     F_node = ws[:, WS_PA:WS_PA + 6]
     for k in range(ip.shape[0]):
-        b = body_of_node[k]
+        b = ip[k, IP_BODY]
         for i in range(6):
             F_node[k, i] = F_body[b, i]
     status = calc_inverse_dynamics(ip, fp, ws, q, v, vd, I10, c[C_ZERO:C_ZERO + 3], F_node,
@@ -155,7 +125,7 @@ def calc_inverse_dynamics_at(ip, fp, ws, q, v, vd, I10, c, F_body, body_of_node,
 
 
 @kernel
-def calc_gravity_and_damping_forces_at(ip, fp, ws, q, v, I10, c, body_of_node, tau, F_body):
+def calc_gravity_and_damping_forces_at(ip, fp, ws, q, v, I10, c, tau, F_body):
     """Gravity as body forces and the joint damping forces (Drake's
     CalcForceElementsContribution with gravity the only force element).
 
@@ -183,7 +153,7 @@ def calc_gravity_and_damping_forces_at(ip, fp, ws, q, v, I10, c, body_of_node, t
               + ws[k, WS_RW + 4] * I10[k, 2]) * e
         cz = ((ws[k, WS_RW + 6] * I10[k, 1] + ws[k, WS_RW + 8] * I10[k, 3])
               + ws[k, WS_RW + 7] * I10[k, 2]) * e
-        b = body_of_node[k]
+        b = ip[k, IP_BODY]
         # 0.0 + x as the Python path's zeroed F += x (no negative zeros)
         F_body[b, 0] = 0.0 + (cy * gz - cz * gy)
         F_body[b, 1] = 0.0 + (cz * gx - cx * gz)
@@ -195,39 +165,48 @@ def calc_gravity_and_damping_forces_at(ip, fp, ws, q, v, I10, c, body_of_node, t
 
 
 @kernel
-def calc_frame_jacobian_at(ip, fp, ws, q, p_BoBp_B, J, node_B, node_A, node_E, R_BE_E,
+def calc_frame_jacobian_at(ip, fp, ws, q, p_BoBp_B, J, X_bB, node_B, node_A, node_E,
                            in_world):
     """Jacobian (6, nv) of ``V_ABp_E = [w_AB_E; v_ABp_E] = J v``.
 
     Parameters
     ----------
     p_BoBp_B : ndarray, shape (3,)
-        Position of Bp from B's origin, in B (body frame of node_B).
+        Position of Bp from frame B's origin, in B.
     J : ndarray, shape (6, nv)
         Output.
+    X_bB : ndarray, shape (21,)
+        ``[R_bB (9, row-major); p_bBo_b (3); R_eE (9)]``: the fixed pose of frame B in
+        its body b (node_B's body) and the fixed orientation of frame E in its body e
+        (identity and zero for body frames).
     node_B : int
-        Node of the body B on which point Bp is fixed.
+        Node of the body b on which point Bp is fixed.
     node_A : int
         Node of the body of the measuring frame A (0: world).
-    node_E, R_BE_E : int, ndarray (3, 3)
-        Node of the body of the expressed-in frame E and E's orientation in that body.
+    node_E : int
+        Node of the body e of the expressed-in frame E.
     in_world : bool
         True when E is the world frame (no rotation applied).
     """
     for i in range(6):
         for j in range(J.shape[1]):
             J[i, j] = 0.0
-    pose_pass_along_paths(ip, fp, q, ws, node_B, node_A, node_E)
-    px, py, pz = point_in_world(ws, node_B, p_BoBp_B)
+    pose_pass_to_nodes(ip, fp, q, ws, node_B, node_A, node_E)
+    x, y, z = p_BoBp_B[0], p_BoBp_B[1], p_BoBp_B[2]
+    # p_boBp_b = R_bB p_BoBp_B + p_bBo_b: the point in b, then in W
+    p_b = (X_bB[0] * x + X_bB[1] * y + X_bB[2] * z + X_bB[9],
+           X_bB[3] * x + X_bB[4] * y + X_bB[5] * z + X_bB[10],
+           X_bB[6] * x + X_bB[7] * y + X_bB[8] * z + X_bB[11])
+    px, py, pz = point_in_world(ws, node_B, p_b)
     point_jacobian_columns(ip, ws, node_B, px, py, pz, J, False)
     if node_A != 0:
         point_jacobian_columns(ip, ws, node_A, px, py, pz, J, True)
     if not in_world:
         e = WS_RW
-        # R_WE = R_WBe R_BeE (row-major r_ij); J's halves become R_EW J = R_WEᵀ J.
-        r00, r01, r02 = _row_times(ws, node_E, e, R_BE_E)
-        r10, r11, r12 = _row_times(ws, node_E, e + 3, R_BE_E)
-        r20, r21, r22 = _row_times(ws, node_E, e + 6, R_BE_E)
+        # R_WE = R_We R_eE (row-major r_ij); J's halves become R_EW J = R_WEᵀ J.
+        r00, r01, r02 = _row_times(ws, node_E, e, X_bB)
+        r10, r11, r12 = _row_times(ws, node_E, e + 3, X_bB)
+        r20, r21, r22 = _row_times(ws, node_E, e + 6, X_bB)
         for c in range(J.shape[1]):
             for h in (0, 3):
                 x, y, z = J[h, c], J[h + 1, c], J[h + 2, c]
@@ -238,9 +217,10 @@ def calc_frame_jacobian_at(ip, fp, ws, q, p_BoBp_B, J, node_B, node_A, node_E, R
 
 
 @kernel
-def _row_times(ws, k, off, R):
-    """Row ``ws[k, off:off+3]`` of a rotation times the (3, 3) matrix R (3-tuple)."""
+def _row_times(ws, k, off, X_bB):
+    """Row ``ws[k, off:off+3]`` of a rotation times R_eE = ``X_bB[12:21]`` (row-major),
+    a 3-tuple."""
     a0, a1, a2 = ws[k, off], ws[k, off + 1], ws[k, off + 2]
-    return (a0 * R[0, 0] + a1 * R[1, 0] + a2 * R[2, 0],
-            a0 * R[0, 1] + a1 * R[1, 1] + a2 * R[2, 1],
-            a0 * R[0, 2] + a1 * R[1, 2] + a2 * R[2, 2])
+    return (a0 * X_bB[12] + a1 * X_bB[15] + a2 * X_bB[18],
+            a0 * X_bB[13] + a1 * X_bB[16] + a2 * X_bB[19],
+            a0 * X_bB[14] + a1 * X_bB[17] + a2 * X_bB[20])

@@ -218,7 +218,10 @@ class PlantForcesMixin:
         if qt is None or getattr(context, "_system", None) is not self:
             context = self._ctx(context, fn)
             qt = self._qt or self._query_tables()
-        return context, qt, own_state_views(qt, context) if qt.rigid else None
+        if not qt.rigid:
+            return context, qt, None
+        views = context.__dict__.get("_plant_state_views")
+        return context, qt, own_state_views(qt, context) if views is None else views
 
     def _fast_I10(self, qt, ctx):
         """I10 (nb, 10) of `ctx` (the inertia cache entry, evaluated when out of date)."""
@@ -314,7 +317,7 @@ class PlantForcesMixin:
             if not qt.k_inverse(
                     qt.ip, qt.fp, qt.local.ws, views[3], views[4], vdot,
                     entry.value.I10 if entry.valid else qt.inertia_entry.eval(context).I10,
-                    qt.constants, forces._F_Bo_W, qt.body_of_node, forces._tau, tau):
+                    qt.constants, forces._F_Bo_W, forces._tau, tau):
                 return tau
         ctx, t = context, self._tables
         q, v = self._eval_q_v(ctx)
@@ -422,7 +425,7 @@ class PlantForcesMixin:
             if not qt.k_gravity(
                     qt.ip, qt.fp, qt.local.ws, views[3], views[4],
                     entry.value.I10 if entry.valid else qt.inertia_entry.eval(context).I10,
-                    qt.constants, qt.body_of_node, forces._tau, forces._F_Bo_W):
+                    qt.constants, forces._tau, forces._F_Bo_W):
                 return
         ctx = context
         t = self._tables

@@ -96,9 +96,8 @@ class PlantQueriesMixin:
             except TypeError:                   # unhashable: not a body
                 node = None
             if node is not None:
-                views = context.__dict__.get("_plant_state_views")   # own_state_views
-                if (views is None or views[3].base is not views[0] or views[0] is not (
-                        context._root.xc if qt.continuous else context._xd[0])):
+                views = context.__dict__.get("_plant_state_views")
+                if views is None:
                     views = own_state_views(qt, context)
                 if views is not None:
                     R, p = _empty(_SHAPE33), _empty(_SHAPE3)
@@ -214,15 +213,11 @@ class PlantQueriesMixin:
         frame_E : Frame
             Frame in which it is expressed.
         """
-        fn = "calc_jacobian_spatial_velocity"
         qt = self._qt
-        if qt is None or getattr(context, "_system", None) is not self:
-            context = self._ctx(context, fn)
-            qt = self._qt or self._query_tables()
-        if with_respect_to is _KV:
-            views = context.__dict__.get("_plant_state_views")     # own_state_views
-            if (views is None or views[3].base is not views[0] or views[0] is not (
-                    context._root.xc if qt.continuous else context._xd[0])):
+        if (qt is not None and with_respect_to is _KV
+                and getattr(context, "_system", None) is self):
+            views = context.__dict__.get("_plant_state_views")
+            if views is None:
                 views = own_state_views(qt, context)
             if views is not None:
                 try:
@@ -230,19 +225,22 @@ class PlantQueriesMixin:
                 except TypeError:               # unhashable: not frames
                     frames = None
                 if frames is None:
-                    frames = self._jacobian_frames(qt, fn, frame_B, frame_A, frame_E)
+                    frames = self._jacobian_frames(qt, "calc_jacobian_spatial_velocity",
+                                                   frame_B, frame_A, frame_E)
                 p = p_BoBp_B
                 if (p.__class__ is not _ND or p.dtype is not _F64 or p.shape != _SHAPE3
                         or not p.flags.c_contiguous):
-                    p = _point(fn, "p_BoBp_B", p_BoBp_B)
-                if frames[0] is not None:
-                    p = frames[0] @ p + frames[1]   # the point in B's body frame
+                    p = _point("calc_jacobian_spatial_velocity", "p_BoBp_B", p_BoBp_B)
                 J = _empty(qt.shape_6v)
-                qt.k_jacobian(qt.ip, qt.fp, qt.local.ws, views[3], p, J, *frames[2])
+                qt.k_jacobian(qt.ip, qt.fp, qt.local.ws, views[3], p, J, *frames)
                 return J
+        fn = "calc_jacobian_spatial_velocity"
+        ctx = self._ctx(context, fn)
+        if self._qt is None:
+            self._query_tables()
         wrt_qdot = self._wrt(with_respect_to, fn)
         p = _point(fn, "p_BoBp_B", p_BoBp_B).reshape(3, 1)
-        return self._relative_jacobians(context, fn, frame_B, p, frame_A, frame_E,
+        return self._relative_jacobians(ctx, fn, frame_B, p, frame_A, frame_E,
                                         wrt_qdot)[0]
 
     def _frame_info(self, qt, frame, fn, arg):
@@ -263,15 +261,19 @@ class PlantQueriesMixin:
         return info
 
     def _jacobian_frames(self, qt, fn, frame_B, frame_A, frame_E):
-        """What the fused Jacobian kernel needs of frames B, A, E (checked, then memoized
-        in ``qt.jacobian_frames``): ``(R_BF, p_BF, (node_B, node_A, node_E, R_BE,
-        E is the world frame))``, R_BF and p_BF None when B is a body frame, R_BE the
-        identity when E is."""
+        """The trailing arguments of the fused Jacobian kernel for frames B, A, E
+        (checked, then memoized in ``qt.jacobian_frames``): ``(X_bB, node_B, node_A,
+        node_E, in_world)`` with X_bB (21,) = [R_bB (9, row-major); p_bB (3); R_eE (9)]
+        (b, e the bodies of frames B, E: identity and zero for a body frame) and
+        `in_world` True when E is the world frame."""
         node_B, R_BF, p_BF = self._frame_info(qt, frame_B, fn, "frame_B")
         node_A = self._frame_info(qt, frame_A, fn, "frame_A")[0]
         node_E, R_BE, _ = self._frame_info(qt, frame_E, fn, "frame_E")
-        frames = (R_BF, p_BF, (node_B, node_A, node_E, _I3 if R_BE is None else R_BE,
-                               node_E == 0 and R_BE is None))
+        X = np.concatenate([(_I3 if R_BF is None else R_BF).ravel(),
+                            np.zeros(3) if p_BF is None else p_BF,
+                            (_I3 if R_BE is None else R_BE).ravel()])
+        frames = (np.ascontiguousarray(X, dtype=np.float64), node_B, node_A, node_E,
+                  node_E == 0 and R_BE is None)
         qt.jacobian_frames[(frame_B, frame_A, frame_E)] = frames
         return frames
 

@@ -7,9 +7,10 @@ diagram containing the plant (the plant's subcontext is found from it). Getters 
 new arrays; setters validate sizes and name the function and the expected size.
 
 ``set_positions`` / ``set_velocities`` with the plant's own context and a float64
-ndarray of the right size take a lean path: one copy into the Context's storage and one
-notification of what changed (q or v), no temporary state vector; the notification skips
-its walk over the dependents when none was evaluated since the last write.
+ndarray of the right size take a lean path (`_state_setter`): one copy into the
+Context's storage and one notification of what changed (q or v), no temporary state
+vector; the notification skips its walk over the dependents when none was evaluated
+since the last write.
 """
 
 import numpy as np
@@ -48,6 +49,44 @@ class WrongContextError(ContextError, RuntimeError):
     ContextError."""
 
 
+def _state_setter(name, part, shape, index, doc):
+    """The method `name` writing q (`part` "q", views slot `index` 3) or v ("v", 4).
+
+    Its lean path, for the plant's own context and a float64 ndarray of the right size
+    (``QueryTables.<shape>``): one copy into the Context's storage (`state_views`) and
+    one notification of what changed, which skips the walk over the dependents when none
+    of them was evaluated since the last write (`framework.cache.notify_changed`, whose
+    test is inlined). Anything else takes the general `_set_part`, which checks and
+    raises.
+    """
+    tracker_index = index + 2
+
+    def setter(self, context, *args):
+        qt = self._qt
+        if qt is not None and len(args) == 1:
+            value = args[0]
+            if (value.__class__ is _ND and value.dtype is _F64
+                    and value.shape == getattr(qt, shape)
+                    and getattr(context, "_system", None) is self):
+                views = context.__dict__.get("_plant_state_views")
+                if views is None:
+                    views = own_state_views(qt, context)
+                if views is not None:
+                    views[index][...] = value
+                    tracker, root = views[tracker_index], context._root
+                    if (tracker.walked != root.validations
+                            or tracker.closure_version != root.version):
+                        notify_changed(tracker, root)
+                    return
+        elif qt is None:
+            self._query_tables()
+        self._set_part(context, args, name, part)
+
+    setter.__name__, setter.__qualname__ = name, f"PlantStateMixin.{name}"
+    setter.__doc__ = doc
+    return setter
+
+
 class PlantStateMixin:
     """get/set of positions, velocities and free-body states (see module docstring)."""
 
@@ -59,32 +98,6 @@ class PlantStateMixin:
         if qt is None and self._tables is not None and self._tree.is_finalized():
             qt = self._qt = QueryTables(self)
         return qt
-
-    def _set_fast(self, context, args, part):
-        """The lean path of set_positions (`part` 3) / set_velocities (`part` 4); False when
-        it does not apply (another context, a model instance, or a value needing
-        conversion or checks): one copy into the Context's storage and one notification
-        of what changed, which skips the walk over the dependents when none of them was
-        evaluated since the last write (`framework.cache.notify_changed`)."""
-        qt = self._qt
-        if qt is None or len(args) != 1:
-            return False
-        value = args[0]
-        if (value.__class__ is not _ND or value.dtype is not _F64
-                or value.shape != (qt.shape_q if part == 3 else qt.shape_v)
-                or getattr(context, "_system", None) is not self):
-            return False
-        views = context.__dict__.get("_plant_state_views")   # own_state_views, inline
-        if (views is None or views[3].base is not views[0]
-                or views[0] is not (context._root.xc if qt.continuous else context._xd[0])):
-            views = own_state_views(qt, context)
-            if views is None:
-                return False
-        views[part][...] = value
-        tracker, root = views[part + 2], context._root
-        if tracker.walked != root.validations or tracker.closure_version != root.version:
-            notify_changed(tracker, root)
-        return True
 
     # ---- contexts ----------------------------------------------------------------------
     def _ctx(self, context, fn):
@@ -173,25 +186,19 @@ class PlantStateMixin:
         """Generalized positions q, shape (nq,) (or the model instance's, in q order)."""
         return self._get_part(context, model_instance, "get_positions", "q")
 
-    def set_positions(self, context, *args):
+    set_positions = _state_setter(
+        "set_positions", "q", "shape_q", 3,
         """``set_positions(context, q)`` with q (nq,), or ``set_positions(context,
-        model_instance, q_instance)``."""
-        if not self._set_fast(context, args, 3):
-            if self._qt is None:
-                self._query_tables()
-            self._set_part(context, args, "set_positions", "q")
+        model_instance, q_instance)``.""")
 
     def get_velocities(self, context, model_instance=None):
         """Generalized velocities v, shape (nv,) (or the model instance's)."""
         return self._get_part(context, model_instance, "get_velocities", "v")
 
-    def set_velocities(self, context, *args):
+    set_velocities = _state_setter(
+        "set_velocities", "v", "shape_v", 4,
         """``set_velocities(context, v)`` with v (nv,), or ``set_velocities(context,
-        model_instance, v_instance)``."""
-        if not self._set_fast(context, args, 4):
-            if self._qt is None:
-                self._query_tables()
-            self._set_part(context, args, "set_velocities", "v")
+        model_instance, v_instance)``.""")
 
     def get_positions_and_velocities(self, context, model_instance=None):
         """x = [q; v], shape (nq + nv,) (or the model instance's [q_i; v_i])."""

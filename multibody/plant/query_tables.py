@@ -17,8 +17,11 @@ dispatch is skipped (`compiled_entry`).
 `state_views` gives, for a plant's own Context, where that Context stores the plant's
 state: the owning array ``xs`` (the root's continuous state, or the discrete state group)
 and the offsets of q and v in it, plus writable views of q and v and the trackers a write
-of q and of v notifies. They are remembered on the Context and checked against the
-Context's current storage at every use (a clone or an unpickled copy gets its own).
+of q and of v notifies. They are remembered on the Context (``ctx._plant_state_views``,
+read by the fast paths without further checks): a Context's state arrays are made with
+the context tree and never replaced (every write is in place), and the remembered views
+are never copied with it (a clone, a deep copy or an unpickled copy reads None there and
+makes its own, over its own storage).
 """
 
 import threading
@@ -106,16 +109,14 @@ class QueryTables:
         The packed constants of the kernels (`multibody.kernels.queries.plant_constants`:
         g_W, the kernels' g, the nodes' gravity mask, the joint damping and the reflected
         inertia of the actuators).
-    body_of_node : ndarray of int64, shape (nb,)
     gravity_only : bool
         True when gravity is the only force element.
     rigid : bool
         True without extra (added-mass) spatial inertia: the fused kernels apply.
     node_of_body, frame_info, jacobian_frames : dict
         Memo: RigidBody -> node; Frame -> (node, R_BF (3, 3), p_BF (3,)), both None for
-        a body frame; (frame_B, frame_A, frame_E) -> (R_BF, p_BF, (node_B, node_A,
-        node_E, R_BE (identity for a body frame), E is the world frame)) for the
-        Jacobians.
+        a body frame; (frame_B, frame_A, frame_E) -> the trailing arguments of the fused
+        Jacobian kernel (``PlantQueriesMixin._jacobian_frames``).
     inertia_entry : CacheEntry
         The plant's inertial-parameter cache entry.
     inertia_index : int
@@ -126,7 +127,7 @@ class QueryTables:
     """
 
     __slots__ = ("nq", "nv", "nb", "shape_q", "shape_v", "shape_vv", "shape_6v",
-                 "shape_F", "continuous", "ip", "fp", "local", "constants", "body_of_node",
+                 "shape_F", "continuous", "ip", "fp", "local", "constants",
                  "gravity_only", "rigid", "node_of_body", "frame_info", "jacobian_frames",
                  "inertia_entry", "inertia_index") + tuple(_KERNELS)
 
@@ -143,7 +144,6 @@ class QueryTables:
         self.constants = plant_constants(
             field.gravity_vector(), plant._core.gravity, field.enabled_node_mask(), t.damping,
             t.reflected_inertia if t.has_reflected_inertia else _EMPTY)
-        self.body_of_node = np.ascontiguousarray(t.body_of_node, dtype=np.int64)
         self.gravity_only = not t.has_force_elements
         self.rigid = plant._dyn.M_added is None
         self.node_of_body = {}
@@ -158,12 +158,31 @@ class QueryTables:
         return (_rebuilt, ())
 
 
+class _StateViews(tuple):
+    """The tuple of `state_views`; a copy of its Context gets None in its place (the
+    views are of the original's storage)."""
+
+    __slots__ = ()
+
+    def __copy__(self):             # a shallow copy of a Context shares its storage
+        return self
+
+    def __deepcopy__(self, memo):
+        return None
+
+    def __reduce__(self):
+        return (_none, ())
+
+
+def _none():
+    return None
+
+
 def own_state_views(qt, ctx):
     """`state_views` of the plant's own context `ctx` for the plant of `qt` (the views
-    remembered on `ctx` when they still are its storage's)."""
+    remembered on `ctx`, or made now)."""
     views = ctx.__dict__.get("_plant_state_views")
-    if (views is not None and views[0] is (ctx._root.xc if qt.continuous else ctx._xd[0])
-            and views[3].base is views[0]):
+    if views is not None:
         return views
     return state_views(ctx, qt.continuous, qt.nq)
 
@@ -175,12 +194,12 @@ def state_views(ctx, continuous, nq):
     ``xs`` is the owning array, ``q = xs[q0:q0 + nq]`` and ``v = xs[v0:v0 + nv]`` are
     writable views; writing them does not notify the Context: the caller notifies
     ``trk_q`` after writing q and ``trk_v`` after writing v (both the discrete group's
-    tracker for a discrete plant).
+    tracker for a discrete plant). Remembered on `ctx` (see the module docstring).
     """
-    owner = ctx._root.xc if continuous else ctx._xd[0]
     views = ctx.__dict__.get("_plant_state_views")
-    if views is not None and views[0] is owner and views[3].base is owner:
+    if views is not None:
         return views
+    owner = ctx._root.xc if continuous else ctx._xd[0]
     if continuous:
         parts = getattr(ctx, "_part_index", None)
         if parts is None or parts["q"].__class__ is not slice or parts["v"].__class__ is not slice:
@@ -195,6 +214,6 @@ def state_views(ctx, continuous, nq):
         trk_q = trk_v = ctx.trk_xd[0]
     if owner.base is not None or not owner.flags.c_contiguous:
         return None
-    views = (owner, q0, v0, owner[q0:q0 + nq], owner[v0:v0 + nv], trk_q, trk_v)
+    views = _StateViews((owner, q0, v0, owner[q0:q0 + nq], owner[v0:v0 + nv], trk_q, trk_v))
     ctx._plant_state_views = views
     return views
