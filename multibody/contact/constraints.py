@@ -82,6 +82,19 @@ class ConstraintRows:
             self.kinds[i] = kind
         self.m = int(sum(ROWS_OF_KIND[k] for k in self.kinds))
 
+    def active(self, flags):
+        """The rows of the constraints whose flag is set (``flags``: bool (n,) or None,
+        in spec order): this object when all are set, else a copy over the subset."""
+        if flags is None or flags.all():
+            return self
+        subset = ConstraintRows.__new__(ConstraintRows)
+        subset.core = self.core
+        subset.kinds = np.ascontiguousarray(self.kinds[flags])
+        subset.int_params = np.ascontiguousarray(self.int_params[flags])
+        subset.float_params = np.ascontiguousarray(self.float_params[flags])
+        subset.m = int(sum(ROWS_OF_KIND[k] for k in subset.kinds))
+        return subset
+
     def _default_point_on_B(self, spec):
         """Q on B where P is in the default configuration (Drake's rule)."""
         core = self.core

@@ -313,6 +313,18 @@ class PlantStateAccessor:
     def get_positions(self, context):
         return self._plant.get_positions(context)
 
+    def set_joint_locked(self, context, joint, locked):
+        self._plant._set_joint_locked(context, joint, locked)
+
+    def is_joint_locked(self, context, joint):
+        return self._plant._is_joint_locked(context, joint)
+
+    def get_force_element_parameters(self, context, element):
+        return self._plant.get_force_element_parameters(context, element)
+
+    def set_force_element_parameters(self, context, element, values):
+        self._plant.set_force_element_parameters(context, element, values)
+
     def get_velocities(self, context):
         return self._plant.get_velocities(context)
 

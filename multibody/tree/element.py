@@ -57,6 +57,18 @@ class StateAccessor(Protocol):
     def set_body_spatial_inertia(self, context: Any, body: Any, M_BBo_B: Any) -> None:
         """Set M_BBo_B of `body` in `context`."""
 
+    def set_joint_locked(self, context: Any, joint: Any, locked: bool) -> None:
+        """Lock (zeroing its velocities) or unlock `joint` in `context`."""
+
+    def is_joint_locked(self, context: Any, joint: Any) -> bool:
+        """True if `joint` is locked in `context`."""
+
+    def get_force_element_parameters(self, context: Any, element: Any) -> np.ndarray:
+        """Return the parameters `context` holds for force `element` (a copy)."""
+
+    def set_force_element_parameters(self, context: Any, element: Any, values: Any) -> None:
+        """Overwrite the parameters `context` holds for force `element`."""
+
 
 class MultibodyElement:
     """Base class holding the index, model instance and owning tree of an element.

@@ -1,0 +1,185 @@
+"""Element parameters that MultibodyPlant keeps in the Context, as Drake does.
+
+- Force elements with per-Context parameters (`LinearBushingRollPitchYaw`: its torque
+  and force stiffness and damping constants) get one numeric parameter group each, after
+  the bodies' groups; the element's ``set_*(context, ...)`` writes it, the dynamics read it.
+  The element's own defaults (``torque_stiffness_constants()`` ...) are what new Contexts
+  start from and do not change.
+- Constraints have an active status per Context (Drake's SetConstraintActiveStatus /
+  GetConstraintActiveStatus): one abstract parameter, a bool per constraint id, declared
+  when the plant has constraints; the discrete solvers enforce the active ones only.
+- Joints can be locked per Context (Drake's Joint::Lock / Unlock / is_locked): one
+  abstract parameter, a `JointLocks`. Locking zeroes the joint's velocities; while locked
+  they stay zero: the forward dynamics solve M_uu v̇_u = k_u on the unlocked velocities u
+  (k = τ - C v, so the locked joints act as welds, v̇ = 0 on them), and the discrete
+  solvers see the locked velocities decoupled (see `locked_step_mass_matrix`) and write
+  v_next = 0 there.
+"""
+
+import numpy as np
+
+from merganser.multibody.tree.errors import ElementLookupError
+
+__all__ = ["JointLocks", "PlantElementParametersMixin", "apply_joint_locks",
+           "locked_step_mass_matrix"]
+
+#: The mass a locked velocity gets in the discrete solvers, relative to the largest
+#: diagonal entry of M: large enough that contact impulses cannot move it (its velocity
+#: is then set to exactly zero), small enough to keep the solvers' arithmetic sound.
+_LOCKED_MASS_SCALE = 1e10
+
+
+class JointLocks:
+    """The joints locked in a Context (immutable): ``joints``, a frozenset of joint
+    indices, and ``v``, their velocity indices (int64, ascending; empty when none)."""
+
+    __slots__ = ("joints", "v")
+
+    def __init__(self, joints=frozenset(), v=()):
+        self.joints = frozenset(joints)
+        self.v = np.array(sorted(v), dtype=np.int64)
+
+    def __repr__(self):
+        return f"JointLocks(joints={sorted(self.joints)}, v={self.v.tolist()})"
+
+
+def apply_joint_locks(M, vdot, locked_v):
+    """Make `vdot` (nv,) the accelerations with the velocities `locked_v` held at zero:
+    with k = M v̇ (the generalized forces that gave v̇), solve M_uu v̇_u = k_u on the
+    unlocked velocities u and set v̇ = 0 on the locked ones (in place)."""
+    nv = vdot.shape[0]
+    unlocked = np.setdiff1d(np.arange(nv), locked_v, assume_unique=True)
+    k = M @ vdot
+    vdot[locked_v] = 0.0
+    if unlocked.size:
+        vdot[unlocked] = np.linalg.solve(M[np.ix_(unlocked, unlocked)], k[unlocked])
+
+
+def locked_step_mass_matrix(M, locked_v):
+    """M with the locked velocities decoupled (their rows and columns zero) and given a
+    very large mass, for the discrete solvers (a new (nv, nv) array)."""
+    M = np.array(M)
+    scale = _LOCKED_MASS_SCALE * max(1.0, float(np.max(np.abs(np.diag(M)))))
+    M[locked_v, :] = 0.0
+    M[:, locked_v] = 0.0
+    M[locked_v, locked_v] = scale
+    return M
+
+
+class PlantElementParametersMixin:
+    """Declaration and access of the per-Context element parameters (module docstring)."""
+
+    def _declare_element_parameters(self):
+        """At finalize: a numeric parameter per parametrized force element and the
+        constraints' active flags."""
+        self._element_parameter_index = {}
+        for i in range(self._tree.num_force_elements()):
+            element = self._tree.get_force_element(i)
+            defaults = element._default_context_parameters()
+            if defaults is not None:
+                self._element_parameter_index[i] = self.declare_numeric_parameter(defaults)
+        self._joint_locks_index = self.declare_abstract_parameter(JointLocks())
+        ids = self._tree.get_constraint_ids()
+        self._constraint_position = {int(k): n for n, k in enumerate(ids)}
+        self._constraint_status_index = (
+            self.declare_abstract_parameter(np.ones(len(ids), dtype=bool)) if ids else None)
+
+    # ---- force elements ---------------------------------------------------------------------
+    def _force_element_parameters(self, context):
+        """``{force element index: parameter vector}`` of `context` (None if no element has
+        per-Context parameters)."""
+        if not self._element_parameter_index:
+            return None
+        return {i: context.get_numeric_parameter(k)
+                for i, k in self._element_parameter_index.items()}
+
+    def _element_parameter_group(self, context, element, fn):
+        index = self._element_parameter_index.get(int(element.index()))
+        if index is None or self._tree.get_force_element(element.index()) is not element:
+            raise ElementLookupError(f"{fn}: force element {element!r} has no parameters in "
+                                     f"the Context of plant '{self.get_name()}'")
+        return self._ctx(context, fn), index
+
+    def get_force_element_parameters(self, context, element):
+        """The per-Context parameter vector of force `element` (a copy)."""
+        ctx, index = self._element_parameter_group(context, element,
+                                                   "get_force_element_parameters")
+        return np.array(ctx.get_numeric_parameter(index))
+
+    def set_force_element_parameters(self, context, element, values):
+        """Overwrite the per-Context parameter vector of force `element`."""
+        ctx, index = self._element_parameter_group(context, element,
+                                                   "set_force_element_parameters")
+        ctx.set_numeric_parameter(index, values)
+
+    # ---- joint locking ----------------------------------------------------------------------
+    def _set_joint_locked(self, context, joint, locked):
+        fn = "Joint.lock" if locked else "Joint.unlock"
+        self._tree._check_element(joint, self._tree._joint_slots, fn, "joint")
+        ctx = self._ctx(context, fn)
+        held = ctx.get_abstract_parameter(self._joint_locks_index).get_value()
+        joints = set(held.joints)
+        index = int(joint.index())
+        (joints.add if locked else joints.discard)(index)
+        v = [self._tree.get_joint(j).velocity_start() + k for j in joints
+             for k in range(self._tree.get_joint(j).num_velocities())]
+        ctx.set_abstract_parameter(self._joint_locks_index, JointLocks(joints, v))
+        if locked and joint.num_velocities():
+            joint.set_velocities(ctx, np.zeros(joint.num_velocities()))
+
+    def _is_joint_locked(self, context, joint):
+        fn = "Joint.is_locked"
+        self._tree._check_element(joint, self._tree._joint_slots, fn, "joint")
+        ctx = self._ctx(context, fn)
+        return int(joint.index()) in ctx.get_abstract_parameter(
+            self._joint_locks_index).get_value().joints
+
+    def _locked_velocities(self, context):
+        """The locked velocity indices (int64) of the plant's own `context`, or None when
+        no velocity is locked."""
+        v = context._pa[self._joint_locks_index].get_value().v
+        return v if v.size else None
+
+    # ---- constraints ------------------------------------------------------------------------
+    def _constraint_slot(self, fn, id):  # noqa: A002 (pydrake's keyword)
+        self._tree._throw_if_not_finalized(fn)
+        position = self._constraint_position.get(id) if isinstance(id, (int, np.integer)) \
+            and not isinstance(id, bool) else None
+        if position is None:
+            raise ElementLookupError(
+                f"{fn}: id {id!r} is not a constraint of plant '{self.get_name()}'; constraint "
+                f"ids: {sorted(self._constraint_position)}")
+        return position
+
+    def get_constraint_active_status(self, context, id):  # noqa: A002 (pydrake's keyword)
+        """True if constraint `id` is active in `context` (every constraint is, by
+        default)."""
+        fn = "get_constraint_active_status"
+        position = self._constraint_slot(fn, id)
+        ctx = self._ctx(context, fn)
+        return bool(ctx.get_abstract_parameter(self._constraint_status_index).get_value()[position])
+
+    def set_constraint_active_status(self, context, id, status):  # noqa: A002
+        """Make constraint `id` active (`status` True) or inactive in `context` only; an
+        inactive constraint is left out of the discrete solve."""
+        fn = "set_constraint_active_status"
+        position = self._constraint_slot(fn, id)
+        if not isinstance(status, (bool, np.bool_)):
+            raise TypeError(f"{fn}: status must be a bool, got {type(status).__name__}")
+        ctx = self._ctx(context, fn)
+        flags = np.array(ctx.get_abstract_parameter(self._constraint_status_index).get_value())
+        flags[position] = bool(status)
+        ctx.set_abstract_parameter(self._constraint_status_index, flags)
+
+    def _active_constraints(self, context):
+        """The active flags (one per constraint, in id order) of `context`, or None when
+        the plant has no constraints."""
+        if self._constraint_status_index is None:
+            return None
+        return context.get_abstract_parameter(self._constraint_status_index).get_value()
+
+    def _constraint_status_ticket(self):
+        """The ticket of the active flags, or None."""
+        if self._constraint_status_index is None:
+            return None
+        return self.abstract_parameter_ticket(self._constraint_status_index)
