@@ -14,13 +14,19 @@
   (k = τ - C v, so the locked joints act as welds, v̇ = 0 on them), and the discrete
   solvers see the locked velocities decoupled (see `locked_step_mass_matrix`) and write
   v_next = 0 there.
+- A FixedOffsetFrame's pose X_PF in its parent can be set per Context (Drake's
+  SetPoseInParentFrame): one abstract parameter, ``{frame index: X_PF}`` (empty by
+  default); the frame queries of that Context use it. Frames a joint or a bushing is
+  attached to (or that such a frame is fixed to) are refused: their poses are compiled
+  into the plant's model at finalize.
 """
 
 import numpy as np
 
 from merganser.multibody.tree.errors import ElementLookupError
+from merganser.multibody.tree.frames import FixedOffsetFrame
 
-__all__ = ["JointLocks", "PlantElementParametersMixin", "apply_joint_locks",
+__all__ = ["FramePoseError", "JointLocks", "PlantElementParametersMixin", "apply_joint_locks",
            "locked_step_mass_matrix"]
 
 #: The mass a locked velocity gets in the discrete solvers, relative to the largest
@@ -41,6 +47,33 @@ class JointLocks:
 
     def __repr__(self):
         return f"JointLocks(joints={sorted(self.joints)}, v={self.v.tolist()})"
+
+
+class FramePoseError(RuntimeError):
+    """A FixedOffsetFrame's pose cannot be set in a Context (see the module docstring)."""
+
+
+def _frames_compiled_into_the_model(tree):
+    """``{frame index: description of its user}`` for the frames whose pose the plant
+    compiles at finalize (joint and bushing frames, and the frames they are fixed to)."""
+    users = {}
+
+    def mark(frame, user):
+        while frame is not None and not frame.is_body_frame():
+            users.setdefault(int(frame.index()), user)
+            frame = frame.parent_frame()
+
+    for j in tree.get_joint_indices():
+        joint = tree.get_joint(j)
+        for frame in (joint.frame_on_parent(), joint.frame_on_child()):
+            mark(frame, f"joint {joint.name()!r}")
+    for i in range(tree.num_force_elements()):
+        element = tree.get_force_element(i)
+        for attr in ("frameA", "frameC"):
+            if hasattr(element, attr):
+                mark(getattr(element, attr)(), f"the {type(element).__name__} (force element "
+                                               f"{i})")
+    return users
 
 
 def apply_joint_locks(M, vdot, locked_v):
@@ -79,6 +112,8 @@ class PlantElementParametersMixin:
             if defaults is not None:
                 self._element_parameter_index[i] = self.declare_numeric_parameter(defaults)
         self._joint_locks_index = self.declare_abstract_parameter(JointLocks())
+        self._frame_poses_index = self.declare_abstract_parameter({})
+        self._compiled_frames = _frames_compiled_into_the_model(self._tree)
         ids = self._tree.get_constraint_ids()
         self._constraint_position = {int(k): n for n, k in enumerate(ids)}
         self._constraint_status_index = (
@@ -139,6 +174,47 @@ class PlantElementParametersMixin:
         no velocity is locked."""
         v = context._pa[self._joint_locks_index].get_value().v
         return v if v.size else None
+
+    # ---- fixed offset frames' poses -------------------------------------------------------
+    def _frame_poses(self, ctx):
+        """``{frame index: X_PF}`` set in the plant's own `ctx` (do not modify)."""
+        return ctx._pa[self._frame_poses_index].get_value()
+
+    def _frame_X_BF(self, ctx, frame):
+        """X_BF (4, 4) of `frame` in the plant's own `ctx` (read-only)."""
+        poses = self._frame_poses(ctx)
+        if not poses or frame.is_body_frame():
+            return frame.pose_in_body_matrix()
+        X_PF = poses.get(int(frame.index()), frame._X_PF)
+        return self._frame_X_BF(ctx, frame.parent_frame()) @ X_PF
+
+    def _check_offset_frame(self, frame, fn):
+        if not isinstance(frame, FixedOffsetFrame):
+            raise TypeError(f"{fn}: frame must be a FixedOffsetFrame, got "
+                            f"{type(frame).__name__}")
+        self._tree._check_element(frame, self._tree._frames, fn, "frame")
+
+    def _set_frame_pose_in_parent(self, context, frame, X_PF):
+        fn = "FixedOffsetFrame.set_pose_in_parent_frame"
+        self._check_offset_frame(frame, fn)
+        user = self._compiled_frames.get(int(frame.index()))
+        if user is not None:
+            raise FramePoseError(
+                f"{fn}: frame {frame.name()!r} carries {user}, which plant "
+                f"'{self.get_name()}' applies with the frame's default pose (compiled at "
+                f"finalize); its pose cannot change per Context (add a FixedOffsetFrame of "
+                f"its own for the pose you need to change)")
+        ctx = self._ctx(context, fn)
+        poses = dict(self._frame_poses(ctx))
+        X = np.array(X_PF, dtype=float)
+        X.flags.writeable = False
+        poses[int(frame.index())] = X
+        ctx.set_abstract_parameter(self._frame_poses_index, poses)
+
+    def _get_frame_pose_in_parent(self, context, frame):
+        fn = "FixedOffsetFrame.get_pose_in_parent_frame"
+        self._check_offset_frame(frame, fn)
+        return self._frame_poses(self._ctx(context, fn)).get(int(frame.index()), frame._X_PF)
 
     # ---- constraints ------------------------------------------------------------------------
     def _constraint_slot(self, fn, id):  # noqa: A002 (pydrake's keyword)

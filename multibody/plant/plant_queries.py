@@ -130,8 +130,10 @@ class PlantQueriesMixin:
 
     # ---- frames ------------------------------------------------------------------------
     def _X_WF(self, ctx, frame, fn, arg):
-        """(4, 4) pose of `frame` in world, and its node."""
+        """(4, 4) pose of `frame` in world in `ctx`, and its node."""
         node, X_BF = self._frame_node(frame, fn, arg)
+        if X_BF is not None and self._frame_poses(ctx):      # poses set in this Context
+            X_BF = self._frame_X_BF(ctx, frame)
         X_WB = self._eval_X_WB(ctx)[node]
         return (X_WB if X_BF is None else X_WB @ X_BF), node
 
@@ -219,7 +221,7 @@ class PlantQueriesMixin:
         if qt is None or getattr(context, "_system", None) is not self:
             context = self._ctx(context, fn)
             qt = self._qt or self._query_tables()
-        if with_respect_to is _KV:
+        if with_respect_to is _KV and not self._frame_poses(context):
             views = context.__dict__.get("_plant_state_views")     # own_state_views
             if (views is None or views[3].base is not views[0] or views[0] is not (
                     context._root.xc if qt.continuous else context._xd[0])):

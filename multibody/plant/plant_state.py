@@ -313,6 +313,16 @@ class PlantStateAccessor:
     def get_positions(self, context):
         return self._plant.get_positions(context)
 
+    def frame_pose_in_body(self, context, frame):
+        return self._plant._frame_X_BF(self._plant._ctx(context, "calc_pose_in_body_frame"),
+                                       frame)
+
+    def set_frame_pose_in_parent(self, context, frame, X_PF):
+        self._plant._set_frame_pose_in_parent(context, frame, X_PF)
+
+    def get_frame_pose_in_parent(self, context, frame):
+        return self._plant._get_frame_pose_in_parent(context, frame)
+
     def set_joint_locked(self, context, joint, locked):
         self._plant._set_joint_locked(context, joint, locked)
 
