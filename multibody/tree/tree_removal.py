@@ -80,13 +80,14 @@ class TreeRemovalMixin:
 
     def _live_slot(self, slots, index, func, what):
         """``slots[index]``, raising (ElementLookupError) for a bad or removed index."""
-        element = self._get_indexed(slots, index, func, what)
-        if element is None:
-            live = [i for i, e in enumerate(slots) if e is not None]
-            raise ElementLookupError(
-                f"{func}: the {what[:-1]} with index {int(index)} was removed; valid indices: "
-                f"{live}")
-        return element
+        if is_index(index) and 0 <= index < len(slots) and slots[index] is not None:
+            return slots[index]
+        live = [i for i, e in enumerate(slots) if e is not None]
+        if is_index(index) and 0 <= index < len(slots):
+            raise ElementLookupError(f"{func}: the {what[:-1]} with index {int(index)} was "
+                                     f"removed; valid indices: {live}")
+        raise ElementLookupError(f"{func}: index {index!r} is out of range; there are "
+                                 f"{len(live)} {what} (valid indices: {live})")
 
 
 def _has_slot(slots, index):
