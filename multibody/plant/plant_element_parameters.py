@@ -135,13 +135,13 @@ class PlantElementParametersMixin:
                                      f"the Context of plant '{self.get_name()}'")
         return self._ctx(context, fn), index
 
-    def get_force_element_parameters(self, context, element):
+    def _get_force_element_parameters(self, context, element):
         """The per-Context parameter vector of force `element` (a copy)."""
         ctx, index = self._element_parameter_group(context, element,
                                                    "get_force_element_parameters")
         return np.array(ctx.get_numeric_parameter(index))
 
-    def set_force_element_parameters(self, context, element, values):
+    def _set_force_element_parameters(self, context, element, values):
         """Overwrite the per-Context parameter vector of force `element`."""
         ctx, index = self._element_parameter_group(context, element,
                                                    "set_force_element_parameters")

@@ -330,10 +330,10 @@ class PlantStateAccessor:
         return self._plant._is_joint_locked(context, joint)
 
     def get_force_element_parameters(self, context, element):
-        return self._plant.get_force_element_parameters(context, element)
+        return self._plant._get_force_element_parameters(context, element)
 
     def set_force_element_parameters(self, context, element, values):
-        self._plant.set_force_element_parameters(context, element, values)
+        self._plant._set_force_element_parameters(context, element, values)
 
     def get_velocities(self, context):
         return self._plant.get_velocities(context)
