@@ -95,8 +95,8 @@ class SceneGraphModel:
     # ---- checks ---------------------------------------------------------------------------
     def check_source(self, source_id, fn):
         if source_id not in self.sources:
-            raise SceneGraphError(f"{fn}: source_id {source_id!r} is not a registered source; "
-                             f"registered: {list(self.sources.values())}")
+            raise SceneGraphError(f"{fn}: source_id {source_id!r} is not a registered "
+                                  f"source; registered: {list(self.sources.values())}")
 
     def check_frame(self, frame_id, fn, allow_world=True):
         if frame_id == WORLD_FRAME_ID and allow_world:
@@ -106,7 +106,8 @@ class SceneGraphModel:
 
     def check_geometry(self, geometry_id, fn):
         if geometry_id not in self.geometries:
-            raise SceneGraphError(f"{fn}: geometry_id {geometry_id!r} is not a registered geometry")
+            raise SceneGraphError(f"{fn}: geometry_id {geometry_id!r} is not a registered "
+                                  f"geometry")
 
     def frame_geometries(self, frame_id):
         if frame_id == WORLD_FRAME_ID:

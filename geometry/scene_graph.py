@@ -25,7 +25,6 @@ and neither the system's model nor any other Context.
 """
 
 import copy
-
 import threading
 
 import numpy as np
@@ -244,7 +243,7 @@ class SceneGraph(LeafSystem):
         model.check_frame(frame_id, fn)
         if frame_id != WORLD_FRAME_ID and model.frames[frame_id].source_id != source_id:
             raise SceneGraphError(f"{fn}: frame {frame_id!r} does not belong to source "
-                             f"{model.sources[source_id]!r}")
+                                  f"{model.sources[source_id]!r}")
         return self._add_geometry(model, source_id, frame_id, geometry, fn)
 
     def register_anchored_geometry(self, source_id, geometry):
@@ -259,11 +258,12 @@ class SceneGraph(LeafSystem):
                             f"{type(geometry).__name__}")
         gid = geometry.id()
         if gid in model.geometries:
-            raise SceneGraphError(f"{fn}: geometry {geometry.name()!r} ({gid}) is already registered")
+            raise SceneGraphError(f"{fn}: geometry {geometry.name()!r} ({gid}) is already "
+                                  f"registered")
         for other in model.frame_geometries(frame_id):
             if model.geometries[other].name == geometry.name():
                 raise SceneGraphError(f"{fn}: frame already has a geometry named "
-                                 f"{geometry.name()!r}")
+                                      f"{geometry.name()!r}")
         rec = GeometryRecord(gid, geometry.name(), source_id, frame_id,
                              geometry.pose().get_as_matrix4(), geometry.shape())
         model.geometries[gid] = rec
@@ -322,8 +322,8 @@ class SceneGraph(LeafSystem):
         if assign not in ("new", "replace"):
             raise SceneGraphError(f"{fn}: assign must be 'new' or 'replace', got {assign!r}")
         if assign == "new" and role in rec.roles:
-            raise SceneGraphError(f"{fn}: geometry {rec.name!r} already has the {role} role; use "
-                             f"assign='replace'")
+            raise SceneGraphError(f"{fn}: geometry {rec.name!r} already has the {role} role; "
+                                  f"use assign='replace'")
         self._set_role(model, rec, role, properties)
         model.bump()
 
@@ -392,7 +392,7 @@ class SceneGraph(LeafSystem):
         rec = model.geometries[geometry_id]
         if rec.source_id != source_id:
             raise SceneGraphError(f"{fn}: geometry {rec.name!r} does not belong to source "
-                             f"{model.sources[source_id]!r}")
+                                  f"{model.sources[source_id]!r}")
         return rec
 
     def remove_role(self, *args, **kwargs):
