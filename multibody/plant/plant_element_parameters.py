@@ -37,13 +37,15 @@ _LOCKED_MASS_SCALE = 1e10
 
 class JointLocks:
     """The joints locked in a Context (immutable): ``joints``, a frozenset of joint
-    indices, and ``v``, their velocity indices (int64, ascending; empty when none)."""
+    indices, ``v``, their velocity indices (int64, ascending; empty when none), and
+    ``locked``, ``v`` or None when it is empty (what the dynamics test, once per call)."""
 
-    __slots__ = ("joints", "v")
+    __slots__ = ("joints", "v", "locked")
 
     def __init__(self, joints=frozenset(), v=()):
         self.joints = frozenset(joints)
         self.v = np.array(sorted(v), dtype=np.int64)
+        self.locked = self.v if self.v.size else None
 
     def __repr__(self):
         return f"JointLocks(joints={sorted(self.joints)}, v={self.v.tolist()})"
@@ -172,8 +174,7 @@ class PlantElementParametersMixin:
     def _locked_velocities(self, context):
         """The locked velocity indices (int64) of the plant's own `context`, or None when
         no velocity is locked."""
-        v = context._pa[self._joint_locks_index].get_value().v
-        return v if v.size else None
+        return context._pa[self._joint_locks_index].get_value().locked
 
     # ---- fixed offset frames' poses -------------------------------------------------------
     def _frame_poses(self, ctx):
