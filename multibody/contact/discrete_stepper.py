@@ -188,7 +188,10 @@ class ContactStepper(DiscreteStepper):
 
     def _rows(self, context):
         """The `ConstraintRows` of the constraints active in `context`."""
-        return self.constraints.active(self.core.eval_active_constraints(context))
+        core = self.core
+        return self.constraints.with_distance_params(
+            core.eval_distance_constraint_overrides(context)).active(
+                core.eval_active_constraints(context))
 
     def calc_results(self, context, res):
         """Fill `res` (a `StepResults`) with the step of the state in `context`."""

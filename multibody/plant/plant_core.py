@@ -143,10 +143,16 @@ class PlantCore:
         locked = self.plant._locked_velocities(context)
         return M if locked is None else locked_step_mass_matrix(M, locked)
 
+    def eval_distance_constraint_overrides(self, context):
+        """``{position in the constraint specs: DistanceConstraintSpec}`` of the distance
+        constraints whose parameters `context` changed (empty when none; not to be
+        modified)."""
+        return self.plant._distance_constraint_overrides(context)
+
     def constraint_status_tickets(self):
-        """The tickets to depend on for the active flags ([] without constraints)."""
-        ticket = self.plant._constraint_status_ticket()
-        return [] if ticket is None else [ticket]
+        """The tickets to depend on for the constraints' per-Context values (their active
+        flags and distance parameters; [] without constraints)."""
+        return self.plant._constraint_tickets()
 
     def default_positions(self):
         """The default q (nq,) as a float64 array."""

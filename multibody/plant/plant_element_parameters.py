@@ -8,6 +8,9 @@
 - Constraints have an active status per Context (Drake's SetConstraintActiveStatus /
   GetConstraintActiveStatus): one abstract parameter, a bool per constraint id, declared
   when the plant has constraints; the discrete solvers enforce the active ones only.
+- Distance constraints' parameters per Context (Drake's Get/SetDistanceConstraintParams):
+  one abstract parameter, ``{constraint id: DistanceConstraintParams}`` holding the ones a
+  Context changed; the discrete solve of that Context uses them.
 - Joints can be locked per Context (Drake's Joint::Lock / Unlock / is_locked): one
   abstract parameter, a `JointLocks`. Locking zeroes the joint's velocities; while locked
   they stay zero: the forward dynamics solve M_uu v̇_u = k_u on the unlocked velocities u
@@ -23,6 +26,7 @@
 
 import numpy as np
 
+from merganser.multibody.tree.constraints import DistanceConstraintParams, DistanceConstraintSpec
 from merganser.multibody.tree.errors import ElementLookupError
 from merganser.multibody.tree.frames import FixedOffsetFrame
 
@@ -120,6 +124,12 @@ class PlantElementParametersMixin:
         self._constraint_position = {int(k): n for n, k in enumerate(ids)}
         self._constraint_status_index = (
             self.declare_abstract_parameter(np.ones(len(ids), dtype=bool)) if ids else None)
+        specs = self._tree.get_constraint_specs()
+        self._distance_ids = [k for k, spec in zip(ids, specs)
+                              if isinstance(spec, DistanceConstraintSpec)]
+        # {constraint id: DistanceConstraintParams} a Context changed (empty by default)
+        self._distance_params_index = (
+            self.declare_abstract_parameter({}) if self._distance_ids else None)
 
     # ---- force elements ---------------------------------------------------------------------
     def _force_element_parameters(self, context):
@@ -248,6 +258,62 @@ class PlantElementParametersMixin:
         flags[position] = bool(status)
         ctx.set_abstract_parameter(self._constraint_status_index, flags)
 
+    def _distance_id(self, fn, id):  # noqa: A002 (pydrake's keyword)
+        self._constraint_slot(fn, id)
+        if int(id) not in self._distance_ids:
+            raise ElementLookupError(
+                f"{fn}: constraint {id} is not a distance constraint; distance constraint "
+                f"ids: {self._distance_ids}")
+        return int(id)
+
+    def get_distance_constraint_params(self, context, id=None):  # noqa: A002
+        """The DistanceConstraintParams of constraint `id` in `context`, or, without `id`,
+        ``{id: DistanceConstraintParams}`` of every distance constraint (Drake's
+        GetDistanceConstraintParams)."""
+        fn = "get_distance_constraint_params"
+        self._tree._throw_if_not_finalized(fn)
+        ctx = self._ctx(context, fn)
+        defaults = self._tree.get_default_distance_constraint_params()
+        held = (ctx.get_abstract_parameter(self._distance_params_index).get_value()
+                if self._distance_params_index is not None else {})
+        if id is None:
+            return {k: held.get(k, defaults[k]) for k in self._distance_ids}
+        k = self._distance_id(fn, id)
+        return held.get(k, defaults[k])
+
+    def set_distance_constraint_params(self, context, id, params):  # noqa: A002
+        """Store `params` (a DistanceConstraintParams: bodies, points, distance, stiffness,
+        damping) for distance constraint `id` in `context` only; the discrete solve of that
+        Context uses them."""
+        fn = "set_distance_constraint_params"
+        self._tree._throw_if_not_finalized(fn)
+        k = self._distance_id(fn, id)
+        if not isinstance(params, DistanceConstraintParams):
+            raise TypeError(f"{fn}: params must be a DistanceConstraintParams, got "
+                            f"{type(params).__name__}")
+        for arg, body in (("bodyA", params.bodyA()), ("bodyB", params.bodyB())):
+            if not 0 <= body < self._tree.num_bodies():
+                raise ElementLookupError(
+                    f"{fn}: params.{arg}() = {body} is not a body of plant "
+                    f"'{self.get_name()}' (it has {self._tree.num_bodies()} bodies)")
+        ctx = self._ctx(context, fn)
+        held = dict(ctx.get_abstract_parameter(self._distance_params_index).get_value())
+        held[k] = params
+        ctx.set_abstract_parameter(self._distance_params_index, held)
+
+    def _distance_constraint_overrides(self, context):
+        """``{position among the constraints: DistanceConstraintSpec}`` that `context`
+        changed (empty when none)."""
+        if self._distance_params_index is None:
+            return {}
+        held = context._pa[self._distance_params_index].get_value()
+        return {self._constraint_position[k]: params._spec for k, params in held.items()}
+
+    def _constraint_tickets(self):
+        return [self.abstract_parameter_ticket(i)
+                for i in (self._constraint_status_index, self._distance_params_index)
+                if i is not None]
+
     def _active_constraints(self, context):
         """The active flags (one per constraint, in id order) of `context`, or None when
         the plant has no constraints."""
@@ -255,8 +321,3 @@ class PlantElementParametersMixin:
             return None
         return context.get_abstract_parameter(self._constraint_status_index).get_value()
 
-    def _constraint_status_ticket(self):
-        """The ticket of the active flags, or None."""
-        if self._constraint_status_index is None:
-            return None
-        return self.abstract_parameter_ticket(self._constraint_status_index)

@@ -1,13 +1,15 @@
 """Element parameters that Drake keeps in the plant's Context: a bushing's stiffness and
-damping constants (LinearBushingRollPitchYaw.Get/Set...Constants(context)) and the
-constraints' active status (MultibodyPlant.Get/SetConstraintActiveStatus)."""
+damping constants (LinearBushingRollPitchYaw.Get/Set...Constants(context)), the
+constraints' active status (MultibodyPlant.Get/SetConstraintActiveStatus) and the distance
+constraints' parameters (Get/SetDistanceConstraintParams)."""
 
 import numpy as np
 import pytest
 
 from merganser.framework import Simulator
 from merganser.multibody import (
-    LinearBushingRollPitchYaw, MultibodyPlant, PrismaticJoint, RevoluteJoint, SpatialInertia,
+    DistanceConstraintParams, LinearBushingRollPitchYaw, MultibodyPlant, PrismaticJoint,
+    RevoluteJoint, SpatialInertia,
 )
 
 
@@ -111,3 +113,50 @@ def test_constraint_status_errors_name_the_function_and_the_id():
     with pytest.raises(RuntimeError, match=r"get_constraint_active_status\(\) requires "
                                            r"finalize\(\)"):
         unfinalized.get_constraint_active_status(ctx, 0)
+
+
+def _distance_plant():
+    """A body on a prismatic x joint held at distance 1 from the world origin."""
+    plant = MultibodyPlant(0.01)
+    body = plant.add_rigid_body("body", M_BBo_B=SpatialInertia.solid_sphere_with_mass(1.0, 0.1))
+    joint = plant.add_joint(PrismaticJoint("x", plant.world_frame(), body.body_frame(),
+                                           [1.0, 0, 0]))
+    cid = plant.add_distance_constraint(plant.world_body(), [0, 0, 0], body, [0, 0, 0], 1.0)
+    plant.finalize()
+    return plant, body, joint, cid
+
+
+def test_distance_constraint_params_in_a_context():
+    plant, body, joint, cid = _distance_plant()
+    ctx, other = plant.create_default_context(), plant.create_default_context()
+    for c in (ctx, other):
+        joint.set_translation(c, 1.0)
+    default = plant.get_distance_constraint_params(ctx, cid)
+    assert default == plant.get_default_distance_constraint_params()[cid]
+    assert default.distance() == 1.0
+    params = DistanceConstraintParams(default.bodyA(), default.p_AP(), default.bodyB(),
+                                      default.p_BQ(), distance=1.5, stiffness=np.inf,
+                                      damping=0.0)
+    plant.set_distance_constraint_params(context=ctx, id=cid, params=params)
+    assert plant.get_distance_constraint_params(ctx, cid).distance() == 1.5
+    assert plant.get_distance_constraint_params(other)[cid].distance() == 1.0
+    for c in (ctx, other):
+        Simulator(plant, c).advance_to(1.0)
+    assert joint.get_translation(ctx) == pytest.approx(1.5, abs=1e-3)
+    assert joint.get_translation(other) == pytest.approx(1.0, abs=1e-9)
+
+
+def test_distance_constraint_params_errors():
+    plant, body, joint, cid = _distance_plant()
+    ctx = plant.create_default_context()
+    with pytest.raises(RuntimeError, match=r"get_distance_constraint_params: id 3 is not a "
+                                           r"constraint"):
+        plant.get_distance_constraint_params(ctx, 3)
+    with pytest.raises(TypeError, match="params must be a DistanceConstraintParams"):
+        plant.set_distance_constraint_params(ctx, cid, 1.5)
+    bad = DistanceConstraintParams(0, [0, 0, 0], 7, [0, 0, 0], 1.0)
+    with pytest.raises(RuntimeError, match=r"params.bodyB\(\) = 7 is not a body"):
+        plant.set_distance_constraint_params(ctx, cid, bad)
+    coupled, cid2 = _coupled_plant()
+    with pytest.raises(RuntimeError, match="constraint 0 is not a distance constraint"):
+        coupled.get_distance_constraint_params(coupled.create_default_context(), cid2)
