@@ -121,3 +121,26 @@ def test_floating_body_lock():
     body.unlock(ctx)
     Simulator(plant, ctx).advance_to(0.2)
     assert plant.get_velocities(ctx)[5] == pytest.approx(-9.81 * 0.1, rel=1e-2)
+
+
+def test_locked_elbow_matches_pydrake():
+    # Reference values: pydrake 1.51.1 on the same models (SAP for the discrete plant; Drake
+    # removes the locked velocity from the problem, merganser makes it very heavy).
+    plant, shoulder, elbow = _pendulums(1e-3, coupler=True)
+    follower = plant.get_joint_by_name("follower")
+    ctx = plant.create_default_context()
+    elbow.set_angle(ctx, 0.3)
+    elbow.lock(ctx)
+    shoulder.set_angle(ctx, 0.7)
+    follower.set_angle(ctx, 0.7)
+    Simulator(plant, ctx).advance_to(0.3)
+    np.testing.assert_allclose(plant.get_positions(ctx),
+                               [0.8360775201155272, 0.3, 0.8360775187323576], atol=2e-9)
+    continuous, shoulder, elbow = _pendulums(0.0)
+    c = continuous.create_default_context()
+    elbow.set_angle(c, 0.3)
+    elbow.lock(c)
+    shoulder.set_angle(c, 0.7)
+    shoulder.set_angular_rate(c, -1.1)
+    vdot = continuous.eval_time_derivatives(c).get_vector().copy_to_vector()[2:]
+    np.testing.assert_allclose(vdot, [3.2363979970624475, 0.0], rtol=1e-13, atol=0)
