@@ -8,9 +8,11 @@ Drake does. A handler returning ``EventStatus.failed`` raises SimulationError (a
 RuntimeError) naming the system.
 """
 
-from .errors import SimulationError
+import numpy as np
+
+from .errors import ContextError, SimulationError
 from .events import EventStatus
-from .state import DiscreteValues, State
+from .state import DiscreteValues, State, detached_continuous_state
 
 
 def check_status(status, system, what):
@@ -93,7 +95,9 @@ def calc_into(context, events_of, what, discrete_state=None, state=None):
     current values (Drake's CalcForced*Update); ``context`` is unchanged.
 
     ``discrete_state`` is a DiscreteValues laid out as the context's groups; ``state``
-    is a State of a leaf system. Returns the most severe EventStatus, or None.
+    is a State laid out as the context's (a leaf's, or a diagram's: every leaf's
+    continuous state in the diagram's [q; v; z] order, then the leaves' discrete groups
+    and abstract values in order). Returns the most severe EventStatus, or None.
     """
     kind = "discrete" if discrete_state is not None else "unrestricted"
     groups = list(context._discrete_groups())
@@ -106,11 +110,9 @@ def calc_into(context, events_of, what, discrete_state=None, state=None):
         for i, (leaf, k) in enumerate(groups):
             discrete_state.set_value(i, leaf._xd[k])
     else:
-        if context._system._subsystems():
-            raise NotImplementedError(
-                f"calc_forced_unrestricted_update: system '{context._system.get_name()}' is a "
-                f"Diagram; call it on the leaf systems (their own contexts)")
-        state.set_from(State.copy_of(context))
+        _check_state_layout(context, state)
+        state.set_from(context.get_state())
+    diagram = bool(context._system._subsystems())
     status = None
     for leaf_ctx in context._leaf_contexts():
         events = _of_kind(events_of(leaf_ctx._system), kind)
@@ -120,6 +122,66 @@ def calc_into(context, events_of, what, discrete_state=None, state=None):
             own = DiscreteValues([discrete_state.get_mutable_value(i)
                                   for i, (leaf, _) in enumerate(groups) if leaf is leaf_ctx])
             status = more_severe(status, _run_handlers(leaf_ctx, events, what, own))
+        elif diagram:
+            # the leaf's handlers see a State of the leaf's own layout (Drake's substate),
+            # holding the leaf's slice of `state`; the slice is written back afterwards
+            own = _leaf_slice_of(context, leaf_ctx, state)
+            status = more_severe(status, _run_handlers(leaf_ctx, events, what, own))
+            _write_leaf_slice(context, leaf_ctx, own, state)
         else:
             status = more_severe(status, _run_handlers(leaf_ctx, events, what, state))
     return status
+
+
+def _check_state_layout(context, state):
+    fn = "calc_forced_unrestricted_update"
+    if not isinstance(state, State):
+        raise ContextError(f"{fn}: state must be a State (e.g. context.clone().get_mutable_state()), "
+                        f"got {type(state).__name__}")
+    n_xc = context.num_continuous_states()
+    n_xd = len(list(context._discrete_groups()))
+    n_xa = len(list(context._abstract_values()))
+    got = (state.get_continuous_state().size(), state.get_discrete_state().num_groups(),
+           state.num_abstract_states())
+    if got != (n_xc, n_xd, n_xa):
+        raise ContextError(
+            f"{fn}: state has (continuous size, discrete groups, abstract states) = {got}, "
+            f"expected {(n_xc, n_xd, n_xa)} for system '{context._system.get_name()}'")
+
+
+def _leaf_xc_positions(context, leaf_ctx):
+    """Where the leaf's continuous state sits in ``context``'s continuous vector."""
+    everything = np.arange(context._root.xc.size)
+    mine = everything[context._xc_index]
+    where = np.full(everything.size, -1, dtype=np.int64)
+    where[mine] = np.arange(mine.size)
+    return where[everything[leaf_ctx._xc_index]]
+
+
+def _leaf_slice_of(context, leaf_ctx, state):
+    xc = np.array(state.get_continuous_state().get_value(), dtype=float)
+    groups = [state.get_discrete_state().get_value(i).copy()
+              for i, (leaf, _) in enumerate(context._discrete_groups()) if leaf is leaf_ctx]
+    abstract = [state.get_abstract_state(i).clone()
+                for i, (leaf, _) in enumerate(context._abstract_values()) if leaf is leaf_ctx]
+    return State(detached_continuous_state(xc[_leaf_xc_positions(context, leaf_ctx)],
+                                           leaf_ctx._nq, leaf_ctx._nv, leaf_ctx._nz),
+                 DiscreteValues(groups), abstract)
+
+
+def _write_leaf_slice(context, leaf_ctx, own, state):
+    if leaf_ctx._nq + leaf_ctx._nv + leaf_ctx._nz:
+        xc = state.get_mutable_continuous_state()
+        x = np.array(xc.get_value(), dtype=float)
+        x[_leaf_xc_positions(context, leaf_ctx)] = own.get_continuous_state().get_value()
+        xc.set_from_vector(x)
+    k = 0
+    for i, (leaf, _) in enumerate(context._discrete_groups()):
+        if leaf is leaf_ctx:
+            state.get_mutable_discrete_state().set_value(i, own.get_discrete_state().get_value(k))
+            k += 1
+    k = 0
+    for i, (leaf, _) in enumerate(context._abstract_values()):
+        if leaf is leaf_ctx:
+            state.set_abstract_state(i, own.get_abstract_state(k).clone().get_value())
+            k += 1

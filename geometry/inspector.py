@@ -20,6 +20,11 @@ __all__ = ["SceneGraphModel", "SceneGraphInspector", "Role"]
 WORLD_FRAME_ID = FrameId(0)
 
 
+class SceneGraphError(RuntimeError, ValueError):
+    """A SceneGraph model lookup or edit that Drake refuses (std::logic_error there, so a
+    RuntimeError; a ValueError too, for code written against merganser's earlier errors)."""
+
+
 class Role:
     """Geometry roles (Drake's geometry::Role); Drake's member names ``Role.kProximity``
     ... are the same values."""
@@ -90,18 +95,19 @@ class SceneGraphModel:
     # ---- checks ---------------------------------------------------------------------------
     def check_source(self, source_id, fn):
         if source_id not in self.sources:
-            raise ValueError(f"{fn}: source_id {source_id!r} is not a registered source; "
-                             f"registered: {list(self.sources.values())}")
+            raise SceneGraphError(f"{fn}: source_id {source_id!r} is not a registered "
+                                  f"source; registered: {list(self.sources.values())}")
 
     def check_frame(self, frame_id, fn, allow_world=True):
         if frame_id == WORLD_FRAME_ID and allow_world:
             return
         if frame_id not in self.frames:
-            raise ValueError(f"{fn}: frame_id {frame_id!r} is not a registered frame")
+            raise SceneGraphError(f"{fn}: frame_id {frame_id!r} is not a registered frame")
 
     def check_geometry(self, geometry_id, fn):
         if geometry_id not in self.geometries:
-            raise ValueError(f"{fn}: geometry_id {geometry_id!r} is not a registered geometry")
+            raise SceneGraphError(f"{fn}: geometry_id {geometry_id!r} is not a registered "
+                                  f"geometry")
 
     def frame_geometries(self, frame_id):
         if frame_id == WORLD_FRAME_ID:

@@ -16,20 +16,26 @@ that takes a `FramePoseVector` with the pose of each of its frames in its parent
 
 Registration changes the model shared by every Context created afterwards; collision
 filters can be changed for the model (``collision_filter_manager()``) or for one Context
-(``collision_filter_manager(context)``).
+(``collision_filter_manager(context)``). The model edits also have Drake's Context
+variants, given the Context first (``register_geometry(context, ...)``,
+``change_shape(context, ...)``, ``remove_geometry(context, ...)``,
+``assign_role(context, ...)``, ``remove_role(context, ...)``): they change that Context's
+own copy of the model (made at its first edit; until then a Context reads the system's),
+and neither the system's model nor any other Context.
 """
 
+import copy
 import threading
 
 import numpy as np
 
-from merganser.framework import LeafSystem
+from merganser.framework import Context, LeafSystem
 
 from .collision_filter import CollisionFilterManager
 from .geometry_instance import FrameId, GeometryFrame, GeometryInstance, SourceId
 from .inspector import (
-    WORLD_FRAME_ID, FrameRecord, GeometryRecord, Role, SceneGraphInspector, SceneGraphModel,
-    role_of,
+    WORLD_FRAME_ID, FrameRecord, GeometryRecord, Role, SceneGraphError, SceneGraphInspector,
+    SceneGraphModel, role_of,
 )
 from .proximity.tables import ProximityEngine, ProximityTables
 from .query_object import QueryObject
@@ -120,11 +126,24 @@ def _no_query():
     return None
 
 
-class _ContextFilter:
-    """Abstract state of SceneGraph: a Context's own collision filter (None: the model's)."""
+class _ContextGeometry:
+    """Abstract state of SceneGraph: a Context's own collision filter and its own copy of
+    the model (None: the system's)."""
 
-    def __init__(self, collision_filter=None):
+    def __init__(self, collision_filter=None, model=None):
         self.filter = collision_filter
+        self.model = model
+
+
+def _split_context(args, kwargs):
+    """``(context or None, args, kwargs)``: the Context given first (positionally or as
+    ``context=``) of a method with Drake's Context-modifying variant."""
+    if "context" in kwargs:
+        kwargs = dict(kwargs)
+        return kwargs.pop("context"), args, kwargs
+    if args and isinstance(args[0], Context):
+        return args[0], args[1:], kwargs
+    return None, args, kwargs
 
 
 class _PoseCache:
@@ -153,7 +172,7 @@ class SceneGraph(LeafSystem):
         self._nested_frames = []
         self._tables = {}
         self._last_tables = None
-        self._xa_filter = self.declare_abstract_state(_ContextFilter())
+        self._xa_filter = self.declare_abstract_state(_ContextGeometry())
         self._pose_cache = self.declare_cache_entry(
             "geometry poses", _PoseCache, self._calc_poses, [self.all_input_ports_ticket()])
         self._query_port = self.declare_abstract_output_port(
@@ -209,52 +228,62 @@ class SceneGraph(LeafSystem):
         self._model.bump()
         return frame.id()
 
-    def register_geometry(self, source_id, frame_id, geometry):
-        """Affix `geometry` (GeometryInstance) to frame `frame_id` of `source_id` (the world
-        frame id registers an anchored geometry); returns its GeometryId."""
+    def register_geometry(self, *args, **kwargs):
+        """``register_geometry([context,] source_id, frame_id, geometry)``: affix `geometry`
+        (GeometryInstance) to frame `frame_id` of `source_id` (the world frame id registers
+        an anchored geometry) in the model, or only in `context`'s copy of it; returns its
+        GeometryId."""
+        context, args, kwargs = _split_context(args, kwargs)
+        return self._edit(context, "SceneGraph.register_geometry", self._register_geometry,
+                          *args, **kwargs)
+
+    def _register_geometry(self, model, source_id, frame_id, geometry):
         fn = "SceneGraph.register_geometry"
-        self._model.check_source(source_id, fn)
-        self._model.check_frame(frame_id, fn)
-        if frame_id != WORLD_FRAME_ID and self._model.frames[frame_id].source_id != source_id:
-            raise ValueError(f"{fn}: frame {frame_id!r} does not belong to source "
-                             f"{self._model.sources[source_id]!r}")
-        return self._add_geometry(source_id, frame_id, geometry, fn)
+        model.check_source(source_id, fn)
+        model.check_frame(frame_id, fn)
+        if frame_id != WORLD_FRAME_ID and model.frames[frame_id].source_id != source_id:
+            raise SceneGraphError(f"{fn}: frame {frame_id!r} does not belong to source "
+                                  f"{model.sources[source_id]!r}")
+        return self._add_geometry(model, source_id, frame_id, geometry, fn)
 
     def register_anchored_geometry(self, source_id, geometry):
         """Affix `geometry` to the world; returns its GeometryId."""
         fn = "SceneGraph.register_anchored_geometry"
         self._model.check_source(source_id, fn)
-        return self._add_geometry(source_id, WORLD_FRAME_ID, geometry, fn)
+        return self._add_geometry(self._model, source_id, WORLD_FRAME_ID, geometry, fn)
 
-    def _add_geometry(self, source_id, frame_id, geometry, fn):
+    def _add_geometry(self, model, source_id, frame_id, geometry, fn):
         if not isinstance(geometry, GeometryInstance):
             raise TypeError(f"{fn}: geometry must be a GeometryInstance, got "
                             f"{type(geometry).__name__}")
         gid = geometry.id()
-        if gid in self._model.geometries:
-            raise ValueError(f"{fn}: geometry {geometry.name()!r} ({gid}) is already registered")
-        for other in self._model.frame_geometries(frame_id):
-            if self._model.geometries[other].name == geometry.name():
-                raise ValueError(f"{fn}: frame already has a geometry named "
-                                 f"{geometry.name()!r}")
+        if gid in model.geometries:
+            raise SceneGraphError(f"{fn}: geometry {geometry.name()!r} ({gid}) is already "
+                                  f"registered")
+        for other in model.frame_geometries(frame_id):
+            if model.geometries[other].name == geometry.name():
+                raise SceneGraphError(f"{fn}: frame already has a geometry named "
+                                      f"{geometry.name()!r}")
         rec = GeometryRecord(gid, geometry.name(), source_id, frame_id,
                              geometry.pose().get_as_matrix4(), geometry.shape())
-        self._model.geometries[gid] = rec
+        model.geometries[gid] = rec
         if frame_id == WORLD_FRAME_ID:
-            self._model.source_anchored[source_id].append(gid)
+            model.source_anchored[source_id].append(gid)
         else:
-            self._model.frames[frame_id].geometries.append(gid)
+            model.frames[frame_id].geometries.append(gid)
         for props in (geometry.proximity_properties(), geometry.illustration_properties(),
                       geometry.perception_properties()):
             if props is not None:
-                self._set_role(rec, role_of(props, fn), props)
-        self._model.bump()
+                self._set_role(model, rec, role_of(props, fn), props)
+        model.bump()
         return gid
 
-    def _set_role(self, rec, role, properties):
-        """Store `properties` for `role`; proximity ones with the config's defaults."""
+    def _set_role(self, model, rec, role, properties):
+        """Store `properties` for `role`; proximity ones with the config's defaults (those
+        of the system's model are remembered as given, for `set_config`)."""
         if role == Role.kProximity:
-            self._proximity_as_given[rec.id] = properties
+            if model is self._model:
+                self._proximity_as_given[rec.id] = properties
             properties = backfill_proximity_defaults(
                 properties, self._config.default_proximity_properties)
         rec.roles[role] = properties
@@ -269,28 +298,34 @@ class SceneGraph(LeafSystem):
         for gid, given in self._proximity_as_given.items():
             rec = self._model.geometries.get(gid)
             if rec is not None and Role.kProximity in rec.roles:
-                self._set_role(rec, Role.kProximity, given)
+                self._set_role(self._model, rec, Role.kProximity, given)
         self._model.bump()
 
     def get_config(self):
         """The SceneGraphConfig in use (a copy)."""
         return self._config.model_copy(deep=True)
 
-    def assign_role(self, source_id, geometry_id, properties, assign="new"):
-        """Give a geometry the role of `properties` (Proximity/Illustration/Perception).
+    def assign_role(self, *args, **kwargs):
+        """``assign_role([context,] source_id, geometry_id, properties, assign="new")``:
+        give a geometry the role of `properties` (Proximity/Illustration/Perception), in
+        the model or only in `context`'s copy of it.
 
         ``assign="new"`` raises if the role is already assigned; ``"replace"`` replaces it.
         """
+        context, args, kwargs = _split_context(args, kwargs)
+        return self._edit(context, "SceneGraph.assign_role", self._assign_role, *args, **kwargs)
+
+    def _assign_role(self, model, source_id, geometry_id, properties, assign="new"):
         fn = "SceneGraph.assign_role"
-        rec = self._owned_geometry(source_id, geometry_id, fn)
+        rec = self._owned_geometry(model, source_id, geometry_id, fn)
         role = role_of(properties, fn)
         if assign not in ("new", "replace"):
-            raise ValueError(f"{fn}: assign must be 'new' or 'replace', got {assign!r}")
+            raise SceneGraphError(f"{fn}: assign must be 'new' or 'replace', got {assign!r}")
         if assign == "new" and role in rec.roles:
-            raise ValueError(f"{fn}: geometry {rec.name!r} already has the {role} role; use "
-                             f"assign='replace'")
-        self._set_role(rec, role, properties)
-        self._model.bump()
+            raise SceneGraphError(f"{fn}: geometry {rec.name!r} already has the {role} role; "
+                                  f"use assign='replace'")
+        self._set_role(model, rec, role, properties)
+        model.bump()
 
     # ---- model edits (Drake's RenameFrame, RenameGeometry, ChangeShape, RemoveGeometry) ----
     def rename_frame(self, frame_id, name):
@@ -311,48 +346,92 @@ class SceneGraph(LeafSystem):
                 [self._model.geometries[g].name for g in self._model.frame_geometries(rec.frame_id)
                  if g != geometry_id], "geometry of its frame")
 
-    def change_shape(self, source_id, geometry_id, shape, X_FG=None):
-        """Replace the shape of `geometry_id` (and, if given, its pose X_FG in its frame);
-        its roles and properties stay."""
+    def change_shape(self, *args, **kwargs):
+        """``change_shape([context,] source_id, geometry_id, shape, X_FG=None)``: replace
+        the shape of `geometry_id` (and, if given, its pose X_FG in its frame), in the model
+        or only in `context`'s copy of it; its roles and properties stay."""
+        context, args, kwargs = _split_context(args, kwargs)
+        return self._edit(context, "SceneGraph.change_shape", self._change_shape, *args, **kwargs)
+
+    def _change_shape(self, model, source_id, geometry_id, shape, X_FG=None):
         fn = "SceneGraph.change_shape"
-        rec = self._owned_geometry(source_id, geometry_id, fn)
+        rec = self._owned_geometry(model, source_id, geometry_id, fn)
         if not isinstance(shape, Shape):
             raise TypeError(f"{fn}: shape must be a Shape, got {type(shape).__name__}")
         if X_FG is not None:
             rec.X_FG = (X_FG if isinstance(X_FG, RigidTransform)
                         else RigidTransform(X_FG)).get_as_matrix4()
         rec.shape = shape
-        self._model.bump()
+        model.bump()
 
-    def remove_geometry(self, source_id, geometry_id):
-        """Remove the geometry `geometry_id` (of `source_id`) and its roles. A plant's
-        geometry must not be removed after the plant is finalized."""
+    def remove_geometry(self, *args, **kwargs):
+        """``remove_geometry([context,] source_id, geometry_id)``: remove the geometry
+        `geometry_id` (of `source_id`) and its roles from the model, or only from
+        `context`'s copy of it. A plant's geometry must not be removed from the model after
+        the plant is finalized."""
+        context, args, kwargs = _split_context(args, kwargs)
+        return self._edit(context, "SceneGraph.remove_geometry", self._remove_geometry,
+                          *args, **kwargs)
+
+    def _remove_geometry(self, model, source_id, geometry_id):
         fn = "SceneGraph.remove_geometry"
-        rec = self._owned_geometry(source_id, geometry_id, fn)
-        del self._model.geometries[geometry_id]
+        rec = self._owned_geometry(model, source_id, geometry_id, fn)
+        del model.geometries[geometry_id]
         if rec.frame_id == WORLD_FRAME_ID:
-            self._model.source_anchored[source_id].remove(geometry_id)
+            model.source_anchored[source_id].remove(geometry_id)
         else:
-            self._model.frames[rec.frame_id].geometries.remove(geometry_id)
-        self._proximity_as_given.pop(geometry_id, None)
-        self._model.bump()
+            model.frames[rec.frame_id].geometries.remove(geometry_id)
+        if model is self._model:
+            self._proximity_as_given.pop(geometry_id, None)
+        model.bump()
 
-    def _owned_geometry(self, source_id, geometry_id, fn):
-        self._model.check_source(source_id, fn)
-        self._model.check_geometry(geometry_id, fn)
-        rec = self._model.geometries[geometry_id]
+    @staticmethod
+    def _owned_geometry(model, source_id, geometry_id, fn):
+        model.check_source(source_id, fn)
+        model.check_geometry(geometry_id, fn)
+        rec = model.geometries[geometry_id]
         if rec.source_id != source_id:
-            raise ValueError(f"{fn}: geometry {rec.name!r} does not belong to source "
-                             f"{self._model.sources[source_id]!r}")
+            raise SceneGraphError(f"{fn}: geometry {rec.name!r} does not belong to source "
+                                  f"{model.sources[source_id]!r}")
         return rec
 
-    def remove_role(self, source_id, geometry_id, role):
-        """Remove `role` from a geometry; returns 1 if it had it, else 0."""
-        self._model.check_source(source_id, "SceneGraph.remove_role")
-        self._model.check_geometry(geometry_id, "SceneGraph.remove_role")
-        had = self._model.geometries[geometry_id].roles.pop(role, None) is not None
-        self._model.bump()
+    def remove_role(self, *args, **kwargs):
+        """``remove_role([context,] source_id, geometry_id, role)`` removes `role` from a
+        geometry (returns 1 if it had it, else 0); ``remove_role([context,] source_id,
+        frame_id, role)`` from every geometry of the source on that frame (returns how
+        many had it). In the model, or only in `context`'s copy of it."""
+        context, args, kwargs = _split_context(args, kwargs)
+        return self._edit(context, "SceneGraph.remove_role", self._remove_role, *args, **kwargs)
+
+    def _remove_role(self, model, source_id, geometry_id=None, role=None, frame_id=None):
+        fn = "SceneGraph.remove_role"
+        model.check_source(source_id, fn)
+        if frame_id is None and isinstance(geometry_id, FrameId):
+            geometry_id, frame_id = None, geometry_id
+        if frame_id is not None:
+            model.check_frame(frame_id, fn)
+            targets = [g for g in model.frame_geometries(frame_id)
+                       if model.geometries[g].source_id == source_id]
+        else:
+            model.check_geometry(geometry_id, fn)
+            targets = [geometry_id]
+        had = sum(model.geometries[g].roles.pop(role, None) is not None for g in targets)
+        model.bump()
         return int(had)
+
+    def _edit(self, context, fn, edit, *args, **kwargs):
+        """``edit(model, *args, **kwargs)`` on the system's model (``context`` None) or on
+        the copy of it that `context` holds (made now if it has none); a failed edit
+        leaves the context unchanged."""
+        if context is None:
+            return edit(self._model, *args, **kwargs)
+        ctx = self._check_context(context, fn)
+        held = ctx.get_abstract_state(self._xa_filter).get_value()
+        model = copy.deepcopy(self._model if held.model is None else held.model)
+        result = edit(model, *args, **kwargs)
+        collision_filter = held.filter if held.filter is not None else model.filter
+        ctx.set_abstract_state(self._xa_filter, _ContextGeometry(collision_filter, model))
+        return result
 
     # ---- accessors ---------------------------------------------------------------------------
     def model_inspector(self):
@@ -378,19 +457,27 @@ class SceneGraph(LeafSystem):
         ctx = self._context_from(context, "SceneGraph.collision_filter_manager")
         state = ctx.get_abstract_state(self._xa_filter).get_value()
         if state.filter is None:
-            state = _ContextFilter(self._model.filter.copy())
+            state = _ContextGeometry(self._model.filter.copy(), state.model)
             ctx.set_abstract_state(self._xa_filter, state)
+        # (a later model edit in ctx replaces the held state: mark whatever is held now)
         return CollisionFilterManager(
-            self._model, state.filter,
-            on_change=lambda: ctx.set_abstract_state(self._xa_filter, state))
+            self._model_for(ctx), state.filter,
+            on_change=lambda: ctx.set_abstract_state(
+                self._xa_filter, ctx.get_abstract_state(self._xa_filter).get_value()))
 
     # ---- evaluation --------------------------------------------------------------------------
-    def _filter_for(self, ctx):
+    def _model_for(self, ctx):
         state = ctx._xa[self._xa_filter].get_value()     # (ctx: this system's own context)
-        return self._model.filter if state is None or state.filter is None else state.filter
+        return self._model if state is None or state.model is None else state.model
+
+    def _filter_for(self, ctx):
+        state = ctx._xa[self._xa_filter].get_value()
+        if state is None or state.filter is None:
+            return self._model_for(ctx).filter
+        return state.filter
 
     def _inspector_for(self, ctx):
-        return SceneGraphInspector(self._model, self._filter_for(ctx))
+        return SceneGraphInspector(self._model_for(ctx), self._filter_for(ctx))
 
     def _calc_query(self, context, value):
         # A QueryObject reads the context when asked, so the one already held for this
@@ -399,25 +486,26 @@ class SceneGraph(LeafSystem):
         if held.__class__ is not QueryObject or held._ctx is not context or held._sg is not self:
             value.set_value(QueryObject(self, context))
 
-    def _tables_for(self, collision_filter):
-        """The ProximityEngine of the model and `collision_filter` as they are now (one per
-        model version, filter object, filter version and thread: an engine holds the poses
-        and work arrays of its last query, so threads must not share one; the last one is
-        looked up first)."""
-        key = (self._model.version, id(collision_filter), collision_filter.version,
+    def _tables_for(self, model, collision_filter):
+        """The ProximityEngine of `model` (the system's or a Context's copy) and
+        `collision_filter` as they are now (one per model object and version, filter object,
+        filter version and thread: an engine holds the poses and work arrays of its last
+        query, so threads must not share one; the last one is looked up first)."""
+        key = (id(model), model.version, id(collision_filter), collision_filter.version,
                threading.get_ident())
         last = self._last_tables
-        if last is not None and last[0] == key and last[1] is collision_filter:
-            return last[2]
+        if last is not None and last[0] == key and last[1] is collision_filter \
+                and last[2] is model:
+            return last[3]
         held = self._tables.get(key)
-        if held is None or held[0] is not collision_filter:     # (an id may be reused)
-            if len(self._tables) > 8:
+        if held is None or held[0] is not collision_filter or held[1] is not model:
+            if len(self._tables) > 8:                       # (an id may be reused)
                 self._tables.clear()
-            held = (collision_filter, ProximityEngine(
-                ProximityTables(self._model, collision_filter, self._frame_slot)))
+            held = (collision_filter, model, ProximityEngine(
+                ProximityTables(model, collision_filter, self._frame_slot)))
             self._tables[key] = held
-        self._last_tables = (key, collision_filter, held[1])
-        return held[1]
+        self._last_tables = (key, collision_filter, model, held[2])
+        return held[2]
 
     def _calc_poses(self, context, cache):
         n = len(self._frame_slot)
@@ -452,14 +540,15 @@ class SceneGraph(LeafSystem):
     def _eval_proximity(self, context):
         """The ProximityEngine with geometry poses updated for `context`."""
         cache = self._pose_cache.eval(context)
-        engine = self._tables_for(self._filter_for(context))
+        engine = self._tables_for(self._model_for(context), self._filter_for(context))
         engine.update_poses(cache.X_WF)
         return engine
 
     def _geometry_pose_in_world(self, context, geometry_id):
-        self._model.check_geometry(geometry_id, "QueryObject.get_pose_in_world")
+        model = self._model_for(context)
+        model.check_geometry(geometry_id, "QueryObject.get_pose_in_world")
         cache = self._pose_cache.eval(context)
-        rec = self._model.geometries[geometry_id]
+        rec = model.geometries[geometry_id]
         return RigidTransform(cache.X_WF[self._frame_slot[rec.frame_id]] @ rec.X_FG)
 
     def __repr__(self):

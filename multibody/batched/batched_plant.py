@@ -134,8 +134,8 @@ class BatchedPlant:
         self._actuators = np.zeros((2, t.nu), dtype=np.int64)    # [velocity; position] index
         self._actuators[0] = t.actuator_v
         self._pd_capable = np.ones(t.nu, dtype=bool)
-        for a in range(t.nu):
-            joint = plant.get_joint_actuator(a).joint()
+        for a, index in enumerate(plant.get_joint_actuator_indices()):
+            joint = plant.get_joint_actuator(index).joint()
             self._actuators[1, a] = joint.position_start()
             self._pd_capable[a] = joint.num_positions() == 1 and joint.num_velocities() == 1
         self._KP = self._KD = np.zeros((1, t.nu))
@@ -278,7 +278,8 @@ class BatchedPlant:
         fn = "BatchedPlant.set_pd_gains"
         if not np.all(self._pd_capable):
             a = int(np.flatnonzero(~self._pd_capable)[0])
-            raise ValueError(f"{fn}: actuator {self._plant.get_joint_actuator(a).name()!r} "
+            index = self._plant.get_joint_actuator_indices()[a]
+            raise ValueError(f"{fn}: actuator {self._plant.get_joint_actuator(index).name()!r} "
                              f"drives a joint with more than one degree of freedom; PD "
                              f"control needs single-dof joints")
         gains = []

@@ -182,13 +182,29 @@ class ContactStepper(DiscreteStepper):
         cache = core.cache
         self.entry = core.plant.declare_cache_entry(
             "discrete contact step", functools.partial(StepResults, nb, nq, nv, m),
-            self.calc_results,
+            self._calc_results_with_locks,
             [contacts.point_contacts_ticket(), cache.forward_dynamics.ticket(),
-             cache.mass_matrix.ticket()])
+             cache.mass_matrix.ticket()] + core.constraint_status_tickets())
+
+    def _rows(self, context):
+        """The `ConstraintRows` of the constraints active in `context`."""
+        core = self.core
+        return self.constraints.with_distance_params(
+            core.eval_distance_constraint_overrides(context)).active(
+                core.eval_active_constraints(context))
 
     def calc_results(self, context, res):
         """Fill `res` (a `StepResults`) with the step of the state in `context`."""
         raise NotImplementedError
+
+    def _calc_results_with_locks(self, context, res):
+        """`calc_results`, then v_next = 0 on the locked velocities (the solvers saw them
+        decoupled and very heavy, `PlantCore.eval_step_mass_matrix`, so they moved by
+        round-off only)."""
+        self.calc_results(context, res)
+        locked = self.core.eval_locked_velocities(context)
+        if locked is not None:
+            res.v_next[locked] = 0.0
 
     def _inputs(self, context, res):
         """(state, v̇, point contacts, nc, m) of the step with the work arrays reserved,
@@ -197,7 +213,7 @@ class ContactStepper(DiscreteStepper):
         state = cache.state.eval(context)
         vdot = cache.forward_dynamics.eval(context).vdot
         pcs = self.contacts.eval_point_contacts(context)
-        nc, m = pcs.nc, self.constraints.m
+        nc, m = pcs.nc, self._rows(context).m
         if nc + m == 0:
             self._free_motion(state.v, vdot, res)
             return None
@@ -266,9 +282,9 @@ class SapStepper(ContactStepper):
         core = self.core
         state, vdot, pcs, nc, m = inputs
         h = core.time_step
-        cr, w = self.constraints, res.work
+        cr, w = self._rows(context), res.work
         it, residual = sap_step(
-            self._sap_model, state.q, state.v, vdot, core.cache.mass_matrix.eval(context).M, h,
+            self._sap_model, state.q, state.v, vdot, core.eval_step_mass_matrix(context), h,
             core.plant.get_stiction_tolerance(),
             near_rigid_factor(core.plant.get_sap_near_rigid_threshold()),
             self.rel_tolerance, self.abs_tolerance,
@@ -310,7 +326,7 @@ class TamsiStepper(ContactStepper):
         h = core.time_step
         w = res.work
         it, residual = tamsi_step(
-            core.ip, core.fp, w.ws, state.q, state.v, vdot, cache.mass_matrix.eval(context).M,
+            core.ip, core.fp, w.ws, state.q, state.v, vdot, core.eval_step_mass_matrix(context),
             h, nc, pcs.node_a, pcs.node_b, pcs.p_WC, pcs.R_WC, pcs.phi0, pcs.mu, pcs.k, pcs.d,
             core.plant.get_stiction_tolerance(), self.rel_tolerance, self.abs_tolerance,
             self.max_iterations, w.J, res.v_next, res.gamma, res.vc, res.tau_contact)
@@ -351,8 +367,9 @@ class LcpStepper(ContactStepper):
         p.v0 = state.v
         p.v_star = state.v + h * vdot
         p.nc = nc = pcs.nc
-        p.m = m = self.constraints.m
-        p.M = core.cache.mass_matrix.eval(context).M
+        rows = self._rows(context)
+        p.m = m = rows.m
+        p.M = core.eval_step_mass_matrix(context)
         J = work.J[:3 * nc + m]
         q = state.q
         if nc:
@@ -368,5 +385,5 @@ class LcpStepper(ContactStepper):
         p.stiffness = np.zeros(m)
         p.damping = np.zeros(m)
         if m:
-            self.constraints.fill(q, work.ws, J[3 * nc:], p.g, p.stiffness, p.damping)
+            rows.fill(q, work.ws, J[3 * nc:], p.g, p.stiffness, p.damping)
         return p

@@ -79,7 +79,7 @@ def as_rotation_matrix(fn, arg, R):
 def quaternion_position_starts(plant):
     """Start indices in q of every quaternion (qw, qx, qy, qz) of the plant's joints."""
     starts = []
-    for i in range(plant.num_joints()):
+    for i in plant.get_joint_indices():
         joint = plant.get_joint(i)
         if isinstance(joint, QuaternionFloatingJoint):
             starts.append(joint.position_start())

@@ -41,7 +41,7 @@ def joint_chain_to_frame(plant, frame):
     """
     fn = "solve_ik_ccd"
     inboard = {}
-    for i in range(plant.num_joints()):
+    for i in plant.get_joint_indices():
         joint = plant.get_joint(i)
         inboard[joint.child_body().index()] = joint
     chain = []

@@ -104,7 +104,7 @@ def _scalar_joint_coordinates(plant):
     """(q index, v index) of every 1-dof joint with a finite position limit."""
     lower, upper = plant.get_position_lower_limits(), plant.get_position_upper_limits()
     out = []
-    for i in range(plant.num_joints()):
+    for i in plant.get_joint_indices():
         joint = plant.get_joint(i)
         if joint.num_positions() == 1 and joint.num_velocities() == 1:
             iq = joint.position_start()

@@ -61,7 +61,7 @@ def _record_source_locations(doc, plant, first_body: int, first_joint: int) -> N
     for index in range(first_body, plant.num_bodies()):
         body = plant.get_body(index)
         body.set_source_location(where.get(("body", body.name())))
-    for index in range(first_joint, plant.num_joints()):
+    for index in plant.get_joint_indices()[first_joint:]:      # (first_joint: a count)
         joint = plant.get_joint(index)
         joint.set_source_location(where.get(("joint", joint.name()))
                                   or where.get(("body", joint.child_body().name())))

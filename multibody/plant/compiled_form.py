@@ -64,6 +64,8 @@ def _check(plant):
             if context._inputs[port.get_index()] is not None:
                 return (f"input port '{port.get_name()}' is connected or fixed (the "
                         f"compiled form applies the actuation only)")
+        if plant._locked_velocities(context) is not None:
+            return "joints are locked in the context (the compiled form has no locking)"
         return None
 
     return check

@@ -51,4 +51,7 @@ class SemiExplicitEulerStepper(DiscreteStepper):
         v_next = x_next[core.tables.nq:]
         np.multiply(vdot, h, out=v_next)
         v_next += state.v
+        locked = core.eval_locked_velocities(context)
+        if locked is not None:              # locked joints: held at zero
+            v_next[locked] = 0.0
         core.dyn.next_state(state.q, v_next, h, x_next)

@@ -44,6 +44,7 @@ from merganser.multibody.plant.plant_geometry import PlantGeometryMixin
 from merganser.multibody.plant.plant_cache import PlantCacheMixin
 from merganser.multibody.plant.plant_construction import PlantConstructionMixin
 from merganser.multibody.plant.plant_added_mass import collect_added_mass_inertias
+from merganser.multibody.plant.plant_element_parameters import PlantElementParametersMixin
 from merganser.multibody.plant.plant_forces import PlantForcesMixin
 from merganser.multibody.plant.plant_kinematics_parity import PlantKinematicsParityMixin
 from merganser.multibody.plant.plant_linearization import PlantLinearizationMixin
@@ -71,7 +72,7 @@ class MultibodyPlant(PlantConstructionMixin, PlantSettingsMixin, PlantStateMixin
                      PlantParametersMixin, PlantCacheMixin, PlantForcesMixin, PlantQueriesMixin,
                      PlantMassPropertiesMixin, PlantGeometryMixin, PlantPortsMixin,
                      PlantLinearizationMixin, PlantKinematicsParityMixin, PlantSelectorsMixin,
-                     PlantFloatingBaseMixin, LeafSystem):
+                     PlantFloatingBaseMixin, PlantElementParametersMixin, LeafSystem):
     """A multibody system: rigid bodies connected by joints, with forces and actuators.
 
     ::
@@ -172,6 +173,7 @@ class MultibodyPlant(PlantConstructionMixin, PlantSettingsMixin, PlantStateMixin
                                                         self._discrete_update)
             state_ticket = self.xd_ticket()
         self._declare_body_parameters()
+        self._declare_element_parameters()
         actuation_tickets, force_tickets = self._declare_input_ports()
         query_ticket = [self.input_port_ticket(self._ports.geometry_query)]
         self._declare_cache_entries(state_ticket, actuation_tickets + force_tickets + query_ticket)

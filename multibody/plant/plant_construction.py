@@ -25,7 +25,8 @@ _FORWARDED = (
     "num_positions", "num_velocities", "num_multibody_states", "num_actuators",
     "num_actuated_dofs", "num_bodies", "num_joints", "num_frames", "num_model_instances",
     "num_force_elements", "num_constraints", "remove_constraint",
-    "get_default_distance_constraint_params",
+    "get_default_distance_constraint_params", "remove_joint", "remove_joint_actuator",
+    "has_joint", "has_joint_actuator",
     # lookups
     "get_body_by_name", "get_joint_by_name", "get_frame_by_name",
     "get_joint_actuator_by_name", "get_model_instance_by_name", "get_model_instance_name",
@@ -33,6 +34,7 @@ _FORWARDED = (
     "has_model_instance_named", "get_body_indices", "get_joint_indices",
     "get_joint_actuator_indices", "get_frame_indices", "get_body", "get_joint",
     "get_joint_actuator", "get_frame", "get_force_element", "get_constraint_specs",
+    "get_constraint_ids",
     "get_floating_base_bodies", "get_bodies_welded_to",
     # coordinates
     "get_position_names", "get_velocity_names", "get_state_names", "get_actuator_names",

@@ -34,6 +34,8 @@ import threading
 
 import numpy as np
 
+from merganser.multibody.plant.plant_element_parameters import locked_step_mass_matrix
+
 __all__ = ["PlantCore", "get_plant_core"]
 
 
@@ -124,6 +126,33 @@ class PlantCore:
     def eval_mass_matrix(self, context):
         """M(q) (nv, nv) of `context` (reflected inertia included)."""
         return self.cache.mass_matrix.eval(context).M
+
+    def eval_active_constraints(self, context):
+        """The constraints' active flags of `context` (bool (n,), one per constraint in id
+        order, not to be modified), or None when the plant has no constraints."""
+        return self.plant._active_constraints(context)
+
+    def eval_locked_velocities(self, context):
+        """The velocity indices (int64) of the joints locked in `context`, or None."""
+        return self.plant._locked_velocities(context)
+
+    def eval_step_mass_matrix(self, context):
+        """M(q) as the discrete solvers take it: `eval_mass_matrix`, or, with joints
+        locked, a copy with the locked velocities decoupled and very heavy."""
+        M = self.cache.mass_matrix.eval(context).M
+        locked = self.plant._locked_velocities(context)
+        return M if locked is None else locked_step_mass_matrix(M, locked)
+
+    def eval_distance_constraint_overrides(self, context):
+        """``{position in the constraint specs: DistanceConstraintSpec}`` of the distance
+        constraints whose parameters `context` changed (empty when none; not to be
+        modified)."""
+        return self.plant._distance_constraint_overrides(context)
+
+    def constraint_status_tickets(self):
+        """The tickets to depend on for the constraints' per-Context values (their active
+        flags and distance parameters; [] without constraints)."""
+        return self.plant._constraint_tickets()
 
     def default_positions(self):
         """The default q (nq,) as a float64 array."""

@@ -29,6 +29,7 @@ from merganser.multibody.plant.singular_mass_matrix import solve_with_mass_matri
 from merganser.multibody.plant.externally_applied_spatial_force import ExternallyAppliedSpatialForce
 from merganser.multibody.plant.multibody_forces import MultibodyForces
 from merganser.multibody.plant.plant_cache import ForwardDynamicsCache
+from merganser.multibody.plant.plant_element_parameters import apply_joint_locks
 from merganser.multibody.plant.query_tables import own_state_views
 
 __all__ = ["PlantForcesMixin"]
@@ -142,7 +143,8 @@ class PlantForcesMixin:
             if t.has_force_elements:
                 self._tree.calc_force_elements_contribution(
                     X_WB, V_WB, state.q, state.v, tau, F, include_gravity=False,
-                    inertia_params=I10)
+                    inertia_params=I10,
+                    element_parameters=self._force_element_parameters(context))
             if not t.gravity_in_kernel:
                 self._tree.gravity_field().calc_and_add_forces(
                     X_WB, V_WB, state.q, state.v, tau, F, inertia_params=I10)
@@ -165,6 +167,12 @@ class PlantForcesMixin:
         self._zero_actuation = np.zeros(t.nv)      # u when there are no actuators
 
     def _calc_forward_dynamics_cache(self, context, fd):
+        self._calc_unlocked_forward_dynamics(context, fd)
+        locked = self._locked_velocities(context)
+        if locked is not None:
+            apply_joint_locks(self._cache.mass_matrix.eval(context).M, fd.vdot, locked)
+
+    def _calc_unlocked_forward_dynamics(self, context, fd):
         state = self._cache.state.eval(context)
         I10 = self._cache.inertia.eval(context).I10
         if self._one_call_fd:
@@ -230,7 +238,7 @@ class PlantForcesMixin:
 
     def _fused_forward_dynamics(self, ctx, qt, views):
         """v̇ (a new (nv,) array) in one kernel call, or None (general path)."""
-        if not self._one_call_fd:
+        if not self._one_call_fd or self._locked_velocities(ctx) is not None:
             return None
         inputs = ctx._inputs
         ports = self._ports
@@ -392,7 +400,8 @@ class PlantForcesMixin:
             self._tree.calc_force_elements_contribution(
                 self._dyn.forward_kinematics(q).copy(),
                 self._dyn.body_spatial_velocities(q, v).copy(), q, v, tau_app, F_node,
-                include_gravity=True, inertia_params=I10)
+                include_gravity=True, inertia_params=I10,
+                element_parameters=self._force_element_parameters(ctx))
             if t.has_damping:
                 tau_app -= t.damping * v
             np.subtract(self._dyn.inverse_dynamics(q, v, known_vdot, I10, _ZERO3, F_node),
@@ -434,7 +443,8 @@ class PlantForcesMixin:
         F_node = np.zeros((t.nb, 6))
         self._tree.calc_force_elements_contribution(
             self._eval_X_WB(ctx), self._eval_V_WB(ctx), q, v, tau, F_node,
-            include_gravity=True, inertia_params=self._eval_I10(ctx))
+            include_gravity=True, inertia_params=self._eval_I10(ctx),
+            element_parameters=self._force_element_parameters(ctx))
         if t.has_damping:
             tau -= t.damping * v
         forces.set_zero()

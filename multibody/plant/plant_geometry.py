@@ -260,7 +260,7 @@ class PlantGeometryMixin:
                 i = parent[i]
             return i
 
-        for j in range(self.num_joints()):
+        for j in self.get_joint_indices():
             joint = self.get_joint(j)
             a, b = joint.parent_body().index(), joint.child_body().index()
             if joint.num_velocities() == 0:

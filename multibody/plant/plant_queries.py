@@ -129,8 +129,10 @@ class PlantQueriesMixin:
 
     # ---- frames ------------------------------------------------------------------------
     def _X_WF(self, ctx, frame, fn, arg):
-        """(4, 4) pose of `frame` in world, and its node."""
+        """(4, 4) pose of `frame` in world in `ctx`, and its node."""
         node, X_BF = self._frame_node(frame, fn, arg)
+        if X_BF is not None and self._frame_poses(ctx):      # poses set in this Context
+            X_BF = self._frame_X_BF(ctx, frame)
         X_WB = self._eval_X_WB(ctx)[node]
         return (X_WB if X_BF is None else X_WB @ X_BF), node
 
@@ -215,7 +217,8 @@ class PlantQueriesMixin:
         """
         qt = self._qt
         if (qt is not None and with_respect_to is _KV
-                and getattr(context, "_system", None) is self):
+                and getattr(context, "_system", None) is self
+                and not self._frame_poses_ever_set):       # per-Context frame poses: general path
             views = context.__dict__.get("_plant_state_views")
             if views is None:
                 views = own_state_views(qt, context)

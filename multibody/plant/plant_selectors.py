@@ -107,26 +107,11 @@ class PlantSelectorsMixin:
     make_actuator_selection_matrix = make_actuator_selector_matrix
 
     # ---- element existence and mutable access (Drake's has_joint, ...) -------------------
-    def has_joint(self, joint_index):
-        """True if `joint_index` (JointIndex or int) is the index of a joint of this plant."""
-        return _is_index_below(joint_index, self.num_joints())
-
-    def has_joint_actuator(self, actuator_index):
-        """True if `actuator_index` (JointActuatorIndex or int) is the index of an actuator
-        of this plant."""
-        return _is_index_below(actuator_index, self.num_actuators())
-
     def get_mutable_joint_actuator(self, actuator_index):
         """The JointActuator with index `actuator_index`, for changing its defaults (its
         gear ratio, rotor inertia, effort limit) before finalize; the same object as
         `get_joint_actuator` returns."""
         return self.get_joint_actuator(actuator_index)
-
-
-def _is_index_below(index, size):
-    return (isinstance(index, (int, np.integer)) and not isinstance(index, bool)
-            and 0 <= index < size)
-
 
 class PlantFloatingBaseMixin:
     """Drake's floating-base-body queries by model instance and its current names for the

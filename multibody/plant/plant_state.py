@@ -320,6 +320,28 @@ class PlantStateAccessor:
     def get_positions(self, context):
         return self._plant.get_positions(context)
 
+    def frame_pose_in_body(self, context, frame):
+        return self._plant._frame_X_BF(self._plant._ctx(context, "calc_pose_in_body_frame"),
+                                       frame)
+
+    def set_frame_pose_in_parent(self, context, frame, X_PF):
+        self._plant._set_frame_pose_in_parent(context, frame, X_PF)
+
+    def get_frame_pose_in_parent(self, context, frame):
+        return self._plant._get_frame_pose_in_parent(context, frame)
+
+    def set_joint_locked(self, context, joint, locked):
+        self._plant._set_joint_locked(context, joint, locked)
+
+    def is_joint_locked(self, context, joint):
+        return self._plant._is_joint_locked(context, joint)
+
+    def get_force_element_parameters(self, context, element):
+        return self._plant._get_force_element_parameters(context, element)
+
+    def set_force_element_parameters(self, context, element, values):
+        self._plant._set_force_element_parameters(context, element, values)
+
     def get_velocities(self, context):
         return self._plant.get_velocities(context)
 

@@ -122,7 +122,7 @@ def make_plant_tables(tree, time_step):
     parameter_of_body = np.full(nb, -1, dtype=np.int64)
     parameter_of_body[1:] = np.arange(nb - 1)
     actuator_v = np.array([tree.get_joint_actuator(a).joint().velocity_start()
-                           for a in range(nu)], dtype=np.int64)
+                           for a in tree.get_joint_actuator_indices()], dtype=np.int64)
     num_instances = tree.num_model_instances()
     x_indices = tuple(np.concatenate([tables.q_indices[mi], nq + tables.v_indices[mi]])
                       .astype(np.int64) for mi in range(num_instances))
@@ -131,10 +131,10 @@ def make_plant_tables(tree, time_step):
     reflected = tree.default_reflected_inertia()
     gravity = tree.gravity_field()
     num_joints = tree.num_joints()
-    joint_node = np.zeros(num_joints, dtype=np.int64)
-    joint_X_BM = np.zeros((num_joints, 4, 4))
-    for j in range(num_joints):
-        joint = tree.get_joint(j)
+    joint_node = np.zeros(num_joints, dtype=np.int64)      # by joint ordinal (as Drake's
+    joint_X_BM = np.zeros((num_joints, 4, 4))              # reaction forces output)
+    for j, index in enumerate(tree.get_joint_indices()):
+        joint = tree.get_joint(index)
         joint_node[j] = model.node_of_body[joint.child_body().index()]
         joint_X_BM[j] = joint.frame_on_child().pose_in_body_matrix()
     jtype = model.jtype

@@ -44,7 +44,7 @@ class RigidBodyKinematicsMixin:
     def _floating_joint(self, func):
         tree = self._require_finalized(func)
         self._require_floating(func)
-        for k in range(tree.num_joints()):
+        for k in tree.get_joint_indices():
             joint = tree.get_joint(k)
             if joint.child_body() is self:
                 return joint

@@ -70,11 +70,13 @@ def compile_model(
     topology : Topology
         Node order from `multibody.tree.topology.order_nodes`.
     joints : sequence of Joint
-        All joints, by joint index.
+        The live joints, in index order (``topology.joint_of_node`` indexes this
+        sequence).
     bodies : sequence of RigidBody
         All bodies, by body index.
     actuators : sequence of JointActuator
-        All actuators, by actuator index (= input index).
+        The live actuators, in index order; the position of each is its input index
+        (set as its ``_input_start``).
     num_model_instances : int
         Number of model instances.
 
@@ -150,6 +152,7 @@ def compile_model(
     B = np.zeros((nv, len(actuators)))
     actuator_inputs = [[] for _ in range(num_model_instances)]
     for u, actuator in enumerate(actuators):
+        actuator._input_start = u
         B[actuator.joint()._v_start, u] = 1.0
         actuator_inputs[actuator.model_instance()].append(u)
     B.flags.writeable = False

@@ -57,6 +57,27 @@ class StateAccessor(Protocol):
     def set_body_spatial_inertia(self, context: Any, body: Any, M_BBo_B: Any) -> None:
         """Set M_BBo_B of `body` in `context`."""
 
+    def frame_pose_in_body(self, context: Any, frame: Any) -> np.ndarray:
+        """Return X_BF (4, 4) of `frame` in `context`."""
+
+    def set_frame_pose_in_parent(self, context: Any, frame: Any, X_PF: np.ndarray) -> None:
+        """Set the pose X_PF (4, 4) of FixedOffsetFrame `frame` in its parent in `context`."""
+
+    def get_frame_pose_in_parent(self, context: Any, frame: Any) -> np.ndarray:
+        """Return X_PF (4, 4) of FixedOffsetFrame `frame` in `context`."""
+
+    def set_joint_locked(self, context: Any, joint: Any, locked: bool) -> None:
+        """Lock (zeroing its velocities) or unlock `joint` in `context`."""
+
+    def is_joint_locked(self, context: Any, joint: Any) -> bool:
+        """True if `joint` is locked in `context`."""
+
+    def get_force_element_parameters(self, context: Any, element: Any) -> np.ndarray:
+        """Return the parameters `context` holds for force `element` (a copy)."""
+
+    def set_force_element_parameters(self, context: Any, element: Any, values: Any) -> None:
+        """Overwrite the parameters `context` holds for force `element`."""
+
 
 class MultibodyElement:
     """Base class holding the index, model instance and owning tree of an element.

@@ -29,8 +29,9 @@ class DuplicateElementError(RuntimeError, ValueError):
     gravity field): a RuntimeError, as Drake raises, and a ValueError."""
 
 
-class ElementLookupError(ValueError, LookupError):
-    """A name or index lookup failed, or a name is ambiguous across model instances."""
+class ElementLookupError(RuntimeError, ValueError, LookupError):
+    """A name or index lookup failed, or a name is ambiguous across model instances (a
+    RuntimeError, as pydrake's, and a ValueError and LookupError)."""
 
 
 class TopologyError(ValueError):

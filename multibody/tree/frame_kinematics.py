@@ -30,8 +30,9 @@ class FrameKinematicsMixin:
 
     # ---- fixed offsets in the body frame ------------------------------------------------
     def calc_rotation_matrix_in_body_frame(self, context):
-        """R_BF (RotationMatrix), fixed; `context` is accepted as in Drake."""
-        return self.get_fixed_pose_in_body_frame().rotation()
+        """R_BF (RotationMatrix) in `context` (a FixedOffsetFrame's pose may be set per
+        Context)."""
+        return self.calc_pose_in_body_frame(context).rotation()
 
     def get_fixed_rotation_matrix_in_body_frame(self):
         """R_BF (RotationMatrix) of this fixed frame."""
@@ -42,16 +43,16 @@ class FrameKinematicsMixin:
         return self.get_fixed_pose_in_body_frame() @ X_FQ
 
     def calc_offset_pose_in_body(self, context, X_FQ):
-        """X_BQ = X_BF X_FQ (this frame is fixed, so `context` does not change it)."""
-        return self.get_fixed_offset_pose_in_body(X_FQ)
+        """X_BQ = X_BF X_FQ with X_BF in `context`."""
+        return self.calc_pose_in_body_frame(context) @ X_FQ
 
     def get_fixed_rotation_matrix_in_body(self, R_FQ):
         """R_BQ = R_BF R_FQ (RotationMatrix)."""
         return self.get_fixed_pose_in_body_frame().rotation() @ R_FQ
 
     def calc_offset_rotation_matrix_in_body(self, context, R_FQ):
-        """R_BQ = R_BF R_FQ (RotationMatrix)."""
-        return self.get_fixed_rotation_matrix_in_body(R_FQ)
+        """R_BQ = R_BF R_FQ (RotationMatrix), R_BF in `context`."""
+        return self.calc_rotation_matrix_in_body_frame(context) @ R_FQ
 
     # ---- orientation --------------------------------------------------------------------
     def calc_rotation_matrix_in_world(self, context):
@@ -69,7 +70,7 @@ class FrameKinematicsMixin:
         V_WB = self._state("calc_spatial_velocity_in_world").eval_body_spatial_velocity_in_world(
             context, body)
         R_WB = _R(body.eval_pose_in_world(context))
-        return V_WB.shift(R_WB @ self.get_fixed_pose_in_body_frame().translation())
+        return V_WB.shift(R_WB @ self.calc_pose_in_body_frame(context).translation())
 
     def eval_angular_velocity_in_world(self, context):
         """w_WF_W, ndarray (3,)."""
@@ -118,7 +119,7 @@ class FrameKinematicsMixin:
         A_WB = self.get_parent_plant().eval_body_spatial_acceleration_in_world(context, body)
         w_WB = body.eval_spatial_velocity_in_world(context).rotational()
         R_WB = _R(body.eval_pose_in_world(context))
-        return A_WB.shift(R_WB @ self.get_fixed_pose_in_body_frame().translation(), w_WB)
+        return A_WB.shift(R_WB @ self.calc_pose_in_body_frame(context).translation(), w_WB)
 
     def calc_spatial_acceleration(self, context, measured_in_frame, expressed_in_frame):
         """A_MF_E, this frame's spatial acceleration measured in `measured_in_frame` M,

@@ -114,13 +114,17 @@ class Frame(FrameKinematicsMixin, MultibodyElement):
         return self._X_BF
 
     def calc_pose_in_body_frame(self, context) -> RigidTransform:
-        """Return X_BF (fixed; `context` is accepted for Drake compatibility)."""
-        return self.get_fixed_pose_in_body_frame()
+        """Return X_BF in `context` (the fixed pose unless a FixedOffsetFrame on the way to
+        the body had its pose set in `context`, `FixedOffsetFrame.set_pose_in_parent_frame`)."""
+        if self.is_body_frame() or self._tree is None or self._tree.state_accessor() is None:
+            return self.get_fixed_pose_in_body_frame()
+        return _rigid_transform(self._state("calc_pose_in_body_frame").frame_pose_in_body(
+            context, self))
 
     def calc_pose_in_world(self, context) -> RigidTransform:
         """Return X_WF = X_WB @ X_BF for the configuration in `context` (needs a plant)."""
         X_WB = self._state("calc_pose_in_world").eval_body_pose_in_world(context, self._body)
-        return X_WB @ self.get_fixed_pose_in_body_frame()
+        return X_WB @ self.calc_pose_in_body_frame(context)
 
     def calc_pose(self, context, frame_M) -> RigidTransform:
         """Return X_MF, this frame's pose in `frame_M`, for the configuration in `context`."""
@@ -199,5 +203,18 @@ class FixedOffsetFrame(Frame):
         return self._parent_frame
 
     def get_fixed_pose_in_parent_frame(self) -> RigidTransform:
-        """Return X_PF, the pose given at construction."""
+        """Return X_PF, the pose given at construction (the default of every Context)."""
         return _rigid_transform(self._X_PF)
+
+    def set_pose_in_parent_frame(self, context, X_PF) -> None:
+        """Set X_PF in `context` only (Drake's SetPoseInParentFrame): the frame's queries
+        in that Context (and those of frames fixed to it) use it. Refused (RuntimeError)
+        for a frame that a joint or a bushing is attached to, whose pose is compiled into
+        the plant at finalize."""
+        X = pose_matrix(X_PF, "FixedOffsetFrame.set_pose_in_parent_frame", "X_PF")
+        self._state("set_pose_in_parent_frame").set_frame_pose_in_parent(context, self, X)
+
+    def get_pose_in_parent_frame(self, context) -> RigidTransform:
+        """X_PF in `context` (Drake's GetPoseInParentFrame)."""
+        return _rigid_transform(self._state("get_pose_in_parent_frame").get_frame_pose_in_parent(
+            context, self))

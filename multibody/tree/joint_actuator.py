@@ -64,7 +64,7 @@ class JointActuator(MultibodyElement):
     def input_start(self) -> int:
         """Index of this actuator's input in the plant's actuation vector u."""
         self._require_finalized("input_start")
-        return self.index()
+        return self._input_start
 
     def default_rotor_inertia(self) -> float:
         """Rotor inertia Iᵣ (kg·m²), 0 by default."""

@@ -50,6 +50,7 @@ from merganser.multibody.tree.topology import choose_base_bodies, order_nodes
 from merganser.multibody.tree.tree_constraints import TreeConstraintsMixin
 from merganser.multibody.tree.tree_coordinates import TreeCoordinatesMixin
 from merganser.multibody.tree.tree_lookups import TreeLookupsMixin, is_index
+from merganser.multibody.tree.tree_removal import TreeRemovalMixin
 
 __all__ = ["MultibodyTree"]
 
@@ -60,7 +61,8 @@ _BASE_JOINT_CLASSES = {
 }
 
 
-class MultibodyTree(TreeLookupsMixin, TreeCoordinatesMixin, TreeConstraintsMixin):
+class MultibodyTree(TreeLookupsMixin, TreeCoordinatesMixin, TreeConstraintsMixin,
+                    TreeRemovalMixin):
     """Registry of bodies, frames, joints, actuators, force elements and constraints.
 
     Parameters
@@ -89,8 +91,10 @@ class MultibodyTree(TreeLookupsMixin, TreeCoordinatesMixin, TreeConstraintsMixin
         self._instance_by_name: dict[str, int] = {}
         self._bodies: list[RigidBody] = []
         self._frames: list[Frame] = []
-        self._joints: list[Joint] = []
-        self._actuators: list[JointActuator] = []
+        self._joints: list[Joint] = []                  # live joints, in index order
+        self._actuators: list[JointActuator] = []       # live actuators (u order)
+        self._joint_slots: list[Joint | None] = []      # by index; None: removed
+        self._actuator_slots: list[JointActuator | None] = []
         self._force_elements: list[ForceElement] = []
         self._constraints: list = []
         self._by_name = {kind: defaultdict(list) for kind in ("body", "frame", "joint", "actuator")}
@@ -404,7 +408,8 @@ class MultibodyTree(TreeLookupsMixin, TreeCoordinatesMixin, TreeConstraintsMixin
 
     def _register_joint(self, joint: Joint) -> Joint:
         joint._tree = self
-        joint._index = JointIndex(len(self._joints))
+        joint._index = JointIndex(len(self._joint_slots))
+        self._joint_slots.append(joint)
         self._joints.append(joint)
         self._model_instances[joint.model_instance()].joint_indices.append(joint._index)
         self._by_name["joint"][joint.name()].append(joint)
@@ -419,17 +424,19 @@ class MultibodyTree(TreeLookupsMixin, TreeCoordinatesMixin, TreeConstraintsMixin
         return self.add_joint(WeldJoint(name, frame_on_parent_F, frame_on_child_M, X_FM))
 
     def num_joints(self) -> int:
-        """Number of joints (after finalize, including the joints added for free bodies)."""
+        """Number of joints (after finalize, including the joints added for free bodies;
+        removed joints not counted, so loop over `get_joint_indices()`, not
+        ``range(num_joints())``)."""
         return len(self._joints)
 
     def get_joint(self, index: int) -> Joint:
-        """Joint with index `index`."""
-        return self._get_indexed(self._joints, index, "get_joint", "joints")
+        """Joint with index `index` (raises for a removed one)."""
+        return self._live_slot(self._joint_slots, index, "get_joint", "joints")
 
     def get_joint_indices(self, model_instance: int | None = None) -> list[int]:
         """Indices of the joints (of `model_instance`, if given), in order of addition."""
         if model_instance is None:
-            return list(range(len(self._joints)))
+            return [joint.index() for joint in self._joints]
         mi = self._check_instance(model_instance, "get_joint_indices")
         return list(self._model_instances[mi].joint_indices)
 
@@ -439,7 +446,7 @@ class MultibodyTree(TreeLookupsMixin, TreeCoordinatesMixin, TreeConstraintsMixin
         """Add an actuator on the single-dof `joint` and return it."""
         func = "add_joint_actuator"
         self._throw_if_finalized(func, "joint actuators")
-        self._check_element(joint, self._joints, func, "joint")
+        self._check_element(joint, self._joint_slots, func, "joint")
         if joint.num_velocities() != 1:
             raise ValueError(
                 f"{func}: joint {joint.name()!r} has {joint.num_velocities()} degrees of freedom, "
@@ -450,7 +457,8 @@ class MultibodyTree(TreeLookupsMixin, TreeCoordinatesMixin, TreeConstraintsMixin
         mi = actuator.model_instance()
         self._check_unique("actuator", name, mi, func)
         actuator._tree = self
-        actuator._index = JointActuatorIndex(len(self._actuators))
+        actuator._index = JointActuatorIndex(len(self._actuator_slots))
+        self._actuator_slots.append(actuator)
         self._actuators.append(actuator)
         self._model_instances[mi].actuator_indices.append(actuator._index)
         self._by_name["actuator"][name].append(actuator)
@@ -466,13 +474,13 @@ class MultibodyTree(TreeLookupsMixin, TreeCoordinatesMixin, TreeConstraintsMixin
     num_actuated_dofs = num_actuators
 
     def get_joint_actuator(self, index: int) -> JointActuator:
-        """Actuator with index `index`."""
-        return self._get_indexed(self._actuators, index, "get_joint_actuator", "actuators")
+        """Actuator with index `index` (raises for a removed one)."""
+        return self._live_slot(self._actuator_slots, index, "get_joint_actuator", "actuators")
 
     def get_joint_actuator_indices(self, model_instance: int | None = None) -> list[int]:
         """Indices of the actuators (of `model_instance`, if given)."""
         if model_instance is None:
-            return list(range(len(self._actuators)))
+            return [actuator.index() for actuator in self._actuators]
         mi = self._check_instance(model_instance, "get_joint_actuator_indices")
         return list(self._model_instances[mi].actuator_indices)
 
@@ -499,7 +507,7 @@ class MultibodyTree(TreeLookupsMixin, TreeCoordinatesMixin, TreeConstraintsMixin
             if hasattr(element, attr):
                 self._check_element(getattr(element, attr)(), self._frames, func, attr)
         if hasattr(element, "joint"):
-            self._check_element(element.joint(), self._joints, func, "joint")
+            self._check_element(element.joint(), self._joint_slots, func, "joint")
         element._tree = self
         element._index = ForceElementIndex(len(self._force_elements))
         self._force_elements.append(element)
@@ -662,11 +670,14 @@ class MultibodyTree(TreeLookupsMixin, TreeCoordinatesMixin, TreeConstraintsMixin
         F_Bo_W_out,
         include_gravity: bool = True,
         inertia_params=None,
+        element_parameters=None,
     ) -> None:
         """Add every force element's forces into `tau_out` (nv,) and `F_Bo_W_out` (nb, 6).
 
         Kinematics are in node order (see `multibody.tree.force_elements.force_element`).
-        `inertia_params` (nb, 10) is used for gravity (compiled defaults when None).
+        `inertia_params` (nb, 10) is used for gravity (compiled defaults when None);
+        `element_parameters` maps a force element's index to the parameters a Context holds
+        for it (the element's defaults when absent).
         """
         self._throw_if_not_finalized("calc_force_elements_contribution")
         for element in self._elements(include_gravity):
@@ -674,6 +685,9 @@ class MultibodyTree(TreeLookupsMixin, TreeCoordinatesMixin, TreeConstraintsMixin
                 element.calc_and_add_forces(
                     X_WB, V_WB_W, q, v, tau_out, F_Bo_W_out, inertia_params=inertia_params
                 )
+            elif element_parameters and element._index in element_parameters:
+                element.calc_and_add_forces(X_WB, V_WB_W, q, v, tau_out, F_Bo_W_out,
+                                            parameters=element_parameters[element._index])
             else:
                 element.calc_and_add_forces(X_WB, V_WB_W, q, v, tau_out, F_Bo_W_out)
 

@@ -110,20 +110,30 @@ class RigidBody(RigidBodyForcesMixin, RigidBodyKinematicsMixin, MultibodyElement
         return np.array([[Ixx, Ixy, Ixz], [Ixy, Iyy, Iyz], [Ixz, Iyz, Izz]])
 
     def is_locked(self, context) -> bool:
-        """False: merganser has no joint locking (Drake's Lock/Unlock), so a body's
-        floating joint is never locked."""
-        self._require_tree("is_locked")
-        return False
+        """True if this body's inboard joint is locked in `context` (False for the
+        world), as Drake's RigidBody::is_locked."""
+        tree = self._require_finalized("is_locked")
+        if self.is_world():
+            return False
+        joint = tree._joint_of_node[int(tree.compiled_model().node_of_body[self._index])]
+        return joint.is_locked(context)
 
     def lock(self, context) -> None:
-        """Drake locks a floating body's joint in a discrete plant; not supported here
-        (raises NotImplementedError naming the body)."""
-        raise NotImplementedError(f"RigidBody.lock: body {self._name!r}: merganser has no "
-                                  f"joint locking; fix the body with a weld or a constraint")
+        """Lock this floating base body's inboard joint in `context` (Drake's
+        RigidBody::Lock): its velocities are zeroed and held at zero until `unlock`."""
+        self._require_floating_for_lock("lock")
+        self._floating_joint("lock").lock(context)
 
     def unlock(self, context) -> None:
-        """See `lock`: nothing is ever locked, so this is a no-op."""
-        self._require_tree("unlock")
+        """Unlock this floating base body's inboard joint in `context`."""
+        self._require_floating_for_lock("unlock")
+        self._floating_joint("unlock").unlock(context)
+
+    def _require_floating_for_lock(self, fn):
+        self._require_finalized(fn)
+        if not self.is_floating_base_body():
+            raise RuntimeError(f"RigidBody.{fn}: body {self._name!r} is not a floating base "
+                               f"body; lock its inboard joint (Joint.{fn}) instead")
 
     def default_unit_inertia(self):
         """G_BBo_B, the default unit inertia about the body origin (UnitInertia)."""

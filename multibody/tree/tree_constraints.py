@@ -41,7 +41,7 @@ class TreeConstraintsMixin:
         func = "add_coupler_constraint"
         self._throw_if_finalized(func, "constraints")
         for arg, joint in (("joint0", joint0), ("joint1", joint1)):
-            self._check_element(joint, self._joints, func, arg)
+            self._check_element(joint, self._joint_slots, func, arg)
             if joint.num_positions() != 1 or joint.num_velocities() != 1:
                 raise ValueError(
                     f"{func}: {arg} {joint.name()!r} has {joint.num_positions()} positions; "
@@ -124,6 +124,11 @@ class TreeConstraintsMixin:
     def num_constraints(self) -> int:
         """Number of declared (and not removed) constraints."""
         return sum(spec is not None for spec in self._constraints)
+
+    def get_constraint_ids(self) -> list:
+        """The ids of the declared (and not removed) constraints, ascending (Drake's
+        GetConstraintIds)."""
+        return [k for k, spec in enumerate(self._constraints) if spec is not None]
 
     def get_constraint_specs(self) -> list:
         """The declared constraint specs (removed ones left out), in order of addition."""

@@ -124,7 +124,7 @@ class TreeLookupsMixin:
         index = getattr(element, "_index", None)
         if index is None or index >= len(items) or items[index] is not element:
             name = element.name() if hasattr(element, "name") else repr(element)
-            raise ValueError(f"{func}: {arg} {name!r} does not belong to this plant")
+            raise ElementLookupError(f"{func}: {arg} {name!r} does not belong to this plant")
 
 
 def _plural(kind):

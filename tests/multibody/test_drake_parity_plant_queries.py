@@ -126,8 +126,12 @@ def test_body_center_of_mass_setters():
         4.0, 0.2))
     assert c.get_mass(ctx) == 4.0
     assert not c.is_locked(ctx)
-    with pytest.raises(NotImplementedError, match="no joint locking"):
-        c.lock(ctx)
+    c.lock(ctx)                         # a floating base body locks its floating joint
+    assert c.is_locked(ctx)
+    c.unlock(ctx)
+    assert not c.is_locked(ctx)
+    with pytest.raises(RuntimeError, match="RigidBody.lock: body 'a' is not a floating base"):
+        a.lock(ctx)
     np.testing.assert_allclose(a.default_rotational_inertia().get_moments(),
                                [(0.09 + 0.16) / 12, (0.04 + 0.16) / 12, (0.04 + 0.09) / 12])
 

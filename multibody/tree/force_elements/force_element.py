@@ -49,6 +49,12 @@ class ForceElement(MultibodyElement):
     def _do_finalize(self, tree) -> None:
         """Cache indices once the tree is compiled (default: nothing)."""
 
+    def _default_context_parameters(self):
+        """The default values of the parameters this element keeps in the plant's Context
+        (ndarray), or None (the default: none). An element that has some receives them in
+        ``calc_and_add_forces(..., parameters=p)``."""
+        return None
+
     def calc_and_add_forces(self, X_WB, V_WB_W, q, v, tau_out, F_Bo_W_out) -> None:
         """Add this element's forces into `tau_out` (nv,) and/or `F_Bo_W_out` (nb, 6)."""
         raise NotImplementedError(f"{type(self).__name__}.calc_and_add_forces is not implemented")

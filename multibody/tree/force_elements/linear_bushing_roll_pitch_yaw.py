@@ -119,7 +119,59 @@ class LinearBushingRollPitchYaw(ForceElement):
         self._node0 = self._node_of(self.link0())
         self._node1 = self._node_of(self.link1())
 
-    def calc_torque_and_force(self, X_WB, V_WB_W):
+    # -- the constants a plant Context holds (Drake's Get/Set...Constants(context)) -------
+    def _default_context_parameters(self):
+        """[k₀₁₂, d₀₁₂, kxyz, dxyz] (12,): the Context's parameters start as the defaults."""
+        return np.concatenate([self._k012, self._d012, self._kxyz, self._dxyz])
+
+    def _context_constants(self, context, fn, block):
+        return self._state(fn).get_force_element_parameters(context, self)[3 * block:
+                                                                            3 * block + 3]
+
+    def _set_context_constants(self, context, fn, block, arg, values):
+        values = as_vector(values, 3, f"LinearBushingRollPitchYaw.{fn}", arg, nonnegative=True)
+        state = self._state(fn)
+        p = state.get_force_element_parameters(context, self)
+        p[3 * block:3 * block + 3] = values
+        state.set_force_element_parameters(context, self, p)
+
+    def get_torque_stiffness_constants(self, context) -> np.ndarray:
+        """[k₀, k₁, k₂] (N·m/rad) held in `context`, shape (3,)."""
+        return self._context_constants(context, "get_torque_stiffness_constants", 0)
+
+    def get_torque_damping_constants(self, context) -> np.ndarray:
+        """[d₀, d₁, d₂] (N·m·s/rad) held in `context`, shape (3,)."""
+        return self._context_constants(context, "get_torque_damping_constants", 1)
+
+    def get_force_stiffness_constants(self, context) -> np.ndarray:
+        """[kx, ky, kz] (N/m) held in `context`, shape (3,)."""
+        return self._context_constants(context, "get_force_stiffness_constants", 2)
+
+    def get_force_damping_constants(self, context) -> np.ndarray:
+        """[dx, dy, dz] (N·s/m) held in `context`, shape (3,)."""
+        return self._context_constants(context, "get_force_damping_constants", 3)
+
+    def set_torque_stiffness_constants(self, context, torque_stiffness) -> None:
+        """Set [k₀, k₁, k₂] (>= 0) in `context` only (the defaults stay)."""
+        self._set_context_constants(context, "set_torque_stiffness_constants", 0,
+                                    "torque_stiffness", torque_stiffness)
+
+    def set_torque_damping_constants(self, context, torque_damping) -> None:
+        """Set [d₀, d₁, d₂] (>= 0) in `context` only."""
+        self._set_context_constants(context, "set_torque_damping_constants", 1,
+                                    "torque_damping", torque_damping)
+
+    def set_force_stiffness_constants(self, context, force_stiffness) -> None:
+        """Set [kx, ky, kz] (>= 0) in `context` only."""
+        self._set_context_constants(context, "set_force_stiffness_constants", 2,
+                                    "force_stiffness", force_stiffness)
+
+    def set_force_damping_constants(self, context, force_damping) -> None:
+        """Set [dx, dy, dz] (>= 0) in `context` only."""
+        self._set_context_constants(context, "set_force_damping_constants", 3,
+                                    "force_damping", force_damping)
+
+    def calc_torque_and_force(self, X_WB, V_WB_W, parameters=None):
         """Return (t_W, f_W, p_WBo): torque and force on C (in W) and the point Bo.
 
         Parameters
@@ -128,6 +180,8 @@ class LinearBushingRollPitchYaw(ForceElement):
             Body poses in world, node order.
         V_WB_W : ndarray, shape (nb, 6)
             Body spatial velocities [w; v] in world, node order.
+        parameters : ndarray, shape (12,), optional
+            [k₀₁₂, d₀₁₂, kxyz, dxyz] from a Context (the defaults when None).
 
         Returns
         -------
@@ -147,10 +201,14 @@ class LinearBushingRollPitchYaw(ForceElement):
         w_AC_A = R_WA.T @ (V1[:3] - V0[:3])
         v_ACo_A = R_WA.T @ (v_WCo - v_WAo - np.cross(V0[:3], p_AoCo_W))
 
+        if parameters is None:
+            k012, d012, kxyz, dxyz = self._k012, self._d012, self._kxyz, self._dxyz
+        else:
+            k012, d012, kxyz, dxyz = (parameters[i:i + 3] for i in (0, 3, 6, 9))
         # Torque: gimbal torques τ mapped by Nᵀ.
         rpy = RollPitchYaw(RotationMatrix(R_AC)).vector()
         N = _rpy_dt_matrix(rpy, "LinearBushingRollPitchYaw")
-        tau = -(self._k012 * rpy + self._d012 * (N @ w_AC_A))
+        tau = -(k012 * rpy + d012 * (N @ w_AC_A))
         t_A = N.T @ tau
 
         # Force: components of p_AoCo in the half-angle frame B and their B-frame rates.
@@ -159,14 +217,16 @@ class LinearBushingRollPitchYaw(ForceElement):
         xyz = R_AB.T @ p_AoCo_A
         DtB_p_AoCo_A = v_ACo_A - np.cross(0.5 * w_AC_A, p_AoCo_A)
         xyz_dot = R_AB.T @ DtB_p_AoCo_A
-        f_A = R_AB @ (-(self._kxyz * xyz + self._dxyz * xyz_dot))
+        f_A = R_AB @ (-(kxyz * xyz + dxyz * xyz_dot))
 
         p_WBo = X_WA[:3, 3] + 0.5 * p_AoCo_W
         return R_WA @ t_A, R_WA @ f_A, p_WBo
 
-    def calc_and_add_forces(self, X_WB, V_WB_W, q, v, tau_out, F_Bo_W_out) -> None:
-        """Add 𝐭, 𝐟 (at Bo) on L1 and -𝐭, -𝐟 (at Bo) on L0 into `F_Bo_W_out`."""
-        t_W, f_W, p_WBo = self.calc_torque_and_force(X_WB, V_WB_W)
+    def calc_and_add_forces(self, X_WB, V_WB_W, q, v, tau_out, F_Bo_W_out,
+                            parameters=None) -> None:
+        """Add 𝐭, 𝐟 (at Bo) on L1 and -𝐭, -𝐟 (at Bo) on L0 into `F_Bo_W_out` (with the
+        constants `parameters` of a Context, or the defaults)."""
+        t_W, f_W, p_WBo = self.calc_torque_and_force(X_WB, V_WB_W, parameters)
         F_Bo_W_out[self._node1, :3] += t_W
         add_point_force(F_Bo_W_out, self._node1, p_WBo - X_WB[self._node1, :3, 3], f_W)
         F_Bo_W_out[self._node0, :3] -= t_W

@@ -404,6 +404,20 @@ class Joint(MultibodyElement):
         )
         self._state("set_velocities").set_velocities_slice(context, self._v_start, v)
 
+    # -- locking (Drake's Joint::Lock, kept in the plant's Context) -----------------------
+    def lock(self, context) -> None:
+        """Lock this joint in `context`: its velocities are set to zero and held there
+        (the joint acts as a weld at its current position) until `unlock`."""
+        self._state("lock").set_joint_locked(context, self, True)
+
+    def unlock(self, context) -> None:
+        """Unlock this joint in `context` (its velocities are free again)."""
+        self._state("unlock").set_joint_locked(context, self, False)
+
+    def is_locked(self, context) -> bool:
+        """True if this joint is locked in `context`."""
+        return self._state("is_locked").is_joint_locked(context, self)
+
     # -- compilation --------------------------------------------------------------------
     def _compiled_axis(self) -> np.ndarray:
         """Unit axis in F for REVOLUTE/PRISMATIC/SCREW, zeros otherwise, shape (3,)."""
