@@ -49,6 +49,7 @@ import time as _time
 import numpy as np
 
 from .compiled_diagram import fuse_by_default
+from .compiled_diagram.event_loop import charge_python_time, run_compiled_simulation
 from .compiled_diagram.integration import run_compiled_integration
 from .cache import notify
 from .context import Context
@@ -782,6 +783,22 @@ class Simulator:
                 self._num_steps += 1
                 if root.time >= boundary_time:
                     return SimulatorStatus(boundary_time, root.time)
+        # a compiled diagram whose events compile: its compiled loop runs the steps
+        # (None: it does not apply; False: the Python loop below takes over)
+        done = run_compiled_simulation(self, boundary_time)
+        if done:
+            return SimulatorStatus(boundary_time, root.time)
+        if done is None:
+            start = _time.perf_counter()
+            status = self._advance_with_events(boundary_time)
+            charge_python_time(self, _time.perf_counter() - start)
+            return status
+        return self._advance_with_events(boundary_time)
+
+    def _advance_with_events(self, boundary_time):
+        """The loop of `advance_to` with events (see the module docstring)."""
+        ctx = self._context
+        root = ctx._root
         if self._is_plain_discrete():
             # One periodic discrete update (e.g. a discrete plant) and nothing else: the
             # loop below reduced to what it does in that case.

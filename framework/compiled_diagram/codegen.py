@@ -30,6 +30,7 @@ import pathlib
 import sys
 import threading
 
+from .event_loop import next_time_source, simulation_loop_source
 from .integration import loop_source
 from .layout import NotCompilable
 
@@ -101,7 +102,7 @@ def _slice(array, start, stop):
 
 
 def generate_source(layout):
-    """The module source of the compiled function of ``layout`` (str)."""
+    """The module source of the compiled functions of ``layout`` (str)."""
     names, imports, stamps = {}, [], []
 
     def name_of(fn):
@@ -115,31 +116,36 @@ def generate_source(layout):
                 stamps.append(stamp)
         return names[key]
 
+    def call(fn, leaf, target, p_offset=0, p_end=None):
+        p_end = leaf.p_area[1] if p_end is None else p_end
+        return (f"    {name_of(fn)}(t, {leaf.x_expr()}, {_slice('w', *leaf.u_area)}, "
+                f"{_slice('p', leaf.p_area[0] + p_offset, p_end)}, "
+                f"{_slice('w', *leaf.work_area)}, {target}{_arrays(leaf, fn)})\n")
+
+    def evaluate(nodes):
+        """Gather the states, then each node's function and its copies to its readers."""
+        body = []
+        for leaf in layout.leaves:
+            for k, g in enumerate(leaf.gather):
+                body.append(f"    w[{leaf.x_area[0] + k}] = x[{g}]\n")
+        for node in nodes:
+            leaf = layout.leaves[node.leaf]
+            body.append(call(node.fn, leaf, _slice("w", *node.y_area), node.p_offset))
+            for dst in node.copies:
+                body.extend(_copy_lines(node.y_area[0], dst, node.y_area[1] - node.y_area[0]))
+        return body
+
     body = []
     for node in layout.python_ports:        # values Python wrote before the call
         for dst in node.copies:
             body.extend(_copy_lines(node.y_area[0], dst, node.y_area[1] - node.y_area[0]))
-    for leaf in layout.leaves:
-        for k, g in enumerate(leaf.gather):
-            body.append(f"    w[{leaf.x_area[0] + k}] = x[{g}]\n")
-    for node in layout.order:
-        leaf = layout.leaves[node.leaf]
-        fn = name_of(node.fn)
-        body.append(f"    {fn}(t, {leaf.x_expr()}, {_slice('w', *leaf.u_area)}, "
-                    f"{_slice('p', leaf.p_area[0] + node.p_offset, leaf.p_area[1])}, "
-                    f"{_slice('w', *leaf.work_area)}, {_slice('w', *node.y_area)}"
-                    f"{_arrays(leaf, node.fn)})\n")
-        for dst in node.copies:
-            body.extend(_copy_lines(node.y_area[0], dst, node.y_area[1] - node.y_area[0]))
+    body.extend(evaluate(layout.order))
     for leaf in layout.leaves:
         if leaf.derivatives is None:
             continue
-        fn = name_of(leaf.derivatives)
         target = (_slice("xdot", *leaf.xdot_slice) if leaf.xdot_slice is not None
                   else _slice("w", *leaf.xdot_area))
-        body.append(f"    {fn}(t, {leaf.x_expr()}, {_slice('w', *leaf.u_area)}, "
-                    f"{_slice('p', *leaf.p_area)}, {_slice('w', *leaf.work_area)}, {target}"
-                    f"{_arrays(leaf, leaf.derivatives)})\n")
+        body.append(call(leaf.derivatives, leaf, target))
         if leaf.xdot_slice is None:
             for k, g in enumerate(leaf.gather):
                 body.append(f"    xdot[{g}] = w[{leaf.xdot_area[0] + k}]\n")
@@ -149,10 +155,41 @@ def generate_source(layout):
                  "        if not math.isfinite(xdot[i]):\n",
                  "            return 1\n",
                  "    return 0\n"])
+    discrete = _discrete_body(layout, evaluate, call)
+    record = evaluate(layout.log_order) or ["    pass\n"]
     return (_HEADER + "".join(stamps) + _LOOP_IMPORTS + "".join(imports)
             + "\n\n@kernel(inline=False)\n"
             + "def time_derivatives(t, x, p, w, xdot, arrays):\n" + "".join(body)
-            + "\n\n@kernel(allocates=True, inline=False)\n" + loop_source())
+            + "\n\n@kernel(inline=False)\n"
+            + "def discrete_update(t, x, p, w, due, arrays):\n" + "".join(discrete)
+            + "\n\n@kernel(inline=False)\n"
+            + "def record(t, x, p, w, arrays):\n" + "".join(record)
+            + "\n\n@kernel(allocates=True, inline=False)\n" + loop_source()
+            + "\n\n@kernel(inline=False)\n" + next_time_source()
+            + "\n\n@kernel(allocates=True, inline=False)\n" + simulation_loop_source())
+
+
+def _discrete_body(layout, evaluate, call):
+    """``discrete_update``: the updates of the leaves flagged in ``due`` (one flag per
+    entry of ``layout.discrete``), all computed before any is written; returns 1 without
+    writing when a new value is not finite."""
+    body = evaluate(layout.discrete_order)
+    for d, leaf in enumerate(layout.discrete):
+        body.append(f"    if due[{d}] != 0:\n")
+        body.append("    " + call(leaf.discrete_update, leaf, _slice("w", *leaf.xd_next_area)))
+    for d, leaf in enumerate(layout.discrete):
+        a, b = leaf.xd_next_area
+        body.extend([f"    if due[{d}] != 0:\n",
+                     f"        for i in range({a}, {b}):\n",
+                     "            if not math.isfinite(w[i]):\n",
+                     "                return 1\n"])
+    for d, leaf in enumerate(layout.discrete):
+        a, b = leaf.xd_next_area
+        body.extend([f"    if due[{d}] != 0:\n",
+                     f"        for i in range({b - a}):\n",
+                     f"            w[{leaf.xd_area[0]} + i] = w[{a} + i]\n"])
+    body.append("    return 0\n")
+    return body
 
 
 def _arrays(leaf, fn):
