@@ -33,7 +33,7 @@ import warnings
 
 from ..context import DiagramContext
 from . import forms as _forms  # noqa: F401  (registers the primitives' forms)
-from .codegen import CACHE_LIMIT, cache_directory, clean_cache
+from .codegen import CACHE_LIMIT, cache_directory, cache_limit, clean_cache
 from .layout import NotCompilable, build_layout
 from .plan import COMPILE_AFTER_SECONDS, CompiledPlan
 from .protocol import (CompiledForm, CompiledPort, compiled_form_of,
@@ -42,7 +42,7 @@ from .protocol import (CompiledForm, CompiledPort, compiled_form_of,
 __all__ = ["CompiledForm", "CompiledPort", "register_compiled_form", "compiled_form_of",
            "compile_diagram_dynamics", "unfuse_compiled_dynamics", "compiled_dynamics_status",
            "CompiledDynamicsStatus", "fuse_by_default", "cache_directory", "clean_cache",
-           "CACHE_LIMIT", "COMPILE_AFTER_SECONDS"]
+           "cache_limit", "CACHE_LIMIT", "COMPILE_AFTER_SECONDS"]
 
 
 @dataclasses.dataclass(frozen=True)
