@@ -157,6 +157,16 @@ def bits(a):
     return np.asarray(a, dtype=float).tobytes()
 
 
+def prepared_context(diagram, compiled):
+    """A default context of ``diagram``, compiled now or block by block."""
+    ctx = diagram.create_default_context()
+    if compiled:
+        assert compile_diagram_dynamics(diagram, ctx), compiled_dynamics_status(ctx)
+    else:
+        unfuse_compiled_dynamics(ctx)
+    return ctx
+
+
 def compiled_and_plain(diagram):
     """Two default contexts of ``diagram``: one compiled now, one block by block."""
     fused = diagram.create_default_context()

@@ -21,10 +21,10 @@ tells which path a context runs and why::
     from merganser.framework.compiled_diagram import compiled_dynamics_status
     print(compiled_dynamics_status(simulator.get_context()))
 
-A leaf without a compiled form (a Python LeafSystem, a leaf with discrete or abstract
-state) stays Python: the compiled call runs between Python's evaluation of the ports of
-such leaves that it reads and of their derivatives (the compiled integration loop then
-does not apply); the status names them. When no leaf with continuous state compiles,
+A leaf without a compiled form (a Python LeafSystem, a leaf with abstract state, or
+with discrete state and no compiled ``discrete_update``) stays Python: the compiled call
+runs between Python's evaluation of the ports of such leaves that it reads and of their
+derivatives (the compiled loops then do not apply); the status names them. When no leaf with continuous state compiles,
 the diagram evaluates block by block.
 """
 

@@ -39,7 +39,7 @@ import numpy as np
 from ..cache import downstream_entries, notify
 from ..context import DiagramContext
 from ..events import next_periodic_time
-from .integration import applies, integrator_arrays, write_back_statistics
+from .integration import applies, call_compiled, integrator_arrays, write_back_statistics
 
 __all__ = ["compiled_simulation_loop", "simulation_loop_source", "next_time_source",
            "run_compiled_simulation"]
@@ -225,7 +225,7 @@ class EventTables:
     def set_pending(self, pending_events):
         """Flag the simulator's pending events; False when one is not in the tables."""
         self.pending[:] = 0
-        for s, leaf, event in pending_events:
+        for _, leaf, event in pending_events:
             for i, (_, other_leaf, other) in enumerate(self.events):
                 if other is event and other_leaf is leaf:
                     self.pending[i] = 1
@@ -324,14 +324,10 @@ def run_compiled_simulation(simulator, boundary_time):
                 tables.pending, tables.due, tables.touched, tables.invalidates,
                 tables.per_step_log, tables.log_due, tables.log_y, tables.log_size,
                 tables.log_off, tables.log_n, tables.log_t, tables.log_v, counts)
-        if loop.signatures:
-            t, code = loop(*args)
-        else:
-            try:      # the first call compiles: a form that numba rejects
-                t, code = loop(*args)
-            except Exception as error:     # noqa: BLE001 (any compilation failure)
-                plan.give_up(ctx, error)
-                return None
+        result = call_compiled(plan, ctx, loop, args)
+        if result is None:
+            return None
+        t, code = result
         tables.flush_logs()
         if code != LOGS_FULL:
             break

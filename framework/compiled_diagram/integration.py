@@ -28,7 +28,7 @@ from ..integrators.runge_kutta import RungeKuttaIntegrator
 from ..integrators.step_size_control import StepSizeController
 
 __all__ = ["explicit_runge_kutta_loop", "loop_source", "run_compiled_integration", "applies",
-           "integrator_arrays", "write_back_statistics"]
+           "integrator_arrays", "write_back_statistics", "call_compiled"]
 
 # settings: [max_step, ideal_h, initial_target, requested_min, rtol, atol, order, safety,
 #            min_shrink, max_grow, hysteresis_low, hysteresis_high, error_control, fsal,
@@ -241,6 +241,18 @@ def write_back_statistics(simulator, ctx, stats, t):
         ctx._deriv_from_leaf = False
 
 
+def call_compiled(plan, ctx, loop, args):
+    """``loop(*args)``; None (and the context block by block, with a warning) when its
+    first call, which compiles it, fails (a form that numba rejects)."""
+    if loop.signatures:
+        return loop(*args)
+    try:
+        return loop(*args)
+    except Exception as error:         # noqa: BLE001 (any compilation failure)
+        plan.give_up(ctx, error)
+        return None
+
+
 def run_compiled_integration(simulator, boundary_time):
     """Advance ``simulator``'s context toward ``boundary_time`` with the compiled loop.
 
@@ -269,14 +281,10 @@ def run_compiled_integration(simulator, boundary_time):
     settings, stats, tableau = integrator_arrays(simulator, ctx, False)
     args = (root.time, root.xc, plan._p, plan._w, plan._arrays, float(boundary_time),
             *tableau, settings, stats)
-    if advance.signatures:
-        t, code = advance(*args)
-    else:
-        try:          # the first call compiles: a form that numba rejects
-            t, code = advance(*args)
-        except Exception as error:         # noqa: BLE001 (any compilation failure)
-            plan.give_up(ctx, error)
-            return None
+    result = call_compiled(plan, ctx, advance, args)
+    if result is None:
+        return None
+    t, code = result
     simulator._num_steps += int(stats[10])
     write_back_statistics(simulator, ctx, stats, t)
     return code == 0

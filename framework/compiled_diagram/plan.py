@@ -144,9 +144,18 @@ class CompiledPlan:
     def prepare_loop(self, ctx):
         """The generated module of this wiring with p and w current (its discrete states
         too), or None when the plan waits to compile, has Python parts, or the wiring no
-        longer compiles."""
-        if self._fn is None or self._python_ports or self._python_derivatives:
+        longer compiles. A plan whose wait is over compiles here (a diagram without
+        continuous state evaluates no derivatives that would compile it)."""
+        if self._python_ports or self._python_derivatives:
             return None
+        if self._fn is None:
+            if self._wait[0] > 0.0 and not codegen.is_loaded(self._source):
+                return None
+            try:
+                self.compile_now()
+            except NotCompilable as error:      # e.g. the cache directory is read-only
+                self.give_up(ctx, error)
+                return None
         if not self._current(ctx):
             try:
                 self._refresh(ctx)

@@ -6,7 +6,7 @@ import math
 
 import numpy as np
 import pytest
-from random_diagrams import RandomDiagram, bits
+from random_diagrams import RandomDiagram, bits, prepared_context
 
 from merganser.framework import (ConstantVectorSource, DiagramBuilder, DiscreteTimeDelay, Gain,
                                  LeafSystem, LinearSystem, NonFiniteStateError, Simulator,
@@ -15,8 +15,7 @@ from merganser.framework import (ConstantVectorSource, DiagramBuilder, DiscreteT
 from merganser.framework.compilation import compile_statistics, kernel
 from merganser.framework.compiled_diagram import (CompiledForm, compile_diagram_dynamics,
                                                   compiled_dynamics_status,
-                                                  register_compiled_form,
-                                                  unfuse_compiled_dynamics)
+                                                  register_compiled_form)
 
 
 def simulation_loop_calls():
@@ -30,13 +29,9 @@ def run(diagram, loggers, compiled, times=(1.0, 2.0), scheme="runge_kutta3", x0=
         **config):
     """Simulate a default context to each of ``times``; what the run leaves, as bytes and
     counts."""
-    ctx = diagram.create_default_context()
+    ctx = prepared_context(diagram, compiled)
     n = ctx.num_continuous_states()
     ctx.set_continuous_state(np.linspace(-1.0, 1.0, n) if x0 is None else x0)
-    if compiled:
-        assert compile_diagram_dynamics(diagram, ctx), compiled_dynamics_status(ctx)
-    else:
-        unfuse_compiled_dynamics(ctx)
     simulator = Simulator(diagram, ctx)
     apply_simulator_config(SimulatorConfig(integration_scheme=scheme, **config), simulator)
     for t in times:
@@ -51,6 +46,15 @@ def run(diagram, loggers, compiled, times=(1.0, 2.0), scheme="runge_kutta3", x0=
             integrator.get_num_derivative_evaluations(), integrator.get_num_steps_taken(),
             repr(integrator.get_ideal_next_step_size()),
             [e[0].get_name() for e in simulator._pending]), ctx
+
+
+def equal_runs(diagram, loggers, **kw):
+    """Run compiled and block by block with the same settings, assert the same bits and
+    counts; the compiled run's result and context."""
+    compiled, ctx = run(diagram, loggers, True, **kw)
+    plain, _ = run(diagram, loggers, False, **kw)
+    assert compiled == plain
+    return compiled, ctx
 
 
 def random_discrete_diagram(seed, continuous=True, num_loggers=3):
@@ -69,9 +73,7 @@ def random_discrete_diagram(seed, continuous=True, num_loggers=3):
 def test_random_wirings_with_discrete_blocks_and_loggers_are_bitwise_equal(seed):
     diagram, loggers = random_discrete_diagram(seed)
     before = simulation_loop_calls()
-    compiled, ctx = run(diagram, loggers, True, accuracy=1e-4, max_step_size=0.05)
-    plain, _ = run(diagram, loggers, False, accuracy=1e-4, max_step_size=0.05)
-    assert compiled == plain
+    compiled, ctx = equal_runs(diagram, loggers, accuracy=1e-4, max_step_size=0.05)
     status = compiled_dynamics_status(ctx)
     assert status.path == "compiled" and status.python_events == ()
     assert simulation_loop_calls() == before + 1    # this wiring's loop ran
@@ -83,10 +85,8 @@ def test_random_discrete_only_wirings_are_bitwise_equal(seed):
     diagram, loggers = random_discrete_diagram(100 + seed, continuous=False)
     assert diagram.create_default_context().num_continuous_states() == 0
     before = simulation_loop_calls()
-    compiled, ctx = run(diagram, loggers, True)
+    compiled, ctx = equal_runs(diagram, loggers)
     assert simulation_loop_calls() == before + 1
-    plain, _ = run(diagram, loggers, False)
-    assert compiled == plain
     assert compiled_dynamics_status(ctx).path == "compiled"
 
 
@@ -119,12 +119,9 @@ def test_a_continuous_plant_under_a_discrete_controller_is_bitwise_equal(scheme)
     """Three advance_to calls (updates left pending at a boundary carry over), more
     per-step records than one log buffer holds (1024), and the log values themselves."""
     diagram, loggers = plant_with_discrete_controller()
-    compiled, ctx = run(diagram, loggers, True, times=(0.5, 1.0, 12.0), scheme=scheme,
-                        x0=[1.0, 2.0], accuracy=1e-5, max_step_size=0.004)
+    compiled, ctx = equal_runs(diagram, loggers, times=(0.5, 1.0, 12.0), scheme=scheme,
+                               x0=[1.0, 2.0], accuracy=1e-5, max_step_size=0.004)
     assert compiled_dynamics_status(ctx).python_events == ()
-    plain, _ = run(diagram, loggers, False, times=(0.5, 1.0, 12.0), scheme=scheme,
-                   x0=[1.0, 2.0], accuracy=1e-5, max_step_size=0.004)
-    assert compiled == plain
     per_step = loggers[1].find_log(ctx)
     assert per_step.num_samples() > 2048
     periodic = loggers[0].find_log(ctx)
@@ -210,9 +207,7 @@ def accumulator_loop(cls):
 
 def test_a_user_leaf_system_with_a_discrete_form_runs_in_the_compiled_loop():
     diagram, loggers = accumulator_loop(CompiledAccumulator)
-    compiled, ctx = run(diagram, loggers, True, accuracy=1e-6, max_step_size=0.01)
-    plain, _ = run(diagram, loggers, False, accuracy=1e-6, max_step_size=0.01)
-    assert compiled == plain
+    compiled, ctx = equal_runs(diagram, loggers, accuracy=1e-6, max_step_size=0.01)
     status = compiled_dynamics_status(ctx)
     assert status.python_events == () and status.python_systems == ()
 
@@ -220,9 +215,7 @@ def test_a_user_leaf_system_with_a_discrete_form_runs_in_the_compiled_loop():
 def test_a_python_discrete_leaf_keeps_the_events_in_python_and_is_named():
     diagram, loggers = accumulator_loop(Accumulator)
     before = simulation_loop_calls()
-    compiled, ctx = run(diagram, loggers, True, accuracy=1e-6, max_step_size=0.01)
-    plain, _ = run(diagram, loggers, False, accuracy=1e-6, max_step_size=0.01)
-    assert compiled == plain
+    compiled, ctx = equal_runs(diagram, loggers, accuracy=1e-6, max_step_size=0.01)
     status = compiled_dynamics_status(ctx)
     assert status.path == "compiled"        # the derivatives still are
     assert any("'acc'" in reason for reason in status.python_events)
@@ -253,11 +246,7 @@ def test_a_non_finite_discrete_update_raises_as_block_by_block():
         builder.connect(grow.get_output_port(), integ.get_input_port())
         logger = log_vector_output(grow.get_output_port(), builder, publish_period=0.05)
         diagram = builder.build()
-        ctx = diagram.create_default_context()
-        if compiled:
-            assert compile_diagram_dynamics(diagram, ctx)
-        else:
-            unfuse_compiled_dynamics(ctx)
+        ctx = prepared_context(diagram, compiled)
         simulator = Simulator(diagram, ctx)
         with pytest.raises(NonFiniteStateError, match="grow") as info:
             simulator.advance_to(1.0)
@@ -266,3 +255,21 @@ def test_a_non_finite_discrete_update_raises_as_block_by_block():
                        bits(log.data()), simulator.get_num_discrete_updates()))
     assert errors[0] == errors[1]
     assert math.isfinite(errors[0][0])
+
+
+def test_a_simulator_compiles_a_discrete_diagram_once_its_python_loop_took_the_wait(
+        tmp_path, monkeypatch):
+    """A diagram without continuous state evaluates no derivatives: the time of its Python
+    event loop counts toward the wait, and the next advance_to compiles."""
+    monkeypatch.setenv("MERGANSER_CACHE_DIR", str(tmp_path))     # a wiring never compiled
+    diagram, loggers = random_discrete_diagram(200, continuous=False, num_loggers=1)
+    ctx = diagram.create_default_context()
+    assert compile_diagram_dynamics(diagram, ctx, wait=1e-9)
+    simulator = Simulator(diagram, ctx)
+    simulator.advance_to(0.5)
+    assert compiled_dynamics_status(ctx).path == "pending"
+    simulator.advance_to(1.0)
+    assert compiled_dynamics_status(ctx).path == "compiled"
+    plain, _ = run(diagram, loggers, False, times=(0.5, 1.0))
+    log = loggers[0].find_log(ctx)
+    assert (bits(ctx.get_discrete_state_vector()), bits(log.data())) == (plain[2], plain[3][0][1])
