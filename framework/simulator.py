@@ -23,6 +23,11 @@ Step algorithm (Drake's event timing, the contract tested in tests/framework)::
             stop when t >= T; updates still pending at T run at the start of the next
             advance_to (so an update scheduled at T is not applied by advance_to(T))
 
+    A compiled diagram (``framework.compiled_diagram``) runs this loop in compiled code,
+    step for step the same (``compiled_diagram.integration`` without events,
+    ``compiled_diagram.event_loop`` with periodic discrete updates and loggers), when
+    all that a step does is compiled; otherwise, or from where it hands back, in Python.
+
     initialize() first refuses to start while a required input port is neither
     connected nor fixed (every such port is named; ports with a default value, like a
     plant's actuation, are not required). advance_to refuses a NaN boundary time, one
