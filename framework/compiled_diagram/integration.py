@@ -241,16 +241,22 @@ def write_back_statistics(simulator, ctx, stats, t):
         ctx._deriv_from_leaf = False
 
 
+#: ids of the generated loops that have run (compiled) once
+_ran: set = set()
+
+
 def call_compiled(plan, ctx, loop, args):
     """``loop(*args)``; None (and the context block by block, with a warning) when its
     first call, which compiles it, fails (a form that numba rejects)."""
-    if loop.signatures:
+    if id(loop) in _ran:
         return loop(*args)
     try:
-        return loop(*args)
+        result = loop(*args)
     except Exception as error:         # noqa: BLE001 (any compilation failure)
         plan.give_up(ctx, error)
         return None
+    _ran.add(id(loop))
+    return result
 
 
 def run_compiled_integration(simulator, boundary_time):
