@@ -10,7 +10,8 @@ from merganser.framework.compiled_diagram import (compile_diagram_dynamics,
                                                   unfuse_compiled_dynamics)
 
 from merganser.framework import (Adder, AffineSystem, ConstantVectorSource, Demultiplexer,
-                                 DiagramBuilder, DiscreteTimeDelay, FirstOrderLowPassFilter,
+                                 DiagramBuilder, DiscreteTimeDelay, DiscreteTimeIntegrator,
+                                 FirstOrderLowPassFilter,
                                  Gain, Integrator, LinearSystem, MatrixGain, Multiplexer,
                                  PassThrough, Saturation, ZeroOrderHold, log_vector_output)
 
@@ -85,6 +86,9 @@ class RandomDiagram:
     def discrete_time_delay(self, rng, n):
         return DiscreteTimeDelay(float(rng.choice([0.01, 0.02])), int(rng.integers(0, 3)), n), [n]
 
+    def discrete_integrator(self, rng, n):
+        return DiscreteTimeIntegrator(n, float(rng.choice([0.01, 0.02]))), [n]
+
     def discrete_linear(self, rng, n):
         k = int(rng.integers(1, 4))
         return LinearSystem(A=0.5 * np.eye(k) + 0.2 * rng.normal(size=(k, k)),
@@ -101,7 +105,8 @@ class RandomDiagram:
 
     def discrete_makers(self):
         """(stateful makers, feedthrough makers) of the discrete blocks."""
-        return ([self.zero_order_hold, self.discrete_time_delay, self.discrete_linear],
+        return ([self.zero_order_hold, self.discrete_time_delay, self.discrete_linear,
+                 self.discrete_integrator],
                 [self.discrete_affine_feedthrough])
 
     # ---- wiring ---------------------------------------------------------------------------

@@ -1,6 +1,6 @@
 """The compiled forms of the framework's primitives (see ``protocol``), the discrete ones
-(ZeroOrderHold, DiscreteTimeDelay, a discrete LinearSystem/AffineSystem) with their
-periodic discrete update.
+(ZeroOrderHold, DiscreteTimeDelay, DiscreteTimeIntegrator, a discrete
+LinearSystem/AffineSystem) with their periodic discrete update.
 
 Each kernel repeats, operation for operation, what the block's Python calc does (the
 same summation order; matrix products through the ``matvec`` kernels that the blocks
@@ -16,6 +16,7 @@ from ..primitives.adder import Adder
 from ..primitives.constant_vector_source import ConstantVectorSource
 from ..primitives.demultiplexer import Demultiplexer
 from ..primitives.discrete_time_delay import DiscreteTimeDelay
+from ..primitives.discrete_time_integrator import DiscreteTimeIntegrator
 from ..primitives.first_order_low_pass_filter import FirstOrderLowPassFilter
 from ..primitives.gain import Gain
 from ..primitives.integrator import Integrator
@@ -255,6 +256,18 @@ def delay_update(t, x, u, p, work, out):
         out[m - n + i] = u[i]
 
 
+@kernel(inline=False)
+def euler_update(t, x, u, p, work, out):
+    """x[n+1] = x[n] + h u[n], h = p[0] (DiscreteTimeIntegrator)."""
+    for i in range(out.shape[0]):
+        out[i] = x[i] + p[0] * u[i]
+
+
+def _discrete_integrator_form(system):
+    return CompiledForm(outputs=(copy_state,), discrete_update=euler_update,
+                        parameters=_constants([system.time_step()]))
+
+
 def _zero_order_hold_form(system):
     if system._abstract:
         return None
@@ -279,6 +292,7 @@ for _cls, _factory in ((AffineSystem, _affine_form), (Gain, _gain_form), (Adder,
                        (FirstOrderLowPassFilter, _low_pass_form),
                        (TrajectorySource, _trajectory_form),
                        (ZeroOrderHold, _zero_order_hold_form),
-                       (DiscreteTimeDelay, _discrete_time_delay_form)):
+                       (DiscreteTimeDelay, _discrete_time_delay_form),
+                       (DiscreteTimeIntegrator, _discrete_integrator_form)):
     register_compiled_form(_cls, _factory)
 del _cls, _factory
