@@ -6,7 +6,8 @@ form (``protocol``: the primitives, LinearSystem/AffineSystem, PidController, us
 LeafSystems that register one), the diagram's time derivatives are evaluated by one
 numba function generated from the wiring (``layout``, ``codegen``): no Python runs per
 block. When moreover every periodic event is a compiled leaf's discrete update
-(ZeroOrderHold, DiscreteTimeDelay, a discrete LinearSystem/AffineSystem, a user form's
+(ZeroOrderHold, DiscreteTimeDelay, DiscreteTimeIntegrator, a discrete
+LinearSystem/AffineSystem, the contact-free discrete MultibodyPlant, a user form's
 ``discrete_update``) or a VectorLogSink recording a compiled port, the Simulator runs
 whole stretches of ``advance_to`` in one compiled call (``event_loop``). Both are
 bit-for-bit equal to the block-by-block path, and are cached across processes in

@@ -214,8 +214,9 @@ def build_layout(ctx):
             loggers.append((k, (src[1], src[2])))
         elif system._periodic_events or system._per_step_events:
             if k not in compiled_discrete:
-                blockers[k] = python.get(k, f"system {_describe(system)} has no compiled "
-                                            f"form")
+                blockers[k] = (python[k] if form(k) is None else
+                               f"system {_describe(system)}: its events are not a compiled "
+                               f"discrete update")
             elif (len(system._periodic_events) != 1 or system._per_step_events
                     or system._periodic_events[0][1].kind != "discrete"):
                 blockers[k] = (f"system {_describe(system)}: the compiled loop runs one "
