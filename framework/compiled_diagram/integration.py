@@ -241,8 +241,8 @@ def write_back_statistics(simulator, ctx, stats, t):
         ctx._deriv_from_leaf = False
 
 
-#: ids of the generated loops that have run (compiled) once
-_ran: set = set()
+#: id -> generated loop that has run (compiled) once (kept, so that its id is not reused)
+_ran: dict = {}
 
 
 def call_compiled(plan, ctx, loop, args):
@@ -255,7 +255,7 @@ def call_compiled(plan, ctx, loop, args):
     except Exception as error:         # noqa: BLE001 (any compilation failure)
         plan.give_up(ctx, error)
         return None
-    _ran.add(id(loop))
+    _ran[id(loop)] = loop
     return result
 
 
