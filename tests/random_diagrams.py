@@ -1,7 +1,8 @@
 """For the compiled-diagram tests: a seeded generator of random diagrams of blocks that
 have a compiled form (random sizes, fan-out, multiplexing, feedback through blocks
-without direct feedthrough, never an algebraic loop), and the comparison of a compiled
-context with a block-by-block one."""
+without direct feedthrough, never an algebraic loop; optionally discrete blocks at random
+periods and offsets, `RandomDiagram.discrete_makers`, and loggers of random ports), and
+the comparison of a compiled context with a block-by-block one."""
 
 import numpy as np
 
