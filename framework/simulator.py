@@ -789,22 +789,28 @@ class Simulator:
                 if root.time >= boundary_time:
                     return SimulatorStatus(boundary_time, root.time)
         # a compiled diagram whose events compile: its compiled loop runs the steps
-        # (None: it does not apply; False: the Python loop below takes over)
+        # (None: it does not apply; False: it handed one step back to the Python loop)
         done = run_compiled_simulation(self, boundary_time)
-        if done:
-            return SimulatorStatus(boundary_time, root.time)
         if done is None:
             start = _time.perf_counter()
             status = self._advance_with_events(boundary_time)
             charge_python_time(self, _time.perf_counter() - start)
             return status
-        return self._advance_with_events(boundary_time)
+        while not done:
+            status = self._advance_with_events(boundary_time, one_step=True)
+            if status is not None:
+                return status
+            done = run_compiled_simulation(self, boundary_time)
+            if done is None:
+                return self._advance_with_events(boundary_time)
+        return SimulatorStatus(boundary_time, root.time)
 
-    def _advance_with_events(self, boundary_time):
-        """The loop of `advance_to` with events (see the module docstring)."""
+    def _advance_with_events(self, boundary_time, one_step=False):
+        """The loop of `advance_to` with events (see the module docstring); with
+        ``one_step``, one iteration of it (None when that did not end the run)."""
         ctx = self._context
         root = ctx._root
-        if self._is_plain_discrete():
+        if self._is_plain_discrete() and not one_step:
             # One periodic discrete update (e.g. a discrete plant) and nothing else: the
             # loop below reduced to what it does in that case.
             data, system, leaf, event = self._periodic[0]
@@ -864,6 +870,8 @@ class Simulator:
                 return self._terminated(boundary_time, status)
             if root.time >= boundary_time:
                 break
+            if one_step:
+                return None
         return SimulatorStatus(boundary_time, root.time)
 
     def advance_pending_events(self):

@@ -289,8 +289,8 @@ def run_compiled_simulation(simulator, boundary_time):
     bool or None
         None when the loop does not apply (see the module docstring); True when the
         context reached ``boundary_time``; False when the Simulator's Python loop takes
-        over (the context, pending events and statistics are where that loop has them at
-        the top of an iteration).
+        the next iteration (the context, pending events and statistics are where that
+        loop has them at the top of one), after which this loop may go on.
     """
     plan = _plan_of(simulator)
     if not _simulator_applies(simulator, plan):

@@ -288,3 +288,27 @@ def test_a_simulator_compiles_a_discrete_diagram_once_its_python_loop_took_the_w
                      bits(logger.find_log(ctx).data())))
     assert logs[0] == logs[1]
     np.testing.assert_allclose(logger.find_log(ctx).data()[0, -1], 0.5, rtol=1e-12)
+
+
+def test_steps_handed_back_to_python_then_the_compiled_loop_goes_on():
+    """A requested minimum step size larger than error control wants (not thrown on):
+    the compiled loop hands each such step to the Python loop, which takes it, and goes
+    on; the run is the block-by-block run bit for bit."""
+    diagram, loggers = plant_with_discrete_controller()
+    results = []
+    for compiled in (True, False):
+        ctx = prepared_context(diagram, compiled)
+        ctx.set_continuous_state([1.0, 2.0])
+        simulator = Simulator(diagram, ctx)
+        apply_simulator_config(SimulatorConfig(integration_scheme="runge_kutta3",
+                                               accuracy=1e-9, max_step_size=0.004), simulator)
+        integrator = simulator.get_mutable_integrator()
+        integrator.set_requested_minimum_step_size(0.0035)
+        integrator.set_throw_on_minimum_step_size_violation(False)
+        simulator.advance_to(1.0)
+        log = loggers[1].find_log(ctx)
+        results.append((bits(ctx.get_continuous_state_vector()),
+                        bits(ctx.get_discrete_state_vector()), bits(log.data()),
+                        simulator.get_num_steps_taken(), simulator.get_num_discrete_updates(),
+                        integrator.get_num_derivative_evaluations()))
+    assert results[0] == results[1]
