@@ -236,17 +236,27 @@ class PeriodicEventData:
 
     def next_time(self, t, inclusive):
         """Earliest trigger time after ``t`` (at or after when ``inclusive``)."""
-        period, offset = self._period_sec, self._offset_sec
-        if t < offset or (inclusive and t == offset):
-            return offset
-        k = float(math.floor((t - offset) / period))
-        candidate = offset + k * period
-        if inclusive and candidate == t:
-            return candidate
-        while candidate <= t:
-            k += 1.0
-            candidate = offset + k * period
+        return next_periodic_time(self._period_sec, self._offset_sec, t, inclusive)
+
+
+def next_periodic_time(period, offset, t, inclusive):
+    """The earliest time ``offset + k * period`` (k = 0, 1, ...) after ``t`` (s), or at
+    ``t`` when ``inclusive``.
+
+    Plain Python that numba compiles too: the compiled simulation loop of a compiled
+    diagram (``compiled_diagram.event_loop``) copies this source, so both loops find the
+    same event times.
+    """
+    if t < offset or (inclusive and t == offset):
+        return offset
+    k = float(math.floor((t - offset) / period))
+    candidate = offset + k * period
+    if inclusive and candidate == t:
         return candidate
+    while candidate <= t:
+        k += 1.0
+        candidate = offset + k * period
+    return candidate
 
 
 class WitnessFunctionDirection(enum.IntEnum):

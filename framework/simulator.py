@@ -23,6 +23,11 @@ Step algorithm (Drake's event timing, the contract tested in tests/framework)::
             stop when t >= T; updates still pending at T run at the start of the next
             advance_to (so an update scheduled at T is not applied by advance_to(T))
 
+    A compiled diagram (``framework.compiled_diagram``) runs this loop in compiled code,
+    step for step the same (``compiled_diagram.integration`` without events,
+    ``compiled_diagram.event_loop`` with periodic discrete updates and loggers), when
+    all that a step does is compiled; otherwise, or from where it hands back, in Python.
+
     initialize() first refuses to start while a required input port is neither
     connected nor fixed (every such port is named; ports with a default value, like a
     plant's actuation, are not required). advance_to refuses a NaN boundary time, one
@@ -49,6 +54,7 @@ import time as _time
 import numpy as np
 
 from .compiled_diagram import fuse_by_default
+from .compiled_diagram.event_loop import charge_python_time, run_compiled_simulation
 from .compiled_diagram.integration import run_compiled_integration
 from .cache import notify
 from .context import Context
@@ -782,7 +788,29 @@ class Simulator:
                 self._num_steps += 1
                 if root.time >= boundary_time:
                     return SimulatorStatus(boundary_time, root.time)
-        if self._is_plain_discrete():
+        # a compiled diagram whose events compile: its compiled loop runs the steps
+        # (None: it does not apply; False: it handed one step back to the Python loop)
+        done = run_compiled_simulation(self, boundary_time)
+        if done is None:
+            start = _time.perf_counter()
+            status = self._advance_with_events(boundary_time)
+            charge_python_time(self, _time.perf_counter() - start)
+            return status
+        while not done:
+            status = self._advance_with_events(boundary_time, one_step=True)
+            if status is not None:
+                return status
+            done = run_compiled_simulation(self, boundary_time)
+            if done is None:
+                return self._advance_with_events(boundary_time)
+        return SimulatorStatus(boundary_time, root.time)
+
+    def _advance_with_events(self, boundary_time, one_step=False):
+        """The loop of `advance_to` with events (see the module docstring); with
+        ``one_step``, one iteration of it (None when that did not end the run)."""
+        ctx = self._context
+        root = ctx._root
+        if self._is_plain_discrete() and not one_step:
             # One periodic discrete update (e.g. a discrete plant) and nothing else: the
             # loop below reduced to what it does in that case.
             data, system, leaf, event = self._periodic[0]
@@ -842,6 +870,8 @@ class Simulator:
                 return self._terminated(boundary_time, status)
             if root.time >= boundary_time:
                 break
+            if one_step:
+                return None
         return SimulatorStatus(boundary_time, root.time)
 
     def advance_pending_events(self):

@@ -67,6 +67,21 @@ class VectorLog:
         self._data[:, self._n] = sample
         self._n += 1
 
+    def append_samples(self, times, data):
+        """Append samples as columns (``times`` shape (N,), ``data`` shape
+        (input_size, N)): the same as N calls of `add_data`."""
+        times = np.asarray(times, dtype=float).reshape(-1)
+        data = np.asarray(data, dtype=float).reshape(self._size, times.size)
+        n = self._n + times.size
+        if n > self._times.size:
+            capacity = max(self.kDefaultCapacity, self._times.size)
+            while capacity < n:
+                capacity *= 2
+            self.reserve(capacity)
+        self._times[self._n:n] = times
+        self._data[:, self._n:n] = data
+        self._n = n
+
     def clear(self):
         """Remove every sample (keeps the storage)."""
         self._n = 0

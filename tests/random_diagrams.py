@@ -1,7 +1,8 @@
 """For the compiled-diagram tests: a seeded generator of random diagrams of blocks that
 have a compiled form (random sizes, fan-out, multiplexing, feedback through blocks
-without direct feedthrough, never an algebraic loop), and the comparison of a compiled
-context with a block-by-block one."""
+without direct feedthrough, never an algebraic loop; optionally discrete blocks at random
+periods and offsets, `RandomDiagram.discrete_makers`, and loggers of random ports), and
+the comparison of a compiled context with a block-by-block one."""
 
 import numpy as np
 
@@ -10,8 +11,10 @@ from merganser.framework.compiled_diagram import (compile_diagram_dynamics,
                                                   unfuse_compiled_dynamics)
 
 from merganser.framework import (Adder, AffineSystem, ConstantVectorSource, Demultiplexer,
-                                 DiagramBuilder, FirstOrderLowPassFilter, Gain, Integrator,
-                                 LinearSystem, MatrixGain, Multiplexer, PassThrough, Saturation)
+                                 DiagramBuilder, DiscreteTimeDelay, DiscreteTimeIntegrator,
+                                 FirstOrderLowPassFilter,
+                                 Gain, Integrator, LinearSystem, MatrixGain, Multiplexer,
+                                 PassThrough, Saturation, ZeroOrderHold, log_vector_output)
 
 
 class RandomDiagram:
@@ -20,10 +23,12 @@ class RandomDiagram:
     ``(system, input sizes, output port)``."""
 
     def __init__(self, seed, num_stateful=3, num_feedthrough=8, feedthrough_makers=(),
-                 stateful_makers=()):
+                 stateful_makers=(), num_loggers=0):
         self.rng = np.random.default_rng(seed)
         self.num_stateful = num_stateful
         self.num_feedthrough = num_feedthrough
+        self.num_loggers = num_loggers
+        self.loggers = []
         self.feedthrough_makers = [self._gain, self._adder, self._mux, self._demux,
                                    self._saturation, self._pass_through, self._matrix_gain,
                                    self._affine_feedthrough, *feedthrough_makers]
@@ -74,6 +79,37 @@ class RandomDiagram:
     def _low_pass(self, rng, n):
         return FirstOrderLowPassFilter(time_constants=rng.uniform(0.1, 2.0, size=n)), [n]
 
+    # discrete blocks (periodic discrete updates at random periods and offsets)
+    def zero_order_hold(self, rng, n):
+        return ZeroOrderHold(float(rng.choice([0.01, 0.025, 0.03])), n,
+                             offset_sec=float(rng.choice([0.0, 0.005, 0.0125]))), [n]
+
+    def discrete_time_delay(self, rng, n):
+        return DiscreteTimeDelay(float(rng.choice([0.01, 0.02])), int(rng.integers(0, 3)), n), [n]
+
+    def discrete_integrator(self, rng, n):
+        return DiscreteTimeIntegrator(n, float(rng.choice([0.01, 0.02]))), [n]
+
+    def discrete_linear(self, rng, n):
+        k = int(rng.integers(1, 4))
+        return LinearSystem(A=0.5 * np.eye(k) + 0.2 * rng.normal(size=(k, k)),
+                            B=rng.normal(size=(k, n)), C=rng.normal(size=(int(rng.integers(1, 3)), k)),
+                            D=None, time_period=float(rng.choice([0.01, 0.02]))), [n]
+
+    def discrete_affine_feedthrough(self, rng, n):
+        k = int(rng.integers(1, 3))
+        p = int(rng.integers(1, 3))
+        return AffineSystem(A=0.5 * np.eye(k) + 0.2 * rng.normal(size=(k, k)),
+                            B=rng.normal(size=(k, n)), f0=rng.normal(size=k),
+                            C=rng.normal(size=(p, k)), D=rng.normal(size=(p, n)),
+                            y0=rng.normal(size=p), time_period=0.015), [n]
+
+    def discrete_makers(self):
+        """(stateful makers, feedthrough makers) of the discrete blocks."""
+        return ([self.zero_order_hold, self.discrete_time_delay, self.discrete_linear,
+                 self.discrete_integrator],
+                [self.discrete_affine_feedthrough])
+
     # ---- wiring ---------------------------------------------------------------------------
     def build(self):
         rng = self.rng
@@ -96,6 +132,10 @@ class RandomDiagram:
         for system in deferred:     # feedback: these have no direct feedthrough
             for i in range(system.num_input_ports()):
                 self._feed(system.get_input_port(i))
+        for _ in range(self.num_loggers):   # every step, or at a random period
+            port = self.outputs[int(rng.integers(len(self.outputs)))]
+            period = float(rng.choice([0.0, 0.01, 0.05, 0.125]))
+            self.loggers.append(log_vector_output(port, builder, publish_period=period))
         return builder.build()
 
     def _add(self, system, publish=True):
@@ -121,6 +161,16 @@ class RandomDiagram:
 def bits(a):
     """The bytes of ``a`` as float64: equal bits, signed zeros and NaNs included."""
     return np.asarray(a, dtype=float).tobytes()
+
+
+def prepared_context(diagram, compiled):
+    """A default context of ``diagram``, compiled now or block by block."""
+    ctx = diagram.create_default_context()
+    if compiled:
+        assert compile_diagram_dynamics(diagram, ctx), compiled_dynamics_status(ctx)
+    else:
+        unfuse_compiled_dynamics(ctx)
+    return ctx
 
 
 def compiled_and_plain(diagram):

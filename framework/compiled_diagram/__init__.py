@@ -1,11 +1,17 @@
-"""Compiled diagrams: a diagram's time derivatives in one compiled call.
+"""Compiled diagrams: a diagram's time derivatives, discrete updates and logging in
+compiled code.
 
 When the blocks that a root Diagram's continuous state depends on all have a compiled
 form (``protocol``: the primitives, LinearSystem/AffineSystem, PidController, user
 LeafSystems that register one), the diagram's time derivatives are evaluated by one
 numba function generated from the wiring (``layout``, ``codegen``): no Python runs per
-block. It is bit-for-bit equal to the block-by-block evaluation, and is cached across
-processes in `cache_directory()`.
+block. When moreover every periodic event is a compiled leaf's discrete update
+(ZeroOrderHold, DiscreteTimeDelay, DiscreteTimeIntegrator, a discrete
+LinearSystem/AffineSystem, the contact-free discrete MultibodyPlant, a user form's
+``discrete_update``) or a VectorLogSink recording a compiled port, the Simulator runs
+whole stretches of ``advance_to`` in one compiled call (``event_loop``). Both are
+bit-for-bit equal to the block-by-block path, and are cached across processes in
+`cache_directory()` (bounded by `clean_cache`).
 
 The Simulator installs it on its context (`fuse_by_default`) unless the user chose
 otherwise for that context (`unfuse_compiled_dynamics`); it compiles a wiring seen for
@@ -16,10 +22,10 @@ tells which path a context runs and why::
     from merganser.framework.compiled_diagram import compiled_dynamics_status
     print(compiled_dynamics_status(simulator.get_context()))
 
-A leaf without a compiled form (a Python LeafSystem, a leaf with discrete or abstract
-state) stays Python: the compiled call runs between Python's evaluation of the ports of
-such leaves that it reads and of their derivatives (the compiled integration loop then
-does not apply); the status names them. When no leaf with continuous state compiles,
+A leaf without a compiled form (a Python LeafSystem, a leaf with abstract state, or
+with discrete state and no compiled ``discrete_update``) stays Python: the compiled call
+runs between Python's evaluation of the ports of such leaves that it reads and of their
+derivatives (the compiled loops then do not apply); the status names them. When no leaf with continuous state compiles,
 the diagram evaluates block by block.
 """
 
@@ -28,7 +34,7 @@ import warnings
 
 from ..context import DiagramContext
 from . import forms as _forms  # noqa: F401  (registers the primitives' forms)
-from .codegen import cache_directory
+from .codegen import CACHE_LIMIT, cache_directory, cache_limit, clean_cache
 from .layout import NotCompilable, build_layout
 from .plan import COMPILE_AFTER_SECONDS, CompiledPlan
 from .protocol import (CompiledForm, CompiledPort, compiled_form_of,
@@ -36,8 +42,8 @@ from .protocol import (CompiledForm, CompiledPort, compiled_form_of,
 
 __all__ = ["CompiledForm", "CompiledPort", "register_compiled_form", "compiled_form_of",
            "compile_diagram_dynamics", "unfuse_compiled_dynamics", "compiled_dynamics_status",
-           "CompiledDynamicsStatus", "fuse_by_default", "cache_directory",
-           "COMPILE_AFTER_SECONDS"]
+           "CompiledDynamicsStatus", "fuse_by_default", "cache_directory", "clean_cache",
+           "cache_limit", "CACHE_LIMIT", "COMPILE_AFTER_SECONDS"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -55,11 +61,17 @@ class CompiledDynamicsStatus:
     python_systems : tuple of str
         For a compiled path: the reasons of the leaves whose ports and derivatives
         Python evaluates around the compiled call (empty: all compiled).
+    python_events : tuple of str
+        For a compiled path: why the Simulator's Python loop runs the events (a leaf
+        whose periodic or per-step events are not compiled, a logger of a Python port);
+        empty when its compiled simulation loop can run them (with an explicit
+        Runge-Kutta integrator, no witness, monitor, pacing or forced publishing).
     """
 
     path: str
     reason: str = ""
     python_systems: tuple = ()
+    python_events: tuple = ()
 
     def __str__(self):
         return self.path + (f": {self.reason}" if self.reason else "")
@@ -113,7 +125,8 @@ def compiled_dynamics_status(context):
     if plan is not None:
         python = tuple(plan.python_reasons())
         return CompiledDynamicsStatus("compiled" if plan.compiled else "pending",
-                                      "; ".join(python), python)
+                                      "; ".join(python), python,
+                                      tuple(plan._layout.event_blockers.values()))
     if isinstance(context, DiagramContext) and context._affine_choice is False:
         return CompiledDynamicsStatus("block_by_block", "unfuse_compiled_dynamics was called "
                                       "on this context")

@@ -1,4 +1,6 @@
-"""The compiled forms of the framework's primitives (see ``protocol``).
+"""The compiled forms of the framework's primitives (see ``protocol``), the discrete ones
+(ZeroOrderHold, DiscreteTimeDelay, DiscreteTimeIntegrator, a discrete
+LinearSystem/AffineSystem) with their periodic discrete update.
 
 Each kernel repeats, operation for operation, what the block's Python calc does (the
 same summation order; matrix products through the ``matvec`` kernels that the blocks
@@ -13,6 +15,8 @@ from ..compilation import kernel
 from ..primitives.adder import Adder
 from ..primitives.constant_vector_source import ConstantVectorSource
 from ..primitives.demultiplexer import Demultiplexer
+from ..primitives.discrete_time_delay import DiscreteTimeDelay
+from ..primitives.discrete_time_integrator import DiscreteTimeIntegrator
 from ..primitives.first_order_low_pass_filter import FirstOrderLowPassFilter
 from ..primitives.gain import Gain
 from ..primitives.integrator import Integrator
@@ -21,6 +25,7 @@ from ..primitives.multiplexer import Multiplexer
 from ..primitives.pass_through import PassThrough
 from ..primitives.saturation import Saturation
 from ..primitives.trajectory_source import TrajectorySource
+from ..primitives.zero_order_hold import ZeroOrderHold
 from ..trajectories.polynomial_eval import eval_orders
 from ..matvec import matvec, matvec_add
 from .protocol import CompiledForm, CompiledPort, register_compiled_form
@@ -41,7 +46,7 @@ def copy_input(t, x, u, p, work, out):
 
 @kernel(inline=False)
 def copy_state(t, x, u, p, work, out):
-    """out = x (a state output port)."""
+    """out = x[:len(out)] (a state output port; a DiscreteTimeDelay's oldest sample)."""
     _copy(x, out)
 
 
@@ -132,7 +137,8 @@ def _affine_into(out, M, N, offset, has_N, has_offset, x, u):
 
 @kernel(inline=False)
 def affine_derivatives(t, x, u, p, work, out):
-    """ẋ = A x + B u + f0 (n = len(x), m = len(u))."""
+    """ẋ = A x + B u + f0, or x[n+1] = A x + B u + f0 for a discrete system (n = len(x),
+    m = len(u))."""
     n, m = x.shape[0], u.shape[0]
     o = _FLAGS
     A = p[o:o + n * n].reshape((n, n))
@@ -155,8 +161,6 @@ def affine_output(t, x, u, p, work, out):
 
 
 def _affine_form(system):
-    if system.time_period() != 0.0:
-        return None             # a discrete AffineSystem: its state is discrete
     constants = np.concatenate([
         [float(system._has_B), float(system._has_f0), float(system._has_D),
          float(system._has_y0)],
@@ -164,8 +168,11 @@ def _affine_form(system):
         system.D().ravel(), system.y0()])
     constants.flags.writeable = False
     outputs = (CompiledPort(affine_output),) if system.num_output_ports() else ()
+    stateful = system.num_states() > 0
+    discrete = system.time_period() != 0.0
     return CompiledForm(outputs=outputs,
-                        derivatives=affine_derivatives if system.num_states() else None,
+                        derivatives=affine_derivatives if stateful and not discrete else None,
+                        discrete_update=affine_derivatives if stateful and discrete else None,
                         parameters=lambda context: constants)
 
 
@@ -239,6 +246,40 @@ def _trajectory_form(system):
                         arrays=lambda context: trajectory._evaluation_stack(k))
 
 
+@kernel(inline=False)
+def delay_update(t, x, u, p, work, out):
+    """The buffer x (oldest sample first) shifted by one sample, u appended."""
+    n, m = u.shape[0], x.shape[0]
+    for i in range(m - n):
+        out[i] = x[n + i]
+    for i in range(n):
+        out[m - n + i] = u[i]
+
+
+@kernel(inline=False)
+def euler_update(t, x, u, p, work, out):
+    """x[n+1] = x[n] + h u[n], h = p[0] (DiscreteTimeIntegrator)."""
+    for i in range(out.shape[0]):
+        out[i] = x[i] + p[0] * u[i]
+
+
+def _discrete_integrator_form(system):
+    return CompiledForm(outputs=(copy_state,), discrete_update=euler_update,
+                        parameters=_constants([system.time_step()]))
+
+
+def _zero_order_hold_form(system):
+    if system._abstract:
+        return None
+    return CompiledForm(outputs=(copy_state,), discrete_update=copy_input)
+
+
+def _discrete_time_delay_form(system):
+    if system._abstract:
+        return None
+    return CompiledForm(outputs=(copy_state,), discrete_update=delay_update)
+
+
 def _pass_through_form(system):
     return None if system.is_abstract() else CompiledForm(outputs=(copy_input,))
 
@@ -249,6 +290,9 @@ for _cls, _factory in ((AffineSystem, _affine_form), (Gain, _gain_form), (Adder,
                        (Multiplexer, _multiplexer_form), (Demultiplexer, _demultiplexer_form),
                        (Saturation, _saturation_form), (PassThrough, _pass_through_form),
                        (FirstOrderLowPassFilter, _low_pass_form),
-                       (TrajectorySource, _trajectory_form)):
+                       (TrajectorySource, _trajectory_form),
+                       (ZeroOrderHold, _zero_order_hold_form),
+                       (DiscreteTimeDelay, _discrete_time_delay_form),
+                       (DiscreteTimeIntegrator, _discrete_integrator_form)):
     register_compiled_form(_cls, _factory)
 del _cls, _factory

@@ -27,19 +27,21 @@ from ..integrators.integrator_base import SMALLEST_RELATIVE_STEP, STRETCH_FACTOR
 from ..integrators.runge_kutta import RungeKuttaIntegrator
 from ..integrators.step_size_control import StepSizeController
 
-__all__ = ["explicit_runge_kutta_loop", "loop_source", "run_compiled_integration"]
+__all__ = ["explicit_runge_kutta_loop", "loop_source", "run_compiled_integration", "applies",
+           "integrator_arrays", "write_back_statistics", "call_compiled"]
 
 # settings: [max_step, ideal_h, initial_target, requested_min, rtol, atol, order, safety,
 #            min_shrink, max_grow, hysteresis_low, hysteresis_high, error_control, fsal,
-#            have_k0, stretch, smallest_relative_step]
+#            have_k0, stretch, smallest_relative_step, single_step]
 # stats: [steps, evaluations, error shrinkages, prev_h, largest_h, smallest_adapted_h,
 #         initial_h, t_step_start, ideal_h, end_derivatives_valid, simulator steps]
-NUM_SETTINGS, NUM_STATS = 17, 11
+NUM_SETTINGS, NUM_STATS = 18, 11
 
 
 def explicit_runge_kutta_loop(t, x, p, w, arrays, t_final, A, b, e, c, K, x0, x1, err, settings,
                               stats):  # pragma: no cover (compiled from generated modules)
-    """Integrate from (t, x) to t_final; returns (time reached, 0 done | 1 Python steps).
+    """Integrate from (t, x) to t_final (one step only when settings[17]); returns (time
+    reached, 0 done | 1 Python steps).
 
     x is the root context's continuous state (written in place); K (s, n), x0, x1, err
     (n,) the integrator's arrays; settings and stats as laid out in the module.
@@ -167,6 +169,8 @@ def explicit_runge_kutta_loop(t, x, p, w, arrays, t_final, A, b, e, c, K, x0, x1
             for i in range(n):
                 K[0, i] = K[last, i]
         stats[9] = 1.0 if end_valid else 0.0
+        if settings[17] != 0.0:
+            break
     return t, 0
 
 
@@ -178,12 +182,81 @@ def loop_source():
     return source.replace("NUM_STATS_LITERAL", str(NUM_STATS))
 
 
-def _applies(simulator, plan):
+def applies(simulator, plan):
+    """True when the compiled loop can run ``simulator``'s integrator (an explicit
+    Runge-Kutta scheme without dense output) for installed ``plan``."""
     integrator = simulator._integrator
     return (plan is not None and isinstance(integrator, RungeKuttaIntegrator)
             and type(integrator)._do_step is RungeKuttaIntegrator._do_step
             and type(integrator._controller).adjust is StepSizeController.adjust
             and integrator._dense is None)
+
+
+def integrator_arrays(simulator, ctx, single_step):
+    """The settings and statistics arrays of ``simulator``'s integrator for the compiled
+    loop, and whether K[0] holds the derivatives at the context's state."""
+    integrator = simulator._integrator
+    entry = ctx.deriv_entry
+    have_k0 = entry.valid and not ctx._deriv_from_leaf
+    if have_k0:
+        integrator._K[0] = entry.value
+    controller = integrator._controller
+    rtol = integrator._accuracy_in_use
+    settings = np.array([
+        integrator._max_step, integrator._ideal_h, integrator._initial_step_target or 0.0,
+        integrator._requested_min_step, rtol,
+        rtol if integrator._atol is None else integrator._atol,
+        integrator.error_estimate_order, controller.safety, controller.min_shrink,
+        controller.max_grow, controller.hysteresis_low, controller.hysteresis_high,
+        not (integrator._fixed_step_mode or not integrator._supports_error),
+        integrator.fsal, have_k0, STRETCH_FACTOR, SMALLEST_RELATIVE_STEP, single_step],
+        dtype=float)
+    stats = np.array([
+        integrator._num_steps, integrator._num_derivative_evaluations,
+        integrator._num_shrinkages_error, integrator._prev_h, integrator._largest_h,
+        integrator._smallest_adapted_h, integrator._initial_h_taken,
+        integrator._t_step_start, integrator._ideal_h, float(have_k0), 0.0], dtype=float)
+    tableau = (integrator._A, integrator._b, integrator._e,
+               np.asarray(integrator._c, dtype=float), integrator._K, integrator._x0,
+               integrator._x1, integrator._err)
+    return settings, stats, tableau
+
+
+def write_back_statistics(simulator, ctx, stats, t):
+    """Copy the compiled loop's statistics into the integrator, set the context's time
+    (its state was written in place) and mark the derivatives in K[0] current when
+    stats[9] says they are."""
+    integrator = simulator._integrator
+    integrator._num_steps = int(stats[0])
+    integrator._num_derivative_evaluations = int(stats[1])
+    integrator._num_shrinkages_error = int(stats[2])
+    (integrator._prev_h, integrator._largest_h, integrator._smallest_adapted_h,
+     integrator._initial_h_taken, integrator._t_step_start,
+     integrator._ideal_h) = (float(v) for v in stats[3:9])
+    ctx._set_time_after_writing_xc(t)
+    if stats[9]:        # the derivatives at the final state (FSAL) are current
+        entry = ctx.deriv_entry
+        entry.value[:] = integrator._K[0]
+        entry.valid = True
+        ctx._deriv_from_leaf = False
+
+
+#: id -> generated loop that has run (compiled) once (kept, so that its id is not reused)
+_ran: dict = {}
+
+
+def call_compiled(plan, ctx, loop, args):
+    """``loop(*args)``; None (and the context block by block, with a warning) when its
+    first call, which compiles it, fails (a form that numba rejects)."""
+    if id(loop) in _ran:
+        return loop(*args)
+    try:
+        result = loop(*args)
+    except Exception as error:         # noqa: BLE001 (any compilation failure)
+        plan.give_up(ctx, error)
+        return None
+    _ran[id(loop)] = loop
+    return result
 
 
 def run_compiled_integration(simulator, boundary_time):
@@ -199,7 +272,7 @@ def run_compiled_integration(simulator, boundary_time):
     """
     ctx = simulator._context
     plan = getattr(ctx, "_calc_xcdot", None) if isinstance(ctx, DiagramContext) else None
-    if not _applies(simulator, getattr(plan, "prepare_loop", None) and plan):
+    if not applies(simulator, getattr(plan, "prepare_loop", None) and plan):
         return None
     integrator = simulator._integrator
     if not integrator._initialized:
@@ -209,47 +282,15 @@ def run_compiled_integration(simulator, boundary_time):
     advance = plan.prepare_loop(ctx)
     if advance is None:
         return None
+    advance = advance.explicit_runge_kutta_loop
     root = ctx._root
-    entry = ctx.deriv_entry
-    have_k0 = entry.valid and not ctx._deriv_from_leaf
-    if have_k0:
-        integrator._K[0] = entry.value
-    controller = integrator._controller
-    rtol = integrator._accuracy_in_use
-    settings = np.array([
-        integrator._max_step, integrator._ideal_h, integrator._initial_step_target or 0.0,
-        integrator._requested_min_step, rtol,
-        rtol if integrator._atol is None else integrator._atol,
-        integrator.error_estimate_order, controller.safety, controller.min_shrink,
-        controller.max_grow, controller.hysteresis_low, controller.hysteresis_high,
-        not (integrator._fixed_step_mode or not integrator._supports_error),
-        integrator.fsal, have_k0, STRETCH_FACTOR, SMALLEST_RELATIVE_STEP], dtype=float)
-    stats = np.array([
-        integrator._num_steps, integrator._num_derivative_evaluations,
-        integrator._num_shrinkages_error, integrator._prev_h, integrator._largest_h,
-        integrator._smallest_adapted_h, integrator._initial_h_taken,
-        integrator._t_step_start, integrator._ideal_h, 0.0, 0.0], dtype=float)
+    settings, stats, tableau = integrator_arrays(simulator, ctx, False)
     args = (root.time, root.xc, plan._p, plan._w, plan._arrays, float(boundary_time),
-            integrator._A, integrator._b, integrator._e, np.asarray(integrator._c, dtype=float),
-            integrator._K, integrator._x0, integrator._x1, integrator._err, settings, stats)
-    if advance.signatures:
-        t, code = advance(*args)
-    else:
-        try:          # the first call compiles: a form that numba rejects
-            t, code = advance(*args)
-        except Exception as error:         # noqa: BLE001 (any compilation failure)
-            plan.give_up(ctx, error)
-            return None
-    integrator._num_steps = int(stats[0])
-    integrator._num_derivative_evaluations = int(stats[1])
-    integrator._num_shrinkages_error = int(stats[2])
-    (integrator._prev_h, integrator._largest_h, integrator._smallest_adapted_h,
-     integrator._initial_h_taken, integrator._t_step_start,
-     integrator._ideal_h) = (float(v) for v in stats[3:9])
+            *tableau, settings, stats)
+    result = call_compiled(plan, ctx, advance, args)
+    if result is None:
+        return None
+    t, code = result
     simulator._num_steps += int(stats[10])
-    ctx._set_time_after_writing_xc(t)
-    if stats[9]:        # the derivatives at the final state (FSAL) are current
-        entry.value[:] = integrator._K[-1]
-        entry.valid = True
-        ctx._deriv_from_leaf = False
+    write_back_statistics(simulator, ctx, stats, t)
     return code == 0

@@ -1,14 +1,17 @@
 """The layout of a compiled diagram: which ports are needed, in which order, and where
-every value lives in the flat arrays of the generated function (``codegen``).
+every value lives in the flat arrays of the generated functions (``codegen``).
 
 Built from a root DiagramContext's wiring (its input sources: connections, fixed values,
 defaults), never from the system classes: each leaf contributes its `CompiledForm`.
-The compiled part is every leaf with a `CompiledForm` that the continuous state depends
-on (through connections and direct feedthrough). A leaf without one (a Python
-LeafSystem, a leaf with discrete or abstract state, a form whose check refuses the
-wiring) stays Python: the output ports of it that the compiled part reads are evaluated
-in Python before the compiled call (`Layout.python_ports`), and its time derivatives
-after it (`Layout.python_derivatives`). `NotCompilable` says why nothing compiles.
+The compiled part is every leaf with a `CompiledForm` that the continuous state, a
+compiled discrete update or a logger (VectorLogSink) depends on (through connections and
+direct feedthrough). A leaf without one (a Python LeafSystem, a leaf with abstract state
+or with discrete state but no compiled update, a form whose check refuses the wiring)
+stays Python: the output ports of it that the compiled derivatives read are evaluated in
+Python before the compiled call (`Layout.python_ports`), and its time derivatives after
+it (`Layout.python_derivatives`); events that the compiled simulation loop cannot run
+(such a leaf's, a logger of a Python port) are named in `Layout.event_blockers`.
+`NotCompilable` says why nothing compiles.
 """
 
 import dataclasses
@@ -17,6 +20,7 @@ import numpy as np
 
 from ..context import DiagramContext, FixedInputValue
 from ..ports import VECTOR
+from ..vector_log_sink import VectorLogSink
 from .protocol import compiled_form_of
 
 __all__ = ["NotCompilable", "Layout", "build_layout"]
@@ -56,6 +60,9 @@ class LeafLayout:
     work_area: tuple = (0, 0)
     arrays: int = -1            # index into the generated function's arrays tuple
     derivatives: object = None
+    xd_area: tuple = (0, 0)     # its discrete state (groups concatenated), inside x_area
+    xd_next_area: tuple = (0, 0)
+    discrete_update: object = None
     fixed: list = dataclasses.field(default_factory=list)   # (w offset, source object)
 
     def x_expr(self):
@@ -73,6 +80,11 @@ class Layout:
     python_ports: list = dataclasses.field(default_factory=list)   # Nodes Python evaluates
     python_derivatives: list = dataclasses.field(default_factory=list)  # (leaf, index)
     python_reasons: dict = dataclasses.field(default_factory=dict)  # leaf index -> why
+    discrete: list = dataclasses.field(default_factory=list)   # LeafLayouts with an update
+    discrete_order: list = dataclasses.field(default_factory=list)  # Nodes they read
+    loggers: list = dataclasses.field(default_factory=list)    # (leaf index, Node recorded)
+    log_order: list = dataclasses.field(default_factory=list)  # Nodes the loggers read
+    event_blockers: dict = dataclasses.field(default_factory=dict)  # leaf index -> why
 
 
 def _describe(system):
@@ -80,21 +92,20 @@ def _describe(system):
 
 
 def build_layout(ctx):
-    """The Layout of root DiagramContext ``ctx``'s time derivatives.
+    """The Layout of root DiagramContext ``ctx``'s time derivatives, discrete updates and
+    logged values.
 
     Raises
     ------
     NotCompilable
         With the reason (a block without a compiled form, an abstract or unconnected
-        input, discrete or abstract state feeding the derivatives, an algebraic loop).
+        input, no compiled state at all, an algebraic loop).
     """
     if not isinstance(ctx, DiagramContext) or ctx._parent is not None:
         raise NotCompilable("only the root context of a Diagram is compiled")
     leaves = ctx._leaves
     position = {id(leaf): k for k, leaf in enumerate(leaves)}
     stateful = [k for k, leaf in enumerate(leaves) if leaf._global_xc.size]
-    if not stateful:
-        raise NotCompilable("the diagram has no continuous state")
     forms, python = {}, {}
 
     def form(k):
@@ -104,8 +115,12 @@ def build_layout(ctx):
             f = compiled_form_of(system)
             if f is None:
                 python[k] = f"system {_describe(system)} has no compiled form"
-            elif leaves[k]._xd or leaves[k]._xa:
-                python[k] = f"system {_describe(system)} has discrete or abstract state"
+            elif leaves[k]._xa:
+                python[k] = f"system {_describe(system)} has abstract state"
+                f = None
+            elif leaves[k]._xd and f.discrete_update is None:
+                python[k] = (f"system {_describe(system)} has discrete state and its compiled "
+                             f"form no discrete_update")
                 f = None
             else:
                 reason = f.check(leaves[k]) if f.check is not None else None
@@ -138,12 +153,13 @@ def build_layout(ctx):
                                 f"{_describe(src_leaf._system)} is abstract")
         return ("port", position[id(src_leaf)], out_port.get_index())
 
-    # the needed ports, sorted (depth-first post-order over direct feedthrough)
-    nodes, order, visiting, py_nodes = {}, [], set(), {}
+    # the needed ports, sorted (depth-first post-order over direct feedthrough); each
+    # root set (derivatives, discrete updates, loggers) collects the keys it reads
+    nodes, order, visiting, py_seen = {}, [], set(), {}
 
-    def need(k, j):
+    def need(k, j, acc):
         key = (k, j)
-        if key in nodes or key in py_nodes:
+        if key in acc:
             return
         if key in visiting:
             raise NotCompilable(f"algebraic loop through output port {j} of system "
@@ -152,7 +168,9 @@ def build_layout(ctx):
         entry = None if f is None else f.outputs[j]
         system = leaves[k]._system
         if entry is None:           # Python evaluates this port (and what it reads)
-            py_nodes[key] = Node(k, j, None, 0)
+            acc.add(key)
+            if key not in py_seen:
+                py_seen[key] = Node(k, j, None, 0)
             if f is not None:
                 python.setdefault(k, f"output port '{system.get_output_port(j).get_name()}'"
                                      f" of system {_describe(system)} has no compiled "
@@ -163,21 +181,59 @@ def build_layout(ctx):
             if system.has_direct_feedthrough(i, j):
                 src = source_of(k, i)
                 if src[0] == "port":
-                    need(src[1], src[2])
+                    need(src[1], src[2], acc)
         visiting.discard(key)
-        nodes[key] = Node(k, j, entry.fn, entry.p_offset)
-        order.append(nodes[key])
+        acc.add(key)
+        if key not in nodes:
+            nodes[key] = Node(k, j, entry.fn, entry.p_offset)
+            order.append(nodes[key])
+
+    def need_inputs(ks, acc):
+        for k in ks:
+            for i in range(leaves[k]._system.num_input_ports()):
+                src = source_of(k, i)
+                if src[0] == "port":
+                    need(src[1], src[2], acc)
 
     compiled_stateful = [k for k in stateful if form(k) is not None]
-    for k in compiled_stateful:
-        for i in range(leaves[k]._system.num_input_ports()):
-            src = source_of(k, i)
-            if src[0] == "port":
-                need(src[1], src[2])
-    if not compiled_stateful:
+    deriv_keys, discrete_keys, log_keys = set(), set(), set()
+    need_inputs(compiled_stateful, deriv_keys)
+    compiled_discrete = [k for k, leaf in enumerate(leaves)
+                         if leaf._xd and form(k) is not None]
+    need_inputs(compiled_discrete, discrete_keys)
+    blockers = {}
+    loggers = []
+    for k, leaf in enumerate(leaves):
+        system = leaf._system
+        if isinstance(system, VectorLogSink):
+            src = source_of(k, 0)
+            if src[0] != "port":
+                blockers[k] = f"logger {_describe(system)} records a fixed or default value"
+                continue
+            need(src[1], src[2], log_keys)
+            loggers.append((k, (src[1], src[2])))
+        elif system._periodic_events or system._per_step_events:
+            if k not in compiled_discrete:
+                blockers[k] = (python[k] if form(k) is None else
+                               f"system {_describe(system)}: its events are not a compiled "
+                               f"discrete update")
+            elif (len(system._periodic_events) != 1 or system._per_step_events
+                    or system._periodic_events[0][1].kind != "discrete"):
+                blockers[k] = (f"system {_describe(system)}: the compiled loop runs one "
+                               f"periodic discrete update per leaf, not its events")
+    for key in sorted((discrete_keys | log_keys) & set(py_seen)):
+        blockers.setdefault(key[0], python[key[0]])
+    if stateful and not compiled_stateful:
         raise NotCompilable("; ".join(python[k] for k in stateful))
+    if not stateful:
+        if not compiled_discrete and not loggers:
+            raise NotCompilable("the diagram has no continuous state, compiled discrete "
+                                "update or logger")
+        if blockers:
+            raise NotCompilable("; ".join(blockers.values()))
 
-    involved = sorted(set(compiled_stateful) | {node.leaf for node in order})
+    involved = sorted(set(compiled_stateful) | set(compiled_discrete)
+                      | {node.leaf for node in order})
     w = 0
     p = 0
     out = []
@@ -194,8 +250,18 @@ def build_layout(ctx):
         f = forms[k]
         lay = LeafLayout(k, system.get_name(), f)
         g = leaf._global_xc
+        nxd = sum(group.size for group in leaf._xd)
         if g.size:
             lay.derivatives = f.derivatives
+        if nxd:             # x = [xc; xd] in w (xc gathered)
+            lay.gather = tuple(int(i) for i in g)
+            lay.x_area = area(g.size + nxd)
+            lay.xd_area = (lay.x_area[0] + g.size, lay.x_area[1])
+            lay.xd_next_area = area(nxd)
+            lay.discrete_update = f.discrete_update
+            if g.size:
+                lay.xdot_area = area(g.size)
+        elif g.size:
             if np.all(np.diff(g) == 1):
                 lay.x_slice = lay.xdot_slice = (int(g[0]), int(g[-1]) + 1)
             else:
@@ -218,10 +284,11 @@ def build_layout(ctx):
         node.leaf = index_of[node.leaf]
         system = leaves[out[node.leaf].index]._system
         node.y_area = area(system.get_output_port(node.port).size())
-    for node in py_nodes.values():          # node.leaf stays the root leaf index
+    py_nodes = [py_seen[key] for key in py_seen if key in deriv_keys]
+    for node in py_nodes:           # node.leaf stays the root leaf index
         node.y_area = area(leaves[node.leaf]._system.get_output_port(node.port).size())
     by_port = {(out[n.leaf].index, n.port): n for n in order}
-    by_port.update(py_nodes)
+    by_port.update({(n.leaf, n.port): n for n in py_nodes})
     for lay in out:
         k = lay.index
         system = leaves[k]._system
@@ -234,6 +301,12 @@ def build_layout(ctx):
             elif src[0] != "none":
                 lay.fixed.append((lay.u_offsets[i], src[1]))
     python_derivatives = [(k, leaves[k]._xc_index) for k in stateful if forms[k] is None]
-    used = {n.leaf for n in py_nodes.values()} | {k for k, _ in python_derivatives}
-    return Layout(out, order, p, w, list(py_nodes.values()), python_derivatives,
-                  {k: python[k] for k in sorted(used)})
+    used = {n.leaf for n in py_nodes} | {k for k, _ in python_derivatives}
+    return Layout(out, [n for n in order if (out[n.leaf].index, n.port) in deriv_keys], p, w,
+                  py_nodes, python_derivatives, {k: python[k] for k in sorted(used)},
+                  discrete=[out[index_of[k]] for k in compiled_discrete],
+                  discrete_order=[n for n in order
+                                  if (out[n.leaf].index, n.port) in discrete_keys],
+                  loggers=[(k, nodes[key]) for k, key in loggers if key in nodes],
+                  log_order=[n for n in order if (out[n.leaf].index, n.port) in log_keys],
+                  event_blockers=blockers)

@@ -81,6 +81,8 @@ class CompiledPlan:
             for n in layout.python_ports]
         self._python_derivatives = [(ctx._leaves[k]._system, k, index)
                                     for k, index in layout.python_derivatives]
+        self._discrete_areas = [(lay.index, lay.xd_area[0])
+                                for lay in layout.leaves if lay.xd_area[1] > lay.xd_area[0]]
         # uncounted: made valid here, not by a leaf evaluation (framework.cache)
         self._watch = UncountedCacheEntryValue(
             None, "compiled diagram parameters and fixed inputs")
@@ -140,17 +142,48 @@ class CompiledPlan:
         return self._fn
 
     def prepare_loop(self, ctx):
-        """The compiled integration loop of this wiring with p and w current, or None
-        when the plan waits to compile or the wiring no longer compiles."""
-        if self._fn is None or self._python_ports or self._python_derivatives:
+        """The generated module of this wiring with p and w current (its discrete states
+        too), or None when the plan waits to compile, has Python parts, or the wiring no
+        longer compiles. A plan whose wait is over compiles here (a diagram without
+        continuous state evaluates no derivatives that would compile it)."""
+        if self._python_ports or self._python_derivatives:
             return None
+        if self._fn is None:
+            if self._wait[0] > 0.0 and not codegen.is_loaded(self._source):
+                return None
+            try:
+                self.compile_now()
+            except NotCompilable as error:      # e.g. the cache directory is read-only
+                self.give_up(ctx, error)
+                return None
         if not self._current(ctx):
             try:
                 self._refresh(ctx)
             except NotCompilable:
                 ctx._install_derivative_calc(None)
                 return None
-        return self._module.explicit_runge_kutta_loop
+        self._load_discrete(ctx)
+        return self._module
+
+    def prepare_simulation(self, ctx):
+        """As `prepare_loop`, for the compiled simulation loop (None too when an event
+        of the wiring is not compiled)."""
+        if self._layout.event_blockers:
+            return None
+        return self.prepare_loop(ctx)
+
+    def charge(self, seconds):
+        """Count ``seconds`` of Python evaluation toward the compilation threshold."""
+        if self._fn is None:
+            self._wait[0] -= seconds
+
+    def _load_discrete(self, ctx):
+        """Copy the compiled leaves' discrete states into their areas of w."""
+        w, leaves = self._w, ctx._leaves
+        for k, offset in self._discrete_areas:
+            for group in leaves[k]._xd:
+                w[offset:offset + group.size] = group
+                offset += group.size
 
     def __call__(self, ctx, out):
         fn = self._fn
@@ -176,6 +209,8 @@ class CompiledPlan:
                 calc_derivatives_block_by_block(ctx, out)
                 return
             fn = self._fn or self.compile_now()
+        if self._discrete_areas:
+            self._load_discrete(ctx)
         if self._python_ports or self._python_derivatives:
             self._call_with_python(ctx, fn, out)
             return

@@ -8,7 +8,8 @@ functions over flat float64 arrays, all with one signature::
 ``t`` : float
     The context time (s).
 ``x`` : ndarray, shape (nx,)
-    The leaf's continuous state, laid out [q; v; z] as in its own context.
+    The leaf's state: its continuous state, laid out [q; v; z] as in its own context,
+    followed by its discrete state groups concatenated in group order (nx = nxc + nxd).
 ``u`` : ndarray, shape (nu,)
     The leaf's vector input ports concatenated in port order (the value each port
     evaluates to: its source's output, a fixed value or its default; zeros for an
@@ -20,8 +21,16 @@ functions over flat float64 arrays, all with one signature::
 ``work`` : ndarray, shape (CompiledForm.work_size,)
     Scratch space, owned by the caller, contents unspecified on entry.
 ``out`` : ndarray
-    Written: the output port's value, shape (port size,), or the time derivatives,
-    shape (nx,).
+    Written: the output port's value, shape (port size,), the time derivatives, shape
+    (nxc,), or the discrete update, shape (nxd,).
+
+A leaf with discrete state joins a compiled diagram when its form gives
+`CompiledForm.discrete_update`: the new value of every discrete group (concatenated)
+that the handler of its one periodic discrete-update event writes, from the state ``x``
+and inputs ``u`` at the event time. The compiled simulation loop
+(``event_loop``) calls it at that event's times (Drake's order: the updates due at a time
+are applied at the start of the step after it, all computed from the state before any is
+written). A leaf with discrete state whose form has none stays Python.
 
 A form with `CompiledForm.arrays` passes a seventh argument ``arrays``, the tuple of
 arrays that callable returned (integer tables, matrices, a kernel workspace: what does
@@ -43,7 +52,7 @@ class, without the framework importing it::
     register_compiled_form(MySystem, lambda system: CompiledForm(...))
 
 The factory may return None for instances that have no compiled form (e.g. a
-discrete-time AffineSystem). Users give their own LeafSystem a form the same way.
+Saturation whose limits come from input ports). Users give their own LeafSystem a form the same way.
 """
 
 from __future__ import annotations
@@ -91,6 +100,10 @@ class CompiledForm:
         function (a diagram needing that port is not compiled).
     derivatives : numba dispatcher or None
         ``fn(t, x, u, p, work, xdot)``; required when the leaf has continuous state.
+    discrete_update : numba dispatcher or None
+        ``fn(t, x, u, p, work, xd_next)``: what the leaf's periodic discrete-update event
+        writes (every group, concatenated; shape (nxd,)). Without it a leaf with
+        discrete state is evaluated in Python.
     parameters : callable
         ``parameters(leaf_context) -> ndarray (np,)``: the values the functions read as
         ``p`` in that context (constants of the system and its numeric parameters).
@@ -108,6 +121,7 @@ class CompiledForm:
 
     outputs: tuple
     derivatives: Optional[Callable] = None
+    discrete_update: Optional[Callable] = None
     parameters: Callable = _no_parameters
     work_size: int = 0
     arrays: Optional[Callable] = None
