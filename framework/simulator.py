@@ -496,6 +496,31 @@ class Simulator:
                 np.copyto(a, g)
         return DiscreteValues(list(scratch[1]))
 
+    def _repeat_discrete(self, data, system, leaf, event, boundary_time):
+        """The plain discrete loop's updates due from now to before `boundary_time` (the
+        one pending now, at the context's time, then every one of `data` earlier than
+        `boundary_time`), taken at once by the system when it can
+        (`LeafSystem._repeat_discrete_update`); the context is then at the time of the
+        last update taken, as after that update in the loop. Returns False when the
+        system took none."""
+        root = self._context._root
+        t = root.time
+        times = [t]
+        while True:
+            t = data.next_time(t, False)
+            if t >= boundary_time:
+                break
+            times.append(t)
+        done = system._repeat_discrete_update(leaf, event, leaf._xd, len(times))
+        if done <= 0:
+            return False
+        notify(leaf.note_xd, leaf._root.version)
+        self._num_discrete_updates += done
+        self._num_steps += done - 1
+        if done > 1:
+            self._context.set_time(times[done - 1])
+        return True
+
     def _apply_discrete(self, events):
         if len(events) == 1:                # one event of one leaf (e.g. a plant's step)
             s, leaf, event = events[0]
@@ -789,10 +814,14 @@ class Simulator:
             timed = [(system, leaf, event)]
             while True:
                 if self._pending:
-                    status = self._apply_discrete(self._pending)
+                    if not (len(self._pending) == 1 and self._pending[0][2] is event
+                            and self._repeat_discrete(data, system, leaf, event,
+                                                      boundary_time)):
+                        status = self._apply_discrete(self._pending)
+                        if status is not None and status.is_reached_termination():
+                            self._pending = []
+                            return self._terminated(boundary_time, status)
                     self._pending = []
-                    if status is not None and status.is_reached_termination():
-                        return self._terminated(boundary_time, status)
                 tn = data.next_time(root.time, False)
                 ctx.set_time(tn if tn < boundary_time else boundary_time)
                 self._num_steps += 1

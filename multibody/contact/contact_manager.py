@@ -252,6 +252,12 @@ class ContactManager:
         return self._contacts.eval(context)
 
     # ---- penetration check -----------------------------------------------------------------
+    def penetration_check_depth(self, ids):
+        """The depth above which `check_penetration` looks further at a step's contacts
+        (the smallest size of the proximity geometries `ids`, a query's table order), or
+        inf once the warning was given (the check is then skipped)."""
+        return self.geometry_tables(ids).min_size if self._warn_token else math.inf
+
     def check_penetration(self, context, res, x_next):
         """Warn once (`PenetrationWarning`) when a point contact of the step's state is
         deeper than the smaller of its two geometries while the bodies approach each
