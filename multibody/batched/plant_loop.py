@@ -104,13 +104,12 @@ class PlantLoop:
             and plant.num_constraints() == 0 and plant.get_contact_model() == "point"
             and not stepper._checked_mapping)
         query_port = core.ports.geometry_query
-        self._query_index = query_port._index
-        self._other_inputs = [plant.get_input_port(i)._index
-                              for i in range(plant.num_input_ports())
-                              if plant.get_input_port(i)._index != query_port._index]
+        self._query_port = query_port
+        self._other_inputs = [plant.get_input_port(i) for i in range(plant.num_input_ports())
+                              if plant.get_input_port(i) is not query_port]
         self._actuators = np.zeros((2, t.nu), np.int64)
         self._actuators[0] = t.actuator_v
-        self._U = np.zeros((1, t.nu))
+        self._U = np.zeros((1, 0))
         self._damping = np.ascontiguousarray(t.damping, dtype=float)
         self._quat_starts = np.ascontiguousarray(t.quaternion_q_starts,
                                                  dtype=np.int64).reshape(-1)
@@ -140,22 +139,25 @@ class PlantLoop:
         discrete state `x` (nq + nv,); returns how many were taken (0: not applicable)."""
         if not self._static:
             return 0
-        inputs = context._inputs
-        if inputs[self._query_index] is None:
+        if not self._query_port.has_value(context):
             return 0
-        for i in self._other_inputs:
-            if inputs[i] is not None:
+        for port in self._other_inputs:
+            if port.has_value(context):
                 return 0
         scene = self._scene(context)
         if scene is None:
             return 0
         core = self.core
         t = core.tables
+        U = self._U
+        if t.nu:          # the actuation input's default, as the plant's step reads it
+            U = np.array(core.plant.get_actuation_input_port().eval(context),
+                         dtype=float).reshape(1, t.nu)
         I10 = core.cache.inertia.eval(context).I10
         max_depth = core.contact_manager.penetration_check_depth(scene.tables.ids)
         sizes = (t.nb, t.nv, scene.num_geometries, scene.max_pairs, scene.max_rows)
         return int(repeat_contact_steps(
-            core.ip, core.fp, x.reshape(1, -1), self._U, I10.reshape((1,) + I10.shape),
+            core.ip, core.fp, x.reshape(1, -1), U, I10.reshape((1,) + I10.shape),
             core.gravity, core.time_step, int(num_updates), self._actuators, self._damping,
             self._quat_starts, bool(t.velocity_equals_qdot), scene.scene, scene.solver, sizes,
             float(max_depth)))
