@@ -17,7 +17,9 @@ deeper than the plant's penetration check lets through without a look
 (`ContactManager.penetration_check_depth`). It takes no step (the Simulator steps in
 Python) unless the plant's step is exactly what the kernel computes:
 
-- a TAMSI or SAP-family stepper with point contact, no constraints, and the one-call
+- a TAMSI or SAP-family stepper with point contact (``"point"``, or
+  ``"hydroelastic_with_fallback"`` with no geometry given hydroelastic properties), no
+  constraints, and the one-call
   forward dynamics of the plant (identity actuation, gravity in the kernels, no force
   element, reflected inertia or added mass; `PlantCore.one_call_forward_dynamics`);
 - no input port of the plant connected or fixed but the geometry query, whose proximity
@@ -90,7 +92,7 @@ class PlantLoop:
     Notes
     -----
     It keeps only a memo of the contact scene (immutable tables, keyed by the proximity
-    tables of the query and the solver settings); the work arrays live in the call.
+    tables of the query and the solver's settings); the work arrays live in the call.
     """
 
     def __init__(self, core):
@@ -101,7 +103,8 @@ class PlantLoop:
         self._static = bool(
             isinstance(stepper, (SapStepper, TamsiStepper)) and t.nv > 0
             and core.contact_manager.step_active and core.one_call_forward_dynamics
-            and plant.num_constraints() == 0 and plant.get_contact_model() == "point"
+            and plant.num_constraints() == 0
+            and plant.get_contact_model() in ("point", "hydroelastic_with_fallback")
             and not stepper._checked_mapping)
         query_port = core.ports.geometry_query
         self._query_port = query_port
@@ -113,7 +116,7 @@ class PlantLoop:
         self._damping = np.ascontiguousarray(t.damping, dtype=float)
         self._quat_starts = np.ascontiguousarray(t.quaternion_q_starts,
                                                  dtype=np.int64).reshape(-1)
-        self._memo = None       # (key, BatchedContactScene or None)
+        self._memo = None       # (tables, solver settings, BatchedContactScene or None)
 
     def _scene(self, context):
         """The `BatchedContactScene` of the query `context` sees, or None."""
@@ -123,21 +126,23 @@ class PlantLoop:
             return None
         tables = query._proximity_tables()
         plant = core.plant
-        key = (tables, plant.get_stiction_tolerance())
+        stepper = core.stepper
+        settings = (plant.get_stiction_tolerance(), stepper.rel_tolerance,
+                    stepper.abs_tolerance, stepper.max_iterations)
         memo = self._memo
-        if memo is not None and memo[0][0] is key[0] and memo[0][1] == key[1]:
-            return memo[1]
+        if memo is not None and memo[0] is tables and memo[1] == settings:
+            return memo[2]
         try:
             scene = BatchedContactScene(plant, core, query, allow_tamsi=True)
         except ValueError:
             scene = None                 # (a geometry the kernel does not model)
-        self._memo = (key, scene)
+        self._memo = (tables, settings, scene)
         return scene
 
     def advance(self, context, x, num_updates):
         """Take up to `num_updates` steps of the plant's own `context` in place on its
         discrete state `x` (nq + nv,); returns how many were taken (0: not applicable)."""
-        if not self._static:
+        if not (self._static and x.flags.c_contiguous and x.dtype == np.float64):
             return 0
         if not self._query_port.has_value(context):
             return 0
