@@ -510,15 +510,16 @@ class Simulator:
                 np.copyto(a, g)
         return DiscreteValues(list(scratch[1]))
 
-    def _repeat_discrete(self, data, system, leaf, event, boundary_time):
+    def _repeat_discrete(self, repeat, data, leaf, event, boundary_time):
         """The plain discrete loop's next updates (the one pending now, at the context's
         time, then those of `data` earlier than `boundary_time`, `_REPEAT_CHUNK` at
         most), taken at once by the system when it can
         (`LeafSystem._repeat_discrete_update`); the context is then at the time of the
         last update taken, as after that update in the loop. Returns False when the
-        system took none; after a refusal the loop applies the next 1, 2, 4 ... 64 updates
+        system took none; after a refusal the loop applies the next 1, 2, 4 ... 1024 updates
         itself (refusals in a row: a system stops where its own update must run, e.g. a
-        deep contact, which lasts a few steps) before it asks again."""
+        deep contact, which lasts a few steps, or it never repeats) before it asks again.
+        `repeat` is the system's bound `LeafSystem._repeat_discrete_update`."""
         if self._repeat_skip:
             self._repeat_skip -= 1
             return False
@@ -530,10 +531,10 @@ class Simulator:
             if t >= boundary_time:
                 break
             times.append(t)
-        done = system._repeat_discrete_update(leaf, event, leaf._xd, len(times))
+        done = repeat(leaf, event, leaf._xd, len(times))
         if done <= 0:
             self._repeat_skip = self._repeat_backoff
-            self._repeat_backoff = min(2 * self._repeat_backoff, 64)
+            self._repeat_backoff = min(2 * self._repeat_backoff, 1024)
             return False
         self._repeat_backoff = 1
         notify(leaf.note_xd, leaf._root.version)
@@ -834,10 +835,16 @@ class Simulator:
             # loop below reduced to what it does in that case.
             data, system, leaf, event = self._periodic[0]
             timed = [(system, leaf, event)]
+            # the system's repeated update, unless it keeps LeafSystem's (which takes none)
+            repeat = getattr(system, "_repeat_discrete_update", None)
+            if getattr(type(system), "_repeat_discrete_update", None) is \
+                    LeafSystem._repeat_discrete_update:
+                repeat = None
             while True:
                 if self._pending:
-                    if not (len(self._pending) == 1 and self._pending[0][2] is event
-                            and self._repeat_discrete(data, system, leaf, event,
+                    if not (repeat is not None and len(self._pending) == 1
+                            and self._pending[0][2] is event
+                            and self._repeat_discrete(repeat, data, leaf, event,
                                                       boundary_time)):
                         status = self._apply_discrete(self._pending)
                         if status is not None and status.is_reached_termination():
