@@ -16,7 +16,12 @@ Drake does not have) and the ratio to that measurement is printed with Drake's o
 A contact-free plant (the same box in free fall) gives the framework's own per-step cost in
 the same run, as a baseline for the noise of this shared machine.
 
-Run: ``.venv/bin/python benchmarks/bench_contact.py [--quick] [--solvers sap tamsi]``.
+With ``--observed`` a monitor watches every step of merganser's simulations, so that the
+Simulator applies each update itself (the per-step Python path: cache entries, the
+SceneGraph query, one compiled solve per step) instead of handing the plant's updates to
+its compiled loop (`multibody.batched.plant_loop`); both give the same states.
+
+Run: ``.venv/bin/python benchmarks/bench_contact.py [--quick] [--observed] [--solvers sap tamsi]``.
 """
 
 from __future__ import annotations
@@ -33,7 +38,7 @@ import numpy as np
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from merganser.framework import DiagramBuilder, Simulator  # noqa: E402
+from merganser.framework import DiagramBuilder, EventStatus, Simulator  # noqa: E402
 from merganser.geometry import Box, CoulombFriction, HalfSpace, RigidTransform, Sphere  # noqa: E402
 from merganser.multibody import MultibodyPlantConfig, SpatialInertia, add_multibody_plant  # noqa: E402
 
@@ -210,11 +215,14 @@ def _drake_available():
     return True
 
 
-def time_per_step(make, duration, repeats):
-    """Median µs per 1 ms step over `repeats` fresh simulations, and the last report."""
+def time_per_step(make, duration, repeats, observed=False):
+    """Median µs per 1 ms step over `repeats` fresh simulations, and the last report;
+    `observed`: a monitor watches every step (see the module docstring)."""
     samples, report = [], None
     for _ in range(repeats):
         simulator, report = make()
+        if observed:
+            simulator.set_monitor(lambda context: EventStatus.succeeded())
         simulator.advance_to(1e-3)          # initialization and first evaluations
         t0 = time.perf_counter()
         simulator.advance_to(duration)
@@ -226,16 +234,22 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="0.5 s scenes, one repeat")
     parser.add_argument("--solvers", nargs="+", default=SOLVERS, choices=SOLVERS)
+    parser.add_argument("--observed", action="store_true",
+                        help="a monitor on every merganser step (the per-step Python path)")
     args = parser.parse_args(argv)
     duration, repeats = (0.5, 1) if args.quick else (2.0, 3)
+    observed = args.observed
     for solver in args.solvers:        # compile (or load) every kernel, contacts included
-        time_per_step(lambda s=solver: box_drop(s), 0.3, 1)
-        time_per_step(lambda s=solver: box_drop(s, corner_spheres=True), 0.3, 1)
-        time_per_step(lambda s=solver: ten_spheres(s), 0.3, 1)
+        time_per_step(lambda s=solver: box_drop(s), 0.3, 1, observed)
+        time_per_step(lambda s=solver: box_drop(s, corner_spheres=True), 0.3, 1, observed)
+        time_per_step(lambda s=solver: ten_spheres(s), 0.3, 1, observed)
     with_drake = _drake_available()
     if not with_drake:
         print("pydrake is not installed (pip install -e '.[bench]'): Drake is not run here")
-    base, _ = time_per_step(lambda: box_drop("sap", with_ground=False), duration, repeats)
+    if observed:
+        print("merganser's steps observed by a monitor: the per-step Python path")
+    base, _ = time_per_step(lambda: box_drop("sap", with_ground=False), duration, repeats,
+                            observed)
     print(f"baseline: contact-free free fall, {base:.1f} µs/step (framework and dynamics)")
     if with_drake:
         drake_base, _ = time_per_step(lambda: drake_box_drop("sap", with_ground=False),
@@ -250,7 +264,8 @@ def main(argv=None):
               ("spheres", "ten spheres", ten_spheres, drake_ten_spheres)]
     for key, label, make, make_drake in scenes:
         for solver in args.solvers:
-            us, outcome = time_per_step(lambda s=solver, f=make: f(s), duration, repeats)
+            us, outcome = time_per_step(lambda s=solver, f=make: f(s), duration, repeats,
+                                        observed)
             measured = f"{'-':>7s} {'-':>6s}"
             if with_drake and solver != "lcp":
                 drake_us, drake_outcome = time_per_step(

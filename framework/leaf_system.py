@@ -461,6 +461,17 @@ class LeafSystem(System):
         self._periodic("declare_periodic_discrete_update_event", period_sec, offset_sec,
                        DiscreteUpdateEvent.from_handler(update))
 
+    def _repeat_discrete_update(self, context, event, groups, num_updates):
+        """The Simulator's plain discrete loop asks this before it applies the periodic
+        discrete update `event` (one of this system's) in `context`, when nothing but
+        that update happens until the boundary time (``framework.simulator``): apply up to
+        `num_updates` successive updates in place to `groups` (the context's discrete
+        state groups, ndarrays), each exactly as `event` would and leaving them finite,
+        and return how many were applied (0: the Simulator applies the next update
+        itself). A system overrides it when it can take its updates in one call (a
+        discrete MultibodyPlant's contact step); the default applies none."""
+        return 0
+
     @lists_valid_keywords
     def declare_periodic_unrestricted_update_event(self, period_sec, offset_sec, update):
         """Every ``period_sec`` from ``offset_sec``: ``update(context, state)``."""

@@ -43,6 +43,13 @@ back to the step's start). The exception carries that time and state
 An event handler or monitor returning EventStatus.failed raises SimulationError;
 reached_termination ends advance_to early (SimulatorStatus.ReturnReason
 kReachedTerminationCondition).
+
+When a step is one periodic discrete update and nothing else (no continuous state, no
+other event, witness, monitor or pacing), the loop is the same with nothing observed
+between updates, so the system may take several updates in one call
+(`LeafSystem._repeat_discrete_update`, e.g. a discrete MultibodyPlant's compiled contact
+step): it takes up to `_REPEAT_CHUNK` of the updates due before T, each as the event
+would, and stops before any it cannot take exactly (the loop then applies that one).
 """
 
 import dataclasses
@@ -65,6 +72,11 @@ from .keyword_check import lists_valid_keywords
 from .leaf_system import LeafSystem
 from .state import DiscreteValues, State
 from .system import System
+
+#: The most discrete updates the plain discrete loop hands a system at once
+#: (`Simulator._repeat_discrete`): a handful of µs per call spread over many updates,
+#: and a short look-ahead of update times when the system stops early.
+_REPEAT_CHUNK = 256
 
 
 class ReturnReason(enum.IntEnum):
@@ -378,6 +390,8 @@ class Simulator:
         leaves = list(ctx._leaf_contexts())
         self._leaves = leaves
         self._discrete_scratch = {}
+        self._repeat_skip = 0      # updates the loop applies before it asks the system again
+        self._repeat_backoff = 1   # (doubled on every refusal in a row, see _repeat_discrete)
         self._periodic = []
         self._per_step = []
         self._init_events = []
@@ -501,6 +515,40 @@ class Simulator:
             for a, g in zip(scratch[1], leaf._xd):
                 np.copyto(a, g)
         return DiscreteValues(list(scratch[1]))
+
+    def _repeat_discrete(self, repeat, data, leaf, event, boundary_time):
+        """The plain discrete loop's next updates (the one pending now, at the context's
+        time, then those of `data` earlier than `boundary_time`, `_REPEAT_CHUNK` at
+        most), taken at once by the system when it can
+        (`LeafSystem._repeat_discrete_update`); the context is then at the time of the
+        last update taken, as after that update in the loop. Returns False when the
+        system took none; after a refusal the loop applies the next 1, 2, 4 ... 1024 updates
+        itself (refusals in a row: a system stops where its own update must run, e.g. a
+        deep contact, which lasts a few steps, or it never repeats) before it asks again.
+        `repeat` is the system's bound `LeafSystem._repeat_discrete_update`."""
+        if self._repeat_skip:
+            self._repeat_skip -= 1
+            return False
+        root = self._context._root
+        t = root.time
+        times = [t]
+        while len(times) < _REPEAT_CHUNK:
+            t = data.next_time(t, False)
+            if t >= boundary_time:
+                break
+            times.append(t)
+        done = repeat(leaf, event, leaf._xd, len(times))
+        if done <= 0:
+            self._repeat_skip = self._repeat_backoff
+            self._repeat_backoff = min(2 * self._repeat_backoff, 1024)
+            return False
+        self._repeat_backoff = 1
+        notify(leaf.note_xd, leaf._root.version)
+        self._num_discrete_updates += done
+        self._num_steps += done - 1
+        if done > 1:
+            self._context.set_time(times[done - 1])
+        return True
 
     def _apply_discrete(self, events):
         if len(events) == 1:                # one event of one leaf (e.g. a plant's step)
@@ -815,12 +863,22 @@ class Simulator:
             # loop below reduced to what it does in that case.
             data, system, leaf, event = self._periodic[0]
             timed = [(system, leaf, event)]
+            # the system's repeated update, unless it keeps LeafSystem's (which takes none)
+            repeat = getattr(system, "_repeat_discrete_update", None)
+            if getattr(type(system), "_repeat_discrete_update", None) is \
+                    LeafSystem._repeat_discrete_update:
+                repeat = None
             while True:
                 if self._pending:
-                    status = self._apply_discrete(self._pending)
+                    if not (repeat is not None and len(self._pending) == 1
+                            and self._pending[0][2] is event
+                            and self._repeat_discrete(repeat, data, leaf, event,
+                                                      boundary_time)):
+                        status = self._apply_discrete(self._pending)
+                        if status is not None and status.is_reached_termination():
+                            self._pending = []
+                            return self._terminated(boundary_time, status)
                     self._pending = []
-                    if status is not None and status.is_reached_termination():
-                        return self._terminated(boundary_time, status)
                 tn = data.next_time(root.time, False)
                 ctx.set_time(tn if tn < boundary_time else boundary_time)
                 self._num_steps += 1

@@ -153,6 +153,11 @@ def _box_scene(approximation, contact_model, time_step):
     plant.set_free_body_pose(plant.get_my_context_from_root(ctx), box,
                              RigidTransform([0.0, 0.0, 0.049]))
     diagram.simulate(0.003 if time_step else 0.001, context=ctx, progress=False)
+    if time_step and approximation in ("sap", "tamsi"):
+        # a Simulator with nothing but the plant's update: its compiled discrete loop
+        # (multibody/batched/plant_loop.py; one kernel for every approximation it takes)
+        from merganser.framework import Simulator
+        Simulator(diagram, ctx).advance_to(0.006)
 
 
 def _point_contact():

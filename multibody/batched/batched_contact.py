@@ -10,7 +10,9 @@ built from the kernels the single plant calls, in its order (one copy of each fo
    (`geometry.proximity.scene.contact_point_query`) and the contact pairs with combined
    parameters (`multibody.contact.contact_kernels.build_contacts`);
 3. without contact, the free motion v_{n+1} = v + h v̇; otherwise M(q) (`calc_mass_matrix`)
-   and the SAP-family solve (`multibody.contact.sap_step.sap_step`);
+   and the SAP-family solve (`multibody.contact.sap_step.sap_step`) or, for the plant's
+   own compiled loop (`multibody.batched.plant_loop`), the TAMSI solve
+   (`multibody.contact.tamsi.tamsi_step`);
 4. q_{n+1} = q + h N(q) v_{n+1}, quaternions re-normalized (`advance_positions`).
 
 `BatchedContactScene` holds the tables this needs, taken from the plant (its proximity
@@ -30,19 +32,23 @@ from merganser.multibody.batched.batched_step import (
     env_accelerations, env_inputs, env_scratch, load_state, store_state,
 )
 from merganser.multibody.contact.contact_kernels import build_contacts
-from merganser.multibody.contact.discrete_stepper import SapStepper
+from merganser.multibody.contact.discrete_stepper import SapStepper, TamsiStepper
 from merganser.multibody.contact.problem_kernels import near_rigid_factor
 from merganser.multibody.contact.sap_step import CONSTRAINT_WORK_ROWS, CONTACT_WORK_ROWS, sap_step
+from merganser.multibody.contact.tamsi import tamsi_step
 from merganser.multibody.kernels.crba import calc_mass_matrix
 from merganser.multibody.kernels.kinematics import calc_forward_kinematics
 from merganser.multibody.kernels.position_update import advance_positions
 
-__all__ = ["BatchedContactScene", "CONTACT_CAPACITY_EXCEEDED", "contact_step", "contact_work",
-           "step_envs_contact"]
+__all__ = ["BatchedContactScene", "CONTACT_CAPACITY_EXCEEDED", "TAMSI_CODE", "contact_step",
+           "contact_work", "step_envs_contact"]
 
 #: `contact_step`'s return value when the query found more contact rows than the work
 #: arrays hold (cannot happen with `contact_work`'s sizes; reported, not ignored).
 CONTACT_CAPACITY_EXCEEDED = -(1 << 40)
+#: The solver code of TAMSI in `BatchedContactScene.solver` (the SAP family's are
+#: `multibody.contact.sap`'s ``SAP``, ``SIMILAR``, ``LAGGED``, all >= 0).
+TAMSI_CODE = -1
 
 
 class BatchedContactScene:
@@ -57,6 +63,12 @@ class BatchedContactScene:
         with no geometry given hydroelastic properties).
     core : PlantCore
         The plant's core.
+    query : QueryObject, optional
+        The query whose proximity tables (model and collision filter) the scene takes;
+        by default that of a default context of the plant's SceneGraph.
+    allow_tamsi : bool
+        Accept the ``"tamsi"`` approximation too (the plant's own compiled loop,
+        `multibody.batched.plant_loop`; `BatchedPlant` solves the SAP family only).
 
     Attributes
     ----------
@@ -66,25 +78,30 @@ class BatchedContactScene:
         of each geometry's body (0: world), pose in the body frame, the allowed-pair
         table and the per-geometry contact parameters.
     solver : tuple
-        ``(sap_model, stiction_tolerance, near_rigid, rel_tol, abs_tol, max_iter, kinds,
-        int_params, float_params)`` (``near_rigid`` the factor of the plant's SAP near-rigid
+        ``(solver_code, stiction_tolerance, near_rigid, rel_tol, abs_tol, max_iter, kinds,
+        int_params, float_params)`` (``solver_code`` the SAP family member or
+        `TAMSI_CODE`, ``near_rigid`` the factor of the plant's SAP near-rigid
         threshold, as the plant's stepper passes it; the constraint tables have no rows).
     max_pairs, max_rows : int
         Sizes of the broad-phase pair and contact-row work arrays.
+    tables : ProximityTables
+        The proximity tables the scene was taken from.
     """
 
-    def __init__(self, plant, core):
+    def __init__(self, plant, core, query=None, allow_tamsi=False):
         fn = "BatchedPlant"
         manager = core.contact_manager
         stepper = manager.stepper
-        if not isinstance(stepper, SapStepper):
+        tamsi = allow_tamsi and isinstance(stepper, TamsiStepper)
+        if not (tamsi or isinstance(stepper, SapStepper)):
             raise ValueError(
                 f"{fn}: plant '{plant.get_name()}' uses the discrete contact approximation "
                 f"'{stepper.approximation}'; the batched kernel solves contact with the SAP "
                 f"family only: set discrete_contact_approximation to 'sap', 'similar' or "
                 f"'lagged'")
         sg = core.scene_graph
-        query = sg.get_query_output_port().eval(sg.create_default_context())
+        if query is None:
+            query = sg.get_query_output_port().eval(sg.create_default_context())
         tables = query._proximity_tables()
         inspector = query.inspector()
         ids = tables.ids
@@ -114,7 +131,8 @@ class BatchedContactScene:
                       np.ascontiguousarray(tables.X_FG), tables.allowed, gt.k, gt.d, gt.tau,
                       gt.mu)
         cr = stepper.constraints
-        self.solver = (int(stepper.sap_model), float(plant.get_stiction_tolerance()),
+        self.tables = tables
+        self.solver = (TAMSI_CODE if tamsi else int(stepper.sap_model), float(plant.get_stiction_tolerance()),
                        float(near_rigid_factor(plant.get_sap_near_rigid_threshold())),
                        float(stepper.rel_tolerance), float(stepper.abs_tolerance),
                        int(stepper.max_iterations), cr.kinds, cr.int_params, cr.float_params)
@@ -154,7 +172,7 @@ def contact_work(nb, nv, ng, max_pairs, max_rows):
 @kernel(allocates=True, inline=False)
 def contact_step(model, drive, scratch, scene, solver, work, q, v, h,
                  qdot_is_v, quat_starts):
-    """One discrete SAP-family step of one env, in place on q and v (module docstring).
+    """One discrete contact step of one env, in place on q and v (module docstring).
 
     Parameters
     ----------
@@ -180,7 +198,7 @@ def contact_step(model, drive, scratch, scene, solver, work, q, v, h,
     ip, fp, g, inertia = model
     ws, vd, qdot = scratch[0], scratch[3], scratch[4]
     gtype, pstart, params_g, geom_node, X_FG, allowed, k_g, d_g, tau_g, mu_g = scene
-    sap_model, vs, near_rigid, rel_tol, abs_tol, max_iter, kinds, int_params, float_params = solver
+    code, vs, near_rigid, rel_tol, abs_tol, max_iter, kinds, int_params, float_params = solver
     (X_WB, X_WG, aabb, order, pairs, rows, out_pairs, nodes, p_WC, R_WC, cparams, rows_c, M,
      J, w, cwork, hwork, vecs, impulses) = work
     env_accelerations(model, drive, scratch, q, v)
@@ -200,12 +218,18 @@ def contact_step(model, drive, scratch, scene, solver, work, q, v, h,
     else:
         calc_mass_matrix(ip, fp, ws, q, inertia, M)
         r3 = 3 * nc                      # the work arrays cut to this step's contacts
-        it, _ = sap_step(sap_model, q, v, vd, M, h, vs, near_rigid, rel_tol, abs_tol, max_iter,
-                         nc, 0,
-                         nodes[0], nodes[1], p_WC, R_WC, cparams[0], cparams[1], cparams[2],
-                         cparams[3], cparams[4], v_next, impulses[0, :r3], impulses[1, :r3],
-                         vecs[1], ip, fp, ws, kinds, int_params, float_params, J[:r3],
-                         w[:r3], cwork[:, :nc], hwork, vecs[0])
+        if code == TAMSI_CODE:
+            it, _ = tamsi_step(ip, fp, ws, q, v, vd, M, h, nc, nodes[0], nodes[1], p_WC, R_WC,
+                               cparams[0], cparams[4], cparams[1], cparams[2], vs, rel_tol,
+                               abs_tol, max_iter, J[:r3], v_next, impulses[0, :r3],
+                               impulses[1, :r3], vecs[1])
+        else:
+            it, _ = sap_step(code, q, v, vd, M, h, vs, near_rigid, rel_tol, abs_tol,
+                             max_iter, nc, 0, nodes[0], nodes[1], p_WC, R_WC, cparams[0],
+                             cparams[1], cparams[2], cparams[3], cparams[4], v_next,
+                             impulses[0, :r3], impulses[1, :r3], vecs[1], ip, fp, ws, kinds,
+                             int_params, float_params, J[:r3], w[:r3], cwork[:, :nc], hwork,
+                             vecs[0])
         if it < 0:
             return min(it, -1)
     advance_positions(ip, q, v_next, h, qdot_is_v, quat_starts, qdot, q)

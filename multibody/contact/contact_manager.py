@@ -24,7 +24,7 @@ import numpy as np
 
 from merganser.geometry import Box, Capsule, Convex, Cylinder, Ellipsoid, Mesh, Sphere
 
-from merganser.multibody.contact.contact_kernels import build_contacts, penalty_forces
+from merganser.multibody.contact.contact_kernels import build_contacts, penalty_forces, point_velocity
 from merganser.multibody.contact.contact_parameters import (
     estimate_penalty_defaults, geometry_parameter_arrays,
 )
@@ -252,6 +252,12 @@ class ContactManager:
         return self._contacts.eval(context)
 
     # ---- penetration check -----------------------------------------------------------------
+    def penetration_check_depth(self, ids):
+        """The depth above which `check_penetration` looks further at a step's contacts
+        (the smallest size of the proximity geometries `ids`, a query's table order), or
+        inf once the warning was given (the check is then skipped)."""
+        return self.geometry_tables(ids).min_size if self._warn_token else math.inf
+
     def check_penetration(self, context, res, x_next):
         """Warn once (`PenetrationWarning`) when a point contact of the step's state is
         deeper than the smaller of its two geometries while the bodies approach each
@@ -276,11 +282,11 @@ class ContactManager:
         h = self.core.time_step
         fast = []
         for i in deep:
-            vel = []
-            for node in (pcs.node_a[i], pcs.node_b[i]):
-                r = pcs.p_WC[i] - X[node, :3, 3]
-                vel.append(V[node, 3:] + np.cross(V[node, :3], r))
-            approach = abs(float((vel[1] - vel[0]) @ pcs.R_WC[i, :, 2])) * h
+            px, py, pz = pcs.p_WC[i]
+            va = point_velocity(X, V, pcs.node_a[i], px, py, pz)
+            vb = point_velocity(X, V, pcs.node_b[i], px, py, pz)
+            n = pcs.R_WC[i, :, 2]
+            approach = abs(sum((vb[c] - va[c]) * n[c] for c in range(3))) * h
             if approach > limit[i]:
                 fast.append(int(i))
         if not fast:

@@ -150,29 +150,31 @@ def tamsi_solve(M, vstar, v, J, nc, mu, h, k, d, x0, vs, rel_tol, abs_tol, max_i
     when it did not converge.
     """
     nv = M.shape[0]
-    cols = np.zeros((max(nc, 1), nv), np.int64)
-    ncols = np.zeros(max(nc, 1), np.int64)
+    m = max(nc, 1)
+    # the work arrays: views of one int and one float buffer (one allocation each)
+    iw = np.zeros(m * nv + m + nv * nv + nv, np.int64)
+    cols = iw[:m * nv].reshape((m, nv))
+    ncols = iw[m * nv:m * nv + m]
+    o = m * nv + m
+    mcols = iw[o:o + nv * nv].reshape((nv, nv))
+    mn = iw[o + nv * nv:o + nv * nv + nv]
+    fw = np.zeros(nv * (8 + nv) + 18 * m + 9 * nc + 3)
+    D, Mr, jg, res, vt, Mr2, jg2, dv = (fw[0:nv], fw[nv:2 * nv], fw[2 * nv:3 * nv],
+                                        fw[3 * nv:4 * nv], fw[4 * nv:5 * nv],
+                                        fw[5 * nv:6 * nv], fw[6 * nv:7 * nv],
+                                        fw[7 * nv:8 * nv])
+    o = 8 * nv
+    H = fw[o:o + nv * nv].reshape((nv, nv))
+    o += nv * nv
+    Gc = fw[o:o + 9 * m].reshape((m, 3, 3))
+    Gt = fw[o + 9 * m:o + 18 * m].reshape((m, 3, 3))
+    o += 18 * m
+    dvc, vct, gt = fw[o:o + 3 * nc], fw[o + 3 * nc:o + 6 * nc], fw[o + 6 * nc:o + 9 * nc]
+    g = fw[o + 9 * nc:o + 9 * nc + 3]
     block_columns(J, nc, 0, cols, ncols)
-    D = np.empty(nv)
     for c in range(nv):
         D[c] = 1.0 / math.sqrt(M[c, c])
-    Gc = np.zeros((max(nc, 1), 3, 3))
-    g = np.empty(3)
-    Mr = np.empty(nv)
-    jg = np.empty(nv)
-    res = np.empty(nv)
-    H = np.empty((nv, nv))
-    dvc = np.empty(3 * nc)
-    vt = np.empty(nv)
-    vct = np.empty(3 * nc)
-    gt = np.empty(3 * nc)
-    Gt = np.zeros((max(nc, 1), 3, 3))
-    Mr2 = np.empty(nv)
-    jg2 = np.empty(nv)
-    dv = np.empty(nv)
     # nonzero columns of every row of M (block diagonal for free bodies)
-    mcols = np.empty((nv, nv), np.int64)
-    mn = np.zeros(nv, np.int64)
     for a in range(nv):
         for b in range(nv):
             if M[a, b] != 0.0:
@@ -276,11 +278,11 @@ def tamsi_step(ip, fp, ws, q, v0, vdot, M, h, nc, node_a, node_b, p_WC, R_WC, ph
     """
     contact_jacobian(ip, fp, ws, q, nc, node_a, node_b, p_WC, R_WC, J)
     nv = v.shape[0]
-    vstar = np.empty(nv)
+    w = np.empty(nv + nc)               # v* and x₀, one allocation
+    vstar, x0 = w[:nv], w[nv:]
     for c in range(nv):
         vstar[c] = v0[c] + h * vdot[c]
         v[c] = v0[c]
-    x0 = np.empty(nc)
     for i in range(nc):
         x0[i] = -phi0[i]
     it, residual = tamsi_solve(M, vstar, v, J, nc, mu, h, k, d, x0, vs, rel_tol, abs_tol,

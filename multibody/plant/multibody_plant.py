@@ -37,6 +37,7 @@ import numpy as np
 from merganser.framework import LeafSystem
 from merganser.framework.keyword_check import lists_valid_keywords
 from merganser.multibody.contact.contact_manager import ContactManager
+from merganser.multibody.batched.plant_loop import PlantLoop
 from merganser.multibody.kernels import TreeDynamics
 from merganser.multibody.plant.discrete_solvers import make_discrete_stepper
 from merganser.multibody.plant.plant_core import PlantCore
@@ -127,6 +128,7 @@ class MultibodyPlant(PlantConstructionMixin, PlantSettingsMixin, PlantStateMixin
         self._core = None
         self._cache = _CacheEntries()
         self._stepper = None
+        self._discrete_loop = None
         self._declare_geometry_ports()
         self._init_geometry()
 
@@ -189,6 +191,8 @@ class MultibodyPlant(PlantConstructionMixin, PlantSettingsMixin, PlantStateMixin
             manager.attach_stepper(solver, active=stepper is solver)
             self._stepper = core.stepper = stepper
         self._init_forward_dynamics_path()
+        if not t.continuous:
+            self._discrete_loop = PlantLoop(core)
         core.freeze()
 
     def _make_context_tree(self):
@@ -211,6 +215,13 @@ class MultibodyPlant(PlantConstructionMixin, PlantSettingsMixin, PlantStateMixin
     # ---- discrete update ---------------------------------------------------------------
     def _discrete_update(self, context, discrete_state):
         self._stepper.calc_next_state(context, discrete_state.get_mutable_value(0))
+
+    def _repeat_discrete_update(self, context, event, groups, num_updates):
+        # the Simulator's plain discrete loop: several steps in one compiled call
+        # (`multibody.batched.plant_loop`), or none (the Simulator then steps)
+        if self._discrete_loop is None or event.callback != self._discrete_update:
+            return 0
+        return self._discrete_loop.advance(context, groups[0], num_updates)
 
     def __repr__(self):
         state = "finalized" if self._tree.is_finalized() else "not finalized"

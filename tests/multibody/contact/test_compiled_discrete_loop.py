@@ -1,0 +1,159 @@
+"""A Simulator whose step is nothing but a discrete plant's contact update takes those
+updates in one compiled call (`multibody.batched.plant_loop`); the same simulation
+observed step by step (a monitor makes the Simulator apply every update itself) gives the
+same states bit for bit, the same statistics and the same contact results, and the loop
+keeps the plant's errors, warnings and the resting box's analytic equilibrium."""
+
+import warnings
+
+import numpy as np
+import pytest
+
+from merganser.framework import DiagramBuilder, EventStatus, Simulator
+from merganser.geometry import CoulombFriction, HalfSpace, RigidTransform, Sphere
+from merganser.multibody import MultibodyPlantConfig, SpatialInertia, add_multibody_plant
+from merganser.multibody.contact import ContactSolverError
+from merganser.multibody.contact.contact_manager import PenetrationWarning
+from merganser.multibody.plant.plant_core import get_plant_core
+from merganser.multibody.tree import FixedOffsetFrame, RevoluteJoint
+from scenes import G, BoxScene, SpherePile
+
+APPROXIMATIONS = ["tamsi", "sap", "similar", "lagged"]
+
+
+def _observe_every_step(simulator):
+    simulator.set_monitor(lambda context: EventStatus.succeeded())
+
+
+def _contact_summary(plant, context):
+    results = plant.get_contact_results_output_port().eval(context)
+    return [(results.point_pair_contact_info(i).contact_force.tolist(),
+             results.point_pair_contact_info(i).point_pair.depth)
+            for i in range(results.num_point_pair_contacts())]
+
+
+def _run(make, observed, times):
+    scene = make()
+    if observed:
+        _observe_every_step(scene.simulator)
+    for t in times:
+        scene.simulator.advance_to(t)
+    sim = scene.simulator
+    return (scene.plant.get_positions_and_velocities(scene.context).copy(),
+            (sim.get_num_steps_taken(), sim.get_num_discrete_updates(),
+             scene.context.get_time()),
+            _contact_summary(scene.plant, scene.context))
+
+
+def _dropped_box(approximation):
+    scene = BoxScene(approximation)
+    scene.place(0.3, velocity=(0.4, -0.2, 0.0))
+    return scene
+
+
+@pytest.mark.parametrize("approximation", APPROXIMATIONS)
+@pytest.mark.parametrize("make", [_dropped_box, SpherePile], ids=["box", "pile"])
+def test_the_compiled_loop_equals_the_loop_observed_step_by_step(approximation, make):
+    times = [0.1234, 0.4, 0.6]          # a boundary between two update times, then on them
+    x, stats, contacts = _run(lambda: make(approximation), False, times)
+    x_ref, stats_ref, contacts_ref = _run(lambda: make(approximation), True, times)
+    np.testing.assert_array_equal(x, x_ref)
+    assert stats == stats_ref and stats[1] == 600    # updates at 0, 1 ms, ... 0.599 s
+    assert contacts == contacts_ref and contacts      # in contact at the end
+
+
+def test_a_resting_tamsi_box_carries_its_weight_and_sticks():
+    scene = BoxScene("tamsi")
+    scene.place(0.05)
+    scene.simulator.advance_to(1.0)
+    fn, results = scene.normal_force_on_box()
+    assert results.num_point_pair_contacts() == 4
+    assert fn == pytest.approx(1.0 * G, rel=1e-5)                 # m g
+    # stiction: every contact point's slip far below the stiction tolerance
+    assert np.abs(scene.velocity()).max() < 1e-3 * scene.plant.get_stiction_tolerance()
+    for i in range(4):
+        assert results.point_pair_contact_info(i).slip_speed < 1e-7
+
+
+def test_a_resting_box_on_an_incline_below_the_friction_angle_sticks():
+    scene = BoxScene("tamsi", mu=0.5, incline=0.3)     # tan(0.3) = 0.31 < 0.5
+    scene.place(0.05)
+    scene.simulator.advance_to(1.0)
+    fn, _ = scene.normal_force_on_box()
+    assert fn == pytest.approx(G * np.cos(0.3), rel=1e-6)
+    # creep of the regularized friction only: below the stiction tolerance
+    assert np.linalg.norm(scene.velocity()) < scene.plant.get_stiction_tolerance()
+
+
+@pytest.mark.parametrize("approximation", ["tamsi", "sap"])
+def test_a_failed_solve_inside_the_loop_raises_and_keeps_the_last_state(approximation):
+    runs = []
+    for observed in (False, True):
+        scene = BoxScene(approximation)
+        scene.place(0.06)                        # 10 mm of free fall first
+        if observed:
+            _observe_every_step(scene.simulator)
+        scene.simulator.advance_to(0.02)
+        get_plant_core(scene.plant).stepper.max_iterations = 0
+        with pytest.raises(ContactSolverError, match=f"'{approximation}' solver did not"):
+            scene.simulator.advance_to(0.2)
+        runs.append((scene.context.get_time(),
+                     scene.plant.get_positions_and_velocities(scene.context).copy()))
+    assert runs[0][0] == runs[1][0] > 0.02
+    np.testing.assert_array_equal(runs[0][1], runs[1][1])
+
+
+def test_falling_through_the_ground_still_warns_once():
+    scene = BoxScene("tamsi", time_step=0.5)
+    scene.place(0.3)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        scene.simulator.advance_to(5.0)
+    assert len([w for w in caught if issubclass(w.category, PenetrationWarning)]) == 1
+
+
+def _arm_on_the_ground(approximation):
+    """A two-link arm hanging from a fixed pivot 0.5 m up (actuated joints with damping,
+    the actuation input left at its zero default), its sphere tip swinging into the
+    ground; Drake's default contact model (hydroelastic with point fallback)."""
+    builder = DiagramBuilder()
+    plant, _ = add_multibody_plant(MultibodyPlantConfig(
+        time_step=1e-3, discrete_contact_approximation=approximation), builder)
+    friction = CoulombFriction(0.5, 0.5)
+    plant.register_collision_geometry(plant.world_body(), RigidTransform(), HalfSpace(),
+                                      "ground", friction)
+    pivot = plant.add_frame(FixedOffsetFrame("pivot", plant.world_frame(),
+                                             RigidTransform([0, 0, 0.5])))
+    parent = pivot
+    for i, (mass, damping) in enumerate([(1.0, 0.2), (0.5, 0.1)]):
+        link = plant.add_rigid_body(f"link{i}", SpatialInertia.solid_box_with_mass(
+            mass, 0.05, 0.05, 0.3))
+        joint = plant.add_joint(RevoluteJoint(f"joint{i}", parent, link.body_frame(),
+                                              [0, 1, 0], damping=damping))
+        plant.add_joint_actuator(f"motor{i}", joint)
+        parent = plant.add_frame(FixedOffsetFrame(f"end{i}", link.body_frame(),
+                                                  RigidTransform([0, 0, -0.3])))
+    plant.register_collision_geometry(link, RigidTransform([0, 0, -0.3]), Sphere(0.03), "tip",
+                                      friction)
+    plant.finalize()
+    simulator = Simulator(builder.build())
+    context = plant.get_my_context_from_root(simulator.get_mutable_context())
+    plant.set_positions(context, [0.3, 0.5])
+    return simulator, plant, context
+
+
+@pytest.mark.parametrize("approximation", ["tamsi", "sap"])
+def test_an_actuated_damped_arm_equals_the_loop_observed_step_by_step(approximation):
+    runs = []
+    for observed in (False, True):
+        simulator, plant, context = _arm_on_the_ground(approximation)
+        if observed:
+            _observe_every_step(simulator)
+        contacts = []
+        for k in range(1, 11):
+            simulator.advance_to(0.1 * k)
+            contacts.append(plant.get_contact_results_output_port().eval(
+                context).num_point_pair_contacts())
+        runs.append((plant.get_positions_and_velocities(context).copy(), contacts))
+    np.testing.assert_array_equal(runs[0][0], runs[1][0])
+    assert runs[0][1] == runs[1][1] and max(runs[0][1]) == 1      # the tip touched down
