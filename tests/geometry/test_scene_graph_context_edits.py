@@ -6,29 +6,10 @@ import pytest
 
 from merganser.framework import DiagramBuilder
 from merganser.geometry import (
-    Box, FramePoseVector, GeometryFrame, GeometryInstance, IllustrationProperties,
-    ProximityProperties, RigidTransform, Role, SceneGraph, Sphere,
+    Box, GeometryInstance, IllustrationProperties,
+    ProximityProperties, RigidTransform, Role, Sphere,
 )
-
-
-def _scene():
-    sg = SceneGraph()
-    s = sg.register_source("s")
-    f = sg.register_frame(s, GeometryFrame("f"))
-    a = sg.register_geometry(s, f, GeometryInstance(RigidTransform(), Sphere(0.5), "a"))
-    b = sg.register_anchored_geometry(s, GeometryInstance(RigidTransform([2.0, 0, 0]),
-                                                          Sphere(0.5), "b"))
-    for g in (a, b):
-        sg.assign_role(s, g, ProximityProperties())
-    return sg, s, f, a, b
-
-
-def _context(sg, s, f):
-    ctx = sg.create_default_context()
-    poses = FramePoseVector()
-    poses.set_value(id=f, value=RigidTransform())
-    sg.get_source_pose_port(s).fix_value(ctx, poses)
-    return ctx
+from scene_graph_scenes import context_at_identity, two_sphere_scene
 
 
 def _distances(sg, ctx):
@@ -37,8 +18,8 @@ def _distances(sg, ctx):
 
 
 def test_change_shape_in_a_context_changes_that_context_only():
-    sg, s, f, a, b = _scene()
-    ctx, other = _context(sg, s, f), _context(sg, s, f)
+    sg, s, f, a, b = two_sphere_scene()
+    ctx, other = context_at_identity(sg, s, f), context_at_identity(sg, s, f)
     assert _distances(sg, ctx) == [pytest.approx(1.0)]
     sg.change_shape(ctx, s, a, Box(2.0, 2.0, 2.0))                 # face at x = 1
     assert _distances(sg, ctx) == [pytest.approx(0.5)]
@@ -49,17 +30,17 @@ def test_change_shape_in_a_context_changes_that_context_only():
     sg.change_shape(context=ctx, source_id=s, geometry_id=a, shape=Sphere(0.5),
                     X_FG=RigidTransform([0.25, 0, 0]))
     assert _distances(sg, ctx) == [pytest.approx(0.75)]
-    assert _distances(sg, _context(sg, s, f)) == [pytest.approx(1.0)]   # new contexts: the model's
+    assert _distances(sg, context_at_identity(sg, s, f)) == [pytest.approx(1.0)]   # new contexts: the model's
 
 
 def test_remove_geometry_in_a_context():
-    sg, s, f, a, b = _scene()
-    ctx = _context(sg, s, f)
+    sg, s, f, a, b = two_sphere_scene()
+    ctx = context_at_identity(sg, s, f)
     sg.remove_geometry(ctx, s, b)
     assert _distances(sg, ctx) == []
     assert sg.get_query_output_port().eval(ctx).inspector().num_geometries() == 1
     assert sg.model_inspector().num_geometries() == 2
-    assert _distances(sg, _context(sg, s, f)) == [pytest.approx(1.0)]
+    assert _distances(sg, context_at_identity(sg, s, f)) == [pytest.approx(1.0)]
     with pytest.raises(RuntimeError, match="SceneGraph.remove_geometry: geometry_id .* is not a "
                                            "registered geometry"):
         sg.remove_geometry(ctx, s, b)
@@ -68,9 +49,9 @@ def test_remove_geometry_in_a_context():
 
 
 def test_failed_context_edit_leaves_the_context_unchanged():
-    sg, s, f, a, b = _scene()
+    sg, s, f, a, b = two_sphere_scene()
     other = sg.register_source("other")      # (sources come before contexts)
-    ctx = _context(sg, s, f)
+    ctx = context_at_identity(sg, s, f)
     with pytest.raises(RuntimeError, match="SceneGraph.change_shape: geometry 'a' does not belong "
                                            "to source 'other'"):
         sg.change_shape(ctx, other, a, Box(2.0, 2.0, 2.0))
@@ -78,8 +59,8 @@ def test_failed_context_edit_leaves_the_context_unchanged():
 
 
 def test_assign_and_remove_role_in_a_context():
-    sg, s, f, a, b = _scene()
-    ctx = _context(sg, s, f)
+    sg, s, f, a, b = two_sphere_scene()
+    ctx = context_at_identity(sg, s, f)
     assert sg.remove_role(ctx, s, a, Role.kProximity) == 1
     assert _distances(sg, ctx) == []
     assert sg.model_inspector().get_proximity_properties(a) is not None
@@ -95,10 +76,10 @@ def test_assign_and_remove_role_in_a_context():
 
 
 def test_remove_role_by_frame_counts_the_geometries():
-    sg, s, f, a, b = _scene()
+    sg, s, f, a, b = two_sphere_scene()
     c = sg.register_geometry(s, f, GeometryInstance(RigidTransform(), Sphere(0.1), "c"))
     sg.assign_role(s, c, ProximityProperties())
-    ctx = _context(sg, s, f)
+    ctx = context_at_identity(sg, s, f)
     assert sg.remove_role(ctx, s, f, Role.kProximity) == 2
     assert sg.remove_role(ctx, source_id=s, frame_id=f, role=Role.kProximity) == 0
     assert _distances(sg, ctx) == []
@@ -107,8 +88,8 @@ def test_remove_role_by_frame_counts_the_geometries():
 
 
 def test_register_geometry_in_a_context():
-    sg, s, f, a, b = _scene()
-    ctx = _context(sg, s, f)
+    sg, s, f, a, b = two_sphere_scene()
+    ctx = context_at_identity(sg, s, f)
     g = sg.register_geometry(ctx, s, f, GeometryInstance(RigidTransform([-2.0, 0, 0]),
                                                          Sphere(0.5), "d"))
     sg.assign_role(ctx, s, g, ProximityProperties())
@@ -118,7 +99,7 @@ def test_register_geometry_in_a_context():
 
 
 def test_context_edit_through_a_diagram_context():
-    sg, s, f, a, b = _scene()
+    sg, s, f, a, b = two_sphere_scene()
     builder = DiagramBuilder()
     builder.add_system(sg)
     diagram = builder.build()

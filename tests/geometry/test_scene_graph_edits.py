@@ -5,34 +5,19 @@ import numpy as np
 import pytest
 
 from merganser.geometry import (
-    Box, FramePoseVector, GeometryFrame, GeometryInstance, ProximityProperties,
-    RigidTransform, SceneGraph, Sphere,
+    Box, GeometryFrame, RigidTransform, Sphere,
 )
-
-
-def _scene():
-    sg = SceneGraph()
-    s = sg.register_source("s")
-    f = sg.register_frame(s, GeometryFrame("f"))
-    a = sg.register_geometry(s, f, GeometryInstance(RigidTransform(), Sphere(0.5), "a"))
-    b = sg.register_anchored_geometry(s, GeometryInstance(RigidTransform([2.0, 0, 0]),
-                                                          Sphere(0.5), "b"))
-    for g in (a, b):
-        sg.assign_role(s, g, ProximityProperties())
-    return sg, s, f, a, b
+from scene_graph_scenes import context_at_identity, two_sphere_scene
 
 
 def _distance(sg, s, f):
-    ctx = sg.create_default_context()
-    poses = FramePoseVector()
-    poses.set_value(id=f, value=RigidTransform())
-    sg.get_source_pose_port(s).fix_value(ctx, poses)
+    ctx = context_at_identity(sg, s, f)
     query = sg.get_query_output_port().eval(ctx)
     return [p.distance for p in query.compute_signed_distance_pairwise_closest_points()]
 
 
 def test_change_shape_and_pose_change_the_distance():
-    sg, s, f, a, b = _scene()
+    sg, s, f, a, b = two_sphere_scene()
     assert _distance(sg, s, f) == [pytest.approx(1.0)]
     sg.change_shape(s, a, Box(2.0, 2.0, 2.0))                     # face at x = 1
     assert _distance(sg, s, f) == [pytest.approx(0.5)]
@@ -45,7 +30,7 @@ def test_change_shape_and_pose_change_the_distance():
 
 
 def test_remove_and_rename():
-    sg, s, f, a, b = _scene()
+    sg, s, f, a, b = two_sphere_scene()
     sg.rename_frame(f, "g")
     sg.rename_geometry(a, "c")
     inspector = sg.model_inspector()
