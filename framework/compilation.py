@@ -48,10 +48,11 @@ so that a numba upgrade that breaks one fails a test):
   turns it off. Kernels calling kernels, and generated code, always use the dispatcher.
 
 Nothing of numba loads at import: `kernel` returns a `Kernel`, a plain Python object
-holding the function; its first call from Python binds it to its ahead-of-time
-function when there is a fresh one (see above), else (or the first compilation of a kernel that calls
+holding the function; its first call (or the first compilation of a kernel that calls
 it) imports numba and builds the numba dispatcher, which compiles or loads its cache for
-each new argument type signature. After that the names bound to the `Kernel` in its own
+each new argument type signature; a first call from Python with a fresh ahead-of-time
+function builds instead a second dispatcher over the extension's functions (see
+`_aot_dispatcher`). After that the names bound to the `Kernel` in its own
 module, and in each merganser module that calls it, are rebound to the dispatcher, so
 later calls cost what a dispatcher call costs. ``prange`` is ``range`` until a
 ``parallel=True`` kernel is built, which puts numba's ``prange`` in its module instead.
@@ -103,9 +104,6 @@ _registry: dict[str, Kernel] = {}
 _dispatchers: set = set()
 #: name -> [seconds inside its compilations, excluding those of nested kernels].
 _statistics: dict[str, list] = {}
-#: ids of the module namespaces that define kernels (an ahead-of-time function, which
-#: numba cannot type, is never bound to a name there).
-_kernel_namespaces: set = set()
 
 
 # ---------------------------------------------------------------- numba, loaded on demand
@@ -413,9 +411,12 @@ def aot_source_hash(wrapped):
     int
         63 bits (an int64 the extension returns).
     """
-    from importlib.metadata import version
+    numba_version = _aot.get("numba_version")
+    if numba_version is None:
+        from importlib.metadata import version
 
-    parts = ["merganser-aot-1", version("numba"), sys.version.split()[0],
+        numba_version = _aot["numba_version"] = version("numba")
+    parts = ["merganser-aot-1", numba_version, sys.version.split()[0],
              repr(sorted(wrapped._options.items())), str(wrapped._threshold),
              f"{wrapped.__module__}.{wrapped.__qualname__}"]
     for path in [*kernel_sources(wrapped.py_func), pathlib.Path(__file__).resolve()]:
@@ -458,9 +459,10 @@ def _aot_dispatcher(wrapped):
 
     numba's dispatcher checks the types of each call (in C) as for a jitted kernel: the
     types of a built signature bind its function at their first call (nothing compiles),
-    other types compile as without the extension (the function would misread them). It
-    must not be reached from numba code (an overload without machine code to link), so it
-    is bound to no name of a module that defines kernels.
+    other types compile as without the extension (the function would misread them).
+    numba code reaching it (a kernel of a module where its name was rebound, generated
+    code) types the kernel's JIT dispatcher instead (`_AheadOfTime`), whose machine code
+    it links.
     """
     if not AOT_ENABLED or wrapped._options.get("parallel"):
         return None
@@ -477,9 +479,28 @@ def _aot_dispatcher(wrapped):
             return None
         _aot["bound"].append(name)
     dispatcher = _numba()["numba"].njit(**wrapped._options)(wrapped.py_func)
+    dispatcher.__class__ = _ahead_of_time_class(type(dispatcher))
+    dispatcher._merganser_kernel = wrapped
     _dispatchers.add(dispatcher)        # other argument types compile as a kernel's do
     return _instrumented(name, dispatcher, wrapped._threshold,
                          ahead={types: function for function, _, types in entries})
+
+
+_ahead_classes: dict = {}
+
+
+def _ahead_of_time_class(base):
+    """`base` (numba's dispatcher class) whose numba type is that of the kernel's JIT
+    dispatcher: its own overloads have no machine code to link into a caller."""
+    cls = _ahead_classes.get(base)
+    if cls is None:
+        class _AheadOfTime(base):
+            @property
+            def _numba_type_(self):
+                return self._merganser_kernel.dispatcher._numba_type_
+
+        cls = _ahead_classes[base] = _AheadOfTime
+    return cls
 
 
 def aot_status():
@@ -556,6 +577,15 @@ class Kernel:
         return self._dispatcher
 
     @property
+    def python_dispatcher(self):
+        """The dispatcher a call from Python runs once bound: the ahead-of-time one (see
+        `_aot_dispatcher`) when the kernel has fresh functions in the extension, else
+        `dispatcher`."""
+        if not self._aot_checked and self._dispatcher is None:
+            self._bind()
+        return self._aot if self._aot is not None else self.dispatcher
+
+    @property
     def _numba_type_(self):
         return self.dispatcher._numba_type_
 
@@ -568,8 +598,7 @@ class Kernel:
         caller = sys._getframe(1).f_globals
         if id(caller) not in self._rebound:
             self._rebound.add(id(caller))
-            if (caller.get("__name__", "").startswith(_PACKAGE_PREFIX)
-                    and (target is not self._aot or id(caller) not in _kernel_namespaces)):
+            if caller.get("__name__", "").startswith(_PACKAGE_PREFIX):
                 _rebind(caller, self, target)
         return target(*args)
 
@@ -638,7 +667,6 @@ def kernel(fn=None, *, allocates=False, parallel=False, inline=True):
     elif not allocates:
         options["_nrt"] = False
     wrapped = Kernel(fn, options, INLINE_THRESHOLD if inline else _DEFAULT_INLINE_THRESHOLD)
-    _kernel_namespaces.add(id(fn.__globals__))
     _registry[f"{fn.__module__}.{fn.__qualname__}"] = wrapped
     return wrapped
 

@@ -150,10 +150,14 @@ def test_the_source_hash_follows_the_content_of_the_kernel_sources(tmp_path):
 def test_other_argument_types_compile_instead_of_being_misread(tmp_path):
     # matvec is built ahead for float64 C-contiguous arrays (the framework's blocks);
     # an int matrix, a float32 vector and a strided vector must give the right numbers,
-    # and a kernel calling it compiles through numba as before.
+    # and a kernel calling it compiles through numba as before, also from a module whose
+    # name for it is bound to the extension's function.
     (tmp_path / "aot_caller.py").write_text(textwrap.dedent("""
         from merganser.framework.compilation import kernel
         from merganser.framework.matvec import matvec
+
+        def from_python(M, x, out):     # binds this module's matvec to the extension's
+            matvec(M, x, out)
 
         @kernel
         def twice(M, x, out):
@@ -176,6 +180,7 @@ def test_other_argument_types_compile_instead_of_being_misread(tmp_path):
             results.append(out.tolist())
         sys.path.insert(0, {str(tmp_path)!r})
         import aot_caller
+        aot_caller.from_python(M, x, out)
         aot_caller.twice(M, x, out)
         results.append(out.tolist())
         print("RESULT " + json.dumps({{"results": results, "status": aot_status()}}))
