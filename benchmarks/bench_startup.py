@@ -13,15 +13,17 @@ repeats, ratio merganser / pydrake):
   contact, h = 1 ms), 1 s; peak RSS.
 
 merganser runs with a warm numba cache (a folder filled by an untimed first run) and,
-with ``--cold``, with an empty one (a new ``NUMBA_CACHE_DIR`` per run, so everything
-compiles; minutes per run on a busy 2-core machine). pydrake has no cache to warm. The
+with ``--cold``, with an empty one (a new ``NUMBA_CACHE_DIR`` per run): with the
+ahead-of-time kernels of the install (``merganser.framework._aot_kernels``, when built)
+and, for information, without them (``MERGANSER_AOT=0``: everything compiles; minutes per
+run on a busy 2-core machine). pydrake has no cache to warm. The
 children run without ``PYTHONDONTWRITEBYTECODE``, so that merganser's modules import from
 their ``.pyc`` files as in a user's second run (pydrake's were written at install).
 
 The output is the start-up table of issue 16: each row with both medians, the ratio and
 the goal, and the peak RSS of each scene.
 
-Run: ``.venv/bin/python benchmarks/bench_startup.py [--repeats N] [--cold]``.
+Run: ``.venv/bin/python benchmarks/bench_startup.py [--repeats N] [--cold [--cold-repeats N]]``.
 """
 
 from __future__ import annotations
@@ -176,6 +178,8 @@ ROWS = (
     ("the same plus a SAP contact scene, warm cache (information)", "panda+box", "total_s", None,
      "warm"),
     ("the same plus a SAP contact scene, empty numba cache", "panda+box", "total_s", 4.0, "cold"),
+    ("the same, empty cache, without the ahead-of-time kernels (MERGANSER_AOT=0; information)",
+     "panda+box", "total_s", None, "cold-jit"),
 )
 
 
@@ -211,6 +215,8 @@ def main(argv=None):
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--cold", action="store_true", help="also with an empty numba cache")
     ap.add_argument("--cold-repeats", type=int, default=1)
+    ap.add_argument("--no-jit-row", action="store_true",
+                    help="with --cold: skip the empty-cache row without the ahead-of-time kernels")
     args = ap.parse_args(argv)
     drake = _have_drake()
     warm_dir = tempfile.mkdtemp(prefix="merganser-startup-warm-")
@@ -227,13 +233,19 @@ def main(argv=None):
                 peer.append(run_one(DRAKE, scene))
         samples[scene, "warm"] = (ours, peer)
     if args.cold:
-        ours, peer = [], []
+        ours, ours_jit, peer = [], [], []
         for _ in range(args.cold_repeats):
             with tempfile.TemporaryDirectory(prefix="merganser-startup-cold-") as cold:
                 ours.append(run_one(MERGANSER, "panda+box", dict(os.environ, NUMBA_CACHE_DIR=cold)))
             if drake:
                 peer.append(run_one(DRAKE, "panda+box"))
+            if not args.no_jit_row:
+                with tempfile.TemporaryDirectory(prefix="merganser-startup-cold-") as cold:
+                    ours_jit.append(run_one(MERGANSER, "panda+box", dict(
+                        os.environ, NUMBA_CACHE_DIR=cold, MERGANSER_AOT="0")))
         samples["panda+box", "cold"] = (ours, peer)
+        if ours_jit:
+            samples["panda+box", "cold-jit"] = (ours_jit, peer)
 
     def med(runs, k):
         return statistics.median(s[k] for s in runs) if runs else float("nan")

@@ -11,6 +11,8 @@ compiles.
 
 Run: ``.venv/bin/python benchmarks/compile_times.py [--group NAME ... | --startup] [--top N]``.
 ``MERGANSER_INLINE_THRESHOLD=250`` in the environment measures LLVM's default inlining.
+With the install's ahead-of-time kernels only what they do not cover compiles (the kernels
+called from Python run from the extension); ``MERGANSER_AOT=0`` measures everything.
 """
 
 from __future__ import annotations

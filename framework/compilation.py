@@ -39,11 +39,20 @@ so that a numba upgrade that breaks one fails a test):
   and numba's compiler refreshes then).
 - never silent: when compiling has taken more than `NOTICE_AFTER_SECONDS` in a process,
   one line on stderr says so (`COMPILE_NOTICE`); ``merganser warmup`` compiles ahead.
+- ahead-of-time machine code when installed: ``pip install`` builds the extension
+  ``merganser.framework._aot_kernels`` (``merganser/aot_build.py``, numba's ``pycc``, for
+  the host CPU) from the kernels a program calls from Python. A kernel called from Python
+  then runs its function from the extension, with nothing to compile, provided the hash
+  of its sources (`aot_source_hash`) is the one built in; else it compiles as without the
+  extension, and one line on stderr says so (`AOT_STALE_NOTICE`). ``MERGANSER_AOT=0``
+  turns it off. Kernels calling kernels, and generated code, always use the dispatcher.
 
 Nothing of numba loads at import: `kernel` returns a `Kernel`, a plain Python object
 holding the function; its first call (or the first compilation of a kernel that calls
 it) imports numba and builds the numba dispatcher, which compiles or loads its cache for
-each new argument type signature. After that the names bound to the `Kernel` in its own
+each new argument type signature; a first call from Python with a fresh ahead-of-time
+function builds instead a second dispatcher over the extension's functions (see
+`_aot_dispatcher`). After that the names bound to the `Kernel` in its own
 module, and in each merganser module that calls it, are rebound to the dispatcher, so
 later calls cost what a dispatcher call costs. ``prange`` is ``range`` until a
 ``parallel=True`` kernel is built, which puts numba's ``prange`` in its module instead.
@@ -63,6 +72,8 @@ import time
 __all__ = ["kernel", "Kernel", "prange", "get_num_threads", "set_num_threads",
            "parallel_chunksize", "registered_kernels", "compile_statistics", "kernel_sources",
            "inlining", "COMPILE_NOTICE", "NOTICE_AFTER_SECONDS", "INLINE_THRESHOLD",
+           "AOT_ENABLED", "AOT_MODULES", "AOT_STALE_NOTICE", "aot_symbol", "aot_source_hash",
+           "aot_types_hash", "aot_status",
            "NUMBA_VERSION"]  # noqa: F822 (NUMBA_VERSION: module __getattr__, loads numba)
 
 #: LLVM's inlining threshold at -O3, and the one used while compiling the kernels.
@@ -75,6 +86,16 @@ INLINE_THRESHOLD = int(os.environ.get("MERGANSER_INLINE_THRESHOLD", "10000"))
 NOTICE_AFTER_SECONDS = float(os.environ.get("MERGANSER_COMPILE_NOTICE_AFTER", "2.0"))
 COMPILE_NOTICE = ("merganser: compiling dynamics kernels for this machine, first run only "
                   "(`merganser warmup` does it ahead)...")
+
+#: ``MERGANSER_AOT=0`` in the environment: never use the ahead-of-time extension.
+AOT_ENABLED = os.environ.get("MERGANSER_AOT", "1").strip().lower() not in ("0", "no", "false", "off")
+AOT_STALE_NOTICE = ("merganser: the ahead-of-time compiled kernels do not match the sources "
+                    "(edited since the install?); those kernels compile at first use "
+                    "instead. Rebuild them with `pip install -e .` (or `python -m "
+                    "merganser.aot_build`); MERGANSER_AOT=0 silences this.")
+#: The extension modules of the ahead-of-time kernels (``merganser/aot_build.py``), by the
+#: LLVM inlining threshold they are compiled with: `INLINE_THRESHOLD`, LLVM's default.
+AOT_MODULES = ("merganser.framework._aot_kernels", "merganser.framework._aot_kernels_plain")
 
 _PACKAGE_PREFIX = "merganser."
 #: name -> Kernel, in definition order.
@@ -287,16 +308,30 @@ def _compile_notice_listener(listener_base):
     return CompileNotice()
 
 
-def _instrumented(name, dispatcher, threshold):
+def _instrumented(name, dispatcher, threshold, ahead=None):
     """Route every compilation of `dispatcher` through the inlining option, the timers
     and the statistics (numba calls ``dispatcher.compile(sig)`` for each new signature,
     also when a caller's compilation reaches this kernel). The on-disk cache is attached
-    at the first compilation, so that building a dispatcher touches no file."""
+    at the first compilation, so that building a dispatcher touches no file.
+
+    `ahead`, {`aot_types_hash`: ahead-of-time function}: a signature with one of these
+    argument types becomes an overload calling that function, compiling nothing."""
     compile_signature = dispatcher.compile
     stats = _statistics.setdefault(name, [0.0])
     parts = _numba()
 
     def compile(sig):
+        if ahead:
+            numba = parts["numba"]
+            args, _ = numba.core.sigutils.normalize_signature(sig)
+            function = ahead.pop(aot_types_hash(args), None)
+            if function is not None:
+                from types import SimpleNamespace
+
+                dispatcher.add_overload(SimpleNamespace(
+                    signature=numba.core.typing.signature(numba.core.types.none, *args),
+                    entry_point=function, objectmode=False))
+                return function
         if isinstance(dispatcher._cache, parts["caching"].NullCache):
             dispatcher._cache = parts["cache_class"](dispatcher.py_func)
         depth = getattr(_state, "compile_depth", 0)
@@ -331,6 +366,160 @@ def _one_signature_per_call(dispatcher):
     dispatcher.get_call_template = plain_call_template
 
 
+# ---------------------------------------------------------------- ahead-of-time functions
+_aot = {"table": None, "stale": [], "bound": [], "lock": threading.Lock()}
+_file_digests: dict = {}
+
+
+def aot_symbol(name, index=0):
+    """The symbol of signature `index` of the kernel `name` (qualified) in the
+    ahead-of-time extension. Beside it, ``"h_" + symbol`` returns the kernel's source hash
+    (`aot_source_hash`) and ``"t_" + symbol`` the hash of the signature's argument types
+    (`aot_types_hash`), both as int64, at build time."""
+    return f"{name.replace('.', '__')}__{index}"
+
+
+def _hash63(text):
+    import hashlib
+
+    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "little") >> 1
+
+
+def _file_digest(path):
+    digest = _file_digests.get(path)
+    if digest is None:
+        import hashlib
+
+        try:
+            digest = hashlib.sha256(path.read_bytes()).hexdigest()
+        except OSError:
+            digest = "missing"
+        _file_digests[path] = digest
+    return digest
+
+
+def aot_source_hash(wrapped):
+    """The hash an ahead-of-time function of the `Kernel` `wrapped` is checked against.
+
+    It covers the content of every file of `kernel_sources` and of this module, the
+    kernel's options and inlining threshold, and the numba and Python versions (read
+    without importing numba), so that an edit after the install makes the extension's
+    function stale.
+
+    Returns
+    -------
+    int
+        63 bits (an int64 the extension returns).
+    """
+    numba_version = _aot.get("numba_version")
+    if numba_version is None:
+        from importlib.metadata import version
+
+        numba_version = _aot["numba_version"] = version("numba")
+    parts = ["merganser-aot-1", numba_version, sys.version.split()[0],
+             repr(sorted(wrapped._options.items())), str(wrapped._threshold),
+             f"{wrapped.__module__}.{wrapped.__qualname__}"]
+    for path in [*kernel_sources(wrapped.py_func), pathlib.Path(__file__).resolve()]:
+        parts.append(f"{path.name}:{_file_digest(path)}")
+    return _hash63("\n".join(parts))
+
+
+def aot_types_hash(arg_types):
+    """The hash of a tuple of numba argument types (63 bits)."""
+    return _hash63(repr(tuple(str(t) for t in arg_types)))
+
+
+def _aot_table():
+    """{kernel symbol: [(function, source hash, types hash)]} of the extension modules
+    present (the kernel symbol is `aot_symbol` without its index)."""
+    table = _aot["table"]
+    if table is None:
+        import importlib
+
+        table = {}
+        for module_name in AOT_MODULES:
+            try:
+                module = importlib.import_module(module_name)
+            except ImportError:
+                continue
+            for attr in dir(module):
+                symbol = attr[2:]
+                if attr.startswith("h_") and hasattr(module, symbol):
+                    table.setdefault(symbol.rsplit("__", 1)[0], []).append(
+                        (getattr(module, symbol), getattr(module, attr)(),
+                         getattr(module, "t_" + symbol)()))
+        _aot["table"] = table
+    return table
+
+
+def _aot_dispatcher(wrapped):
+    """A numba dispatcher of `wrapped` for calls from Python, whose overloads are the
+    kernel's fresh ahead-of-time functions; None when there are none (not built,
+    ``MERGANSER_AOT=0``, or stale: then `AOT_STALE_NOTICE` once on stderr).
+
+    numba's dispatcher checks the types of each call (in C) as for a jitted kernel: the
+    types of a built signature bind its function at their first call (nothing compiles),
+    other types compile as without the extension (the function would misread them).
+    numba code reaching it (a kernel of a module where its name was rebound, generated
+    code) types the kernel's JIT dispatcher instead (`_AheadOfTime`), whose machine code
+    it links.
+    """
+    if not AOT_ENABLED or wrapped._options.get("parallel"):
+        return None
+    name = f"{wrapped.__module__}.{wrapped.__qualname__}"
+    with _aot["lock"]:
+        entries = _aot_table().get(aot_symbol(name).rsplit("__", 1)[0])
+        if not entries:
+            return None
+        source_hash = aot_source_hash(wrapped)
+        if any(built != source_hash for _, built, _ in entries):
+            _aot["stale"].append(name)
+            if len(_aot["stale"]) == 1:
+                print(AOT_STALE_NOTICE, file=sys.stderr, flush=True)
+            return None
+        _aot["bound"].append(name)
+    dispatcher = _numba()["numba"].njit(**wrapped._options)(wrapped.py_func)
+    dispatcher.__class__ = _ahead_of_time_class(type(dispatcher))
+    dispatcher._merganser_kernel = wrapped
+    _dispatchers.add(dispatcher)        # other argument types compile as a kernel's do
+    return _instrumented(name, dispatcher, wrapped._threshold,
+                         ahead={types: function for function, _, types in entries})
+
+
+_ahead_classes: dict = {}
+
+
+def _ahead_of_time_class(base):
+    """`base` (numba's dispatcher class) whose numba type is that of the kernel's JIT
+    dispatcher: its own overloads have no machine code to link into a caller."""
+    cls = _ahead_classes.get(base)
+    if cls is None:
+        class _AheadOfTime(base):
+            @property
+            def _numba_type_(self):
+                return self._merganser_kernel.dispatcher._numba_type_
+
+        cls = _ahead_classes[base] = _AheadOfTime
+    return cls
+
+
+def aot_status():
+    """What the ahead-of-time extension gave this process so far.
+
+    Returns
+    -------
+    dict
+        ``{"enabled": bool, "functions": n, "bound": [names], "stale": [names]}``: whether
+        it is used (``MERGANSER_AOT``), how many functions the extension modules present
+        hold (0 when none is built), the kernels bound to theirs, and those found stale
+        (they compiled instead).
+    """
+    with _aot["lock"]:
+        count = len(_aot_table()) if AOT_ENABLED else 0
+        return {"enabled": AOT_ENABLED, "functions": count, "bound": list(_aot["bound"]),
+                "stale": list(_aot["stale"])}
+
+
 # ---------------------------------------------------------------- the kernel object
 def _rebind(namespace, old, new):
     """Bind to `new` every name of the dict `namespace` bound to `old`."""
@@ -362,6 +551,8 @@ class Kernel:
         self._options = options
         self._threshold = threshold
         self._dispatcher = None
+        self._aot = None            # its ahead-of-time function, once bound to it
+        self._aot_checked = False
         self._rebound = set()
 
     @property
@@ -386,22 +577,45 @@ class Kernel:
         return self._dispatcher
 
     @property
+    def python_dispatcher(self):
+        """The dispatcher a call from Python runs once bound: the ahead-of-time one (see
+        `_aot_dispatcher`) when the kernel has fresh functions in the extension, else
+        `dispatcher`."""
+        if not self._aot_checked and self._dispatcher is None:
+            self._bind()
+        return self._aot if self._aot is not None else self.dispatcher
+
+    @property
     def _numba_type_(self):
         return self.dispatcher._numba_type_
 
     def __call__(self, *args):
-        dispatcher = self._dispatcher
-        if dispatcher is None:
-            dispatcher = self._build()
+        target = self._aot
+        if target is None:
+            target = self._dispatcher
+            if target is None:
+                target = self._bind()
         caller = sys._getframe(1).f_globals
         if id(caller) not in self._rebound:
             self._rebound.add(id(caller))
             if caller.get("__name__", "").startswith(_PACKAGE_PREFIX):
-                _rebind(caller, self, dispatcher)
-        return dispatcher(*args)
+                _rebind(caller, self, target)
+        return target(*args)
+
+    def _bind(self):
+        """What a call from Python runs: the ahead-of-time dispatcher when the extension
+        has fresh functions of the kernel (checked once), else the dispatcher (built
+        now)."""
+        if not self._aot_checked:
+            self._aot_checked = True
+            self._aot = _aot_dispatcher(self)
+            if self._aot is not None:
+                return self._aot
+        return self._build()
 
     def __getattr__(self, name):
-        if name.startswith("__") or name in ("_dispatcher", "_options", "py_func"):
+        if name.startswith("__") or name in ("_dispatcher", "_options", "py_func", "_aot",
+                                             "_aot_checked"):
             raise AttributeError(name)
         return getattr(self.dispatcher, name)
 

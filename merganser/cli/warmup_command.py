@@ -52,12 +52,21 @@ _ROBOT = """<?xml version="1.0"?>
 """
 
 
-def _robot(time_step=0.0, fixed=True):
+#: The slider's actuator too: with every joint actuated, the plant's forward dynamics is
+#: one kernel call (the one-call path a Panda takes).
+_SLIDE_ACTUATOR = """  <transmission name="t2"><type>transmission_interface/SimpleTransmission</type>
+    <joint name="slide"/>
+    <actuator name="m2"/></transmission>
+</robot>"""
+
+
+def _robot(time_step=0.0, fixed=True, actuate_all=False):
     from merganser.multibody import MultibodyPlant
     from merganser.multibody.parsing import Parser
 
     plant = MultibodyPlant(time_step)
-    Parser(plant).add_models_from_string(_ROBOT, "urdf")
+    urdf = _ROBOT.replace("</robot>", _SLIDE_ACTUATOR) if actuate_all else _ROBOT
+    Parser(plant).add_models_from_string(urdf, "urdf")
     if fixed:
         plant.weld_frames(plant.world_frame(), plant.get_body_by_name("base").body_frame())
     plant.finalize()
@@ -83,9 +92,11 @@ def _framework():
 def _dynamics():
     from merganser.multibody import JacobianWrtVariable, MultibodyForces
 
-    for fixed in (True, False):
-        plant = _robot(fixed=fixed)
+    for fixed, actuate_all in ((True, False), (False, False), (True, True)):
+        plant = _robot(fixed=fixed, actuate_all=actuate_all)
         ctx = plant.create_default_context()
+        if actuate_all:
+            plant.get_actuation_input_port().fix_value(ctx, np.full(plant.num_actuators(), 0.1))
         plant.set_positions(ctx, plant.get_positions(ctx) + 0.1)
         plant.set_velocities(ctx, np.full(plant.num_velocities(), 0.2))
         arm = plant.get_body_by_name("arm")

@@ -56,7 +56,7 @@ def compiled_entry(fn, args):
     point runs the same machine code as the dispatcher without its type dispatch; it
     checks nothing, so it is only for arguments of exactly those types.
     """
-    dispatcher = getattr(fn, "dispatcher", fn)
+    dispatcher = getattr(fn, "python_dispatcher", None) or getattr(fn, "dispatcher", fn)
     overloads = getattr(dispatcher, "overloads", None)
     if not overloads:
         return None

@@ -296,7 +296,7 @@ def doubled(a, out):
 
 def test_first_compilation_is_announced_once_on_stderr(tmp_path):
     env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"),
-               MERGANSER_COMPILE_NOTICE_AFTER="0.3")
+               MERGANSER_COMPILE_NOTICE_AFTER="0.3", MERGANSER_AOT="0")  # the JIT's notice
     code = """
         from merganser.framework import PiecewisePolynomial
         import numpy as np
