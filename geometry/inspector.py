@@ -131,11 +131,27 @@ class SceneGraphModel:
 
 
 class SceneGraphInspector:
-    """Read-only view of a SceneGraph model (Drake's SceneGraphInspector)."""
+    """Read-only view of a SceneGraph model (Drake's SceneGraphInspector).
+
+    Parameters
+    ----------
+    model : SceneGraphModel or callable
+        The model viewed, or a function returning ``(model, collision_filter)`` as they
+        are when asked (the inspectors SceneGraph hands out: they follow later edits).
+    collision_filter : CollisionFilter, optional
+        The filter (None: the model's own); ignored when `model` is a function.
+    """
 
     def __init__(self, model, collision_filter=None):
-        self._m = model
-        self._filter = collision_filter
+        self._source = model if callable(model) else (lambda: (model, collision_filter))
+
+    @property
+    def _m(self):
+        return self._source()[0]
+
+    @property
+    def _filter(self):
+        return self._source()[1]
 
     # ---- sizes and ids ---------------------------------------------------------------------
     def num_sources(self):
