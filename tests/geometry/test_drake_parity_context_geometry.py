@@ -101,3 +101,37 @@ def test_geometry_configuration_vector_api():
         gcv.value(gid)
     with pytest.raises(TypeError, match="GeometryId"):
         gcv.set_value(id=3, value=np.zeros(3))
+
+
+def test_inspector_source_and_frame_counts():
+    from merganser.geometry import IllustrationProperties, Role
+    sg = SceneGraph()
+    a, b = sg.register_source("a"), sg.register_source("b")
+    f1 = sg.register_frame(source_id=a, frame=GeometryFrame("f1"))
+    f2 = sg.register_frame(source_id=a, frame=GeometryFrame("f2"))
+    g1 = sg.register_geometry(source_id=a, frame_id=f1,
+                              geometry=GeometryInstance(RigidTransform(), Sphere(1.0), "g1"))
+    sg.register_geometry(source_id=a, frame_id=f1,
+                         geometry=GeometryInstance(RigidTransform(), Box(1, 1, 1), "g2"))
+    sg.register_anchored_geometry(
+        b, GeometryInstance(RigidTransform(), Sphere(2.0), "ground"))
+    sg.assign_role(source_id=a, geometry_id=g1, properties=ProximityProperties())
+    inspector = sg.model_inspector()
+    assert inspector.get_all_source_ids()[-2:] == [a, b]
+    assert inspector.num_frames_for_source(source_id=a) == 2
+    assert inspector.num_frames_for_source(source_id=b) == 0
+    assert inspector.belongs_to_source(frame_id=f2, source_id=a)
+    assert not inspector.belongs_to_source(frame_id=f2, source_id=b)
+    assert inspector.belongs_to_source(geometry_id=g1, source_id=a)
+    assert (inspector.num_dynamic_geometries(), inspector.num_anchored_geometries()) == (2, 1)
+    assert inspector.num_geometries_for_frame_with_role(frame_id=f1, role=Role.kProximity) == 1
+    assert inspector.num_geometries_for_frame_with_role(
+        frame_id=f1, role=Role.kIllustration) == 0
+    sg.assign_role(source_id=a, geometry_id=g1, properties=IllustrationProperties())
+    clone = inspector.clone_geometry_instance(geometry_id=g1)
+    assert isinstance(clone, GeometryInstance) and clone.id() != g1
+    assert clone.name() == "g1" and isinstance(clone.shape(), Sphere)
+    assert clone.proximity_properties() is not None
+    assert clone.illustration_properties() is not None and clone.perception_properties() is None
+    with pytest.raises(TypeError, match="exactly one"):
+        inspector.belongs_to_source(source_id=a)
