@@ -6,6 +6,7 @@ immutable afterwards; every number lives in a Context created by
 overridable ``do_*`` methods.
 """
 
+import copy
 import enum
 import itertools
 import operator
@@ -192,6 +193,14 @@ class System(metaclass=_SystemType):
         """Number of system constraints; merganser declares none (Drake's count is 0 for a
         system that declares no constraint)."""
         return 0
+
+    def clone(self):
+        """A deep copy of this system (Drake's Clone): same name, ports, declarations and
+        defaults; it belongs to no Diagram (a subsystem is copied without its Diagram)."""
+        memo = {} if self._parent is None else {id(self._parent): None}
+        twin = copy.deepcopy(self, memo)
+        twin._parent, twin._index_in_parent = None, -1
+        return twin
 
     def accept(self, v):
         """Visitor dispatch (Drake's ``Accept``): ``v.visit_system(self)``; a Diagram calls

@@ -7,6 +7,7 @@ from merganser.framework.lazy_exports import lazy_exports
 __all__, __getattr__, __dir__ = lazy_exports(__name__, {
     ".collision_filter": ("CollisionFilterDeclaration", "CollisionFilterManager", "GeometrySet"),
     ".hydroelastic.contact_surface": ("HydroelasticContactRepresentation",),
+    ".geometry_configuration_vector": ("GeometryConfigurationVector",),
     ".geometry_instance": (
         "FrameId", "GeometryFrame", "GeometryId", "GeometryInstance", "SourceId",
     ),

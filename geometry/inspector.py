@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .collision_filter import CollisionFilter
-from .geometry_instance import FrameId, GeometryId, SourceId
+from .geometry_instance import FrameId, GeometryId, GeometryInstance, SourceId
 from .properties import IllustrationProperties, PerceptionProperties, ProximityProperties
 from .rigid_transform import RigidTransform
 
@@ -131,11 +131,27 @@ class SceneGraphModel:
 
 
 class SceneGraphInspector:
-    """Read-only view of a SceneGraph model (Drake's SceneGraphInspector)."""
+    """Read-only view of a SceneGraph model (Drake's SceneGraphInspector).
+
+    Parameters
+    ----------
+    model : SceneGraphModel or callable
+        The model viewed, or a function returning ``(model, collision_filter)`` as they
+        are when asked (the inspectors SceneGraph hands out: they follow later edits).
+    collision_filter : CollisionFilter, optional
+        The filter (None: the model's own); ignored when `model` is a function.
+    """
 
     def __init__(self, model, collision_filter=None):
-        self._m = model
-        self._filter = collision_filter
+        self._source = model if callable(model) else (lambda: (model, collision_filter))
+
+    @property
+    def _m(self):
+        return self._source()[0]
+
+    @property
+    def _filter(self):
+        return self._source()[1]
 
     # ---- sizes and ids ---------------------------------------------------------------------
     def num_sources(self):
@@ -172,6 +188,10 @@ class SceneGraphInspector:
             ids = {g for g in ids if role in self._m.geometries[g].roles}
         return sorted(ids)
 
+    def num_dynamic_geometries(self):
+        """Number of geometries affixed to a frame other than the world's."""
+        return self.num_geometries() - self.num_anchored_geometries()
+
     def num_geometries_with_role(self, role):
         return sum(1 for r in self._m.geometries.values() if role in r.roles)
 
@@ -197,6 +217,28 @@ class SceneGraphInspector:
             return self._m.sources[self._m.frames[id_].source_id]
         return self._m.sources[self._geometry(id_, "get_owning_source_name").source_id]
 
+    def get_all_source_ids(self):
+        """The registered SourceIds (list), in registration order."""
+        return list(self._m.sources)
+
+    def num_frames_for_source(self, source_id):
+        """Number of frames `source_id` registered (the world frame not counted)."""
+        return len(self.frames_for_source(source_id))
+
+    def belongs_to_source(self, frame_id=None, source_id=None, geometry_id=None):
+        """True if the frame `frame_id` (or the geometry `geometry_id`) was registered by
+        `source_id`; pydrake's keywords ``belongs_to_source(frame_id=, source_id=)`` or
+        ``(geometry_id=, source_id=)``."""
+        fn = "SceneGraphInspector.belongs_to_source"
+        self._m.check_source(source_id, fn)
+        if (frame_id is None) == (geometry_id is None):
+            raise TypeError(f"{fn}: give exactly one of frame_id and geometry_id, got "
+                            f"frame_id={frame_id!r}, geometry_id={geometry_id!r}")
+        if geometry_id is not None:
+            return self._geometry(geometry_id, "belongs_to_source").source_id == source_id
+        self._m.check_frame(frame_id, fn, False)
+        return self._m.frames[frame_id].source_id == source_id
+
     def frames_for_source(self, source_id):
         self._m.check_source(source_id, "SceneGraphInspector.frames_for_source")
         return list(self._m.source_frames[source_id])
@@ -216,6 +258,10 @@ class SceneGraphInspector:
     def num_geometries_for_frame(self, frame_id):
         self._m.check_frame(frame_id, "SceneGraphInspector.num_geometries_for_frame")
         return len(self._m.frame_geometries(frame_id))
+
+    def num_geometries_for_frame_with_role(self, frame_id, role):
+        """Number of geometries on `frame_id` that have `role`."""
+        return len(self.get_geometries(frame_id, role))
 
     def get_geometries(self, frame_id, role=None):
         self._m.check_frame(frame_id, "SceneGraphInspector.get_geometries")
@@ -249,6 +295,20 @@ class SceneGraphInspector:
 
     def is_anchored(self, geometry_id):
         return self._geometry(geometry_id, "is_anchored").frame_id == WORLD_FRAME_ID
+
+    def clone_geometry_instance(self, geometry_id):
+        """A GeometryInstance (with a new id) of the geometry `geometry_id`: its pose X_FG
+        in its frame, shape, name and the properties of each of its roles."""
+        rec = self._geometry(geometry_id, "clone_geometry_instance")
+        instance = GeometryInstance(RigidTransform(rec.X_FG), rec.shape, rec.name)
+        for props in rec.roles.values():
+            if isinstance(props, ProximityProperties):
+                instance.set_proximity_properties(props)
+            elif isinstance(props, IllustrationProperties):
+                instance.set_illustration_properties(props)
+            elif isinstance(props, PerceptionProperties):
+                instance.set_perception_properties(props)
+        return instance
 
     def get_properties(self, geometry_id, role):
         return self._geometry(geometry_id, "get_properties").roles.get(role)

@@ -127,12 +127,28 @@ def _no_query():
 
 
 class _ContextGeometry:
-    """Abstract state of SceneGraph: a Context's own collision filter and its own copy of
-    the model (None: the system's)."""
+    """Abstract state of SceneGraph: a Context's own collision filter and its copy of the
+    model (None: the system's).
 
-    def __init__(self, collision_filter=None, model=None):
+    The declared model value holds the SceneGraph (``sg``) instead: each copy made of it
+    for a new Context takes the system's model as it is then, by reference (Drake's
+    Context holds the GeometryState of its creation); the system copies its model before
+    its next edit (``SceneGraph._own_model``) and a Context copies its own before an edit
+    of it (``SceneGraph._edit``), so later edits of either never reach the other."""
+
+    def __init__(self, collision_filter=None, model=None, sg=None):
         self.filter = collision_filter
         self.model = model
+        self.sg = sg
+
+    def __deepcopy__(self, memo):
+        sg = self.sg
+        if sg is None or id(sg) in memo:            # a Context's value, or a copied system
+            return _ContextGeometry(copy.deepcopy(self.filter, memo),
+                                    self.model if sg is None else None,
+                                    copy.deepcopy(sg, memo))
+        sg._model_shared = True
+        return _ContextGeometry(copy.deepcopy(self.filter, memo), sg._model)
 
 
 def _split_context(args, kwargs):
@@ -162,6 +178,7 @@ class SceneGraph(LeafSystem):
         super().__init__()
         self.set_name("scene_graph")
         self._model = SceneGraphModel()
+        self._model_shared = False      # a Context holds self._model (see _ContextGeometry)
         self._proximity_as_given = {}
         self._config = None
         self.set_config(SceneGraphConfig(
@@ -172,7 +189,7 @@ class SceneGraph(LeafSystem):
         self._nested_frames = []
         self._tables = {}
         self._last_tables = None
-        self._xa_filter = self.declare_abstract_state(_ContextGeometry())
+        self._xa_filter = self.declare_abstract_state(_ContextGeometry(sg=self))
         self._pose_cache = self.declare_cache_entry(
             "geometry poses", _PoseCache, self._calc_poses, [self.all_input_ports_ticket()])
         self._query_port = self.declare_abstract_output_port(
@@ -250,7 +267,7 @@ class SceneGraph(LeafSystem):
         """Affix `geometry` to the world; returns its GeometryId."""
         fn = "SceneGraph.register_anchored_geometry"
         self._model.check_source(source_id, fn)
-        return self._add_geometry(self._model, source_id, WORLD_FRAME_ID, geometry, fn)
+        return self._add_geometry(self._own_model(), source_id, WORLD_FRAME_ID, geometry, fn)
 
     def _add_geometry(self, model, source_id, frame_id, geometry, fn):
         if not isinstance(geometry, GeometryInstance):
@@ -295,6 +312,7 @@ class SceneGraph(LeafSystem):
             raise TypeError(f"SceneGraph.set_config: config must be a SceneGraphConfig, got "
                             f"{type(config).__name__}")
         self._config = config.model_copy(deep=True)
+        self._own_model()
         for gid, given in self._proximity_as_given.items():
             rec = self._model.geometries.get(gid)
             if rec is not None and Role.kProximity in rec.roles:
@@ -331,6 +349,7 @@ class SceneGraph(LeafSystem):
     def rename_frame(self, frame_id, name):
         """Give the frame `frame_id` the new `name` (unique among its source's frames)."""
         fn = "SceneGraph.rename_frame"
+        self._own_model()
         self._model.check_frame(frame_id, fn, allow_world=False)
         rec = self._model.frames[frame_id]
         _rename(self._model, rec, fn, name,
@@ -340,6 +359,7 @@ class SceneGraph(LeafSystem):
     def rename_geometry(self, geometry_id, name):
         """Give the geometry `geometry_id` the new `name` (unique among its frame's)."""
         fn = "SceneGraph.rename_geometry"
+        self._own_model()
         self._model.check_geometry(geometry_id, fn)
         rec = self._model.geometries[geometry_id]
         _rename(self._model, rec, fn, name,
@@ -424,7 +444,7 @@ class SceneGraph(LeafSystem):
         the copy of it that `context` holds (made now if it has none); a failed edit
         leaves the context unchanged."""
         if context is None:
-            return edit(self._model, *args, **kwargs)
+            return edit(self._own_model(), *args, **kwargs)
         ctx = self._check_context(context, fn)
         held = ctx.get_abstract_state(self._xa_filter).get_value()
         model = copy.deepcopy(self._model if held.model is None else held.model)
@@ -433,10 +453,18 @@ class SceneGraph(LeafSystem):
         ctx.set_abstract_state(self._xa_filter, _ContextGeometry(collision_filter, model))
         return result
 
+    def _own_model(self):
+        """The system's model, copied first if a Context holds it (Drake: a Context keeps
+        the geometry of its creation; edits of the model after it do not reach it)."""
+        if self._model_shared:
+            self._model = copy.deepcopy(self._model)
+            self._model_shared = False
+        return self._model
+
     # ---- accessors ---------------------------------------------------------------------------
     def model_inspector(self):
-        """SceneGraphInspector of the model."""
-        return SceneGraphInspector(self._model)
+        """SceneGraphInspector of the model (it reads the model as it is when asked)."""
+        return SceneGraphInspector(lambda: (self._model, None))
 
     def get_query_output_port(self):
         """The ``query`` output port (QueryObject)."""
@@ -453,11 +481,12 @@ class SceneGraph(LeafSystem):
     def collision_filter_manager(self, context=None):
         """CollisionFilterManager of the model (context None) or of `context` only."""
         if context is None:
-            return CollisionFilterManager(self._model, self._model.filter)
+            model = self._own_model()
+            return CollisionFilterManager(model, model.filter)
         ctx = self._context_from(context, "SceneGraph.collision_filter_manager")
         state = ctx.get_abstract_state(self._xa_filter).get_value()
         if state.filter is None:
-            state = _ContextGeometry(self._model.filter.copy(), state.model)
+            state = _ContextGeometry(self._model_for(ctx).filter.copy(), state.model)
             ctx.set_abstract_state(self._xa_filter, state)
         # (a later model edit in ctx replaces the held state: mark whatever is held now)
         return CollisionFilterManager(
@@ -477,7 +506,9 @@ class SceneGraph(LeafSystem):
         return state.filter
 
     def _inspector_for(self, ctx):
-        return SceneGraphInspector(self._model_for(ctx), self._filter_for(ctx))
+        """The inspector of `ctx`'s geometry: it reads the Context when asked, so later
+        edits of that Context show (Drake's QueryObject.inspector())."""
+        return SceneGraphInspector(lambda: (self._model_for(ctx), self._filter_for(ctx)))
 
     def _calc_query(self, context, value):
         # A QueryObject reads the context when asked, so the one already held for this

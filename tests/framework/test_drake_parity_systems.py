@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from merganser.framework import (AbstractValue, BasicVector, ContinuousState, DiagramBuilder,
-                                 DiscreteValues, LeafSystem, Value)
+                                 DiscreteValues, LeafSystem, LinearSystem, Value)
 
 
 class Oscillator(LeafSystem):
@@ -186,3 +186,26 @@ def test_unknown_keywords_list_the_valid_ones():
     port = system.declare_vector_input_port(name="u", size=1)
     with pytest.raises(TypeError, match="valid keywords: context, value"):
         port.fix_value(system.create_default_context(), val=[1.0])
+
+
+def test_clone_is_a_deep_copy_outside_any_diagram():
+    A, B = np.array([[0.0, 1.0], [-2.0, -0.5]]), np.array([[0.0], [1.0]])
+    system = LinearSystem(A, B, np.eye(2), np.zeros((2, 1)))
+    system.set_name("plant")
+    builder = DiagramBuilder()
+    builder.add_system(system)
+    diagram = builder.build()
+    twin = system.clone()
+    assert twin is not system and twin.get_name() == "plant"
+    np.testing.assert_array_equal(twin.A(), A)
+    builder2 = DiagramBuilder()
+    builder2.add_system(twin)                          # a clone belongs to no Diagram
+    diagram2 = builder2.build()
+    ctx = twin.get_my_context_from_root(diagram2.create_default_context())
+    twin.get_input_port().fix_value(ctx, [1.0])
+    ctx.set_continuous_state([1.0, 2.0])
+    np.testing.assert_allclose(twin.eval_time_derivatives(ctx), A @ [1.0, 2.0] + B @ [1.0])
+    assert diagram.get_systems() == [system]
+    copy_of_diagram = diagram.clone()
+    assert copy_of_diagram.get_systems()[0] is not system
+    assert copy_of_diagram.get_systems()[0].get_name() == "plant"
