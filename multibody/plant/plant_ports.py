@@ -157,7 +157,7 @@ class PlantPortsMixin:
         value.set_value(calc_reaction_forces(self, context))
 
     def _calc_contact_results(self, context, value):
-        value.set_value(ContactResults())
+        value.set_value(ContactResults(plant=self))
 
     # ---- getters -----------------------------------------------------------------------
     def _plant_port(self, name, fn, model_instance=None, per_instance=None):

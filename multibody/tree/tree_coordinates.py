@@ -107,6 +107,28 @@ class TreeCoordinatesMixin:
         self._throw_if_not_finalized("make_actuation_matrix")
         return self._tables.actuation_matrix.copy()
 
+    def remove_all_joint_actuator_effort_limits(self) -> None:
+        """Set every joint actuator's effort limit to inf (before finalize), as pydrake's
+        ``RemoveAllJointActuatorEffortLimits``."""
+        self._throw_if_finalized("remove_all_joint_actuator_effort_limits",
+                                 "effort limit changes")
+        for actuator in self._actuators:
+            actuator.set_effort_limit(np.inf)
+
+    def make_actuation_matrix_pseudoinverse(self):
+        """The pseudoinverse B⁺ of the actuation matrix, shape (nu, nv), as a
+        ``scipy.sparse`` matrix (pydrake returns a sparse matrix too): u = B⁺ τ for τ in
+        the range of B. When every actuator drives its own degree of freedom (the columns
+        of B are distinct unit vectors) B⁺ is exactly Bᵀ; otherwise it is the
+        Moore-Penrose pseudoinverse.
+        """
+        import scipy.sparse
+        self._throw_if_not_finalized("make_actuation_matrix_pseudoinverse")
+        B = self._tables.actuation_matrix
+        BtB = B.T @ B
+        B_pinv = B.T.copy() if np.array_equal(BtB, np.eye(B.shape[1])) else np.linalg.pinv(B)
+        return scipy.sparse.csr_matrix(B_pinv)
+
     def get_default_positions(self, model_instance: int | None = None) -> np.ndarray:
         """Default q (nq,) from the joints' default positions (or `model_instance`'s part)."""
         self._throw_if_not_finalized("get_default_positions")
