@@ -28,7 +28,9 @@ _FORWARDED = (
     "get_default_distance_constraint_params", "remove_joint", "remove_joint_actuator",
     "has_joint", "has_joint_actuator",
     # lookups
-    "get_body_by_name", "get_rigid_body_by_name", "get_joint_by_name", "get_frame_by_name",
+    "get_body_by_name", "get_rigid_body_by_name", "num_bodies_with_name", "get_mutable_joint",
+    "is_anchored", "get_actuated_joint_indices", "get_topology_graphviz_string",
+    "get_joint_by_name", "get_frame_by_name",
     "get_joint_actuator_by_name", "get_model_instance_by_name", "get_model_instance_name",
     "has_body_named", "has_joint_named", "has_frame_named", "has_joint_actuator_named",
     "has_model_instance_named", "get_body_indices", "get_joint_indices",

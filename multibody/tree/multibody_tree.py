@@ -436,6 +436,11 @@ class MultibodyTree(TreeLookupsMixin, TreeCoordinatesMixin, TreeConstraintsMixin
         """Joint with index `joint_index` (pydrake's keyword) (raises for a removed one)."""
         return self._live_slot(self._joint_slots, joint_index, "get_joint", "joints")
 
+    def get_mutable_joint(self, joint_index: int) -> Joint:
+        """The joint with index `joint_index`, for changing its defaults (the same object
+        as `get_joint` returns)."""
+        return self._live_slot(self._joint_slots, joint_index, "get_mutable_joint", "joints")
+
     def get_joint_indices(self, model_instance: int | None = None) -> list[int]:
         """Indices of the joints (of `model_instance`, if given), in order of addition."""
         if model_instance is None:

@@ -322,3 +322,51 @@ def test_element_getters_take_pydrakes_index_keywords():
     assert plant.get_force_element(force_element_index=element.index()) is element
     # with no motion threshold only viscous friction remains
     assert element.calc_hinge_frictional_torque(2.0) == pytest.approx(-2.0)
+
+
+# ---- introspection and per-instance ports --------------------------------------------
+ACROBOT_SDF = "tests/data/models/drake/acrobot/Acrobot.sdf"
+
+
+def test_introspection_names_drake_scripts_use():
+    plant = make_acrobot_plant(AcrobotParameters(), True)
+    world, link1 = plant.world_body(), plant.get_body_by_name("Link1")
+    assert plant.is_anchored(world) and not plant.is_anchored(link1)
+    assert plant.num_bodies_with_name("Link1") == 1
+    assert plant.num_bodies_with_name("nothing") == 0
+    shoulder = plant.get_joint_by_name("ShoulderJoint")
+    assert plant.get_mutable_joint(joint_index=shoulder.index()) is shoulder
+    elbow = plant.get_joint_by_name("ElbowJoint")
+    assert plant.get_actuated_joint_indices(model_instance=1) == [elbow.index()]
+    dot = plant.get_topology_graphviz_string()
+    assert dot.startswith("digraph") and "ElbowJoint" in dot and "Link2" in dot
+
+
+def test_per_instance_net_actuation_port_is_the_instances_part():
+    plant = MultibodyPlant(0.0)
+    robots = [plant.add_model_instance(name) for name in ("left", "right")]
+    for mi in robots:
+        link = plant.add_rigid_body("link", mi, SpatialInertia.point_mass(1.0, [0, 0, -1]))
+        joint = plant.add_joint(RevoluteJoint("pin", plant.world_frame(), link.body_frame(),
+                                              [0, 1, 0]))
+        plant.add_joint_actuator("motor", joint)
+    plant.finalize()
+    ctx = plant.create_default_context()
+    plant.get_actuation_input_port().fix_value(ctx, [1.5, -2.0])
+    plant.get_actuation_input_port(robots[1]).fix_value(ctx, [0.25])
+    np.testing.assert_array_equal(plant.get_net_actuation_output_port().eval(ctx),
+                                  [1.5, -1.75])
+    port = plant.get_net_actuation_output_port(model_instance=robots[1])
+    assert port.get_name() == "right_net_actuation"
+    np.testing.assert_array_equal(port.eval(ctx), [-1.75])
+    np.testing.assert_array_equal(
+        plant.get_net_actuation_output_port(robots[0]).eval(ctx), [1.5])
+
+
+def test_sdformat_joints_always_get_a_child_frame_as_in_drake():
+    from merganser.multibody import Parser
+    plant = MultibodyPlant(0.0)
+    (mi,) = Parser(plant).add_models(ACROBOT_SDF)
+    for joint_name in ("shoulder", "elbow"):
+        joint = plant.get_joint_by_name(joint_name)
+        assert joint.frame_on_child().name() == f"{joint_name}_child"
