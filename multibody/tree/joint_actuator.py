@@ -69,6 +69,40 @@ class JointActuator(MultibodyElement):
                              f"effort_limit must be > 0 (inf for none), got {effort_limit!r}")
         self._effort_limit = effort_limit
 
+    def get_actuation_vector(self, u) -> np.ndarray:
+        """This actuator's entry of the full actuation vector `u` (nu,), as an array of
+        shape (1,) (pydrake's ``get_actuation_vector``)."""
+        u = self._check_u(u, "get_actuation_vector", "u")
+        start = self.input_start()
+        return u[start:start + 1].copy()
+
+    def set_actuation_vector(self, u_actuator, u) -> None:
+        """Write `u_actuator` (1,) into this actuator's entry of `u` (nu,), in place
+        (pydrake's ``set_actuation_vector``)."""
+        u = self._check_u(u, "set_actuation_vector", "u")
+        value = np.asarray(u_actuator, dtype=float).reshape(-1)
+        if value.shape != (1,):
+            raise ValueError(f"JointActuator.set_actuation_vector: actuator {self._name!r}: "
+                             f"u_actuator must have 1 entry, got shape {value.shape}")
+        u[self.input_start()] = value[0]
+
+    def _check_u(self, u, func, arg):
+        nu = self._require_tree(func).num_actuators()
+        if not isinstance(u, np.ndarray) or u.shape != (nu,):
+            raise ValueError(f"JointActuator.{func}: actuator {self._name!r}: {arg} must be "
+                             f"an ndarray of shape ({nu},), got "
+                             f"{getattr(u, 'shape', type(u).__name__)}")
+        return u
+
+    def rotor_inertia(self, context) -> float:
+        """The rotor inertia in `context`: the default (merganser keeps rotor inertia and
+        gear ratio as model constants, not Context parameters)."""
+        return self._rotor_inertia
+
+    def gear_ratio(self, context) -> float:
+        """The gear ratio in `context`: the default (see `rotor_inertia`)."""
+        return self._gear_ratio
+
     def num_inputs(self) -> int:
         """Number of actuation inputs (always 1)."""
         return 1

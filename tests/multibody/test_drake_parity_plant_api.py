@@ -370,3 +370,17 @@ def test_sdformat_joints_always_get_a_child_frame_as_in_drake():
     for joint_name in ("shoulder", "elbow"):
         joint = plant.get_joint_by_name(joint_name)
         assert joint.frame_on_child().name() == f"{joint_name}_child"
+
+
+def test_actuator_reads_and_writes_its_entry_of_u():
+    plant = make_acrobot_plant(AcrobotParameters(), True)
+    actuator = plant.get_joint_actuator_by_name("ElbowJoint")
+    u = np.array([0.1])
+    np.testing.assert_array_equal(actuator.get_actuation_vector(u=u), [0.1])
+    actuator.set_actuation_vector(u_actuator=np.array([0.2]), u=u)
+    np.testing.assert_array_equal(u, [0.2])
+    with pytest.raises(ValueError, match="u must be an ndarray of shape"):
+        actuator.get_actuation_vector(np.zeros(3))
+    ctx = plant.create_default_context()
+    assert actuator.rotor_inertia(ctx) == actuator.default_rotor_inertia() == 0.0
+    assert actuator.gear_ratio(ctx) == 1.0
