@@ -32,10 +32,34 @@ class _AccessorFloat(float):
 _CALLABLE_SUBCLASSES: dict[type, type] = {}
 
 
+def _slot_names(cls):
+    for klass in cls.__mro__:
+        slots = klass.__dict__.get("__slots__", ())
+        yield from ((slots,) if isinstance(slots, str) else slots)
+
+
+def _plain(value, cls):
+    """`value` (an instance of the callable subclass of `cls`) as a plain `cls`."""
+    if isinstance(value, int):
+        return cls(int(value))
+    out = cls.__new__(cls)
+    for name in _slot_names(cls):
+        if name not in ("__dict__", "__weakref__") and hasattr(value, name):
+            object.__setattr__(out, name, getattr(value, name))
+    if hasattr(value, "__dict__"):
+        for name, item in vars(value).items():
+            object.__setattr__(out, name, item)
+    return out
+
+
 def _callable_subclass(cls):
     sub = _CALLABLE_SUBCLASSES.get(cls)
     if sub is None:
+        def reduce_ex(self, protocol):      # pickle/deepcopy as accessor_value(plain cls)
+            return accessor_value, (_plain(self, cls),)
+
         sub = type(cls.__name__, (cls,), {"__slots__": (), "__call__": lambda self: self,
+                                          "__reduce_ex__": reduce_ex,
                                           "__module__": cls.__module__,
                                           "__qualname__": cls.__qualname__})
         _CALLABLE_SUBCLASSES[cls] = sub

@@ -4,13 +4,16 @@ names a pydrake script reaches after its CamelCase calls are renamed to snake_ca
 values are analytic, identities between the plant's own queries, or Drake's documented
 behaviour."""
 
+import copy
+import pickle
+
 import numpy as np
 import pytest
 
 from merganser.framework import DiagramBuilder
 from merganser.geometry import (
-    CoulombFriction, HalfSpace, ProximityProperties, RigidTransform, RollPitchYaw, Sphere,
-    add_contact_material,
+    CoulombFriction, HalfSpace, PenetrationAsPointPair, ProximityProperties, RigidTransform,
+    RollPitchYaw, Sphere, add_contact_material,
 )
 from merganser.multibody import (
     AcrobotParameters, Body, BodyIndex, ContactResults, DoorHinge, DoorHingeConfig,
@@ -122,6 +125,14 @@ def test_contact_results_know_their_plant_and_select_hydroelastic():
     assert {int(info.bodyA_index()), int(info.bodyB_index())} == {0, ball.index()}
     f = info.contact_force() if info.bodyB_index() == ball.index() else -info.contact_force()
     assert f[2] > 0.0
+    pair = info.point_pair()
+    assert isinstance(pair, PenetrationAsPointPair)
+    assert pair.depth == pytest.approx(0.01)
+    # the accessor-callable values survive pickling and deep copies
+    for clone in (pickle.loads(pickle.dumps(info)), copy.deepcopy(info)):
+        np.testing.assert_array_equal(clone.contact_force(), info.contact_force)
+        assert isinstance(clone.bodyA_index(), BodyIndex)
+        assert clone.point_pair().depth == pair.depth
 
 
 # ---- actuation -----------------------------------------------------------------------
