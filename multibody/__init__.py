@@ -18,6 +18,7 @@ __all__, __getattr__, __dir__ = lazy_exports(__name__, {
     ".contact": ("ContactSolverError",),
     ".plant.plant_geometry": ("connect_plant_and_scene_graph", "register_geometry_records"),
     ".planning": "*",
+    ".benchmarks": "*",
 })
 
 # The plant's compiled form registers itself with framework.compiled_diagram when imported;

@@ -183,6 +183,11 @@ class RotationalInertia:
         self._I.flags.writeable = False
 
     @classmethod
+    def nan(cls):
+        """Drake's ``NaN()`` in snake_case: the same as `NaN`."""
+        return cls.NaN()
+
+    @classmethod
     def NaN(cls):  # noqa: N802 (Drake's name)
         """Return an inertia whose entries are all NaN (Drake's "not set")."""
         return cls._unchecked(np.full((3, 3), np.nan))

@@ -130,6 +130,11 @@ class SpatialInertia:
         return cls._unchecked(0.0, np.zeros(3), np.zeros((3, 3)))
 
     @classmethod
+    def nan(cls):
+        """Drake's ``NaN()`` in snake_case: the same as `NaN`."""
+        return cls.NaN()
+
+    @classmethod
     def NaN(cls):  # noqa: N802 (Drake's name)
         """Return a spatial inertia whose mass, center of mass and unit inertia are NaN
         (Drake's "not set")."""

@@ -3,8 +3,9 @@
 Types: ``revolute``, ``continuous``, ``prismatic``, ``fixed``, ``ball``, ``universal``,
 ``screw`` and Drake's ``drake:joint type="planar"``; ``revolute2`` and ``gearbox`` are
 errors. The joint frame J has the pose of ``<joint><pose>`` (relative to the child link
-by default); the joint's frames are J expressed on the parent link (``<joint>_parent``)
-and on the child link (``<joint>_child``), at the default configuration of the model.
+by default); the joint's frames are J expressed on the parent link (``<joint>_parent``,
+only when J is offset from the parent link) and on the child link (``<joint>_child``,
+always, as Drake), at the default configuration of the model.
 ``<axis><xyz expressed_in>`` is in J unless it names a frame (SDFormat < 1.7:
 ``use_parent_model_frame`` means the model frame). Limits: ``lower``/``upper`` (±inf
 by default), ``velocity`` and ``effort`` (negative means unlimited), and
@@ -167,8 +168,9 @@ def _make_joint(scope, el, ws, plant, kind, name, parent, child, X_PJ, X_CJ, X_M
     doc = scope.doc
 
     def frames(X_P, X_C):
+        # as Drake: the parent frame only when offset, the child frame always
         return (joint_frame(plant, parent, X_P, name, "parent", mi),
-                joint_frame(plant, child, X_C, name, "child", mi))
+                joint_frame(plant, child, X_C, name, "child", mi, always=True))
 
     if kind == "fixed":
         F, M = frames(X_PJ, X_CJ)

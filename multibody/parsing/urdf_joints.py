@@ -66,10 +66,12 @@ _STANDARD = {"revolute", "continuous", "prismatic", "fixed", "floating", "planar
 _CUSTOM = {"ball", "universal", "screw", "planar"}
 
 
-def joint_frame(plant, body, X_BF, joint_name: str, suffix: str, model_instance: int):
-    """The body frame when X_BF is the identity, else a new FixedOffsetFrame named
-    ``<joint>_<suffix>`` (Drake's naming) in the joint's model instance."""
-    if is_identity(X_BF):
+def joint_frame(plant, body, X_BF, joint_name: str, suffix: str, model_instance: int,
+                always: bool = False):
+    """The body frame when X_BF is the identity (and not `always`), else a new
+    FixedOffsetFrame named ``<joint>_<suffix>`` (Drake's naming) in the joint's model
+    instance. Drake's SDFormat parser makes the child frame always."""
+    if is_identity(X_BF) and not always:
         return body.body_frame()
     return plant.add_frame(FixedOffsetFrame(f"{joint_name}_{suffix}", body.body_frame(), X_BF,
                                             model_instance=model_instance))

@@ -14,6 +14,9 @@ class MultibodyForces:
     ----------
     plant : MultibodyPlant
         A finalized plant (or any object with ``num_velocities()`` and ``num_bodies()``).
+    nb, nv : int
+        Instead of `plant` (pydrake's standalone constructor ``MultibodyForces(nb=, nv=)``):
+        the number of bodies (world included) and of generalized velocities.
 
     Notes
     -----
@@ -24,12 +27,24 @@ class MultibodyForces:
 
     __slots__ = ("_tau", "_F_Bo_W")
 
-    def __init__(self, plant):
-        if hasattr(plant, "is_finalized") and not plant.is_finalized():
-            raise RuntimeError(
-                "MultibodyForces: the plant must be finalized first; call plant.finalize()")
-        self._tau = np.zeros(int(plant.num_velocities()))
-        self._F_Bo_W = np.zeros((int(plant.num_bodies()), 6))
+    def __init__(self, plant=None, *, nb=None, nv=None):
+        if plant is None:
+            if nb is None or nv is None:
+                raise TypeError("MultibodyForces: expected plant, or both nb= and nv=, got "
+                                f"plant=None, nb={nb!r}, nv={nv!r}")
+            nb, nv = int(nb), int(nv)
+            if nb < 0 or nv < 0:
+                raise ValueError(f"MultibodyForces: nb and nv must be >= 0, got nb={nb}, "
+                                 f"nv={nv}")
+        else:
+            if nb is not None or nv is not None:
+                raise TypeError("MultibodyForces: give plant or (nb=, nv=), not both")
+            if hasattr(plant, "is_finalized") and not plant.is_finalized():
+                raise RuntimeError("MultibodyForces: the plant must be finalized first; call "
+                                   "plant.finalize()")
+            nb, nv = int(plant.num_bodies()), int(plant.num_velocities())
+        self._tau = np.zeros(nv)
+        self._F_Bo_W = np.zeros((nb, 6))
 
     def num_velocities(self):
         """nv, the size of `generalized_forces`."""

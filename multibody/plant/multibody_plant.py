@@ -153,8 +153,15 @@ class MultibodyPlant(PlantConstructionMixin, PlantSettingsMixin, PlantStateMixin
             bodies are accepted as in Drake; if they make M(q) singular, the dynamics
             raise `SingularDynamicsError`.
         """
+        pd_controlled = [a.name() for a in self._tree._actuators if a.has_controller()]
+        if pd_controlled and self._time_step == 0.0:
+            raise RuntimeError(
+                f"MultibodyPlant.finalize: actuators {pd_controlled} have PD controller "
+                f"gains; PD-controlled actuators are only supported by discrete plants "
+                f"(time_step > 0), got time_step=0")
         self._model = self._tree.finalize()
         self._tables = t = make_plant_tables(self._tree, self._time_step)
+        self._pd_controlled_actuators = pd_controlled
         dyn = TreeDynamics(self._model, collect_added_mass_inertias(self._tree, self._model))
         dyn.node_joint_names = ("",) + tuple(
             self._tree.get_joint(self._tree._joint_of_node[k].index()).name()
@@ -214,12 +221,18 @@ class MultibodyPlant(PlantConstructionMixin, PlantSettingsMixin, PlantStateMixin
 
     # ---- discrete update ---------------------------------------------------------------
     def _discrete_update(self, context, discrete_state):
+        if self._pd_controlled_actuators:
+            raise NotImplementedError(
+                f"MultibodyPlant discrete update: actuators {self._pd_controlled_actuators} "
+                f"are PD-controlled (set_controller_gains); merganser does not simulate "
+                f"PD-controlled actuators yet")
         self._stepper.calc_next_state(context, discrete_state.get_mutable_value(0))
 
     def _repeat_discrete_update(self, context, event, groups, num_updates):
         # the Simulator's plain discrete loop: several steps in one compiled call
         # (`multibody.batched.plant_loop`), or none (the Simulator then steps)
-        if self._discrete_loop is None or event.callback != self._discrete_update:
+        if (self._discrete_loop is None or event.callback != self._discrete_update
+                or self._pd_controlled_actuators):
             return 0
         return self._discrete_loop.advance(context, groups[0], num_updates)
 

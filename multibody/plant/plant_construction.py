@@ -28,7 +28,9 @@ _FORWARDED = (
     "get_default_distance_constraint_params", "remove_joint", "remove_joint_actuator",
     "has_joint", "has_joint_actuator",
     # lookups
-    "get_body_by_name", "get_joint_by_name", "get_frame_by_name",
+    "get_body_by_name", "get_rigid_body_by_name", "num_bodies_with_name", "get_mutable_joint",
+    "is_anchored", "get_actuated_joint_indices", "get_topology_graphviz_string",
+    "get_joint_by_name", "get_frame_by_name",
     "get_joint_actuator_by_name", "get_model_instance_by_name", "get_model_instance_name",
     "has_body_named", "has_joint_named", "has_frame_named", "has_joint_actuator_named",
     "has_model_instance_named", "get_body_indices", "get_joint_indices",
@@ -39,7 +41,8 @@ _FORWARDED = (
     # coordinates
     "get_position_names", "get_velocity_names", "get_state_names", "get_actuator_names",
     "get_position_indices", "get_velocity_indices", "get_actuator_input_indices",
-    "make_actuation_matrix", "get_position_lower_limits", "get_position_upper_limits",
+    "make_actuation_matrix", "make_actuation_matrix_pseudoinverse",
+    "remove_all_joint_actuator_effort_limits", "get_position_lower_limits", "get_position_upper_limits",
     "get_velocity_lower_limits", "get_velocity_upper_limits",
     "get_acceleration_lower_limits", "get_acceleration_upper_limits",
     "get_effort_lower_limits", "get_effort_upper_limits", "get_default_positions",

@@ -352,8 +352,10 @@ class PlantGeometryMixin:
 
     def _calc_contact_results(self, context, value):
         manager = self._contact_manager
-        value.set_value(manager.calc_contact_results(context) if manager is not None
-                        else None)
+        results = manager.calc_contact_results(context) if manager is not None else None
+        if results is not None:
+            results.set_plant(self)
+        value.set_value(results)
 
     def get_generalized_contact_forces_output_port(self, model_instance):
         """``<instance>_generalized_contact_forces`` (nv of the instance): contact (and

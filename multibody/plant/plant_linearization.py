@@ -114,10 +114,19 @@ class PlantLinearizationMixin:
             rows = t.v_indices[p.instance_generalized_acceleration.index(port)]
             Cp[:], Dp[:] = vdot_x[rows], vdot_u[rows]
         elif port is p.net_actuation:
-            if id(p.actuation) in offsets:
-                Dp[:, offsets[id(p.actuation)]] = np.eye(size)
-            for mi, inport in enumerate(p.instance_actuation):
-                if id(inport) in offsets and inport.size():
-                    cols = offsets[id(inport)]
-                    Dp[t.u_indices[mi], cols] = np.eye(inport.size())
+            Dp[:] = self._net_actuation_jacobian(vdot_u.shape[1], offsets)
+        elif port in p.instance_net_actuation:
+            rows = t.u_indices[p.instance_net_actuation.index(port)]
+            Dp[:] = self._net_actuation_jacobian(vdot_u.shape[1], offsets)[rows]
         return Cp, Dp
+
+    def _net_actuation_jacobian(self, m, offsets):
+        """∂u/∂(inputs) (nu, m): the net actuation's dependence on the actuation ports."""
+        t, p = self._tables, self._ports
+        D = np.zeros((t.nu, m))
+        if id(p.actuation) in offsets:
+            D[:, offsets[id(p.actuation)]] = np.eye(t.nu)
+        for mi, inport in enumerate(p.instance_actuation):
+            if id(inport) in offsets and inport.size():
+                D[t.u_indices[mi], offsets[id(inport)]] = np.eye(inport.size())
+        return D

@@ -17,7 +17,8 @@ Outputs:
   indexed by body index.
 - ``generalized_acceleration`` (nv) and ``<instance>_generalized_acceleration``: v̇ (direct
   feedthrough from the force inputs, as in Drake's continuous plant).
-- ``net_actuation`` (nu): the summed actuation u.
+- ``net_actuation`` (nu): the summed actuation u; ``<instance>_net_actuation`` its part
+  for one model instance.
 - ``reaction_forces`` (abstract): per joint index, the SpatialForce F_CJc_Jc on the child
   body C at the joint's child frame origin Jc, expressed in Jc (see
   `multibody.plant.plant_reaction_forces`).
@@ -112,6 +113,10 @@ class PlantPortsMixin:
                 [c.forward_dynamics.ticket()]))
         p.net_actuation = self.declare_vector_output_port(
             "net_actuation", t.nu, self._calc_net_actuation, actuation_tickets)
+        p.instance_net_actuation = [self.declare_vector_output_port(
+            f"{tree.get_model_instance_name(mi)}_net_actuation", len(t.u_indices[mi]),
+            functools.partial(self._calc_instance_net_actuation, mi), actuation_tickets)
+            for mi in range(tree.num_model_instances())]
         p.reaction_forces = self.declare_abstract_output_port(
             "reaction_forces", _empty_list, self._calc_reaction_forces,
             [c.forward_dynamics.ticket(), c.acceleration.ticket()])
@@ -153,11 +158,16 @@ class PlantPortsMixin:
             if u is not out:
                 out[:] = u
 
+    def _calc_instance_net_actuation(self, model_instance, context, output):
+        if len(self._tables.u_indices[model_instance]):
+            u = self._net_actuation(context, np.zeros(self._tables.nu))
+            output.get_mutable_value()[:] = u[self._tables.u_indices[model_instance]]
+
     def _calc_reaction_forces(self, context, value):
         value.set_value(calc_reaction_forces(self, context))
 
     def _calc_contact_results(self, context, value):
-        value.set_value(ContactResults())
+        value.set_value(ContactResults(plant=self))
 
     # ---- getters -----------------------------------------------------------------------
     def _plant_port(self, name, fn, model_instance=None, per_instance=None):
@@ -206,9 +216,11 @@ class PlantPortsMixin:
                                 "get_generalized_acceleration_output_port", model_instance,
                                 "instance_generalized_acceleration")
 
-    def get_net_actuation_output_port(self):
-        """``net_actuation`` (nu)."""
-        return self._plant_port("net_actuation", "get_net_actuation_output_port")
+    def get_net_actuation_output_port(self, model_instance=None):
+        """``net_actuation`` (nu), or ``<instance>_net_actuation`` (the instance's
+        actuators, in actuator order) when `model_instance` is given."""
+        return self._plant_port("net_actuation", "get_net_actuation_output_port",
+                                model_instance, "instance_net_actuation")
 
     def get_reaction_forces_output_port(self):
         """``reaction_forces`` (list of SpatialForce F_CJc_Jc, by joint index)."""

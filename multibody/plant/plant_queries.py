@@ -412,3 +412,9 @@ class PlantQueriesMixin:
         ctx = self._ctx(context, "make_qdot_to_velocity_map")
         q, _ = self._eval_q_v(ctx)
         return self._dyn.N_plus_matrix(q).copy()
+
+    # pydrake's QDot spelled by the mechanical CamelCase -> snake_case rule (q_dot)
+    map_velocity_to_q_dot = map_velocity_to_qdot
+    map_q_dot_to_velocity = map_qdot_to_velocity
+    make_velocity_to_q_dot_map = make_velocity_to_qdot_map
+    make_q_dot_to_velocity_map = make_qdot_to_velocity_map

@@ -214,6 +214,8 @@ class PlantStateMixin:
         self._tree._throw_if_not_finalized("is_velocity_equal_to_qdot")
         return self._tables.velocity_equals_qdot
 
+    is_velocity_equal_to_q_dot = is_velocity_equal_to_qdot     # pydrake IsVelocityEqualToQDot
+
     # ---- default state -----------------------------------------------------------------
     def set_default_state_and_parameters(self, context):
         """Write the default x = [q0; 0] (joints' default positions) into `context`."""
@@ -236,6 +238,33 @@ class PlantStateMixin:
                 f"without an inboard joint are mobilized by a floating joint at finalize()")
         jtype = self._model.jtype[self._tables.node_of_body[body.index()]]
         return body.floating_positions_start(), body.floating_velocities_start(), jtype
+
+    def set_floating_base_body_pose_in_world_frame(self, context, body, X_WB):
+        """Set the pose X_WB (RigidTransform) in the world of floating base body `body`
+        (one mobilized by a floating joint whose parent is the world), as pydrake's
+        ``SetFloatingBaseBodyPoseInWorldFrame``; the same as `set_free_body_pose`."""
+        self.set_free_body_pose(context, body, X_WB)
+
+    def set_floating_base_body_pose_in_anchored_frame(self, context, frame_F, body, X_FB):
+        """Set floating base body `body`'s pose X_FB (RigidTransform) in frame `frame_F`,
+        which must be anchored (welded to the world), as pydrake's
+        ``SetFloatingBaseBodyPoseInAnchoredFrame``: X_WB = X_WF X_FB.
+
+        Raises
+        ------
+        RuntimeError
+            If `frame_F` is not anchored.
+        """
+        fn = "set_floating_base_body_pose_in_anchored_frame"
+        anchored = self.get_bodies_welded_to(self.world_body())
+        if frame_F.body().index() not in {b.index() for b in anchored}:
+            raise RuntimeError(
+                f"{fn}: frame_F {frame_F.name()!r} is on body {frame_F.body().name()!r}, "
+                f"which is not anchored (welded to the world)")
+        if not isinstance(X_FB, RigidTransform):
+            X_FB = RigidTransform(X_FB)
+        X_WF = self.calc_relative_transform(context, self.world_frame(), frame_F)
+        self.set_free_body_pose(context, body, X_WF @ X_FB)
 
     def set_free_body_pose(self, context, body, X_JpJc):
         """Set the pose of free body `body` in `context`: X_JpJc (RigidTransform), the pose

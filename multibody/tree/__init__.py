@@ -18,7 +18,8 @@ __all__, __getattr__, __dir__ = lazy_exports(__name__, {
         "DuplicateElementError", "ElementLookupError", "TopologyError", "TreeLifecycleError",
     ),
     ".force_elements": (
-        "ForceElement", "LinearBushingRollPitchYaw", "LinearSpringDamper", "PrismaticSpring",
+        "DoorHinge", "DoorHingeConfig", "ForceElement", "LinearBushingRollPitchYaw",
+        "LinearSpringDamper", "PrismaticSpring",
         "RevoluteSpring", "UniformGravityFieldElement",
     ),
     ".frames": ("BodyFrame", "FixedOffsetFrame", "Frame"),
@@ -32,6 +33,7 @@ __all__, __getattr__, __dir__ = lazy_exports(__name__, {
     ),
     ".model_instance": ("DEFAULT_MODEL_INSTANCE", "WORLD_MODEL_INSTANCE"),
     ".multibody_tree": ("MultibodyTree",),
-    ".rigid_body": ("RigidBody",),
+    ".pd_controller_gains": ("PdControllerGains",),
+    ".rigid_body": ("RigidBody", "Body"),
     ".scoped_name": ("ScopedName",),
 })

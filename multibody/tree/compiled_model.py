@@ -277,7 +277,9 @@ class CompiledModel:
                                "(expected a proper rotation and last row [0, 0, 0, 1])")
         if np.any(self.default_inertia[0] != 0.0):
             self._fail("default_inertia[0] (the world) must be zero")
-        if not np.all(np.isfinite(self.default_inertia)):
+        # A row that is all NaN is Drake's "not set" (SpatialInertia.NaN()): accepted.
+        rows_set = ~np.isnan(self.default_inertia).all(axis=1)
+        if not np.all(np.isfinite(self.default_inertia[rows_set])):
             self._fail("default_inertia contains non-finite values")
 
     def validate(self) -> "CompiledModel":

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from merganser.multibody.tree.element import MultibodyElement
+from merganser.multibody.tree.pd_controller_gains import PdControllerGains
 
 __all__ = ["JointActuator"]
 
@@ -44,6 +45,7 @@ class JointActuator(MultibodyElement):
         self._effort_limit = effort_limit
         self._rotor_inertia = 0.0
         self._gear_ratio = 1.0
+        self._pd_gains = None
 
     def name(self) -> str:
         """The actuator's name."""
@@ -57,6 +59,50 @@ class JointActuator(MultibodyElement):
         """Maximum |u| (inf when unlimited)."""
         return self._effort_limit
 
+    def set_effort_limit(self, effort_limit: float) -> None:
+        """Set the maximum |u| (> 0; inf for none), as pydrake's ``set_effort_limit``.
+        The limit is descriptive (`effort_limit`, the plant's ``get_effort_*_limits``):
+        the plant does not clamp its actuation input, as Drake."""
+        effort_limit = float(effort_limit)
+        if not effort_limit > 0.0:
+            raise ValueError(f"JointActuator.set_effort_limit: actuator {self._name!r}: "
+                             f"effort_limit must be > 0 (inf for none), got {effort_limit!r}")
+        self._effort_limit = effort_limit
+
+    def get_actuation_vector(self, u) -> np.ndarray:
+        """This actuator's entry of the full actuation vector `u` (nu,), as an array of
+        shape (1,) (pydrake's ``get_actuation_vector``)."""
+        u = self._check_u(u, "get_actuation_vector", "u")
+        start = self.input_start()
+        return u[start:start + 1].copy()
+
+    def set_actuation_vector(self, u_actuator, u) -> None:
+        """Write `u_actuator` (1,) into this actuator's entry of `u` (nu,), in place
+        (pydrake's ``set_actuation_vector``)."""
+        u = self._check_u(u, "set_actuation_vector", "u")
+        value = np.asarray(u_actuator, dtype=float).reshape(-1)
+        if value.shape != (1,):
+            raise ValueError(f"JointActuator.set_actuation_vector: actuator {self._name!r}: "
+                             f"u_actuator must have 1 entry, got shape {value.shape}")
+        u[self.input_start()] = value[0]
+
+    def _check_u(self, u, func, arg):
+        nu = self._require_tree(func).num_actuators()
+        if not isinstance(u, np.ndarray) or u.shape != (nu,):
+            raise ValueError(f"JointActuator.{func}: actuator {self._name!r}: {arg} must be "
+                             f"an ndarray of shape ({nu},), got "
+                             f"{getattr(u, 'shape', type(u).__name__)}")
+        return u
+
+    def rotor_inertia(self, context) -> float:
+        """The rotor inertia in `context`: the default (merganser keeps rotor inertia and
+        gear ratio as model constants, not Context parameters)."""
+        return self._rotor_inertia
+
+    def gear_ratio(self, context) -> float:
+        """The gear ratio in `context`: the default (see `rotor_inertia`)."""
+        return self._gear_ratio
+
     def num_inputs(self) -> int:
         """Number of actuation inputs (always 1)."""
         return 1
@@ -65,6 +111,36 @@ class JointActuator(MultibodyElement):
         """Index of this actuator's input in the plant's actuation vector u."""
         self._require_finalized("input_start")
         return self._input_start
+
+    def set_controller_gains(self, gains) -> None:
+        """Make this a PD-controlled actuator with `gains` (a PdControllerGains), before
+        finalize, as pydrake's ``JointActuator.set_controller_gains``. merganser does not
+        simulate PD-controlled actuators yet: a discrete update raises NotImplementedError
+        and a continuous plant refuses them at finalize (Drake supports them for
+        discrete plants only)."""
+        if not isinstance(gains, PdControllerGains):
+            raise TypeError(f"JointActuator.set_controller_gains: actuator {self._name!r}: "
+                            f"gains must be a PdControllerGains, got {type(gains).__name__}")
+        tree = self._require_tree("set_controller_gains")
+        tree._throw_if_finalized("JointActuator.set_controller_gains", "controller gains")
+        self._pd_gains = PdControllerGains(gains.p, gains.d)
+
+    def get_controller_gains(self):
+        """The PdControllerGains given to `set_controller_gains`.
+
+        Raises
+        ------
+        RuntimeError
+            If the actuator has no controller (as pydrake).
+        """
+        if self._pd_gains is None:
+            raise RuntimeError(f"JointActuator.get_controller_gains: actuator {self._name!r} "
+                               f"has no PD controller; call set_controller_gains first")
+        return self._pd_gains
+
+    def has_controller(self) -> bool:
+        """True if `set_controller_gains` made this a PD-controlled actuator."""
+        return self._pd_gains is not None
 
     def default_rotor_inertia(self) -> float:
         """Rotor inertia Iᵣ (kg·m²), 0 by default."""

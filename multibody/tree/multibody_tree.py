@@ -240,7 +240,9 @@ class MultibodyTree(TreeLookupsMixin, TreeCoordinatesMixin, TreeConstraintsMixin
             Spatial inertia about the body origin Bo, expressed in B; zero mass and
             inertia when omitted (accepted as in Drake; if it makes M(q) singular the
             dynamics raise ``SingularDynamicsError``). It is checked with ``check_spatial_inertia`` (a warning, or an
-            error with ``strict_inertia``).
+            error with ``strict_inertia``). As in Drake, ``SpatialInertia.NaN()`` (every entry
+            NaN, "not set yet") is accepted unchecked: the body's inertia is then a
+            placeholder to be set in the Context (dynamics computed before that are NaN).
 
         Returns
         -------
@@ -276,7 +278,8 @@ class MultibodyTree(TreeLookupsMixin, TreeCoordinatesMixin, TreeConstraintsMixin
                     f"{func}: M_BBo_B of body {name!r} must be a SpatialInertia, got "
                     f"{type(M_BBo_B).__name__}"
                 )
-            check_spatial_inertia(M_BBo_B, strict=self._strict_inertia, name=name)
+            if not np.isnan(M_BBo_B.copy_to_full_matrix6()).all():
+                check_spatial_inertia(M_BBo_B, strict=self._strict_inertia, name=name)
         self._check_unique("body", name, model_instance, func)
         self._check_unique("frame", name, model_instance, func)
         return self._register_body(RigidBody(name, model_instance, M_BBo_B))
@@ -293,9 +296,9 @@ class MultibodyTree(TreeLookupsMixin, TreeCoordinatesMixin, TreeConstraintsMixin
         """Number of bodies, world included."""
         return len(self._bodies)
 
-    def get_body(self, index: int) -> RigidBody:
-        """Body with index `index`."""
-        return self._get_indexed(self._bodies, index, "get_body", "bodies")
+    def get_body(self, body_index: int) -> RigidBody:
+        """Body with index `body_index` (pydrake's keyword)."""
+        return self._get_indexed(self._bodies, body_index, "get_body", "bodies")
 
     def get_body_indices(self, model_instance: int) -> list[int]:
         """Indices of the bodies of `model_instance`, in order of addition."""
@@ -364,9 +367,9 @@ class MultibodyTree(TreeLookupsMixin, TreeCoordinatesMixin, TreeConstraintsMixin
         """Number of frames (body frames included)."""
         return len(self._frames)
 
-    def get_frame(self, index: int) -> Frame:
-        """Frame with index `index`."""
-        return self._get_indexed(self._frames, index, "get_frame", "frames")
+    def get_frame(self, frame_index: int) -> Frame:
+        """Frame with index `frame_index` (pydrake's keyword)."""
+        return self._get_indexed(self._frames, frame_index, "get_frame", "frames")
 
     def get_frame_indices(self, model_instance: int) -> list[int]:
         """Indices of the frames of `model_instance`, in order of addition."""
@@ -429,9 +432,14 @@ class MultibodyTree(TreeLookupsMixin, TreeCoordinatesMixin, TreeConstraintsMixin
         ``range(num_joints())``)."""
         return len(self._joints)
 
-    def get_joint(self, index: int) -> Joint:
-        """Joint with index `index` (raises for a removed one)."""
-        return self._live_slot(self._joint_slots, index, "get_joint", "joints")
+    def get_joint(self, joint_index: int) -> Joint:
+        """Joint with index `joint_index` (pydrake's keyword) (raises for a removed one)."""
+        return self._live_slot(self._joint_slots, joint_index, "get_joint", "joints")
+
+    def get_mutable_joint(self, joint_index: int) -> Joint:
+        """The joint with index `joint_index`, for changing its defaults (the same object
+        as `get_joint` returns)."""
+        return self._live_slot(self._joint_slots, joint_index, "get_mutable_joint", "joints")
 
     def get_joint_indices(self, model_instance: int | None = None) -> list[int]:
         """Indices of the joints (of `model_instance`, if given), in order of addition."""
@@ -473,9 +481,9 @@ class MultibodyTree(TreeLookupsMixin, TreeCoordinatesMixin, TreeConstraintsMixin
 
     num_actuated_dofs = num_actuators
 
-    def get_joint_actuator(self, index: int) -> JointActuator:
-        """Actuator with index `index` (raises for a removed one)."""
-        return self._live_slot(self._actuator_slots, index, "get_joint_actuator", "actuators")
+    def get_joint_actuator(self, actuator_index: int) -> JointActuator:
+        """Actuator with index `actuator_index` (pydrake's keyword) (raises for a removed one)."""
+        return self._live_slot(self._actuator_slots, actuator_index, "get_joint_actuator", "actuators")
 
     def get_joint_actuator_indices(self, model_instance: int | None = None) -> list[int]:
         """Indices of the actuators (of `model_instance`, if given)."""
@@ -521,9 +529,9 @@ class MultibodyTree(TreeLookupsMixin, TreeCoordinatesMixin, TreeConstraintsMixin
         """Number of force elements (the gravity field included)."""
         return len(self._force_elements)
 
-    def get_force_element(self, index: int) -> ForceElement:
-        """Force element with index `index`."""
-        return self._get_indexed(self._force_elements, index, "get_force_element", "force elements")
+    def get_force_element(self, force_element_index: int) -> ForceElement:
+        """Force element with index `force_element_index` (pydrake's keyword)."""
+        return self._get_indexed(self._force_elements, force_element_index, "get_force_element", "force elements")
 
     # =====================================================================================
     # base body joint type

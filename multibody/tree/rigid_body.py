@@ -17,7 +17,7 @@ from merganser.multibody.tree.frames import BodyFrame
 from merganser.multibody.tree.model_instance import DEFAULT_MODEL_INSTANCE
 from merganser.multibody.tree.scoped_name import ScopedName
 
-__all__ = ["RigidBody"]
+__all__ = ["Body", "RigidBody"]
 
 
 def _zero_spatial_inertia():
@@ -181,6 +181,13 @@ class RigidBody(RigidBodyForcesMixin, RigidBodyKinematicsMixin, MultibodyElement
         self._require_floating("floating_velocities_start")
         return self._floating_v_start
 
+    def floating_velocities_start_in_v(self) -> int:
+        """Index in v of this floating base body's first velocity (pydrake's current name
+        for `floating_velocities_start`)."""
+        self._require_finalized("floating_velocities_start_in_v")
+        self._require_floating("floating_velocities_start_in_v")
+        return self._floating_v_start
+
     def _require_floating(self, func: str) -> None:
         if not self._is_floating_base:
             raise ValueError(
@@ -247,3 +254,7 @@ class RigidBody(RigidBodyForcesMixin, RigidBodyKinematicsMixin, MultibodyElement
             context, self
         )
 
+
+
+Body = RigidBody
+"""pydrake's dispreferred alias of RigidBody (``Body_``)."""

@@ -107,6 +107,28 @@ class TreeCoordinatesMixin:
         self._throw_if_not_finalized("make_actuation_matrix")
         return self._tables.actuation_matrix.copy()
 
+    def remove_all_joint_actuator_effort_limits(self) -> None:
+        """Set every joint actuator's effort limit to inf (before finalize), as pydrake's
+        ``RemoveAllJointActuatorEffortLimits``."""
+        self._throw_if_finalized("remove_all_joint_actuator_effort_limits",
+                                 "effort limit changes")
+        for actuator in self._actuators:
+            actuator.set_effort_limit(np.inf)
+
+    def make_actuation_matrix_pseudoinverse(self):
+        """The pseudoinverse B⁺ of the actuation matrix, shape (nu, nv), as a
+        ``scipy.sparse`` matrix (pydrake returns a sparse matrix too): u = B⁺ τ for τ in
+        the range of B. When every actuator drives its own degree of freedom (the columns
+        of B are distinct unit vectors) B⁺ is exactly Bᵀ; otherwise it is the
+        Moore-Penrose pseudoinverse.
+        """
+        import scipy.sparse
+        self._throw_if_not_finalized("make_actuation_matrix_pseudoinverse")
+        B = self._tables.actuation_matrix
+        BtB = B.T @ B
+        B_pinv = B.T.copy() if np.array_equal(BtB, np.eye(B.shape[1])) else np.linalg.pinv(B)
+        return scipy.sparse.csr_matrix(B_pinv)
+
     def get_default_positions(self, model_instance: int | None = None) -> np.ndarray:
         """Default q (nq,) from the joints' default positions (or `model_instance`'s part)."""
         self._throw_if_not_finalized("get_default_positions")
@@ -217,6 +239,38 @@ class TreeCoordinatesMixin:
                     seen.add(other)
                     stack.append(other)
         return [self._bodies[b] for b in sorted(seen)]
+
+    def is_anchored(self, body: RigidBody) -> bool:
+        """True if `body` is the world or welded to it (only weld joints on its path to
+        the world), as pydrake's ``IsAnchored``."""
+        self._throw_if_not_finalized("is_anchored")
+        self._check_element(body, self._bodies, "is_anchored", "body")
+        return body.index() in {b.index() for b in self.get_bodies_welded_to(self._bodies[0])}
+
+    def get_actuated_joint_indices(self, model_instance: int) -> list[int]:
+        """Indices of the joints driven by `model_instance`'s actuators, in actuator
+        order (pydrake's ``GetActuatedJointIndices``)."""
+        mi = self._check_instance(model_instance, "get_actuated_joint_indices")
+        return [a.joint().index() for a in self._actuators if a.model_instance() == mi]
+
+    def get_topology_graphviz_string(self) -> str:
+        """The tree's topology in Graphviz DOT: one node per body (grouped by model
+        instance), one edge per joint labelled with its name and type."""
+        self._throw_if_not_finalized("get_topology_graphviz_string")
+        lines = ["digraph MultibodyPlant {"]
+        for mi in range(self.num_model_instances()):
+            name = self.get_model_instance_name(mi)
+            lines.append(f'  subgraph "cluster_{mi}" {{ label="{name}";')
+            for body in self._bodies:
+                if body.model_instance() == mi:
+                    lines.append(f'    "body{body.index()}" [label="{body.name()}"];')
+            lines.append("  }")
+        for joint in self._joints:
+            lines.append(f'  "body{joint.parent_body().index()}" -> '
+                         f'"body{joint.child_body().index()}" '
+                         f'[label="{joint.name()} [{joint.type_name()}]"];')
+        lines.append("}")
+        return "\n".join(lines)
 
     def _coordinate_names(
         self, kind, model_instance, add_model_instance_prefix, always_add_suffix, func

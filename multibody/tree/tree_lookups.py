@@ -76,6 +76,14 @@ class TreeLookupsMixin:
         """The body named `name` (in `model_instance`, required if the name is ambiguous)."""
         return self._lookup("body", name, model_instance, "get_body_by_name")
 
+    def num_bodies_with_name(self, name: str) -> int:
+        """How many bodies (over all model instances) are named `name`."""
+        return len(self._by_name["body"].get(name, ()))
+
+    def get_rigid_body_by_name(self, name: str, model_instance: int | None = None) -> RigidBody:
+        """The body named `name`, as `get_body_by_name` (pydrake's ``GetRigidBodyByName``)."""
+        return self._lookup("body", name, model_instance, "get_rigid_body_by_name")
+
     def get_frame_by_name(self, name: str, model_instance: int | None = None) -> Frame:
         """The frame named `name` (body frames have their body's name)."""
         return self._lookup("frame", name, model_instance, "get_frame_by_name")

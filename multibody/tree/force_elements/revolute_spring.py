@@ -32,3 +32,11 @@ class RevoluteSpring(JointSpring):
     def nominal_angle(self) -> float:
         """θ₀ (rad)."""
         return self._nominal
+
+    def default_nominal_angle(self) -> float:
+        """θ₀ (rad), pydrake's name (the spring's value is not a Context parameter here)."""
+        return self._nominal
+
+    def default_stiffness(self) -> float:
+        """k (N·m/rad), pydrake's name."""
+        return self._stiffness

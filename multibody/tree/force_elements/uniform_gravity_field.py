@@ -80,6 +80,12 @@ class UniformGravityFieldElement(ForceElement):
         self._require_finalized("enabled_node_mask")
         return self._enabled_nodes.copy()
 
+    def calc_gravity_generalized_forces(self, context) -> np.ndarray:
+        """τ_g(q) (nv,), the generalized forces of gravity on the parent plant in `context`
+        (pydrake's ``UniformGravityFieldElement.CalcGravityGeneralizedForces``; the same
+        as the plant's ``calc_gravity_generalized_forces``)."""
+        return self.get_parent_plant().calc_gravity_generalized_forces(context)
+
     def _do_finalize(self, tree) -> None:
         model = tree.compiled_model()
         mask = np.ones(model.nb)
