@@ -98,3 +98,25 @@ def add_acrobot(plant):
     elbow = plant.add_joint(RevoluteJoint("elbow", elbow_F, lower.body_frame(), [0, 1, 0],
                                           damping=0.1))
     plant.add_joint_actuator("elbow", elbow)
+
+
+def fast_path_queries(plant, context, bodies, jacobians, vdot):
+    """Every fast-path query of the plant at the state of `context`, as a dict of arrays:
+    the poses X_WB (len(bodies), 4, 4), each Jacobian of `jacobians` ({key: (frame_B,
+    p_BoBp_B (3,), frame_A, frame_E)}, wrt v), M, v̇, the force elements' contribution
+    and the inverse dynamics for `vdot` (nv,)."""
+    from merganser.multibody import JacobianWrtVariable, MultibodyForces
+
+    forces = MultibodyForces(plant)
+    plant.calc_force_elements_contribution(context, forces)
+    result = {"X_WB": np.array([plant.eval_body_pose_in_world(context, b).get_as_matrix4()
+                                for b in bodies])}
+    for key, (frame_B, p_BoBp_B, frame_A, frame_E) in jacobians.items():
+        result[key] = plant.calc_jacobian_spatial_velocity(
+            context, JacobianWrtVariable.kV, frame_B, np.asarray(p_BoBp_B, dtype=float),
+            frame_A, frame_E)
+    result.update(M=plant.calc_mass_matrix(context), vdot=plant.calc_forward_dynamics(context),
+                  F_tau=forces.generalized_forces().copy(), F_body=forces.body_forces().copy(),
+                  tau=plant.calc_inverse_dynamics(context, vdot, forces))
+    return result
+

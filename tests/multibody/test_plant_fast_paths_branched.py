@@ -8,6 +8,7 @@ change.
 
 import numpy as np
 import pytest
+from robot_models import fast_path_queries
 
 from merganser.geometry import RigidTransform, RollPitchYaw
 from merganser.multibody.math import SpatialInertia
@@ -156,21 +157,8 @@ def test_fused_jacobian_times_v_is_the_velocity_of_an_offset_point(branched):
 
 
 def every_query(plant, context, bodies, frames, vdot):
-    world = plant.world_frame()
-    forces = MultibodyForces(plant)
-    plant.calc_force_elements_contribution(context, forces)
-    return {
-        "X_WB": np.array([plant.eval_body_pose_in_world(context, b).get_as_matrix4()
-                          for b in bodies]),
-        "J": plant.calc_jacobian_spatial_velocity(context, KV, frames["tcp"],
-                                                  np.array([0.1, 0.0, -0.1]), frames["chest"],
-                                                  world),
-        "M": plant.calc_mass_matrix(context),
-        "vdot": plant.calc_forward_dynamics(context),
-        "F_tau": forces.generalized_forces().copy(),
-        "F_body": forces.body_forces().copy(),
-        "tau": plant.calc_inverse_dynamics(context, vdot, forces),
-    }
+    J = (frames["tcp"], [0.1, 0.0, -0.1], frames["chest"], plant.world_frame())
+    return fast_path_queries(plant, context, bodies, {"J": J}, vdot)
 
 
 def test_two_contexts_used_in_turn_never_read_each_others_state(branched):

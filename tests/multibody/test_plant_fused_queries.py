@@ -16,7 +16,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from robot_models import damping_vector, load_reference_model
+from robot_models import damping_vector, fast_path_queries, load_reference_model
 
 from merganser.framework import DiagramBuilder
 from merganser.multibody.plant import JacobianWrtVariable, MultibodyForces, MultibodyPlant
@@ -43,22 +43,10 @@ def queries(plant, context, instance, vdot):
     bodies = [plant.get_body(b) for b in plant.get_body_indices(instance)]
     ee, mid = bodies[-1], bodies[len(bodies) // 2]
     world = plant.world_frame()
-    forces = MultibodyForces(plant)
-    plant.calc_force_elements_contribution(context, forces)
-    return {
-        "X_WB": np.array([plant.eval_body_pose_in_world(context, b).get_as_matrix4()
-                          for b in bodies]),
-        "J": plant.calc_jacobian_spatial_velocity(context, KV, ee.body_frame(),
-                                                  np.array([0.1, -0.2, 0.3]), world, world),
-        "J_rel": plant.calc_jacobian_spatial_velocity(context, KV, ee.body_frame(),
-                                                      np.array([0.1, -0.2, 0.3]),
-                                                      mid.body_frame(), mid.body_frame()),
-        "M": plant.calc_mass_matrix(context),
-        "vdot": plant.calc_forward_dynamics(context),
-        "F_tau": forces.generalized_forces().copy(),
-        "F_body": forces.body_forces().copy(),
-        "tau": plant.calc_inverse_dynamics(context, vdot, forces),
-    }
+    p = [0.1, -0.2, 0.3]
+    return fast_path_queries(plant, context, bodies, {
+        "J": (ee.body_frame(), p, world, world),
+        "J_rel": (ee.body_frame(), p, mid.body_frame(), mid.body_frame())}, vdot)
 
 
 @pytest.fixture(scope="module", params=sorted(CASES))
