@@ -43,8 +43,11 @@ so that a numba upgrade that breaks one fails a test):
   ``merganser.framework._aot_kernels`` (``merganser/aot_build.py``, numba's ``pycc``, for
   the host CPU) from the kernels a program calls from Python. A kernel called from Python
   then runs its function from the extension, with nothing to compile, provided the hash
-  of its sources (`aot_source_hash`) is the one built in; else it compiles as without the
-  extension, and one line on stderr says so (`AOT_STALE_NOTICE`). ``MERGANSER_AOT=0``
+  of its sources (`aot_source_hash`) is the one built in, and the CPU the extension was
+  built for is the one numba's JIT targets here (`aot_target_cpu`, recorded in each
+  module at the build); else it compiles as without the extension, and one line on stderr
+  says so (`AOT_STALE_NOTICE`, or `AOT_OTHER_CPU_NOTICE` for an extension built on
+  another CPU, which could fault with an illegal instruction). ``MERGANSER_AOT=0``
   turns it off. Kernels calling kernels, and generated code, always use the dispatcher.
 
 Nothing of numba loads at import: `kernel` returns a `Kernel`, a plain Python object
@@ -73,7 +76,8 @@ __all__ = ["kernel", "Kernel", "prange", "get_num_threads", "set_num_threads",
            "parallel_chunksize", "registered_kernels", "compile_statistics", "kernel_sources",
            "inlining", "COMPILE_NOTICE", "NOTICE_AFTER_SECONDS", "INLINE_THRESHOLD",
            "AOT_ENABLED", "AOT_MODULES", "AOT_STALE_NOTICE", "aot_symbol", "aot_source_hash",
-           "aot_types_hash", "aot_status",
+           "aot_types_hash", "aot_status", "aot_target_cpu", "aot_cpu_hash",
+           "AOT_OTHER_CPU_NOTICE",
            "NUMBA_VERSION"]  # noqa: F822 (NUMBA_VERSION: module __getattr__, loads numba)
 
 #: LLVM's inlining threshold at -O3, and the one used while compiling the kernels.
@@ -93,6 +97,11 @@ AOT_STALE_NOTICE = ("merganser: the ahead-of-time compiled kernels do not match 
                     "(edited since the install?); those kernels compile at first use "
                     "instead. Rebuild them with `pip install -e .` (or `python -m "
                     "merganser.aot_build`); MERGANSER_AOT=0 silences this.")
+AOT_OTHER_CPU_NOTICE = ("merganser: the ahead-of-time compiled kernels were built for "
+                        "another CPU than this one (moved from another machine, or "
+                        "NUMBA_CPU_NAME / NUMBA_CPU_FEATURES set); those kernels compile at "
+                        "first use instead. Rebuild them here with `pip install .` (or "
+                        "`python -m merganser.aot_build`); MERGANSER_AOT=0 silences this.")
 #: The extension modules of the ahead-of-time kernels (``merganser/aot_build.py``), by the
 #: LLVM inlining threshold they are compiled with: `INLINE_THRESHOLD`, LLVM's default.
 AOT_MODULES = ("merganser.framework._aot_kernels", "merganser.framework._aot_kernels_plain")
@@ -367,7 +376,9 @@ def _one_signature_per_call(dispatcher):
 
 
 # ---------------------------------------------------------------- ahead-of-time functions
-_aot = {"table": None, "stale": [], "bound": [], "lock": threading.Lock()}
+_aot = {"table": None, "stale": [], "bound": [], "other_cpu": [], "lock": threading.Lock()}
+#: The function each extension module exports with the `aot_cpu_hash` of its build.
+_AOT_CPU_SYMBOL = "aot_cpu_hash"
 _file_digests: dict = {}
 
 
@@ -424,30 +435,64 @@ def aot_source_hash(wrapped):
     return _hash63("\n".join(parts))
 
 
+def aot_target_cpu():
+    """What numba's JIT compiles for in this process: ``(triple, cpu_name, features)``.
+
+    The CPU name and the features string are those of numba's JIT codegen: the host's
+    (llvmlite), unless numba's ``NUMBA_CPU_NAME`` / ``NUMBA_CPU_FEATURES`` override them.
+    The ahead-of-time build compiles for exactly this target and records its
+    `aot_cpu_hash` in each extension module; a process whose target differs does not use
+    the extension (its machine code could use instructions this CPU lacks). Imports numba.
+
+    Returns
+    -------
+    tuple of str
+    """
+    _numba()
+    import llvmlite.binding as ll
+    from numba.core import codegen, config
+
+    name = ll.get_host_cpu_name() if config.CPU_NAME is None else config.CPU_NAME
+    features = (codegen.get_host_cpu_features() if config.CPU_FEATURES is None
+                else config.CPU_FEATURES)
+    return ll.get_process_triple(), str(name), str(features)
+
+
+def aot_cpu_hash(target=None):
+    """The hash (63 bits) of an `aot_target_cpu` tuple (default: this process's)."""
+    return _hash63("\n".join(aot_target_cpu() if target is None else target))
+
+
 def aot_types_hash(arg_types):
     """The hash of a tuple of numba argument types (63 bits)."""
     return _hash63(repr(tuple(str(t) for t in arg_types)))
 
 
 def _aot_table():
-    """{kernel symbol: [(function, source hash, types hash)]} of the extension modules
-    present (the kernel symbol is `aot_symbol` without its index)."""
+    """{kernel symbol: [(function, source hash, types hash, built for this CPU)]} of the
+    extension modules present (the kernel symbol is `aot_symbol` without its index)."""
     table = _aot["table"]
     if table is None:
         import importlib
 
         table = {}
+        cpu = None
         for module_name in AOT_MODULES:
             try:
                 module = importlib.import_module(module_name)
             except ImportError:
                 continue
+            if cpu is None:
+                cpu = aot_cpu_hash()
+            # None: built before the CPU was recorded (from other sources, so stale)
+            built_for = getattr(module, _AOT_CPU_SYMBOL, None)
+            this_cpu = None if built_for is None else built_for() == cpu
             for attr in dir(module):
                 symbol = attr[2:]
                 if attr.startswith("h_") and hasattr(module, symbol):
                     table.setdefault(symbol.rsplit("__", 1)[0], []).append(
                         (getattr(module, symbol), getattr(module, attr)(),
-                         getattr(module, "t_" + symbol)()))
+                         getattr(module, "t_" + symbol)(), this_cpu))
         _aot["table"] = table
     return table
 
@@ -455,7 +500,8 @@ def _aot_table():
 def _aot_dispatcher(wrapped):
     """A numba dispatcher of `wrapped` for calls from Python, whose overloads are the
     kernel's fresh ahead-of-time functions; None when there are none (not built,
-    ``MERGANSER_AOT=0``, or stale: then `AOT_STALE_NOTICE` once on stderr).
+    ``MERGANSER_AOT=0``, stale, or built for another CPU: then `AOT_STALE_NOTICE` or
+    `AOT_OTHER_CPU_NOTICE`, one line on stderr in all).
 
     numba's dispatcher checks the types of each call (in C) as for a jitted kernel: the
     types of a built signature bind its function at their first call (nothing compiles),
@@ -472,10 +518,15 @@ def _aot_dispatcher(wrapped):
         if not entries:
             return None
         source_hash = aot_source_hash(wrapped)
-        if any(built != source_hash for _, built, _ in entries):
+        other_cpu = any(this_cpu is False for *_, this_cpu in entries)
+        if other_cpu or any(built != source_hash or this_cpu is None
+                            for _, built, _, this_cpu in entries):
+            if not _aot["stale"]:               # one line per process
+                print(AOT_OTHER_CPU_NOTICE if other_cpu else AOT_STALE_NOTICE,
+                      file=sys.stderr, flush=True)
             _aot["stale"].append(name)
-            if len(_aot["stale"]) == 1:
-                print(AOT_STALE_NOTICE, file=sys.stderr, flush=True)
+            if other_cpu:
+                _aot["other_cpu"].append(name)
             return None
         _aot["bound"].append(name)
     dispatcher = _numba()["numba"].njit(**wrapped._options)(wrapped.py_func)
@@ -483,7 +534,7 @@ def _aot_dispatcher(wrapped):
     dispatcher._merganser_kernel = wrapped
     _dispatchers.add(dispatcher)        # other argument types compile as a kernel's do
     return _instrumented(name, dispatcher, wrapped._threshold,
-                         ahead={types: function for function, _, types in entries})
+                         ahead={types: function for function, _, types, _ in entries})
 
 
 _ahead_classes: dict = {}
@@ -509,15 +560,16 @@ def aot_status():
     Returns
     -------
     dict
-        ``{"enabled": bool, "functions": n, "bound": [names], "stale": [names]}``: whether
-        it is used (``MERGANSER_AOT``), how many functions the extension modules present
-        hold (0 when none is built), the kernels bound to theirs, and those found stale
-        (they compiled instead).
+        ``{"enabled": bool, "functions": n, "bound": [names], "stale": [names],
+        "other_cpu": [names]}``: whether it is used (``MERGANSER_AOT``), how many functions
+        the extension modules present hold (0 when none is built), the kernels bound to
+        theirs, those not bound (they compiled instead) because their sources changed or
+        the extension was built for another CPU, and of those the ones for the CPU.
     """
     with _aot["lock"]:
         count = len(_aot_table()) if AOT_ENABLED else 0
         return {"enabled": AOT_ENABLED, "functions": count, "bound": list(_aot["bound"]),
-                "stale": list(_aot["stale"])}
+                "stale": list(_aot["stale"]), "other_cpu": list(_aot["other_cpu"])}
 
 
 # ---------------------------------------------------------------- the kernel object

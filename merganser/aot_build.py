@@ -11,11 +11,14 @@ this machine's CPU:
 2. numba's ``pycc`` compiles each of those kernels, with that signature, into the
    extension of its LLVM inlining threshold, with the options the JIT gives it (numpy's
    float error model, the GIL released, no reference counting unless it allocates) and
-   the host CPU's name and features, as the JIT does; the kernels it calls are linked in
-   from their JIT compilation. Beside each function ``f`` the extension exports ``h_f``
-   and ``t_f``, returning the source hash of the kernel at build time
+   the CPU name and features the JIT targets (`compilation.aot_target_cpu`: the host's,
+   or numba's ``NUMBA_CPU_NAME`` / ``NUMBA_CPU_FEATURES``); the kernels it calls are
+   linked in from their JIT compilation. Beside each function ``f`` the extension exports
+   ``h_f`` and ``t_f``, returning the source hash of the kernel at build time
    (`compilation.aot_source_hash`) and the hash of its argument types
-   (`compilation.aot_types_hash`).
+   (`compilation.aot_types_hash`), and each module exports ``aot_cpu_hash``, the
+   `compilation.aot_cpu_hash` of the CPU it was compiled for: a process on another CPU
+   compiles instead of running it.
 
 Not compiled ahead: ``parallel=True`` kernels and kernels only called by other kernels (they are part of their callers'
 machine code). A kernel pycc cannot compile is left out (listed in the output) and
@@ -88,7 +91,8 @@ def _constant_function(value):
 
 def _compile_module(module_name, kernels, output_dir, threshold):
     """pycc-compile `kernels` [(name, Kernel, signature)] into `module_name` in
-    `output_dir`, with the JIT's options per kernel and the host CPU."""
+    `output_dir`, with the JIT's options per kernel and the JIT's CPU (recorded in the
+    module's ``aot_cpu_hash``)."""
     import numba
     import numba.pycc.compiler as pycc_compiler
     from numba.core import codegen
@@ -112,9 +116,12 @@ def _compile_module(module_name, kernels, output_dir, threshold):
                              locals=locals, library=library)
 
     host_features = codegen.AOTCPUCodegen._customize_tm_features
+    target = compilation.aot_target_cpu()
     cc = CC(module_name.rsplit(".", 1)[-1])
     cc.output_dir = str(output_dir)
-    cc.target_cpu = "host"
+    cc.target_cpu = target[1]
+    cc.export("aot_cpu_hash", numba.int64())(
+        _constant_function(compilation.aot_cpu_hash(target)))
     for name, index, wrapped, signature in kernels:
         symbol = compilation.aot_symbol(name, index)
         cc.export(symbol, signature)(wrapped.py_func)
@@ -123,7 +130,7 @@ def _compile_module(module_name, kernels, output_dir, threshold):
         cc.export("t_" + symbol, numba.int64())(
             _constant_function(compilation.aot_types_hash(signature.args)))
     pycc_compiler.compile_extra = jit_like_compile_extra
-    codegen.AOTCPUCodegen._customize_tm_features = lambda self: self._get_host_cpu_features()
+    codegen.AOTCPUCodegen._customize_tm_features = lambda self: target[2]
     try:
         with compilation.inlining(threshold):
             cc.compile()

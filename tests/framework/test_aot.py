@@ -1,7 +1,9 @@
 """The ahead-of-time kernels (framework.compilation, merganser/aot_build.py): the
 functions of the extension built at install give the bits the JIT gives, a stale
-extension (sources edited since the build) falls back to the JIT and says so once,
-``MERGANSER_AOT=0`` turns it off, and arguments of other types than those built are
+extension (sources edited since the build) falls back to the JIT and says so once, so
+does an extension built for another CPU than the one numba's JIT targets (numba's
+``NUMBA_CPU_NAME`` / ``NUMBA_CPU_FEATURES`` change that target, as moving the install to
+another machine would), ``MERGANSER_AOT=0`` turns it off, and arguments of other types than those built are
 compiled for, never misread.
 
 Each check runs in a fresh process (what a kernel binds to is decided at its first call).
@@ -19,7 +21,9 @@ import textwrap
 import numpy as np
 import pytest
 
-from merganser.framework.compilation import AOT_STALE_NOTICE, aot_status
+from merganser.framework.compilation import (
+    AOT_OTHER_CPU_NOTICE, AOT_STALE_NOTICE, aot_status,
+)
 
 PANDA = (pathlib.Path(__file__).resolve().parents[1]
          / "data/models/example-robot-data/robots/panda_description/urdf/panda.urdf")
@@ -61,8 +65,8 @@ print("RESULT " + json.dumps({{"values": values, "status": compilation.aot_statu
 """
 
 
-def _child(code, aot=True):
-    env = dict(os.environ, MERGANSER_AOT="1" if aot else "0")
+def _child(code, aot=True, **env_vars):
+    env = dict(os.environ, MERGANSER_AOT="1" if aot else "0", **env_vars)
     proc = subprocess.run([sys.executable, "-c", textwrap.dedent(code)], env=env,
                           capture_output=True, text=True, timeout=900)
     assert proc.returncode == 0, proc.stderr[-3000:]
@@ -93,6 +97,7 @@ def test_aot_gives_the_bits_of_the_jit(jit):
     assert {"calc_mass_matrix_at", "calc_forward_dynamics_damped", "calc_inverse_dynamics_at",
             "calc_mass_matrix", "sap_step", "next_state"} <= bound
     assert aot["status"]["stale"] == [] and AOT_STALE_NOTICE not in stderr
+    assert aot["status"]["other_cpu"] == [] and AOT_OTHER_CPU_NOTICE not in stderr
     for key, values in expected["values"].items():
         assert aot["values"][key] == values, key       # bitwise
     assert np.isfinite(aot["values"]["M"]).all() and max(map(abs, aot["values"]["M"])) > 0.01
@@ -191,3 +196,42 @@ def test_other_argument_types_compile_instead_of_being_misread(tmp_path):
     assert expected == [-1.0, -2.5]
     assert result["results"][:5] == [expected] * 5
     assert result["results"][5] == [-2.0, -5.0]
+
+
+# Calls of matvec (built ahead for float64 C-contiguous arrays) and what the process saw.
+_MATVEC = """
+    import json
+    import numpy as np
+    from merganser.framework.compilation import aot_cpu_hash, aot_status, aot_target_cpu
+    from merganser.framework.matvec import matvec
+    out = np.zeros(2)
+    matvec(np.arange(6.0).reshape(2, 3), np.array([1.0, -2.0, 0.5]), out)
+    print("RESULT " + json.dumps({"out": out.tolist(), "status": aot_status(),
+                                  "target": aot_target_cpu(), "hash": aot_cpu_hash()}))
+"""
+
+
+def test_the_cpu_target_is_numbas_and_follows_its_overrides():
+    import llvmlite.binding as ll
+
+    host, _ = _child(_MATVEC)
+    triple, name, features = host["target"]
+    assert name == ll.get_host_cpu_name() and triple == ll.get_process_triple()
+    assert host["out"] == [-1.0, -2.5]
+    other, _ = _child(_MATVEC, NUMBA_CPU_NAME="generic", NUMBA_CPU_FEATURES="")
+    assert other["target"] == [triple, "generic", ""]
+    assert other["out"] == [-1.0, -2.5]
+    assert other["hash"] != host["hash"] and 0 <= other["hash"] < 2 ** 63
+    assert _child(_MATVEC)[0]["hash"] == host["hash"]          # stable across processes
+
+
+@needs_extension
+def test_an_extension_built_for_another_cpu_falls_back_to_the_jit_and_says_so_once():
+    # The extension records the CPU it was compiled for; numba's documented override of
+    # the JIT's target makes this process another CPU (as a copy on another machine is).
+    result, stderr = _child(_MATVEC, NUMBA_CPU_NAME="generic", NUMBA_CPU_FEATURES="")
+    assert result["out"] == [-1.0, -2.5]
+    assert stderr.count(AOT_OTHER_CPU_NOTICE) == 1 and AOT_STALE_NOTICE not in stderr
+    assert result["status"]["bound"] == []
+    assert "merganser.framework.matvec.matvec" in result["status"]["other_cpu"]
+    assert result["status"]["other_cpu"] == result["status"]["stale"]
