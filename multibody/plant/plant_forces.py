@@ -222,14 +222,18 @@ class PlantForcesMixin:
         `_ctx` unless it is the plant's own), the `QueryTables` and the context's
         `own_state_views`, or None for the views when the fused kernels do not apply
         (extra spatial inertia, or a state layout they cannot read)."""
-        qt = self._qt
-        if qt is None or getattr(context, "_system", None) is not self:
-            context = self._ctx(context, fn)
-            qt = self._qt or self._query_tables()
+        try:                    # the plant's own context, with its remembered state views
+            views = context._plant_state_views
+            qt = self._qt
+            if context._system is self and views is not None and qt.rigid:
+                return context, qt, views
+        except AttributeError:                  # no views or QueryTables yet; not a Context
+            pass
+        context = self._ctx(context, fn)
+        qt = self._qt or self._query_tables()
         if not qt.rigid:
             return context, qt, None
-        views = context.__dict__.get("_plant_state_views")
-        return context, qt, own_state_views(qt, context) if views is None else views
+        return context, qt, own_state_views(qt, context)
 
     def _fast_I10(self, qt, ctx):
         """I10 (nb, 10) of `ctx` (the inertia cache entry, evaluated when out of date)."""

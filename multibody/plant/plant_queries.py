@@ -20,7 +20,6 @@ import numpy as np
 from merganser.geometry import RigidTransform, RotationMatrix
 from merganser.multibody.math import SpatialAcceleration, SpatialVelocity
 from merganser.multibody.plant.jacobian_wrt_variable import JacobianWrtVariable
-from merganser.multibody.plant.query_tables import own_state_views
 
 __all__ = ["PlantQueriesMixin", "rigid_transform"]
 
@@ -89,28 +88,26 @@ class PlantQueriesMixin:
         from the state (no cache entry is read or made valid, so the next state write
         need not walk the dependents).
         """
-        qt = self._qt
-        if qt is not None and getattr(context, "_system", None) is self:
-            try:
-                node = qt.node_of_body.get(body)
-            except TypeError:                   # unhashable: not a body
-                node = None
-            if node is not None:
-                views = context.__dict__.get("_plant_state_views")
-                if views is None:
-                    views = own_state_views(qt, context)
-                if views is not None:
-                    R, p = _empty(_SHAPE33), _empty(_SHAPE3)
-                    qt.k_pose(qt.ip, qt.fp, qt.local.ws, views[3], node, R, p)
-                    # R and p are new arrays only this pose references, R a rotation:
-                    # wrapped without validation or copy (the accessors return copies)
-                    rotation, pose = _new(RotationMatrix), _new(RigidTransform)
-                    rotation._R = R
-                    pose._R, pose._p = rotation, p
-                    return pose
+        try:                    # the plant's own context, with its remembered state views
+            views = context._plant_state_views
+            node = self._qt.node_of_body.get(body)
+            own = context._system is self
+        except (AttributeError, TypeError):     # no views or QueryTables yet; unhashable
+            own = False
+        if own and node is not None and views is not None:
+            qt = self._qt
+            R, p = _empty(_SHAPE33), _empty(_SHAPE3)
+            qt.k_pose(qt.ip, qt.fp, qt.local.ws, views[3], node, R, p)
+            # R and p are new arrays only this pose references, R a rotation: wrapped
+            # without validation or copy (the accessors return copies)
+            rotation, pose = _new(RotationMatrix), _new(RigidTransform)
+            rotation._R = R
+            pose._R, pose._p = rotation, p
+            return pose
         fn = "eval_body_pose_in_world"
         ctx = self._ctx(context, fn)
         self._query_tables()
+        self._own_state_views(ctx)              # remembered for the next calls
         return rigid_transform(self._eval_X_WB(ctx)[self._body_node(body, fn)])
 
     def eval_body_spatial_velocity_in_world(self, context, body):
@@ -215,32 +212,28 @@ class PlantQueriesMixin:
         frame_E : Frame
             Frame in which it is expressed.
         """
-        qt = self._qt
-        if (qt is not None and with_respect_to is _KV
-                and getattr(context, "_system", None) is self
+        try:                    # the plant's own context, with its remembered state views
+            views = context._plant_state_views
+            frames = self._qt.jacobian_frames.get((frame_B, frame_A, frame_E))
+            own = context._system is self
+        except (AttributeError, TypeError):     # no views or QueryTables yet; unhashable
+            own = False
+        if (own and with_respect_to is _KV and views is not None
                 and not self._frame_poses_ever_set):       # per-Context frame poses: general path
-            views = context.__dict__.get("_plant_state_views")
-            if views is None:
-                views = own_state_views(qt, context)
-            if views is not None:
-                try:
-                    frames = qt.jacobian_frames.get((frame_B, frame_A, frame_E))
-                except TypeError:               # unhashable: not frames
-                    frames = None
-                if frames is None:
-                    frames = self._jacobian_frames(qt, "calc_jacobian_spatial_velocity",
-                                                   frame_B, frame_A, frame_E)
-                p = p_BoBp_B
-                if (p.__class__ is not _ND or p.dtype is not _F64 or p.shape != _SHAPE3
-                        or not p.flags.c_contiguous):
-                    p = _point("calc_jacobian_spatial_velocity", "p_BoBp_B", p_BoBp_B)
-                J = _empty(qt.shape_6v)
-                qt.k_jacobian(qt.ip, qt.fp, qt.local.ws, views[3], p, J, *frames)
-                return J
+            qt = self._qt
+            if frames is None:
+                frames = self._jacobian_frames(qt, "calc_jacobian_spatial_velocity",
+                                               frame_B, frame_A, frame_E)
+            p = p_BoBp_B
+            if (p.__class__ is not _ND or p.dtype is not _F64 or p.shape != _SHAPE3
+                    or not p.flags.c_contiguous):
+                p = _point("calc_jacobian_spatial_velocity", "p_BoBp_B", p_BoBp_B)
+            J = _empty(qt.shape_6v)
+            qt.k_jacobian(qt.ip, qt.fp, qt.local.ws, views[3], p, J, *frames)
+            return J
         fn = "calc_jacobian_spatial_velocity"
         ctx = self._ctx(context, fn)
-        if self._qt is None:
-            self._query_tables()
+        self._own_state_views(ctx)              # remembered for the next calls
         wrt_qdot = self._wrt(with_respect_to, fn)
         p = _point(fn, "p_BoBp_B", p_BoBp_B).reshape(3, 1)
         return self._relative_jacobians(ctx, fn, frame_B, p, frame_A, frame_E,

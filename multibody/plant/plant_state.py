@@ -49,37 +49,37 @@ class WrongContextError(ContextError, RuntimeError):
     ContextError."""
 
 
-def _state_setter(name, part, shape, index, doc):
+def _state_setter(name, part, index, doc):
     """The method `name` writing q (`part` "q", views slot `index` 3) or v ("v", 4).
 
-    Its lean path, for the plant's own context and a float64 ndarray of the right size
-    (``QueryTables.<shape>``): one copy into the Context's storage (`state_views`) and
-    one notification of what changed, which skips the walk over the dependents when none
-    of them was evaluated since the last write (`framework.cache.notify_changed`, whose
-    test is inlined). Anything else takes the general `_set_part`, which checks and
+    Its lean path, for the plant's own context (its remembered `state_views`, read
+    without a dict lookup) and a float64 ndarray of the right size: one copy into the
+    Context's storage and one notification of what changed, which skips the walk over
+    the dependents when none of them was evaluated since the last write
+    (`framework.cache.notify_changed`, whose test is inlined). Anything else takes the
+    general `_set_part`, which checks and
     raises.
     """
     tracker_index = index + 2
 
     def setter(self, context, *args):
-        qt = self._qt
-        if qt is not None and len(args) == 1:
-            value = args[0]
-            if (value.__class__ is _ND and value.dtype is _F64
-                    and value.shape == getattr(qt, shape)
-                    and getattr(context, "_system", None) is self):
-                views = context.__dict__.get("_plant_state_views")
-                if views is None:
-                    views = own_state_views(qt, context)
-                if views is not None:
-                    views[index][...] = value
-                    tracker, root = views[tracker_index], context._root
-                    if (tracker.walked != root.validations
-                            or tracker.closure_version != root.version):
-                        notify_changed(tracker, root)
-                    return
-        elif qt is None:
-            self._query_tables()
+        try:                                    # the views remembered on the plant's context
+            views = context._plant_state_views
+            if context._system is not self:
+                views = None
+        except AttributeError:                  # not made yet, or not a Context
+            views = None
+        if views is None:
+            views = self._own_state_views(context)
+        if views is not None and len(args) == 1:
+            value, target = args[0], views[index]
+            if value.__class__ is _ND and value.dtype is _F64 and value.shape == target.shape:
+                target[...] = value
+                tracker, root = views[tracker_index], context._root
+                if (tracker.walked != root.validations
+                        or tracker.closure_version != root.version):
+                    notify_changed(tracker, root)
+                return
         self._set_part(context, args, name, part)
 
     setter.__name__, setter.__qualname__ = name, f"PlantStateMixin.{name}"
@@ -98,6 +98,14 @@ class PlantStateMixin:
         if qt is None and self._tables is not None and self._tree.is_finalized():
             qt = self._qt = QueryTables(self)
         return qt
+
+    def _own_state_views(self, context):
+        """`own_state_views` of `context` when it is the plant's own context (made and
+        remembered now; the QueryTables too), else None."""
+        if getattr(context, "_system", None) is not self:
+            return None
+        qt = self._qt or self._query_tables()
+        return None if qt is None else own_state_views(qt, context)
 
     # ---- contexts ----------------------------------------------------------------------
     def _ctx(self, context, fn):
@@ -187,7 +195,7 @@ class PlantStateMixin:
         return self._get_part(context, model_instance, "get_positions", "q")
 
     set_positions = _state_setter(
-        "set_positions", "q", "shape_q", 3,
+        "set_positions", "q", 3,
         """``set_positions(context, q)`` with q (nq,), or ``set_positions(context,
         model_instance, q_instance)``.""")
 
@@ -196,7 +204,7 @@ class PlantStateMixin:
         return self._get_part(context, model_instance, "get_velocities", "v")
 
     set_velocities = _state_setter(
-        "set_velocities", "v", "shape_v", 4,
+        "set_velocities", "v", 4,
         """``set_velocities(context, v)`` with v (nv,), or ``set_velocities(context,
         model_instance, v_instance)``.""")
 
