@@ -165,8 +165,7 @@ def calc_gravity_and_damping_forces_at(ip, fp, ws, q, v, I10, c, tau, F_body):
 
 
 @kernel
-def calc_frame_jacobian_at(ip, fp, ws, q, p_BoBp_B, J, X_bB, node_B, node_A, node_E,
-                           in_world):
+def calc_frame_jacobian_at(ip, fp, ws, q, p_BoBp_B, J, X_bB):
     """Jacobian (6, nv) of ``V_ABp_E = [w_AB_E; v_ABp_E] = J v``.
 
     Parameters
@@ -175,19 +174,16 @@ def calc_frame_jacobian_at(ip, fp, ws, q, p_BoBp_B, J, X_bB, node_B, node_A, nod
         Position of Bp from frame B's origin, in B.
     J : ndarray, shape (6, nv)
         Output.
-    X_bB : ndarray, shape (21,)
-        ``[R_bB (9, row-major); p_bBo_b (3); R_eE (9)]``: the fixed pose of frame B in
-        its body b (node_B's body) and the fixed orientation of frame E in its body e
-        (identity and zero for body frames).
-    node_B : int
-        Node of the body b on which point Bp is fixed.
-    node_A : int
-        Node of the body of the measuring frame A (0: world).
-    node_E : int
-        Node of the body e of the expressed-in frame E.
-    in_world : bool
-        True when E is the world frame (no rotation applied).
+    X_bB : ndarray, shape (25,)
+        ``[R_bB (9, row-major); p_bBo_b (3); R_eE (9); node_B; node_A; node_E;
+        in_world]`` (one array: fewer arguments to unbox at each call): the fixed pose
+        of frame B in its body b (node_B's body) and the fixed orientation of frame E in
+        its body e (identity and zero for body frames); the node of b, on which point Bp
+        is fixed; the node of the body of the measuring frame A (0: world); the node of
+        e; and 1.0 when E is the world frame (no rotation applied), else 0.0.
     """
+    node_B, node_A, node_E = int(X_bB[21]), int(X_bB[22]), int(X_bB[23])
+    in_world = X_bB[24] != 0.0
     for i in range(6):
         for j in range(J.shape[1]):
             J[i, j] = 0.0

@@ -229,7 +229,7 @@ class PlantQueriesMixin:
                     or not p.flags.c_contiguous):
                 p = _point("calc_jacobian_spatial_velocity", "p_BoBp_B", p_BoBp_B)
             J = _empty(qt.shape_6v)
-            qt.k_jacobian(qt.ip, qt.fp, qt.local.ws, views[3], p, J, *frames)
+            qt.k_jacobian(qt.ip, qt.fp, qt.local.ws, views[3], p, J, frames)
             return J
         fn = "calc_jacobian_spatial_velocity"
         ctx = self._ctx(context, fn)
@@ -257,19 +257,19 @@ class PlantQueriesMixin:
         return info
 
     def _jacobian_frames(self, qt, fn, frame_B, frame_A, frame_E):
-        """The trailing arguments of the fused Jacobian kernel for frames B, A, E
-        (checked, then memoized in ``qt.jacobian_frames``): ``(X_bB, node_B, node_A,
-        node_E, in_world)`` with X_bB (21,) = [R_bB (9, row-major); p_bB (3); R_eE (9)]
-        (b, e the bodies of frames B, E: identity and zero for a body frame) and
-        `in_world` True when E is the world frame."""
+        """The last argument of the fused Jacobian kernel for frames B, A, E (checked,
+        then memoized in ``qt.jacobian_frames``): X_bB (25,) = [R_bB (9, row-major);
+        p_bB (3); R_eE (9); node_B; node_A; node_E; in_world] (b, e the bodies of frames
+        B, E: identity and zero for a body frame; `in_world` 1.0 when E is the world
+        frame)."""
         node_B, R_BF, p_BF = self._frame_info(qt, frame_B, fn, "frame_B")
         node_A = self._frame_info(qt, frame_A, fn, "frame_A")[0]
         node_E, R_BE, _ = self._frame_info(qt, frame_E, fn, "frame_E")
         X = np.concatenate([(_I3 if R_BF is None else R_BF).ravel(),
                             np.zeros(3) if p_BF is None else p_BF,
-                            (_I3 if R_BE is None else R_BE).ravel()])
-        frames = (np.ascontiguousarray(X, dtype=np.float64), node_B, node_A, node_E,
-                  node_E == 0 and R_BE is None)
+                            (_I3 if R_BE is None else R_BE).ravel(),
+                            [node_B, node_A, node_E, float(node_E == 0 and R_BE is None)]])
+        frames = np.ascontiguousarray(X, dtype=np.float64)
         qt.jacobian_frames[(frame_B, frame_A, frame_E)] = frames
         return frames
 

@@ -115,7 +115,7 @@ class QueryTables:
         True without extra (added-mass) spatial inertia: the fused kernels apply.
     node_of_body, frame_info, jacobian_frames : dict
         Memo: RigidBody -> node; Frame -> (node, R_BF (3, 3), p_BF (3,)), both None for
-        a body frame; (frame_B, frame_A, frame_E) -> the trailing arguments of the fused
+        a body frame; (frame_B, frame_A, frame_E) -> the last argument of the fused
         Jacobian kernel (``PlantQueriesMixin._jacobian_frames``).
     inertia_entry : CacheEntry
         The plant's inertial-parameter cache entry.
