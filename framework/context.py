@@ -24,7 +24,7 @@ from .cache import Tracker, downstream_entries, notify
 from .errors import ContextError
 from .parameters import Parameters
 from .state import AbstractValues, ContinuousState, DiscreteValues, State
-from .value import BasicVector, Value, as_vector_base
+from .value import BasicVector, Value, as_vector_base, discrete_state_view
 
 
 def _readonly(array):
@@ -517,10 +517,14 @@ class LeafContext(Context):
                 f"Context.{fn}: discrete state group {i} out of range; {self._describe()} has "
                 f"{len(self._xd)} group(s)")
 
-    def get_discrete_state(self, i=0):
-        """Discrete state group ``i``, shape (n_i,), read-only."""
-        self._check_group("get_discrete_state", i)
-        return self._xd_ro[i]
+    def get_discrete_state(self, index=None):
+        """Discrete state group ``index``, shape (n_i,), read-only. Without ``index``, as Drake, all
+        groups: a DiscreteStateView (group 0 as the array, ``num_groups()``,
+        ``get_vector(k)``)."""
+        if index is None:
+            return discrete_state_view(self._xd_ro)
+        self._check_group("get_discrete_state", index)
+        return self._xd_ro[index]
 
     def get_discrete_state_vector(self):
         """The only discrete state group, shape (n,), read-only."""
@@ -545,15 +549,15 @@ class LeafContext(Context):
         self._xd[i][:] = x.reshape(-1)
         notify(self.trk_xd[i], self._root.version)
 
-    def get_mutable_discrete_state(self, i=None):
-        """With an index, a BasicVector writing into group ``i``; without, the
+    def get_mutable_discrete_state(self, index=None):
+        """With an index, a BasicVector writing into group ``index``; without, the
         DiscreteValues of all groups writing into this context. Marks what it covers
         changed now (as Drake's mutable accessors do)."""
-        if i is None:
+        if index is None:
             return self._discrete_values(True)
-        self._check_group("get_mutable_discrete_state", i)
-        notify(self.trk_xd[i], self._root.version)
-        return BasicVector._wrap(self._xd[i])
+        self._check_group("get_mutable_discrete_state", index)
+        notify(self.trk_xd[index], self._root.version)
+        return BasicVector._wrap(self._xd[index])
 
     def _discrete_groups(self):
         return [(self, k) for k in range(len(self._xd))]
@@ -571,28 +575,28 @@ class LeafContext(Context):
                 f"Context.{fn}: abstract state {i} out of range; {self._describe()} has "
                 f"{len(self._xa)} abstract state(s)")
 
-    def get_abstract_state(self, i=None):
-        """Abstract state ``i`` as its Value (``.get_value()`` is the held object), or all
-        of them as AbstractValues without ``i`` (Drake's return types)."""
-        if i is None:
+    def get_abstract_state(self, index=None):
+        """Abstract state ``index`` as its Value (``.get_value()`` is the held object), or all
+        of them as AbstractValues without ``index`` (Drake's return types)."""
+        if index is None:
             return AbstractValues(self._xa)
-        self._check_abstract("get_abstract_state", i)
-        return self._xa[i]
+        self._check_abstract("get_abstract_state", index)
+        return self._xa[index]
 
-    def get_mutable_abstract_state(self, i=None):
+    def get_mutable_abstract_state(self, index=None):
         """As ``get_abstract_state``, for writing (``.set_value(x)``); marks the abstract
         state changed."""
-        if i is None:
+        if index is None:
             notify(self.note_xa, self._root.version)
             return AbstractValues(self._xa)
-        self._check_abstract("get_mutable_abstract_state", i)
-        notify(self.trk_xa[i], self._root.version)
-        return self._xa[i]
+        self._check_abstract("get_mutable_abstract_state", index)
+        notify(self.trk_xa[index], self._root.version)
+        return self._xa[index]
 
-    def set_abstract_state(self, i, value):
-        self._check_abstract("set_abstract_state", i)
-        self._xa[i].set_value(value)
-        notify(self.trk_xa[i], self._root.version)
+    def set_abstract_state(self, index, value):
+        self._check_abstract("set_abstract_state", index)
+        self._xa[index].set_value(value)
+        notify(self.trk_xa[index], self._root.version)
 
     # ---- parameters ---------------------------------------------------------------------------
     def num_numeric_parameter_groups(self):
@@ -607,41 +611,41 @@ class LeafContext(Context):
                 f"Context.{fn}: numeric parameter {i} out of range; {self._describe()} has "
                 f"{len(self._p)} numeric parameter(s)")
 
-    def get_numeric_parameter(self, i=0):
-        """Numeric parameter ``i``, shape (n_i,), read-only."""
-        self._check_param("get_numeric_parameter", i)
-        return self._p_ro[i]
+    def get_numeric_parameter(self, index=0):
+        """Numeric parameter ``index``, shape (n_i,), read-only."""
+        self._check_param("get_numeric_parameter", index)
+        return self._p_ro[index]
 
-    def set_numeric_parameter(self, i, value):
-        self._check_param("set_numeric_parameter", i)
+    def set_numeric_parameter(self, index, value):
+        self._check_param("set_numeric_parameter", index)
         value = np.asarray(value, dtype=float)
-        if value.size != self._p[i].size:
+        if value.size != self._p[index].size:
             raise ContextError(
-                f"Context.set_numeric_parameter: parameter {i} of {self._describe()} has size "
-                f"{self._p[i].size}, got a value of size {value.size}")
-        self._p[i][:] = value.reshape(-1)
-        notify(self.trk_p[i], self._root.version)
+                f"Context.set_numeric_parameter: parameter {index} of {self._describe()} has size "
+                f"{self._p[index].size}, got a value of size {value.size}")
+        self._p[index][:] = value.reshape(-1)
+        notify(self.trk_p[index], self._root.version)
 
-    def get_mutable_numeric_parameter(self, i=0):
-        self._check_param("get_mutable_numeric_parameter", i)
-        notify(self.trk_p[i], self._root.version)
-        return BasicVector._wrap(self._p[i])
+    def get_mutable_numeric_parameter(self, index=0):
+        self._check_param("get_mutable_numeric_parameter", index)
+        notify(self.trk_p[index], self._root.version)
+        return BasicVector._wrap(self._p[index])
 
-    def get_abstract_parameter(self, i=0):
-        """Abstract parameter ``i`` as its Value (Drake's return type)."""
-        if not 0 <= i < len(self._pa):
+    def get_abstract_parameter(self, index=0):
+        """Abstract parameter ``index`` as its Value (Drake's return type)."""
+        if not 0 <= index < len(self._pa):
             raise ContextError(
-                f"Context.get_abstract_parameter: abstract parameter {i} out of range; "
+                f"Context.get_abstract_parameter: abstract parameter {index} out of range; "
                 f"{self._describe()} has {len(self._pa)}")
-        return self._pa[i]
+        return self._pa[index]
 
-    def set_abstract_parameter(self, i, value):
-        if not 0 <= i < len(self._pa):
+    def set_abstract_parameter(self, index, value):
+        if not 0 <= index < len(self._pa):
             raise ContextError(
-                f"Context.set_abstract_parameter: abstract parameter {i} out of range; "
+                f"Context.set_abstract_parameter: abstract parameter {index} out of range; "
                 f"{self._describe()} has {len(self._pa)}")
-        self._pa[i].set_value(value)
-        notify(self.trk_pa[i], self._root.version)
+        self._pa[index].set_value(value)
+        notify(self.trk_pa[index], self._root.version)
 
     def to_string(self):
         """Drake's summary of a leaf context: time, states and parameters."""
@@ -687,7 +691,7 @@ class LeafContext(Context):
     def _rebuild_own_views(self):
         super()._rebuild_own_views()
         self._xd_ro = [as_vector_base(g, False) for g in self._xd]
-        self._p_ro = [_readonly(p) for p in self._p]
+        self._p_ro = [as_vector_base(p, False) for p in self._p]
         entries = list(self.out_entries) + list(self.cache_entries)
         if self.deriv_entry is not None:
             entries.append(self.deriv_entry)
@@ -777,11 +781,11 @@ class DiagramContext(Context):
     def _abstract_values(self):
         return self._xa_map
 
-    def get_mutable_discrete_state(self, i=None):
+    def get_mutable_discrete_state(self, index=None):
         """As for a leaf context: all groups (DiscreteValues) without an index."""
-        if i is None:
+        if index is None:
             return self._discrete_values(True)
-        leaf, k = self._map(self._xd_map, "get_mutable_discrete_state", i, "discrete state group")
+        leaf, k = self._map(self._xd_map, "get_mutable_discrete_state", index, "discrete state group")
         return leaf.get_mutable_discrete_state(k)
 
     def to_string(self):
@@ -813,8 +817,10 @@ class DiagramContext(Context):
                 f"Context.{fn}: {what} {i} out of range; {self._describe()} has {len(table)}")
         return table[i]
 
-    def get_discrete_state(self, i=0):
-        leaf, k = self._map(self._xd_map, "get_discrete_state", i, "discrete state group")
+    def get_discrete_state(self, index=None):
+        if index is None:
+            return discrete_state_view([leaf._xd_ro[k] for leaf, k in self._xd_map])
+        leaf, k = self._map(self._xd_map, "get_discrete_state", index, "discrete state group")
         return leaf.get_discrete_state(k)
 
     def get_discrete_state_vector(self):
@@ -850,33 +856,33 @@ class DiagramContext(Context):
     def num_abstract_states(self):
         return len(self._xa_map)
 
-    def get_abstract_state(self, i=None):
-        if i is None:
+    def get_abstract_state(self, index=None):
+        if index is None:
             return AbstractValues([leaf._xa[k] for leaf, k in self._xa_map])
-        leaf, k = self._map(self._xa_map, "get_abstract_state", i, "abstract state")
+        leaf, k = self._map(self._xa_map, "get_abstract_state", index, "abstract state")
         return leaf.get_abstract_state(k)
 
-    def get_mutable_abstract_state(self, i=None):
-        if i is None:
+    def get_mutable_abstract_state(self, index=None):
+        if index is None:
             for leaf in self._leaves:
                 notify(leaf.note_xa, leaf._root.version)
             return AbstractValues([leaf._xa[k] for leaf, k in self._xa_map])
-        leaf, k = self._map(self._xa_map, "get_mutable_abstract_state", i, "abstract state")
+        leaf, k = self._map(self._xa_map, "get_mutable_abstract_state", index, "abstract state")
         return leaf.get_mutable_abstract_state(k)
 
-    def set_abstract_state(self, i, value):
-        leaf, k = self._map(self._xa_map, "set_abstract_state", i, "abstract state")
+    def set_abstract_state(self, index, value):
+        leaf, k = self._map(self._xa_map, "set_abstract_state", index, "abstract state")
         leaf.set_abstract_state(k, value)
 
     def num_numeric_parameter_groups(self):
         return len(self._p_map)
 
-    def get_numeric_parameter(self, i=0):
-        leaf, k = self._map(self._p_map, "get_numeric_parameter", i, "numeric parameter")
+    def get_numeric_parameter(self, index=0):
+        leaf, k = self._map(self._p_map, "get_numeric_parameter", index, "numeric parameter")
         return leaf.get_numeric_parameter(k)
 
-    def set_numeric_parameter(self, i, value):
-        leaf, k = self._map(self._p_map, "set_numeric_parameter", i, "numeric parameter")
+    def set_numeric_parameter(self, index, value):
+        leaf, k = self._map(self._p_map, "set_numeric_parameter", index, "numeric parameter")
         leaf.set_numeric_parameter(k, value)
 
 

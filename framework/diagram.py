@@ -94,9 +94,10 @@ class Diagram(System):
     def _subsystems(self):
         return self._systems
 
-    def get_subsystem_context(self, subsystem, root_context):
-        """The context of ``subsystem`` (at any depth) inside this diagram's ``root_context``."""
-        ctx = self._check_context(root_context, "get_subsystem_context")
+    def get_subsystem_context(self, subsystem, context):
+        """The context of ``subsystem`` (at any depth) inside this diagram's root ``context``
+        (Drake's keywords ``subsystem=``, ``context=``)."""
+        ctx = self._check_context(context, "get_subsystem_context")
         if subsystem is self:
             return ctx
         return subsystem.get_my_context_from_root(ctx)
@@ -156,6 +157,18 @@ class Diagram(System):
 
     def num_continuous_states(self):
         return sum(s.num_continuous_states() for s in self._systems)
+
+    def num_discrete_state_groups(self):
+        return sum(s.num_discrete_state_groups() for s in self._systems)
+
+    def num_abstract_states(self):
+        return sum(s.num_abstract_states() for s in self._systems)
+
+    def num_numeric_parameter_groups(self):
+        return sum(s.num_numeric_parameter_groups() for s in self._systems)
+
+    def num_abstract_parameters(self):
+        return sum(s.num_abstract_parameters() for s in self._systems)
 
     def do_get_graphviz_fragment(self, params):
         """A cluster of the subsystems' fragments, with the diagram's port nodes and

@@ -13,7 +13,9 @@ A package's ``__init__`` declares which module defines each public name::
 ``from package import Name`` then imports only the module that defines ``Name``; the
 value is kept in the package, so a second access costs a dictionary look-up.
 ``from package import *`` imports every module (``__all__`` names them all), and
-``package.sub`` imports the submodule ``sub`` as the import system does.
+``package.sub`` imports the submodule ``sub`` as the import system does. ``Name_`` for an
+exported class ``Name`` is its Drake scalar-type template (framework/templates.py:
+``Name_[float]`` is ``Name``), made on first use and left out of ``__all__``.
 
 A public name that is also the name of one of the package's submodules (``linearize``
 the function in ``linearize.py``) stays the function when that submodule is imported
@@ -84,6 +86,13 @@ def lazy_exports(package, exports, unlisted=None):
             value = getattr(importlib.import_module(source), name)
             namespace[name] = value
             return value
+        if name.endswith("_") and name[:-1] in where and not name.startswith("_"):
+            cls = __getattr__(name[:-1])
+            if isinstance(cls, type):
+                from merganser.framework.templates import ScalarTemplate
+                value = ScalarTemplate(name, cls)
+                namespace[name] = value
+                return value
         full = f"{package}.{name}"
         try:
             return importlib.import_module(full)

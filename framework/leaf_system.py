@@ -240,6 +240,15 @@ class LeafSystem(System):
     def num_discrete_state_groups(self):
         return len(self._xd_model)
 
+    def num_abstract_states(self):
+        return len(self._xa_model)
+
+    def num_numeric_parameter_groups(self):
+        return len(self._p_model)
+
+    def num_abstract_parameters(self):
+        return len(self._pa_model)
+
     @lists_valid_keywords
     def declare_abstract_state(self, model_value):
         """Declare an abstract state with default ``model_value``; returns its index."""

@@ -450,6 +450,55 @@ class System(metaclass=_SystemType):
     def num_continuous_states(self):
         return 0
 
+    # Drake's scalar conversion: merganser's systems compute in float64 only.
+    def _no_scalar_conversion(self, fn, scalar):
+        raise RuntimeError(
+            f"{fn}: system '{self._name}' ({type(self).__name__}) cannot be converted to the "
+            f"scalar type {scalar}: merganser computes in float64 only (no AutoDiffXd or "
+            f"symbolic Expression systems); differentiate with merganser.framework.linearize "
+            f"or finite differences instead")
+
+    def to_auto_diff_xd(self):
+        """Drake's ToAutoDiffXd: always raises RuntimeError (float64 only)."""
+        self._no_scalar_conversion("to_auto_diff_xd", "AutoDiffXd")
+
+    def to_symbolic(self):
+        """Drake's ToSymbolic: always raises RuntimeError (float64 only)."""
+        self._no_scalar_conversion("to_symbolic", "Expression")
+
+    def to_auto_diff_xd_maybe(self):
+        """Drake's ToAutoDiffXdMaybe: None, as for a system without scalar conversion."""
+        return None
+
+    def to_symbolic_maybe(self):
+        """Drake's ToSymbolicMaybe: None, as for a system without scalar conversion."""
+        return None
+
+    # Drake's structure counts: a leaf counts its declarations, a diagram sums its subsystems.
+    def num_discrete_state_groups(self):
+        """Number of discrete state groups (Drake's num_discrete_state_groups)."""
+        return 0
+
+    def num_abstract_states(self):
+        """Number of abstract states (Drake's num_abstract_states)."""
+        return 0
+
+    def num_numeric_parameter_groups(self):
+        """Number of numeric parameter groups (Drake's num_numeric_parameter_groups)."""
+        return 0
+
+    def num_abstract_parameters(self):
+        """Number of abstract parameters (Drake's num_abstract_parameters)."""
+        return 0
+
+    def num_total_inputs(self):
+        """Total size of the vector-valued input ports (abstract ports count 0), as Drake."""
+        return sum(self.get_input_port(i).size() for i in range(self.num_input_ports()))
+
+    def num_total_outputs(self):
+        """Total size of the vector-valued output ports (abstract ports count 0), as Drake."""
+        return sum(self.get_output_port(i).size() for i in range(self.num_output_ports()))
+
     def is_time_invariant_affine(self):
         """True when the outputs and derivatives are time-invariant affine functions of the
         state and inputs for every context (lets diagrams fuse their evaluation)."""
