@@ -94,10 +94,16 @@ class Diagram(System):
     def _subsystems(self):
         return self._systems
 
-    def get_subsystem_context(self, subsystem, context):
+    def get_subsystem_context(self, subsystem, context=None, *, root_ctx=None, root_context=None):
         """The context of ``subsystem`` (at any depth) inside this diagram's root ``context``
-        (Drake's keywords ``subsystem=``, ``context=``)."""
-        ctx = self._check_context(context, "get_subsystem_context")
+        (Drake's keywords ``subsystem=``, ``context=``; API.md's ``root_ctx=`` and the
+        earlier ``root_context=`` name the same argument)."""
+        given = [c for c in (context, root_ctx, root_context) if c is not None]
+        if len(given) != 1:
+            raise TypeError(f"Diagram.get_subsystem_context(): expected the root context once "
+                            f"(as context=, root_ctx= or root_context=), got {len(given)} for "
+                            f"diagram '{self.get_name()}'")
+        ctx = self._check_context(given[0], "get_subsystem_context")
         if subsystem is self:
             return ctx
         return subsystem.get_my_context_from_root(ctx)

@@ -154,3 +154,18 @@ def test_scalar_conversion_is_refused_as_a_runtime_error():
     assert integrator.to_auto_diff_xd_maybe() is None
     assert integrator.to_symbolic_maybe() is None
 
+
+
+def test_get_subsystem_context_accepts_the_root_context_under_each_documented_keyword():
+    from merganser.framework import ConstantVectorSource, DiagramBuilder
+    builder = DiagramBuilder()
+    source = builder.add_system(ConstantVectorSource([1.0, 2.0]))
+    diagram = builder.build()
+    root = diagram.create_default_context()
+    expected = diagram.get_subsystem_context(source, root)
+    for keyword in ("context", "root_ctx", "root_context"):
+        got = diagram.get_subsystem_context(source, **{keyword: root})
+        assert got is expected
+        np.testing.assert_array_equal(source.get_output_port(0).eval(got), [1.0, 2.0])
+    with pytest.raises(TypeError, match="get_subsystem_context"):
+        diagram.get_subsystem_context(source)
