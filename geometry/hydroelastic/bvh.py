@@ -314,6 +314,8 @@ def _descend(a_nodes, a_elements, a_order, a_leaves, b_nodes, b_elements, b_orde
                 if eb < 0:
                     continue
                 _move(b_elements, eb, R_AB, p_AB, moved, nbn + eb, stamp, b_bounds)
+                if prune and not _pressures_meet(a_nodes, ka, a_bounds, ka, moved, nbn + eb):
+                    continue        # b's own field against leaf a's bounds
                 for sa in range((ka - fa) * la, (ka - fa + 1) * la):
                     ea = a_order[sa]
                     if ea >= 0 and _overlap(a_elements, ea, moved, nbn + eb) and (
