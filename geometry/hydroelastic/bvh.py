@@ -135,18 +135,19 @@ def pressure_bounds(bvh, vertices, tets, field):
     e = np.where(valid, order, 0)
     G, C = field[e, :3], field[e, 3]
     P = np.asarray(vertices, float)[np.asarray(tets, np.int64)[e]]        # (slots, 4, 3)
+    pv = C[:, None] + np.einsum("sc,svc->sv", G, P)                   # p at the vertices
+    mask = np.repeat(valid, 4)
     rows = []
     segments = 1
     while segments <= nl:
         w = valid.reshape(segments, -1)
         n = np.maximum(w.sum(axis=1), 1)[:, None]
         g = (G * valid[:, None]).reshape(segments, -1, 3).sum(axis=1) / n
-        dg = G.reshape(segments, -1, 3) - g[:, None, :]
-        c = C.reshape(segments, -1)[:, :, None] + np.einsum(
-            "slc,slvc->slv", dg, P.reshape(segments, -1, 4, 3))
-        mask = w[:, :, None]
-        lo = np.where(mask, c, np.inf).min(axis=(1, 2))
-        hi = np.where(mask, c, -np.inf).max(axis=(1, 2))
+        # c = p(v) - g·v at the node's element vertices
+        c = pv.reshape(segments, -1) - np.matmul(P.reshape(segments, -1, 3), g[:, :, None])[:, :, 0]
+        m = mask.reshape(segments, -1)
+        lo = np.where(m, c, np.inf).min(axis=1)
+        hi = np.where(m, c, -np.inf).max(axis=1)
         rows.append(np.column_stack([g, lo, hi]))
         segments *= 2
     own = np.column_stack([field[:, :3], field[:, 3], field[:, 3]])
