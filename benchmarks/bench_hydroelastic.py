@@ -11,7 +11,8 @@ Rows:
 3. two compliant spheres (R = 0.05 m, hint R/8, modulus 1e6 Pa) overlapping by 0.2 R
    on a SceneGraph with fixed poses: ms per ``compute_contact_surfaces()`` call of
    merganser and Drake (``ComputeContactSurfaces``, polygon representation),
-   interleaved; also the first call (meshes, trees and kernels loaded).
+   interleaved, wall-clock and CPU time of the process (less sensitive to other loads
+   on the machine); also the first call (meshes, trees and kernels loaded).
 
 Every row prints the medians, the ratio merganser / Drake and the outcome (height and
 normal force, or the surface's polygon count, area and force) of both.
@@ -209,7 +210,8 @@ def spheres_query_drake():
 
 
 def interleaved_queries(makers, calls, repeats):
-    """(first-call ms, median ms per call, report) of each (compute, report) maker."""
+    """(first-call ms, median ms per call, median CPU ms per call, report) of each
+    (compute, report) maker."""
     out = []
     runs = []
     for make in makers:
@@ -218,14 +220,16 @@ def interleaved_queries(makers, calls, repeats):
         surfaces = compute()
         runs.append((compute, report, surfaces, (time.perf_counter() - start) * 1e3))
     samples = [[] for _ in runs]
+    cpu = [[] for _ in runs]
     for _ in range(repeats):
         for k, (compute, _, _, _) in enumerate(runs):
-            start = time.perf_counter()
+            start, start_cpu = time.perf_counter(), time.process_time()
             for _ in range(calls):
                 compute()
+            cpu[k].append((time.process_time() - start_cpu) / calls * 1e3)
             samples[k].append((time.perf_counter() - start) / calls * 1e3)
-    for (_compute, report, surfaces, first), s in zip(runs, samples):
-        out.append((first, statistics.median(s), report(surfaces)))
+    for (_compute, report, surfaces, first), s, c in zip(runs, samples, cpu):
+        out.append((first, statistics.median(s), statistics.median(c), report(surfaces)))
     return out
 
 
@@ -261,11 +265,11 @@ def main(argv=None):
     makers = [spheres_query] + ([spheres_query_drake] if drake else [])
     rows = interleaved_queries(makers, 3 if args.quick else 10, repeats)
     print("\ntwo compliant spheres, hint R/8: one contact-surface query")
-    print(f"{'':16s}{'first ms':>10s}{'ms/query':>10s}   outcome")
-    for name, (first, ms, report) in zip(("merganser", "Drake"), rows):
-        print(f"{name:16s}{first:10.1f}{ms:10.2f}   {report}")
+    print(f"{'':16s}{'first ms':>10s}{'ms/query':>10s}{'cpu ms':>10s}   outcome")
+    for name, (first, ms, cpu, report) in zip(("merganser", "Drake"), rows):
+        print(f"{name:16s}{first:10.1f}{ms:10.2f}{cpu:10.2f}   {report}")
     if drake:
-        print(f"{'ratio':16s}{rows[0][0] / rows[1][0]:10.2f}{rows[0][1] / rows[1][1]:10.2f}")
+        print(f"{'ratio':16s}" + "".join(f"{rows[0][c] / rows[1][c]:10.2f}" for c in range(3)))
 
 
 if __name__ == "__main__":

@@ -11,9 +11,17 @@ once). Empty nodes have the box (+inf, -inf), which no test accepts.
 The traversal kernels find the candidates of one query: the elements whose boxes a plane
 crosses (`plane_candidates`), or the element pairs of two meshes in relative pose X_AB
 whose boxes overlap (`pair_candidates`; B's boxes are bounded in A by the box of the
-rotated box, each computed once per query). Both accept every element (pair) that can
+rotated box, each computed once per query). All accept every element (pair) that can
 intersect and are followed by the exact element kernels of
 `geometry.hydroelastic.surface_kernels`.
+
+Two pressure fields meet only where p_a = p_b, so `equal_pressure_candidates` also prunes
+by the fields: `pressure_bounds` bounds each node's piecewise-linear field between two
+parallel affine functions, g·x + c_lo <= p(x) <= g·x + c_hi on its elements (g the mean
+gradient of its elements; an element's own field has c_lo = c_hi). A node (element) pair
+is kept only if p_a - p_b, bounded by (g_a - g_b)·x + [c_lo_a - c_hi_b, c_hi_a - c_lo_b],
+can vanish somewhere in the overlap of the two boxes. Unlike a pressure-range test (every
+pair in the overlap touches p = 0), this one rejects the pairs far from the surface.
 """
 
 from dataclasses import dataclass
@@ -21,7 +29,10 @@ from dataclasses import dataclass
 import numpy as np
 from merganser.framework.compilation import kernel
 
-__all__ = ["Bvh", "build_bvh", "element_boxes", "plane_candidates", "pair_candidates", "LEAF"]
+__all__ = ["Bvh", "build_bvh", "element_boxes", "plane_candidates", "pair_candidates",
+           "equal_pressure_candidates", "pressure_bounds", "LEAF"]
+
+BOUND_COLUMNS = 5
 
 LEAF = 4
 
@@ -52,9 +63,10 @@ class Bvh:
         return self.nodes, self.elements, self.order, self.num_leaves
 
     def move_work(self):
-        """New work arrays (moved, stamp) of `pair_candidates` with this tree as B."""
+        """New work arrays (moved, stamp) of `pair_candidates` and
+        `equal_pressure_candidates` with this tree as B."""
         n = self.nodes.shape[0] + self.elements.shape[0]
-        return np.empty((n, 6)), np.zeros(n + 1, np.int64)
+        return np.empty((n, 6 + BOUND_COLUMNS)), np.zeros(n + 1, np.int64)
 
 
 def element_boxes(vertices, elements):
@@ -96,6 +108,50 @@ def build_bvh(vertices, elements):
     nodes = np.hstack([np.concatenate(levels_lo[::-1]), np.concatenate(levels_hi[::-1])])
     return Bvh(np.ascontiguousarray(nodes), np.ascontiguousarray(np.hstack([lo, hi])), order,
                num_leaves)
+
+
+def pressure_bounds(bvh, vertices, tets, field):
+    """Affine pressure bounds of the nodes and elements of `bvh` (a tet tree).
+
+    Parameters
+    ----------
+    bvh : Bvh
+        The tree over `tets`.
+    vertices : ndarray (nv, 3)
+        Vertices in G (m). tets : ndarray (nt, 4) int64.
+    field : ndarray (nt, 4)
+        Per tet p(x) = field[t, 3] + field[t, :3]·x (Pa).
+
+    Returns
+    -------
+    ndarray (num_nodes + nt, 5)
+        Rows (g (3), c_lo, c_hi): g·x + c_lo <= p(x) <= g·x + c_hi on the node's (element's)
+        tets; node rows first, then element t at row num_nodes + t; an empty node has
+        (0, +inf, -inf).
+    """
+    field = np.asarray(field, float)
+    order, nl = bvh.order, bvh.num_leaves
+    valid = order >= 0
+    e = np.where(valid, order, 0)
+    G, C = field[e, :3], field[e, 3]
+    P = np.asarray(vertices, float)[np.asarray(tets, np.int64)[e]]        # (slots, 4, 3)
+    pv = C[:, None] + np.einsum("sc,svc->sv", G, P)                   # p at the vertices
+    mask = np.repeat(valid, 4)
+    rows = []
+    segments = 1
+    while segments <= nl:
+        w = valid.reshape(segments, -1)
+        n = np.maximum(w.sum(axis=1), 1)[:, None]
+        g = (G * valid[:, None]).reshape(segments, -1, 3).sum(axis=1) / n
+        # c = p(v) - g·v at the node's element vertices
+        c = pv.reshape(segments, -1) - np.matmul(P.reshape(segments, -1, 3), g[:, :, None])[:, :, 0]
+        m = mask.reshape(segments, -1)
+        lo = np.where(m, c, np.inf).min(axis=1)
+        hi = np.where(m, c, -np.inf).max(axis=1)
+        rows.append(np.column_stack([g, lo, hi]))
+        segments *= 2
+    own = np.column_stack([field[:, :3], field[:, 3], field[:, 3]])
+    return np.ascontiguousarray(np.concatenate(rows + [own]))
 
 
 @kernel(allocates=True, inline=False)
@@ -152,19 +208,50 @@ def _overlap(boxes, k, moved, row):
 
 
 @kernel(allocates=True, inline=False)
-def _move(boxes, k, R, p, moved, row, stamp):
-    """moved[row] = (centre, half sizes) in A of the box that bounds box k of `boxes`
-    (rows lo, hi; frame B), with R = R_AB and p = p_AB; computed once per query (stamp[row]
-    equal to the query's number stamp[-1] marks it done)."""
+def _move(boxes, k, R, p, moved, row, stamp, bounds):
+    """moved[row, :6] = (centre, half sizes) in A of the box that bounds box k of `boxes`
+    (rows lo, hi; frame B), with R = R_AB and p = p_AB, and, if `bounds` has rows,
+    moved[row, 6:] = the pressure bounds bounds[row] (`pressure_bounds`) in A; computed
+    once per query (stamp[row] equal to the query's number stamp[-1] marks it done)."""
     if stamp[row] == stamp[-1]:
         return
     stamp[row] = stamp[-1]
+    shift = 0.0
     for r in range(3):
         cr, er = p[r], 0.0
         for q in range(3):
             cr += R[r, q] * 0.5 * (boxes[k, q] + boxes[k, 3 + q])
             er += abs(R[r, q]) * 0.5 * (boxes[k, 3 + q] - boxes[k, q])
         moved[row, r], moved[row, 3 + r] = cr, er
+        if bounds.shape[0] > 0:
+            # p_b = g_B·x_B + c with x_B = R^T (x_A - p): g_A = R g_B, c_A = c - g_A·p
+            gr = R[r, 0] * bounds[row, 0] + R[r, 1] * bounds[row, 1] + R[r, 2] * bounds[row, 2]
+            moved[row, 6 + r] = gr
+            shift += gr * p[r]
+    if bounds.shape[0] > 0:
+        moved[row, 9], moved[row, 10] = bounds[row, 3] - shift, bounds[row, 4] - shift
+
+
+@kernel(allocates=True, inline=False)
+def _pressures_meet(boxes, k, bounds, ra, moved, row):
+    """p_a - p_b can vanish in the overlap of box k of `boxes` (rows lo, hi; A) with the
+    box moved[row] (of `_move`), p_a bounded by bounds[ra] and p_b by moved[row, 6:]
+    (`pressure_bounds`, both in A); with a relative slack of 1e-9 for round-off."""
+    hmin = hmax = scale = 0.0
+    for r in range(3):
+        lo = max(boxes[k, r], moved[row, r] - moved[row, 3 + r])
+        hi = min(boxes[k, 3 + r], moved[row, r] + moved[row, 3 + r])
+        h = bounds[ra, r] - moved[row, 6 + r]
+        if h > 0.0:
+            hmin += h * lo
+            hmax += h * hi
+        else:
+            hmin += h * hi
+            hmax += h * lo
+        scale += abs(h) * (abs(lo) + abs(hi))
+    cla, cha, clb, chb = bounds[ra, 3], bounds[ra, 4], moved[row, 9], moved[row, 10]
+    tol = 1e-9 * (scale + abs(cla) + abs(cha) + abs(clb) + abs(chb))
+    return hmin <= chb - cla + tol and hmax >= clb - cha - tol
 
 
 @kernel(allocates=True, inline=False)
@@ -174,9 +261,36 @@ def pair_candidates(a_nodes, a_elements, a_order, a_leaves, b_nodes, b_elements,
     in A), found by descending both trees; writes up to len(out) pairs (k, 2) and returns
     the total count (a count above len(out) asks for a larger `out`).
 
-    ``moved`` (nb_nodes + nb_elements, 6) and ``stamp`` (nb_nodes + nb_elements + 1,)
-    int64 are work kept from query to query: B's node and element boxes in A, each
-    computed at most once per query."""
+    ``moved`` (nb_nodes + nb_elements, >= 6) and ``stamp`` (nb_nodes + nb_elements + 1,)
+    int64 are work kept from query to query (`Bvh.move_work`): B's node and element boxes
+    in A, each computed at most once per query."""
+    none = np.empty((0, BOUND_COLUMNS))
+    return _descend(a_nodes, a_elements, a_order, a_leaves, b_nodes, b_elements, b_order,
+                    b_leaves, R_AB, p_AB, moved, stamp, out, none, none)
+
+
+@kernel(allocates=True)
+def equal_pressure_candidates(a_nodes, a_elements, a_order, a_leaves, a_bounds, b_nodes,
+                              b_elements, b_order, b_leaves, b_bounds, R_AB, p_AB, moved, stamp,
+                              out):
+    """The pairs of `pair_candidates` (same arguments and result; ``moved`` with 11
+    columns) where also p_a = p_b can hold: the pressure bounds ``a_bounds``,
+    ``b_bounds`` (`pressure_bounds` of each tree, in its own frame) let p_a - p_b vanish
+    in the overlap of the node (element) boxes; bounds without rows ((0, 5) both): the
+    boxes only, as `pair_candidates`."""
+    return _descend(a_nodes, a_elements, a_order, a_leaves, b_nodes, b_elements, b_order,
+                    b_leaves, R_AB, p_AB, moved, stamp, out, a_bounds, b_bounds)
+
+
+@kernel(allocates=True)
+def _descend(a_nodes, a_elements, a_order, a_leaves, b_nodes, b_elements, b_order,
+             b_leaves, R_AB, p_AB, moved, stamp, out, a_bounds, b_bounds):
+    """The traversal of `pair_candidates` (bounds without rows: boxes only) and
+    `equal_pressure_candidates`. Compiled with the raised inlining threshold (unlike the
+    other geometry kernels): its box and pressure helpers inlined, the two-sphere query's
+    traversal takes ~40% less time, for ~0.1 s more compile time."""
+    prune = a_bounds.shape[0] > 0
+    nan_ = a_nodes.shape[0]
     fa, fb = a_leaves - 1, b_leaves - 1
     la, lb = a_order.shape[0] // a_leaves, b_order.shape[0] // b_leaves
     nbn = b_nodes.shape[0]
@@ -189,8 +303,10 @@ def pair_candidates(a_nodes, a_elements, a_order, a_leaves, b_nodes, b_elements,
     while top > 0:
         top -= 1
         ka, kb = stack[top, 0], stack[top, 1]
-        _move(b_nodes, kb, R_AB, p_AB, moved, kb, stamp)
+        _move(b_nodes, kb, R_AB, p_AB, moved, kb, stamp, b_bounds)
         if not _overlap(a_nodes, ka, moved, kb):
+            continue
+        if prune and not _pressures_meet(a_nodes, ka, a_bounds, ka, moved, kb):
             continue
         leaf_a, leaf_b = ka >= fa, kb >= fb
         if leaf_a and leaf_b:
@@ -198,10 +314,14 @@ def pair_candidates(a_nodes, a_elements, a_order, a_leaves, b_nodes, b_elements,
                 eb = b_order[sb]
                 if eb < 0:
                     continue
-                _move(b_elements, eb, R_AB, p_AB, moved, nbn + eb, stamp)
+                _move(b_elements, eb, R_AB, p_AB, moved, nbn + eb, stamp, b_bounds)
+                if prune and not _pressures_meet(a_nodes, ka, a_bounds, ka, moved, nbn + eb):
+                    continue        # b's own field against leaf a's bounds
                 for sa in range((ka - fa) * la, (ka - fa + 1) * la):
                     ea = a_order[sa]
-                    if ea >= 0 and _overlap(a_elements, ea, moved, nbn + eb):
+                    if ea >= 0 and _overlap(a_elements, ea, moved, nbn + eb) and (
+                            not prune or _pressures_meet(a_elements, ea, a_bounds, nan_ + ea,
+                                                         moved, nbn + eb)):
                         if count < cap:
                             out[count, 0], out[count, 1] = ea, eb
                         count += 1

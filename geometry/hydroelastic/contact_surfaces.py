@@ -155,8 +155,9 @@ def _plan_compliant(rc, ro, c, o, sign):
     if rc.kind == "volume":
         n = ro.mesh
         return (volume_volume_surface, c, o, (m.vertices_G, m.tetrahedra, rc.field,
-                                              *rc.bvh.arrays(), n.vertices_G, n.tetrahedra,
-                                              ro.field, ro.planes, *ro.bvh.arrays(),
+                                              *rc.bvh.arrays(), rc.bounds, n.vertices_G,
+                                              n.tetrahedra, ro.field, ro.planes,
+                                              *ro.bvh.arrays(), ro.bounds,
                                               *ro.bvh.move_work()), None)
     s = ro.mesh
     return (slab_surface_surface, c, o, (rc.modulus, rc.thickness, sign, s.vertices_G,

@@ -18,7 +18,7 @@ import numpy as np
 
 from ..properties import HYDROELASTIC
 from ..shapes import Box, Capsule, Convex, Cylinder, Ellipsoid, HalfSpace, Mesh, Sphere
-from .bvh import build_bvh
+from .bvh import build_bvh, pressure_bounds
 from .meshes import (
     make_box_surface_mesh, make_capsule_surface_mesh, make_capsule_volume_mesh,
     make_convex_surface_mesh, make_convex_volume_mesh, make_box_volume_mesh, make_cylinder_surface_mesh,
@@ -51,6 +51,9 @@ class HydroelasticRepresentation:
     planes : ndarray (nt, 4, 4) or None
         Volumes: per tet the face planes (n, off), n·x <= off inside, in G (a tet without
         volume rejects every point).
+    bounds : ndarray (num_nodes + nt, 5) or None
+        Volumes: the affine pressure bounds of the tree's nodes and tets
+        (`geometry.hydroelastic.bvh.pressure_bounds`), in G.
     """
 
     compliant: bool
@@ -61,6 +64,7 @@ class HydroelasticRepresentation:
     bvh: object = None
     field: np.ndarray = None
     planes: np.ndarray = None
+    bounds: np.ndarray = None
 
 
 def _need(props, name, fn, gid):
@@ -75,10 +79,12 @@ def _volume(mesh, modulus):
     nt = mesh.tetrahedra.shape[0]
     G, C, planes = np.empty((nt, 3)), np.empty(nt), np.empty((nt, 4, 4))
     tet_tables(mesh.vertices_G, mesh.pressure, mesh.tetrahedra, G, C, planes)
-    return HydroelasticRepresentation(True, "volume", mesh, modulus,
-                                      bvh=build_bvh(mesh.vertices_G, mesh.tetrahedra),
-                                      field=np.ascontiguousarray(np.column_stack([G, C])),
-                                      planes=planes)
+    bvh = build_bvh(mesh.vertices_G, mesh.tetrahedra)
+    field = np.ascontiguousarray(np.column_stack([G, C]))
+    return HydroelasticRepresentation(True, "volume", mesh, modulus, bvh=bvh, field=field,
+                                      planes=planes,
+                                      bounds=pressure_bounds(bvh, mesh.vertices_G,
+                                                             mesh.tetrahedra, field))
 
 
 def _surface(mesh):

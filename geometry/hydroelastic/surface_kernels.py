@@ -23,7 +23,7 @@ candidates it found: the caller then makes every array hold k (``faces`` k rows,
 import numpy as np
 from merganser.framework.compilation import kernel
 
-from .bvh import pair_candidates, plane_candidates
+from .bvh import BOUND_COLUMNS, equal_pressure_candidates, plane_candidates
 from .slicing_kernels import (
     _clip_in_tet, _crosses, _equal_pressure_plane, _quadrature, _series_stiffness, _slab_polygon,
     _slice,
@@ -84,13 +84,15 @@ def _fits(k, cand_cap, out_v, faces):
 
 
 @kernel(allocates=True, inline=False)
-def _pairs_in_A(X_WA, X_WB, a_nodes, a_elements, a_order, a_leaves, b_nodes, b_elements,
-                b_order, b_leaves, moved, stamp, pairs, R_AB, p_AB):
-    """The candidate element pairs of the trees of A and B (`bvh.pair_candidates`) at the
-    poses X_WA, X_WB (4, 4); writes R_AB (3, 3) and p_AB (3,) and returns the count."""
+def _pairs_in_A(X_WA, X_WB, a_nodes, a_elements, a_order, a_leaves, a_bounds, b_nodes,
+                b_elements, b_order, b_leaves, b_bounds, moved, stamp, pairs, R_AB, p_AB):
+    """The candidate element pairs of the trees of A and B at the poses X_WA, X_WB (4, 4)
+    (`bvh.equal_pressure_candidates`; bounds without rows: boxes only); writes R_AB
+    (3, 3) and p_AB (3,) and returns the count."""
     _relative(X_WA, X_WB, R_AB, p_AB)
-    return pair_candidates(a_nodes, a_elements, a_order, a_leaves, b_nodes, b_elements,
-                           b_order, b_leaves, R_AB, p_AB, moved, stamp, pairs)
+    return equal_pressure_candidates(a_nodes, a_elements, a_order, a_leaves, a_bounds,
+                                     b_nodes, b_elements, b_order, b_leaves, b_bounds, R_AB,
+                                     p_AB, moved, stamp, pairs)
 
 
 @kernel(allocates=True, inline=False)
@@ -150,8 +152,9 @@ def surface_volume_surface(X_WA, X_WB, sign, field, planes, a_nodes, a_elements,
     tet's pressure; normals ``sign`` times the triangles' in W; ``moved``, ``stamp`` (of
     `geometry.hydroelastic.bvh.pair_candidates`) and ``pairs`` (k, 2) are work."""
     R_AB, p_AB = np.empty((3, 3)), np.empty(3)
-    k = _pairs_in_A(X_WA, X_WB, a_nodes, a_elements, a_order, a_leaves, b_nodes, b_elements,
-                    b_order, b_leaves, moved, stamp, pairs, R_AB, p_AB)
+    none = np.empty((0, BOUND_COLUMNS))
+    k = _pairs_in_A(X_WA, X_WB, a_nodes, a_elements, a_order, a_leaves, none, b_nodes,
+                    b_elements, b_order, b_leaves, none, moved, stamp, pairs, R_AB, p_AB)
     if not _fits(k, pairs.shape[0], out_v, faces):
         return -(k + 1)
     buf_a, buf_b, pp = np.empty((12, 3)), np.empty((12, 3)), np.empty(12)
@@ -207,19 +210,22 @@ def slab_surface_surface(X_WS, X_WB, modulus, thickness, sign, TV, tris, tri_n, 
     return counts[0]
 
 
-@kernel(allocates=True, inline=False)
+@kernel(allocates=True)
 def volume_volume_surface(X_WA, X_WB, Va, tets_a, field_a, a_nodes, a_elements, a_order,
-                          a_leaves, Vb, tets_b, field_b, planes_b, b_nodes, b_elements, b_order,
-                          b_leaves, moved, stamp, pairs, out_v, out_p, out_start, faces):
+                          a_leaves, a_bounds, Vb, tets_b, field_b, planes_b, b_nodes, b_elements,
+                          b_order, b_leaves, b_bounds, moved, stamp, pairs, out_v, out_p,
+                          out_start, faces):
     """Compliant volumes A (vertices Va, tets, ``field_a`` (nt, 4), in A) and B (the same
     and ``planes_b``, in B): the surface p_a = p_b, tet pair by tet pair: the plane of
     equal pressure (`geometry.hydroelastic.slicing_kernels._equal_pressure_plane`), kept
     where it crosses both tets, sliced by tet a and clipped by tet b; pressures p_a;
-    ``moved``, ``stamp`` (of `geometry.hydroelastic.bvh.pair_candidates`) and ``pairs``
-    (k, 2) are work."""
+    candidates pruned by the pressure bounds ``a_bounds``, ``b_bounds``
+    (`geometry.hydroelastic.bvh.pressure_bounds`); ``moved``, ``stamp`` (of
+    `geometry.hydroelastic.bvh.equal_pressure_candidates`) and ``pairs`` (k, 2) are
+    work."""
     R_AB, p_AB = np.empty((3, 3)), np.empty(3)
-    k = _pairs_in_A(X_WA, X_WB, a_nodes, a_elements, a_order, a_leaves, b_nodes, b_elements,
-                    b_order, b_leaves, moved, stamp, pairs, R_AB, p_AB)
+    k = _pairs_in_A(X_WA, X_WB, a_nodes, a_elements, a_order, a_leaves, a_bounds, b_nodes,
+                    b_elements, b_order, b_leaves, b_bounds, moved, stamp, pairs, R_AB, p_AB)
     if not _fits(k, pairs.shape[0], out_v, faces):
         return -(k + 1)
     Wa, Wb, s = np.empty((4, 3)), np.empty((4, 3)), np.empty(4)
