@@ -16,6 +16,7 @@ entry, so the next state write need not walk the dependents (`framework.cache`).
 """
 
 import numpy as np
+import scipy.sparse
 
 from merganser.geometry import RigidTransform, RotationMatrix
 from merganser.multibody.math import SpatialAcceleration, SpatialVelocity
@@ -395,16 +396,18 @@ class PlantQueriesMixin:
         return self.map_qdot_to_velocity(context, qdot)
 
     def make_velocity_to_qdot_map(self, context):
-        """N(q) (nq, nv), with q̇ = N(q) v."""
+        """N(q), shape (nq, nv), with q̇ = N(q) v, as a ``scipy.sparse.csc_matrix``
+        (pydrake returns a sparse matrix too; ``.toarray()`` gives the dense one)."""
         ctx = self._ctx(context, "make_velocity_to_qdot_map")
         q, _ = self._eval_q_v(ctx)
-        return self._dyn.N_matrix(q).copy()
+        return scipy.sparse.csc_matrix(self._dyn.N_matrix(q))
 
     def make_qdot_to_velocity_map(self, context):
-        """N⁺(q) (nv, nq), with v = N⁺(q) q̇."""
+        """N⁺(q), shape (nv, nq), with v = N⁺(q) q̇, as a ``scipy.sparse.csc_matrix``
+        (see `make_velocity_to_qdot_map`)."""
         ctx = self._ctx(context, "make_qdot_to_velocity_map")
         q, _ = self._eval_q_v(ctx)
-        return self._dyn.N_plus_matrix(q).copy()
+        return scipy.sparse.csc_matrix(self._dyn.N_plus_matrix(q))
 
     # pydrake's QDot spelled by the mechanical CamelCase -> snake_case rule (q_dot)
     map_velocity_to_q_dot = map_velocity_to_qdot

@@ -4,6 +4,7 @@ body parameters in the Context, caching, forces and the configuration helpers.""
 
 import numpy as np
 import pytest
+import scipy.sparse
 from pydantic import ValidationError
 
 from merganser.framework import DiagramBuilder
@@ -242,7 +243,10 @@ def test_free_body_qdot_is_the_quaternion_rate_of_the_world_angular_velocity():
                                atol=1e-14)
     N = plant.make_velocity_to_qdot_map(context)
     Nplus = plant.make_qdot_to_velocity_map(context)
-    np.testing.assert_allclose(Nplus @ N, np.eye(6), atol=1e-14)
+    assert scipy.sparse.issparse(N) and scipy.sparse.issparse(Nplus)
+    assert N.shape == (7, 6) and Nplus.shape == (6, 7)
+    np.testing.assert_allclose(N @ np.r_[w_WB, v_WBo], qdot, atol=1e-15)
+    np.testing.assert_allclose((Nplus @ N).toarray(), np.eye(6), atol=1e-14)
     assert not plant.is_velocity_equal_to_qdot()
     W = plant.world_frame()
     J_v = plant.calc_jacobian_spatial_velocity(context, JacobianWrtVariable.kV,
