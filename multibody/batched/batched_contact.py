@@ -34,6 +34,7 @@ from merganser.multibody.batched.batched_step import (
 from merganser.multibody.contact.contact_kernels import build_contacts
 from merganser.multibody.contact.discrete_stepper import SapStepper, TamsiStepper
 from merganser.multibody.contact.problem_kernels import near_rigid_factor
+from merganser.multibody.contact.sap import sap_work
 from merganser.multibody.contact.sap_step import CONSTRAINT_WORK_ROWS, CONTACT_WORK_ROWS, sap_step
 from merganser.multibody.contact.tamsi import tamsi_step
 from merganser.multibody.kernels.crba import calc_mass_matrix
@@ -165,11 +166,12 @@ def contact_work(nb, nv, ng, max_pairs, max_rows):
     hwork = np.zeros((CONSTRAINT_WORK_ROWS, 1))
     vecs = np.zeros((3, nv))                           # v*, τ_c, v_{n+1}
     impulses = np.zeros((2, 3 * max_rows))             # γ, vc
+    solver = sap_work(nv, 3 * max_rows, max_rows)
     return (X_WB, X_WG, aabb, order, pairs, rows, out_pairs, nodes, p_WC, R_WC, params,
-            rows_c, M, J, w, cwork, hwork, vecs, impulses)
+            rows_c, M, J, w, cwork, hwork, vecs, impulses, solver)
 
 
-@kernel(allocates=True, inline=False)
+@kernel(inline=False)
 def contact_step(model, drive, scratch, scene, solver, work, q, v, h,
                  qdot_is_v, quat_starts):
     """One discrete contact step of one env, in place on q and v (module docstring).
@@ -200,7 +202,7 @@ def contact_step(model, drive, scratch, scene, solver, work, q, v, h,
     gtype, pstart, params_g, geom_node, X_FG, allowed, k_g, d_g, tau_g, mu_g = scene
     code, vs, near_rigid, rel_tol, abs_tol, max_iter, kinds, int_params, float_params = solver
     (X_WB, X_WG, aabb, order, pairs, rows, out_pairs, nodes, p_WC, R_WC, cparams, rows_c, M,
-     J, w, cwork, hwork, vecs, impulses) = work
+     J, w, cwork, hwork, vecs, impulses, solver_work) = work
     env_accelerations(model, drive, scratch, q, v)
     calc_forward_kinematics(ip, fp, ws, q, X_WB)
     geometry_poses(geom_node, X_FG, X_WB, X_WG)
@@ -229,7 +231,7 @@ def contact_step(model, drive, scratch, scene, solver, work, q, v, h,
                              cparams[1], cparams[2], cparams[3], cparams[4], v_next,
                              impulses[0, :r3], impulses[1, :r3], vecs[1], ip, fp, ws, kinds,
                              int_params, float_params, J[:r3], w[:r3], cwork[:, :nc], hwork,
-                             vecs[0])
+                             vecs[0], solver_work)
         if it < 0:
             return min(it, -1)
     advance_positions(ip, q, v_next, h, qdot_is_v, quat_starts, qdot, q)

@@ -9,7 +9,7 @@
 3. v* = v₀ + h v̇ and the initial guess v = v₀;
 4. the Delassus diagonal estimate w (`delassus_estimate`), the contact parameters
    (`sap_parameters`) and the bilateral regularization (`bilateral_regularization`);
-5. the solve (`sap_solve`) and τ = Jᵀγ/h (`generalized_impulse`).
+5. the solve (`sap_solve_in`) and τ = Jᵀγ/h (`generalized_impulse`).
 """
 
 import math
@@ -20,7 +20,7 @@ from merganser.multibody.contact.contact_kernels import contact_jacobian, pose_p
 from merganser.multibody.contact.problem_kernels import (
     delassus_estimate, generalized_impulse, sap_parameters,
 )
-from merganser.multibody.contact.sap import sap_solve
+from merganser.multibody.contact.sap import sap_solve_in
 
 __all__ = ["sap_step", "CONTACT_WORK_ROWS", "CONSTRAINT_WORK_ROWS"]
 
@@ -28,10 +28,10 @@ CONTACT_WORK_ROWS = 6        # Rt, Rn, v̂, f₀, n₀, ε per contact
 CONSTRAINT_WORK_ROWS = 5     # g, stiffness, damping, R, v̂ per bilateral row
 
 
-@kernel(allocates=True, inline=False)
+@kernel(inline=False)
 def sap_step(model, q, v0, vdot, M, h, vs, near_rigid, rel_tol, abs_tol, max_iter, nc, m, node_a,
              node_b, p_WC, R_WC, phi0, k, d, tau, mu, v, gamma, vc, tau_out, ip, fp, ws, kinds, int_params,
-             float_params, J, w, contact_work, constraint_work, vstar):
+             float_params, J, w, contact_work, constraint_work, vstar, solver_work):
     """One discrete step of the SAP family (see the module docstring).
 
     Parameters
@@ -74,6 +74,8 @@ def sap_step(model, q, v0, vdot, M, h, vs, near_rigid, rel_tol, abs_tol, max_ite
         Work arrays.
     vstar : ndarray, shape (nv,)
         Output: v*.
+    solver_work : tuple
+        `multibody.contact.sap.sap_work` (nv, >= 3nc + m, >= nc + m).
 
     The arguments after ``tau_out`` change only when the work arrays grow (the caller
     keeps them in one tuple).
@@ -101,8 +103,9 @@ def sap_step(model, q, v0, vdot, M, h, vs, near_rigid, rel_tol, abs_tol, max_ite
     sap_parameters(nc, w, phi0, k, d, tau, mu, J, v0, h, vs, near_rigid, Rt, Rn, vhat, fe0, n0,
                    eps)
     bilateral_regularization(m, h, w[c3:], g, kh, ch, Rh, vhath)
-    it, residual = sap_solve(model, M, vstar, v, J, nc, m, mu, Rt, Rn, vhat, h, k, d, fe0, n0,
-                             eps, Rh, vhath, rel_tol, abs_tol, max_iter, gamma, vc)
+    it, residual = sap_solve_in(model, M, vstar, v, J, nc, m, mu, Rt, Rn, vhat, h, k, d, fe0,
+                                n0, eps, Rh, vhath, rel_tol, abs_tol, max_iter, gamma, vc,
+                                solver_work)
     generalized_impulse(J, gamma, c3 + m, h, tau_out)
     total = 0.0
     for c in range(v.shape[0]):
