@@ -118,6 +118,12 @@ def pose_pass(ip, fp, q, ws):
 def contact_jacobian(ip, fp, ws, q, nc, node_a, node_b, p_WC, R_WC, J):
     """Contact Jacobian J (3 nc, nv) in the contact frames (see the module docstring)."""
     pose_pass(ip, fp, q, ws)
+    contact_jacobian_at_poses(ip, ws, nc, node_a, node_b, p_WC, R_WC, J)
+
+
+@kernel(inline=False)
+def contact_jacobian_at_poses(ip, ws, nc, node_a, node_b, p_WC, R_WC, J):
+    """`contact_jacobian` with the poses of q already in `ws` (`pose_pass`)."""
     for r in range(3 * nc):
         for c in range(J.shape[1]):
             J[r, c] = 0.0

@@ -296,7 +296,7 @@ class SapStepper(ContactStepper):
             self.max_iterations, nc, m, pcs.node_a, pcs.node_b, pcs.p_WC, pcs.R_WC, pcs.phi0,
             pcs.k, pcs.d, pcs.tau, pcs.mu, res.v_next, res.gamma, res.vc, res.tau_contact,
             core.ip, core.fp, w.ws, cr.kinds, cr.int_params, cr.float_params, w.J, w.w,
-            w.contact_work, w.constraint_work, w.vstar, w.solver)
+            w.contact_work, w.constraint_work, w.vstar, w.solver, False)
         res.iterations, res.residual = it, residual
         if it < 0:
             self._raise_not_converged(context.get_time(), h, nc, m, residual)

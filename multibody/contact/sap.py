@@ -42,7 +42,7 @@ from merganser.multibody.contact.linalg import (
 SAP, SIMILAR, LAGGED = 0, 1, 2
 
 
-@kernel(inline=False)
+@kernel
 def _sap_contact(vt0, vt1, vn, mu, Rt, Rn, vhat, g, G, need_G):
     """SAP cone projection: impulse g (3,) and G = -dγ/dvc (3, 3)."""
     y0, y1, yn = -vt0 / Rt, -vt1 / Rt, (vhat - vn) / Rn
@@ -83,7 +83,7 @@ def _sap_contact(vt0, vt1, vn, mu, Rt, Rn, vhat, g, G, need_G):
                 G[a, b] = 0.0
 
 
-@kernel(inline=False)
+@kernel
 def _hc_impulse(h, k, d, fe0, z):
     """n(z) and n'(z) of the discrete Hunt & Crossley impulse."""
     fe = fe0 - h * k * z
@@ -93,7 +93,7 @@ def _hc_impulse(h, k, d, fe0, z):
     return h * fe * damp, -h * (k * h * damp + d * fe)
 
 
-@kernel(inline=False)
+@kernel
 def _hc_contact(model, vt0, vt1, vn, mu, h, k, d, fe0, n0, eps, g, G, need_G):
     """Similar / lagged impulse g (3,) and G = -dγ/dvc (3, 3)."""
     r = math.sqrt(vt0 * vt0 + vt1 * vt1 + eps * eps)
@@ -126,7 +126,7 @@ def _hc_contact(model, vt0, vt1, vn, mu, h, k, d, fe0, n0, eps, g, G, need_G):
     G[2, 2] = -dn
 
 
-@kernel(inline=False)
+@kernel
 def _impulses(model, nc, nh, vc, mu, Rt, Rn, vhat, h, k, d, fe0, n0, eps, Rh, vhath, gamma,
               Gc, Gh, need_G, g):
     """Impulses gamma (3nc + nh) and Hessian blocks Gc (nc, 3, 3), Gh (nh) at vc; g (3,)
@@ -169,7 +169,7 @@ def sap_solve(model, M, vstar, v, J, nc, nh, mu, Rt, Rn, vhat, h, k, d, fe0, n0,
                         sap_work(M.shape[0], 3 * nc + nh, nc + nh))
 
 
-@kernel(inline=False)
+@kernel
 def participating_velocities(M, J, nr, P, label, part):
     """The velocities of the problem: every velocity coupled through M's nonzero pattern
     (a tree of the plant) to one on which a row of J[:nr] acts, into P in increasing order;
@@ -206,7 +206,7 @@ def participating_velocities(M, J, nr, P, label, part):
     return n
 
 
-@kernel(inline=False)
+@kernel
 def sap_solve_in(model, M, vstar, v, J, nc, nh, mu, Rt, Rn, vhat, h, k, d, fe0, n0, eps, Rh,
                  vhath, rel_tol, abs_tol, max_iter, gamma, vc, work):
     """Newton with exact line search on ℓ(v) (see the module docstring).
@@ -253,7 +253,7 @@ def sap_solve_in(model, M, vstar, v, J, nc, nh, mu, Rt, Rn, vhat, h, k, d, fe0, 
     return it, residual
 
 
-@kernel(inline=False)
+@kernel
 def _newton(model, M, vstar, v, J, nc, nh, mu, Rt, Rn, vhat, h, k, d, fe0, n0, eps, Rh, vhath,
             rel_tol, abs_tol, max_iter, gamma, vc, cols, ncols, first, H, Jdv, vca, ga, D, r,
             Mr, jg, grad, dv, Mdv, Gc, Gc2, Gh, Gh2, g3):
@@ -364,7 +364,7 @@ def _newton(model, M, vstar, v, J, nc, nh, mu, Rt, Rn, vhat, h, k, d, fe0, n0, e
     return -max(max_iter, 1), residual
 
 
-@kernel(inline=False)
+@kernel
 def _line_derivative(model, alpha, vc, Jdv, A2, B1, nc, nh, mu, Rt, Rn, vhat, h, k, d, fe0, n0,
                      eps, Rh, vhath, vca, ga, Gc, Gh, g):
     """dℓ/dα and d²ℓ/dα² along the search direction."""
