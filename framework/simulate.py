@@ -7,6 +7,7 @@ so ``System`` cannot import it. This module, imported by the package, adds the m
 ``merganser.framework`` is imported (importing any of its modules does that first).
 """
 
+import threading
 import time as _time
 from dataclasses import dataclass, field
 
@@ -91,7 +92,28 @@ class _Progress:
         self._bar.update(float(t - self._last))
         self._last = t
 
+    def watch(self, context, period=0.25):
+        """Update the bar from a background thread every `period` seconds with the time
+        of `context`, instead of from a monitor: the Simulator then runs without one, so
+        its loops that skip the per-step observation (e.g. a discrete plant's compiled
+        contact steps) still apply. Stopped by `close`."""
+        if self._mode is False:
+            return
+        self._stop = threading.Event()
+
+        def run():
+            while not self._stop.wait(period):
+                self.update(context.get_time())
+
+        self._thread = threading.Thread(target=run, name="simulate progress", daemon=True)
+        self._thread.start()
+
     def close(self):
+        thread = getattr(self, "_thread", None)
+        if thread is not None:
+            self._stop.set()
+            thread.join()
+            self._thread = None
         if self._bar is not None:
             self._bar.close()
 
@@ -133,7 +155,12 @@ def simulate_system(system, t_final, *, context=None, config=None, record=None, 
             return user_monitor(root_context)
         return None
 
-    simulator.set_monitor(monitor)
+    # A monitor only when something must be observed after every step (samples, the
+    # user's monitor); else none, and the progress bar polls the time from a thread.
+    if record or user_monitor is not None:
+        simulator.set_monitor(monitor)
+    else:
+        bar.watch(ctx)
     try:
         status = simulator.advance_to(t_final)
     finally:
@@ -169,6 +196,8 @@ def _simulate(self, t_final, *, context=None, config=None, record=None, progress
         at the end of every simulator step.
     progress : bool or None
         None shows a progress bar only for runs longer than about two seconds of wall time.
+        Without `record` the Simulator runs with no monitor (the bar polls the time from a
+        thread), so its compiled loops (e.g. a discrete plant's contact steps) apply.
 
     Returns
     -------

@@ -5,12 +5,12 @@ built from the kernels the single plant calls, in its order (one copy of each fo
 
 1. v̇ = ABA(q, v, τ) with τ = B u - D v (`multibody.batched.batched_step.env_accelerations`,
    the free-motion acceleration of the plant's forward dynamics);
-2. the body poses X_WB (`calc_forward_kinematics`), the geometry poses
-   X_WG = X_WB X_BG (`geometry_poses`), the broad and narrow phase
+2. the body poses X_WB (one `pose_pass` for them, M(q) and the contact Jacobian), the
+   geometry poses X_WG = X_WB X_BG (`geometry_poses`), the broad and narrow phase
    (`geometry.proximity.scene.contact_point_query`) and the contact pairs with combined
    parameters (`multibody.contact.contact_kernels.build_contacts`);
-3. without contact, the free motion v_{n+1} = v + h v̇; otherwise M(q) (`calc_mass_matrix`)
-   and the SAP-family solve (`multibody.contact.sap_step.sap_step`) or, for the plant's
+3. without contact, the free motion v_{n+1} = v + h v̇; otherwise M(q)
+   (`mass_matrix_at_poses`) and the SAP-family solve (`multibody.contact.sap_step.sap_step`) or, for the plant's
    own compiled loop (`multibody.batched.plant_loop`), the TAMSI solve
    (`multibody.contact.tamsi.tamsi_step`);
 4. q_{n+1} = q + h N(q) v_{n+1}, quaternions re-normalized (`advance_positions`).
@@ -34,10 +34,12 @@ from merganser.multibody.batched.batched_step import (
 from merganser.multibody.contact.contact_kernels import build_contacts
 from merganser.multibody.contact.discrete_stepper import SapStepper, TamsiStepper
 from merganser.multibody.contact.problem_kernels import near_rigid_factor
+from merganser.multibody.contact.sap import sap_work
 from merganser.multibody.contact.sap_step import CONSTRAINT_WORK_ROWS, CONTACT_WORK_ROWS, sap_step
 from merganser.multibody.contact.tamsi import tamsi_step
-from merganser.multibody.kernels.crba import calc_mass_matrix
-from merganser.multibody.kernels.kinematics import calc_forward_kinematics
+from merganser.multibody.contact.contact_kernels import pose_pass
+from merganser.multibody.kernels.crba import mass_matrix_at_poses
+from merganser.multibody.kernels.layout import WS_PW, WS_RW
 from merganser.multibody.kernels.position_update import advance_positions
 
 __all__ = ["BatchedContactScene", "CONTACT_CAPACITY_EXCEEDED", "TAMSI_CODE", "contact_step",
@@ -165,8 +167,22 @@ def contact_work(nb, nv, ng, max_pairs, max_rows):
     hwork = np.zeros((CONSTRAINT_WORK_ROWS, 1))
     vecs = np.zeros((3, nv))                           # v*, τ_c, v_{n+1}
     impulses = np.zeros((2, 3 * max_rows))             # γ, vc
+    solver = sap_work(nv, 3 * max_rows, max_rows)
     return (X_WB, X_WG, aabb, order, pairs, rows, out_pairs, nodes, p_WC, R_WC, params,
-            rows_c, M, J, w, cwork, hwork, vecs, impulses)
+            rows_c, M, J, w, cwork, hwork, vecs, impulses, solver)
+
+
+@kernel
+def world_poses(ws, X_WB):
+    """X_WB (nb, 4, 4) from the world poses of the workspace (`pose_pass`; the same
+    numbers as `multibody.kernels.kinematics.calc_forward_kinematics`)."""
+    for k in range(X_WB.shape[0]):
+        for i in range(3):
+            for j in range(3):
+                X_WB[k, i, j] = ws[k, WS_RW + 3 * i + j]
+            X_WB[k, i, 3] = ws[k, WS_PW + i]
+            X_WB[k, 3, i] = 0.0
+        X_WB[k, 3, 3] = 1.0
 
 
 @kernel(allocates=True, inline=False)
@@ -200,9 +216,10 @@ def contact_step(model, drive, scratch, scene, solver, work, q, v, h,
     gtype, pstart, params_g, geom_node, X_FG, allowed, k_g, d_g, tau_g, mu_g = scene
     code, vs, near_rigid, rel_tol, abs_tol, max_iter, kinds, int_params, float_params = solver
     (X_WB, X_WG, aabb, order, pairs, rows, out_pairs, nodes, p_WC, R_WC, cparams, rows_c, M,
-     J, w, cwork, hwork, vecs, impulses) = work
+     J, w, cwork, hwork, vecs, impulses, solver_work) = work
     env_accelerations(model, drive, scratch, q, v)
-    calc_forward_kinematics(ip, fp, ws, q, X_WB)
+    pose_pass(ip, fp, q, ws)             # once: for X_WB, M(q) and the contact Jacobian
+    world_poses(ws, X_WB)
     geometry_poses(geom_node, X_FG, X_WB, X_WG)
     _, nrows = contact_point_query(gtype, pstart, params_g, X_WG, aabb, allowed, order, pairs,
                                    rows, out_pairs)
@@ -216,7 +233,7 @@ def contact_step(model, drive, scratch, scene, solver, work, q, v, h,
         for i in range(v.shape[0]):
             v_next[i] = vd[i] * h + v[i]
     else:
-        calc_mass_matrix(ip, fp, ws, q, inertia, M)
+        mass_matrix_at_poses(ip, fp, ws, inertia, M)
         r3 = 3 * nc                      # the work arrays cut to this step's contacts
         if code == TAMSI_CODE:
             it, _ = tamsi_step(ip, fp, ws, q, v, vd, M, h, nc, nodes[0], nodes[1], p_WC, R_WC,
@@ -229,7 +246,7 @@ def contact_step(model, drive, scratch, scene, solver, work, q, v, h,
                              cparams[1], cparams[2], cparams[3], cparams[4], v_next,
                              impulses[0, :r3], impulses[1, :r3], vecs[1], ip, fp, ws, kinds,
                              int_params, float_params, J[:r3], w[:r3], cwork[:, :nc], hwork,
-                             vecs[0])
+                             vecs[0], solver_work, True)
         if it < 0:
             return min(it, -1)
     advance_positions(ip, q, v_next, h, qdot_is_v, quat_starts, qdot, q)

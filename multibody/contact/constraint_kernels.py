@@ -44,7 +44,7 @@ SIGMA_BILATERAL = 1.0e-6            # regularization of rigid bilateral rows (×
 _I3 = np.eye(3)
 
 
-@kernel(allocates=True, inline=False)
+@kernel(inline=False)
 def _mul(a, b):
     """a b of row-major 3×3 9-tuples."""
     return (a[0] * b[0] + a[1] * b[3] + a[2] * b[6], a[0] * b[1] + a[1] * b[4] + a[2] * b[7],
@@ -55,7 +55,7 @@ def _mul(a, b):
             a[6] * b[2] + a[7] * b[5] + a[8] * b[8])
 
 
-@kernel(allocates=True, inline=False)
+@kernel(inline=False)
 def _mul_transpose(a, b):
     """aᵀ b of row-major 3×3 9-tuples."""
     return (a[0] * b[0] + a[3] * b[3] + a[6] * b[6], a[0] * b[1] + a[3] * b[4] + a[6] * b[7],
@@ -66,14 +66,14 @@ def _mul_transpose(a, b):
             a[2] * b[2] + a[5] * b[5] + a[8] * b[8])
 
 
-@kernel(allocates=True, inline=False)
+@kernel(inline=False)
 def _load9(a, row, off):
     """a[row, off:off+9] as a 9-tuple."""
     return (a[row, off], a[row, off + 1], a[row, off + 2], a[row, off + 3], a[row, off + 4],
             a[row, off + 5], a[row, off + 6], a[row, off + 7], a[row, off + 8])
 
 
-@kernel(allocates=True, inline=False)
+@kernel(inline=False)
 def _point_in_world(ws, node, f, row, off):
     """p_WP = p_WBo + R_WB p_BP of the point f[row, off:off+3] fixed on `node`'s body B."""
     x, y, z = f[row, off], f[row, off + 1], f[row, off + 2]
@@ -85,7 +85,7 @@ def _point_in_world(ws, node, f, row, off):
             + ws[node, WS_RW + 8] * z)
 
 
-@kernel(allocates=True, inline=False)
+@kernel(inline=False)
 def rotation_vector(R):
     """Rotation vector θ k (3-tuple) of the row-major rotation 9-tuple R.
 
@@ -124,7 +124,7 @@ def rotation_vector(R):
     return f * x0, f * x1, f * x2
 
 
-@kernel(allocates=True, inline=False)
+@kernel(inline=False)
 def _add_projected_point_jacobian(ws, ip, node, px, py, pz, sign, ux, uy, uz, J, row):
     """J[row] += sign * ûᵀ J_p, J_p the translational Jacobian in W of the point p fixed
     on `node` (û in W)."""
@@ -137,7 +137,7 @@ def _add_projected_point_jacobian(ws, ip, node, px, py, pz, sign, ux, uy, uz, J,
         a = ip[a, IP_PARENT]
 
 
-@kernel(allocates=True, inline=False)
+@kernel(inline=False)
 def _weld_rows(ip, ws, na, nb, f, i, J, r, g):
     """The six weld rows r..r+5 of constraint i (rows zeroed by the caller)."""
     px, py, pz = _point_in_world(ws, na, f, i, 9)
@@ -155,7 +155,7 @@ def _weld_rows(ip, ws, na, nb, f, i, J, r, g):
     g[r + 5] = R_WP[6] * t0 + R_WP[7] * t1 + R_WP[8] * t2
 
 
-@kernel(allocates=True, inline=False)
+@kernel(inline=False)
 def constraint_rows(ip, ws, kinds, int_params, float_params, q, J, g, stiffness, damping):
     """Write the constraint rows (see the module docstring) into J[:m] (nv columns),
     g[:m], stiffness[:m] (inf for rigid rows) and damping[:m]; m = Σ rows of each kind.
@@ -203,7 +203,7 @@ def constraint_rows(ip, ws, kinds, int_params, float_params, q, J, g, stiffness,
     return r
 
 
-@kernel(allocates=True, inline=False)
+@kernel(inline=False)
 def bilateral_regularization(m, h, w, g, stiffness, damping, R, vhat):
     """Regularization R[:m] and bias v̂[:m] of the bilateral rows for SAP.
 

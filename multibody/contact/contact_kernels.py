@@ -17,7 +17,7 @@ from merganser.multibody.kernels.layout import IP_NV, IP_PARENT, IP_VS, WS_PW, W
 from merganser.multibody.kernels.spatial import load6, rotate6
 
 
-@kernel(allocates=True, inline=False)
+@kernel(inline=False)
 def make_contact_frame(nx, ny, nz, R, i):
     """R[i] = R_WC with z = n and a deterministic tangent basis."""
     if abs(nx) < 0.57735:
@@ -34,7 +34,7 @@ def make_contact_frame(nx, ny, nz, R, i):
     R[i, 0, 2], R[i, 1, 2], R[i, 2, 2] = nx, ny, nz
 
 
-@kernel(allocates=True, inline=False)
+@kernel(inline=False)
 def build_contacts(rows, pairs, geom_node, k_g, d_g, tau_g, mu_g, node_a, node_b, p_WC, R_WC,
                    phi0, k, d, tau, mu, geom_a, geom_b, rows_out):
     """Fill the contact arrays from query rows (A = pairs[:, 0], B = pairs[:, 1]); the rows
@@ -69,7 +69,7 @@ def build_contacts(rows, pairs, geom_node, k_g, d_g, tau_g, mu_g, node_a, node_b
     return nc
 
 
-@kernel(allocates=True, inline=False)
+@kernel(inline=False)
 def point_motion(ws, a, j, px, py, pz):
     """World velocity (vx, vy, vz) of the point p (in W) rigidly attached to node a's body
     per unit rate of a's j-th joint velocity (the column of the point's Jacobian)."""
@@ -81,7 +81,7 @@ def point_motion(ws, a, j, px, py, pz):
             s[5] + s[0] * dy - s[1] * dx)
 
 
-@kernel(allocates=True, inline=False)
+@kernel(inline=False)
 def add_point_jacobian(ws, ip, node, px, py, pz, sign, R, J, row0):
     """J[row0:row0+3] += sign * Rᵀ J_p, with J_p the translational Jacobian in W of the
     point p fixed on `node` (R (3, 3) row frame in W; identity for world rows)."""
@@ -95,7 +95,7 @@ def add_point_jacobian(ws, ip, node, px, py, pz, sign, R, J, row0):
         a = ip[a, IP_PARENT]
 
 
-@kernel(allocates=True, inline=False)
+@kernel(inline=False)
 def add_angular_jacobian(ws, ip, node, sign, J, row0):
     """J[row0:row0+3] += sign * J_w, the angular-velocity Jacobian in W of `node`."""
     a = node
@@ -108,16 +108,22 @@ def add_angular_jacobian(ws, ip, node, sign, J, row0):
         a = ip[a, IP_PARENT]
 
 
-@kernel(allocates=True, inline=False)
+@kernel(inline=False)
 def pose_pass(ip, fp, q, ws):
     """World poses and motion subspaces of every node into the workspace."""
     pose_pass_base_to_tip(ip, fp, q, ws, ip.shape[0] - 1)
 
 
-@kernel(allocates=True, inline=False)
+@kernel(inline=False)
 def contact_jacobian(ip, fp, ws, q, nc, node_a, node_b, p_WC, R_WC, J):
     """Contact Jacobian J (3 nc, nv) in the contact frames (see the module docstring)."""
     pose_pass(ip, fp, q, ws)
+    contact_jacobian_at_poses(ip, ws, nc, node_a, node_b, p_WC, R_WC, J)
+
+
+@kernel(inline=False)
+def contact_jacobian_at_poses(ip, ws, nc, node_a, node_b, p_WC, R_WC, J):
+    """`contact_jacobian` with the poses of q already in `ws` (`pose_pass`)."""
     for r in range(3 * nc):
         for c in range(J.shape[1]):
             J[r, c] = 0.0
@@ -127,7 +133,7 @@ def contact_jacobian(ip, fp, ws, q, nc, node_a, node_b, p_WC, R_WC, J):
         add_point_jacobian(ws, ip, node_a[i], px, py, pz, -1.0, R_WC[i], J, 3 * i)
 
 
-@kernel(allocates=True, inline=False)
+@kernel(inline=False)
 def point_velocity(X_WB, V_WB, node, px, py, pz):
     """Velocity in W of the point of node's body at p (from V_WB = [w; v_WBo] in W)."""
     rx, ry, rz = px - X_WB[node, 0, 3], py - X_WB[node, 1, 3], pz - X_WB[node, 2, 3]
@@ -136,7 +142,7 @@ def point_velocity(X_WB, V_WB, node, px, py, pz):
             V_WB[node, 5] + w0 * ry - w1 * rx)
 
 
-@kernel(allocates=True, inline=False)
+@kernel(inline=False)
 def _add_force(X_WB, F, node, px, py, pz, fx, fy, fz):
     rx, ry, rz = px - X_WB[node, 0, 3], py - X_WB[node, 1, 3], pz - X_WB[node, 2, 3]
     F[node, 0] += ry * fz - rz * fy
@@ -147,7 +153,7 @@ def _add_force(X_WB, F, node, px, py, pz, fx, fy, fz):
     F[node, 5] += fz
 
 
-@kernel(allocates=True, inline=False)
+@kernel(inline=False)
 def penalty_forces(nc, node_a, node_b, p_WC, R_WC, phi0, k, d, mu, v_stiction, X_WB, V_WB,
                    F_Bo_W, f_Bc_W, vc):
     """Continuous penalty contact: adds each contact's forces to F_Bo_W (nb, 6).

@@ -36,6 +36,7 @@ from merganser.multibody.contact.contact_kernels import contact_jacobian, pose_p
 from merganser.multibody.contact.errors import ContactSolverError
 from merganser.multibody.contact.lcp import lcp_solve
 from merganser.multibody.contact.problem_kernels import generalized_impulse, near_rigid_factor
+from merganser.multibody.contact.sap import sap_work
 from merganser.multibody.contact.sap_step import CONSTRAINT_WORK_ROWS, CONTACT_WORK_ROWS, sap_step
 from merganser.multibody.contact.tamsi import tamsi_step
 from merganser.multibody.kernels.layout import make_workspace
@@ -57,6 +58,8 @@ class StepWork:
         Contact and constraint Jacobian rows (grown on demand).
     w, contact_work, constraint_work, vstar : ndarray
         The SAP-family step's work arrays (`multibody.contact.sap_step`).
+    solver : tuple
+        The SAP solve's work arrays (`multibody.contact.sap.sap_work`, sized with J).
     qdot : ndarray (nq,)
         Work array of the position update.
     lcp_warm : dict
@@ -70,6 +73,7 @@ class StepWork:
         self.contact_work = np.zeros((CONTACT_WORK_ROWS, 4))
         self.constraint_work = np.zeros((CONSTRAINT_WORK_ROWS, max(m, 1)))
         self.vstar = np.zeros(nv)
+        self.solver = sap_work(nv, 8, 8)
         self.qdot = np.zeros(nq)
         self.lcp_warm = {}
 
@@ -81,6 +85,7 @@ class StepWork:
             self.w = np.zeros(self.J.shape[0])
             self.contact_work = np.zeros((CONTACT_WORK_ROWS,
                                           max(2 * nc, self.contact_work.shape[1])))
+            self.solver = sap_work(nv, self.J.shape[0], self.J.shape[0])   # blocks <= rows
 
 
 class StepResults:
@@ -291,7 +296,7 @@ class SapStepper(ContactStepper):
             self.max_iterations, nc, m, pcs.node_a, pcs.node_b, pcs.p_WC, pcs.R_WC, pcs.phi0,
             pcs.k, pcs.d, pcs.tau, pcs.mu, res.v_next, res.gamma, res.vc, res.tau_contact,
             core.ip, core.fp, w.ws, cr.kinds, cr.int_params, cr.float_params, w.J, w.w,
-            w.contact_work, w.constraint_work, w.vstar)
+            w.contact_work, w.constraint_work, w.vstar, w.solver, False)
         res.iterations, res.residual = it, residual
         if it < 0:
             self._raise_not_converged(context.get_time(), h, nc, m, residual)

@@ -4,23 +4,20 @@ constraint Jacobian."""
 
 import math
 
-import numpy as np
-
 from merganser.framework.compilation import kernel
 
 
-@kernel(allocates=True, inline=False)
-def cholesky_inplace(A, n):
+@kernel(inline=False)
+def cholesky_inplace(A, n, first):
     """Lower Cholesky factor of the SPD A[:n, :n] in place (upper part untouched).
 
     Skyline (envelope) factorization: with first[i] the first nonzero column of row i
     of the lower triangle, L keeps that envelope, so the inner products run over
     max(first[i], first[j]) .. j only; block-sparse matrices (bodies coupled by a few
-    contacts) factor in a fraction of the dense cost.
+    contacts) factor in a fraction of the dense cost. `first` (>= n,) int64 is work.
 
     Returns False if A is not (numerically) positive definite.
     """
-    first = np.empty(n, np.int64)
     for i in range(n):
         f = i
         for k in range(i):
@@ -46,7 +43,7 @@ def cholesky_inplace(A, n):
     return True
 
 
-@kernel(allocates=True, inline=False)
+@kernel(inline=False)
 def cholesky_solve(L, n, b):
     """Solve (L Lᵀ) x = b in place (b (n,)); L from `cholesky_inplace` (entries outside
     the envelope are zero, so the dense loops are exact)."""
@@ -62,7 +59,7 @@ def cholesky_solve(L, n, b):
         b[i] = s / L[i, i]
 
 
-@kernel(allocates=True, inline=False)
+@kernel(inline=False)
 def block_columns(J, nc, nh, cols, ncols):
     """Nonzero columns of each constraint block (contact i: rows 3i..3i+2; holonomic j:
     row 3nc+j) into cols[b, :ncols[b]]."""
@@ -82,7 +79,7 @@ def block_columns(J, nc, nh, cols, ncols):
         ncols[b] = k
 
 
-@kernel(allocates=True, inline=False)
+@kernel(inline=False)
 def sparse_matvec(J, nc, nh, cols, ncols, v, out):
     """out = J v using the block column lists."""
     for b in range(nc + nh):
@@ -96,7 +93,7 @@ def sparse_matvec(J, nc, nh, cols, ncols, v, out):
             out[r0 + r] = s
 
 
-@kernel(allocates=True, inline=False)
+@kernel(inline=False)
 def sparse_matvec_transpose(J, nc, nh, cols, ncols, g, out):
     """out = Jᵀ g using the block column lists."""
     for c in range(J.shape[1]):
@@ -112,7 +109,7 @@ def sparse_matvec_transpose(J, nc, nh, cols, ncols, g, out):
             out[c] += s
 
 
-@kernel(allocates=True, inline=False)
+@kernel(inline=False)
 def delassus_diagonal_estimate(J, Minv_diag, nc, nh, cols, ncols, w):
     """w[r] ≈ (J M⁻¹ Jᵀ)[r, r] with M approximated by its diagonal."""
     for b in range(nc + nh):
@@ -126,7 +123,7 @@ def delassus_diagonal_estimate(J, Minv_diag, nc, nh, cols, ncols, w):
             w[r0 + r] = s
 
 
-@kernel(allocates=True, inline=False)
+@kernel(inline=False)
 def momentum_residual(Mr, jg, D, res, nv):
     """res = Mr − jg and its scaled norms (the convergence test of the Newton solvers).
 

@@ -16,7 +16,7 @@ def near_rigid_factor(beta):
     return beta * beta / (4.0 * math.pi ** 2)
 
 
-@kernel(allocates=True, inline=False)
+@kernel(inline=False)
 def delassus_estimate(J, M, nrows, w):
     """w[r] ≈ (J M⁻¹ Jᵀ)[r, r] with M approximated by its diagonal."""
     nv = J.shape[1]
@@ -29,7 +29,7 @@ def delassus_estimate(J, M, nrows, w):
         w[r] = s
 
 
-@kernel(allocates=True, inline=False)
+@kernel(inline=False)
 def sap_parameters(nc, w, phi0, k, d, tau, mu, J, v0, h, vs, near_rigid, Rt, Rn, vhat, fe0, n0,
                    eps):
     """Per contact: Rt = σ wt, Rn = max(near_rigid wn, 1/(h k (h + τ))), v̂ = -φ₀/(h + τ)
@@ -55,7 +55,7 @@ def sap_parameters(nc, w, phi0, k, d, tau, mu, J, v0, h, vs, near_rigid, Rt, Rn,
         eps[i] = max(vs, mu[i] * Rt[i] * n0[i])
 
 
-@kernel(allocates=True, inline=False)
+@kernel(inline=False)
 def generalized_impulse(J, gamma, nrows, h, tau):
     """tau = Jᵀ γ / h over the first `nrows` rows."""
     nv = J.shape[1]

@@ -42,7 +42,7 @@ from merganser.multibody.contact.linalg import (
 SAP, SIMILAR, LAGGED = 0, 1, 2
 
 
-@kernel(allocates=True, inline=False)
+@kernel
 def _sap_contact(vt0, vt1, vn, mu, Rt, Rn, vhat, g, G, need_G):
     """SAP cone projection: impulse g (3,) and G = -dγ/dvc (3, 3)."""
     y0, y1, yn = -vt0 / Rt, -vt1 / Rt, (vhat - vn) / Rn
@@ -83,7 +83,7 @@ def _sap_contact(vt0, vt1, vn, mu, Rt, Rn, vhat, g, G, need_G):
                 G[a, b] = 0.0
 
 
-@kernel(allocates=True, inline=False)
+@kernel
 def _hc_impulse(h, k, d, fe0, z):
     """n(z) and n'(z) of the discrete Hunt & Crossley impulse."""
     fe = fe0 - h * k * z
@@ -93,7 +93,7 @@ def _hc_impulse(h, k, d, fe0, z):
     return h * fe * damp, -h * (k * h * damp + d * fe)
 
 
-@kernel(allocates=True, inline=False)
+@kernel
 def _hc_contact(model, vt0, vt1, vn, mu, h, k, d, fe0, n0, eps, g, G, need_G):
     """Similar / lagged impulse g (3,) and G = -dγ/dvc (3, 3)."""
     r = math.sqrt(vt0 * vt0 + vt1 * vt1 + eps * eps)
@@ -126,11 +126,11 @@ def _hc_contact(model, vt0, vt1, vn, mu, h, k, d, fe0, n0, eps, g, G, need_G):
     G[2, 2] = -dn
 
 
-@kernel(allocates=True, inline=False)
+@kernel
 def _impulses(model, nc, nh, vc, mu, Rt, Rn, vhat, h, k, d, fe0, n0, eps, Rh, vhath, gamma,
-              Gc, Gh, need_G):
-    """Impulses gamma (3nc + nh) and Hessian blocks Gc (nc, 3, 3), Gh (nh) at vc."""
-    g = np.empty(3)
+              Gc, Gh, need_G, g):
+    """Impulses gamma (3nc + nh) and Hessian blocks Gc (nc, 3, 3), Gh (nh) at vc; g (3,)
+    is work."""
     for i in range(nc):
         G = Gc[i]
         if model == SAP:
@@ -147,12 +147,74 @@ def _impulses(model, nc, nh, vc, mu, Rt, Rn, vhat, h, k, d, fe0, n0, eps, Rh, vh
 
 
 @kernel(allocates=True, inline=False)
+def sap_work(nv, nrows, nblocks):
+    """The work arrays of `sap_solve_in` for nv velocities, `nrows` constraint rows
+    (3 nc + nh) and `nblocks` blocks (nc + nh): a tuple (ints, mats, rows, vecs, G, Gh)."""
+    nb1, nr1 = max(nblocks, 1), max(nrows, 1)
+    ints = np.zeros((nb1 + 4, max(nv, nb1)), np.int64)  # cols (nb1 rows), ncols, P, labels, first
+    mats = np.zeros((3, max(nv * nv, nr1 * nv, 1)))    # M_PP, H, J_P (flat)
+    rows = np.zeros((3, nr1))                          # J dv, vc(α), γ(α)
+    vecs = np.zeros((10, max(nv, 3)))                  # D, r, Mr, jg, grad, dv, Mdv, v*, v, g
+    G = np.zeros((2, nb1, 3, 3))                       # Gc, Gc(α)
+    Gh = np.zeros((2, nb1))                            # Gh, Gh(α)
+    return ints, mats, rows, vecs, G, Gh
+
+
+@kernel(allocates=True, inline=False)
 def sap_solve(model, M, vstar, v, J, nc, nh, mu, Rt, Rn, vhat, h, k, d, fe0, n0, eps, Rh,
               vhath, rel_tol, abs_tol, max_iter, gamma, vc):
+    """`sap_solve_in` with work arrays of its own (`sap_work`)."""
+    return sap_solve_in(model, M, vstar, v, J, nc, nh, mu, Rt, Rn, vhat, h, k, d, fe0, n0,
+                        eps, Rh, vhath, rel_tol, abs_tol, max_iter, gamma, vc,
+                        sap_work(M.shape[0], 3 * nc + nh, nc + nh))
+
+
+@kernel
+def participating_velocities(M, J, nr, P, label, part):
+    """The velocities of the problem: every velocity coupled through M's nonzero pattern
+    (a tree of the plant) to one on which a row of J[:nr] acts, into P in increasing order;
+    returns their count. `label` and `part` (nv,) are work (union-find over M's pattern,
+    whether a root's tree takes part).
+
+    The cost separates over the other velocities, whose minimizer is v* exactly."""
+    nv = M.shape[0]
+    for a in range(nv):
+        label[a] = a
+        part[a] = 0
+    for a in range(nv):
+        for b in range(a):
+            if M[a, b] != 0.0:
+                ra, rb = a, b
+                while label[ra] != ra:
+                    ra = label[ra]
+                while label[rb] != rb:
+                    rb = label[rb]
+                if ra != rb:                 # the smaller index is the root
+                    label[max(ra, rb)] = min(ra, rb)
+    for a in range(nv):                      # label[a] < a is already its root's
+        label[a] = label[label[a]]
+    for c in range(nv):
+        for r in range(nr):
+            if J[r, c] != 0.0:
+                part[label[c]] = 1
+                break
+    n = 0
+    for a in range(nv):
+        if part[label[a]] == 1:
+            P[n] = a
+            n += 1
+    return n
+
+
+@kernel
+def sap_solve_in(model, M, vstar, v, J, nc, nh, mu, Rt, Rn, vhat, h, k, d, fe0, n0, eps, Rh,
+                 vhath, rel_tol, abs_tol, max_iter, gamma, vc, work):
     """Newton with exact line search on ℓ(v) (see the module docstring).
 
     `v` holds the initial guess and receives the solution; `gamma` and `vc` (3nc + nh)
-    receive the impulses and constraint velocities at the solution.
+    receive the impulses and constraint velocities at the solution. Only the velocities
+    of the trees the rows act on take part (`participating_velocities`); the others
+    get v* exactly. `work` is `sap_work`'s (sizes at least nv, 3nc + nh, nc + nh).
 
     Returns
     -------
@@ -160,34 +222,53 @@ def sap_solve(model, M, vstar, v, J, nc, nh, mu, Rt, Rn, vhat, h, k, d, fe0, n0,
         iterations < 0 means no convergence within max_iter (residual: the last
         relative gradient norm).
     """
-    nv = M.shape[0]
+    nva = M.shape[0]
     nb = nc + nh
     nr = 3 * nc + nh
-    cols = np.zeros((max(nb, 1), nv), np.int64)
-    ncols = np.zeros(max(nb, 1), np.int64)
+    ints, mats, rows, vecs, G, Gh = work
+    nb1 = ints.shape[0] - 4
+    P, first = ints[nb1 + 1], ints[nb1 + 3]
+    nv = participating_velocities(M, J, nr, P, ints[nb1 + 2], first)
+    Mp = mats[0, :nv * nv].reshape((nv, nv))
+    H = mats[1, :nv * nv].reshape((nv, nv))
+    Jp = mats[2, :nr * nv].reshape((nr, nv))
+    D, r, Mr, jg, grad = vecs[0], vecs[1], vecs[2], vecs[3], vecs[4]
+    dv, Mdv, vstar_p, v_p, g3 = vecs[5], vecs[6], vecs[7], vecs[8], vecs[9]
+    for a in range(nv):
+        pa = P[a]
+        for b in range(nv):
+            Mp[a, b] = M[pa, P[b]]
+        for q in range(nr):
+            Jp[q, a] = J[q, pa]
+        vstar_p[a] = vstar[pa]
+        v_p[a] = v[pa]
+    for c in range(nva):                     # the velocities that take no part
+        v[c] = vstar[c]
+    it, residual = _newton(model, Mp, vstar_p, v_p, Jp, nc, nh, mu, Rt, Rn, vhat, h, k, d,
+                           fe0, n0, eps, Rh, vhath, rel_tol, abs_tol, max_iter, gamma, vc,
+                           ints[:max(nb, 1)], ints[nb1], first, H, rows[0], rows[1], rows[2],
+                           D, r, Mr, jg, grad, dv, Mdv, G[0], G[1], Gh[0], Gh[1], g3)
+    for a in range(nv):
+        v[P[a]] = v_p[a]
+    return it, residual
+
+
+@kernel
+def _newton(model, M, vstar, v, J, nc, nh, mu, Rt, Rn, vhat, h, k, d, fe0, n0, eps, Rh, vhath,
+            rel_tol, abs_tol, max_iter, gamma, vc, cols, ncols, first, H, Jdv, vca, ga, D, r,
+            Mr, jg, grad, dv, Mdv, Gc, Gc2, Gh, Gh2, g3):
+    """`sap_solve_in`'s Newton iterations on the participating velocities (M (nv, nv),
+    J (3nc + nh, nv)); the arguments after ``vc`` are work."""
+    nv = M.shape[0]
+    nr = 3 * nc + nh
     block_columns(J, nc, nh, cols, ncols)
-    D = np.empty(nv)
     for c in range(nv):
         D[c] = 1.0 / math.sqrt(M[c, c])
-    Gc = np.zeros((max(nc, 1), 3, 3))
-    Gh = np.zeros(max(nh, 1))
-    Gc2 = np.zeros((max(nc, 1), 3, 3))
-    Gh2 = np.zeros(max(nh, 1))
-    r = np.empty(nv)
-    Mr = np.empty(nv)
-    jg = np.empty(nv)
-    grad = np.empty(nv)
-    dv = np.empty(nv)
-    Mdv = np.empty(nv)
-    H = np.empty((nv, nv))
-    Jdv = np.empty(nr)
-    vca = np.empty(nr)
-    ga = np.empty(nr)
     residual = 0.0
     for it in range(max_iter + 1):
         sparse_matvec(J, nc, nh, cols, ncols, v, vc)
         _impulses(model, nc, nh, vc, mu, Rt, Rn, vhat, h, k, d, fe0, n0, eps, Rh, vhath, gamma,
-                  Gc, Gh, True)
+                  Gc, Gh, True, g3)
         for a in range(nv):
             r[a] = v[a] - vstar[a]
         for a in range(nv):
@@ -226,7 +307,7 @@ def sap_solve(model, M, vstar, v, J, nc, nh, mu, Rt, Rn, vhat, h, k, d, fe0, n0,
                 for qq in range(ncols[b]):
                     cb = cols[b, qq]
                     H[cb, ca] += J[row, cb] * Gh[j] * J[row, ca]
-        if not cholesky_inplace(H, nv):
+        if not cholesky_inplace(H, nv, first):
             return -(it + 1), residual
         for a in range(nv):
             dv[a] = -grad[a]
@@ -251,7 +332,7 @@ def sap_solve(model, M, vstar, v, J, nc, nh, mu, Rt, Rn, vhat, h, k, d, fe0, n0,
         lo, hi = 0.0, alpha_max
         alpha = alpha_max
         f, df = _line_derivative(model, alpha, vc, Jdv, A2, B1, nc, nh, mu, Rt, Rn, vhat, h, k,
-                                 d, fe0, n0, eps, Rh, vhath, vca, ga, Gc2, Gh2)
+                                 d, fe0, n0, eps, Rh, vhath, vca, ga, Gc2, Gh2, g3)
         if f > 0.0:
             # Newton-bisection on the bracket [0, α_max]; the first guess minimizes the
             # quadratic model with the curvature at α_max
@@ -261,7 +342,7 @@ def sap_solve(model, M, vstar, v, J, nc, nh, mu, Rt, Rn, vhat, h, k, d, fe0, n0,
             for _ in range(60):
                 f, df = _line_derivative(model, alpha, vc, Jdv, A2, B1, nc, nh, mu, Rt, Rn,
                                          vhat, h, k, d, fe0, n0, eps, Rh, vhath, vca, ga, Gc2,
-                                         Gh2)
+                                         Gh2, g3)
                 if abs(f) <= 1e-8 * abs(f0):
                     break
                 if f < 0.0:
@@ -283,15 +364,15 @@ def sap_solve(model, M, vstar, v, J, nc, nh, mu, Rt, Rn, vhat, h, k, d, fe0, n0,
     return -max(max_iter, 1), residual
 
 
-@kernel(allocates=True, inline=False)
+@kernel
 def _line_derivative(model, alpha, vc, Jdv, A2, B1, nc, nh, mu, Rt, Rn, vhat, h, k, d, fe0, n0,
-                     eps, Rh, vhath, vca, ga, Gc, Gh):
+                     eps, Rh, vhath, vca, ga, Gc, Gh, g):
     """dℓ/dα and d²ℓ/dα² along the search direction."""
     nr = 3 * nc + nh
     for q in range(nr):
         vca[q] = vc[q] + alpha * Jdv[q]
     _impulses(model, nc, nh, vca, mu, Rt, Rn, vhat, h, k, d, fe0, n0, eps, Rh, vhath, ga, Gc,
-              Gh, True)
+              Gh, True, g)
     f = B1 + alpha * A2
     df = A2
     for q in range(nr):

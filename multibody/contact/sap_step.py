@@ -3,24 +3,24 @@
 `sap_step` chains the compiled stages of the step (module docstring of
 `multibody.contact.discrete_stepper`):
 
-1. the contact Jacobian J[:3nc] in the contact frames (`contact_jacobian`), or only the
-   pose pass when there is no contact;
+1. the pose pass (unless the caller's `ws` holds it) and the contact Jacobian J[:3nc] in
+   the contact frames (`contact_jacobian_at_poses`);
 2. the bilateral constraint rows J[3nc:3nc+m], g, stiffness, damping (`constraint_rows`);
 3. v* = v₀ + h v̇ and the initial guess v = v₀;
 4. the Delassus diagonal estimate w (`delassus_estimate`), the contact parameters
    (`sap_parameters`) and the bilateral regularization (`bilateral_regularization`);
-5. the solve (`sap_solve`) and τ = Jᵀγ/h (`generalized_impulse`).
+5. the solve (`sap_solve_in`) and τ = Jᵀγ/h (`generalized_impulse`).
 """
 
 import math
 
 from merganser.framework.compilation import kernel
 from merganser.multibody.contact.constraint_kernels import bilateral_regularization, constraint_rows
-from merganser.multibody.contact.contact_kernels import contact_jacobian, pose_pass
+from merganser.multibody.contact.contact_kernels import contact_jacobian_at_poses, pose_pass
 from merganser.multibody.contact.problem_kernels import (
     delassus_estimate, generalized_impulse, sap_parameters,
 )
-from merganser.multibody.contact.sap import sap_solve
+from merganser.multibody.contact.sap import sap_solve_in
 
 __all__ = ["sap_step", "CONTACT_WORK_ROWS", "CONSTRAINT_WORK_ROWS"]
 
@@ -28,10 +28,11 @@ CONTACT_WORK_ROWS = 6        # Rt, Rn, v̂, f₀, n₀, ε per contact
 CONSTRAINT_WORK_ROWS = 5     # g, stiffness, damping, R, v̂ per bilateral row
 
 
-@kernel(allocates=True, inline=False)
+@kernel(inline=False)
 def sap_step(model, q, v0, vdot, M, h, vs, near_rigid, rel_tol, abs_tol, max_iter, nc, m, node_a,
              node_b, p_WC, R_WC, phi0, k, d, tau, mu, v, gamma, vc, tau_out, ip, fp, ws, kinds, int_params,
-             float_params, J, w, contact_work, constraint_work, vstar):
+             float_params, J, w, contact_work, constraint_work, vstar, solver_work,
+             poses_ready):
     """One discrete step of the SAP family (see the module docstring).
 
     Parameters
@@ -74,6 +75,10 @@ def sap_step(model, q, v0, vdot, M, h, vs, near_rigid, rel_tol, abs_tol, max_ite
         Work arrays.
     vstar : ndarray, shape (nv,)
         Output: v*.
+    solver_work : tuple
+        `multibody.contact.sap.sap_work` (nv, >= 3nc + m, >= nc + m).
+    poses_ready : bool
+        `ws` already holds the poses of q (`multibody.contact.contact_kernels.pose_pass`).
 
     The arguments after ``tau_out`` change only when the work arrays grow (the caller
     keeps them in one tuple).
@@ -83,10 +88,9 @@ def sap_step(model, q, v0, vdot, M, h, vs, near_rigid, rel_tol, abs_tol, max_ite
     (iterations, residual)
         As `sap_solve`; iterations < 0 means no convergence or a non-finite v_{n+1}.
     """
-    if nc > 0:
-        contact_jacobian(ip, fp, ws, q, nc, node_a, node_b, p_WC, R_WC, J)
-    else:
+    if not poses_ready:
         pose_pass(ip, fp, q, ws)
+    contact_jacobian_at_poses(ip, ws, nc, node_a, node_b, p_WC, R_WC, J)
     c3 = 3 * nc
     g, kh, ch = constraint_work[0], constraint_work[1], constraint_work[2]
     Rh, vhath = constraint_work[3], constraint_work[4]
@@ -101,8 +105,9 @@ def sap_step(model, q, v0, vdot, M, h, vs, near_rigid, rel_tol, abs_tol, max_ite
     sap_parameters(nc, w, phi0, k, d, tau, mu, J, v0, h, vs, near_rigid, Rt, Rn, vhat, fe0, n0,
                    eps)
     bilateral_regularization(m, h, w[c3:], g, kh, ch, Rh, vhath)
-    it, residual = sap_solve(model, M, vstar, v, J, nc, m, mu, Rt, Rn, vhat, h, k, d, fe0, n0,
-                             eps, Rh, vhath, rel_tol, abs_tol, max_iter, gamma, vc)
+    it, residual = sap_solve_in(model, M, vstar, v, J, nc, m, mu, Rt, Rn, vhat, h, k, d, fe0,
+                                n0, eps, Rh, vhath, rel_tol, abs_tol, max_iter, gamma, vc,
+                                solver_work)
     generalized_impulse(J, gamma, c3 + m, h, tau_out)
     total = 0.0
     for c in range(v.shape[0]):

@@ -26,7 +26,8 @@ from merganser.multibody.kernels.layout import (
 )
 from merganser.multibody.kernels.spatial import force_to_parent, inertia_times_motion, load6
 
-__all__ = ["crba_tip_to_base", "calc_mass_matrix", "calc_mass_matrix_with_added_mass"]
+__all__ = ["crba_tip_to_base", "calc_mass_matrix", "calc_mass_matrix_with_added_mass",
+           "mass_matrix_at_poses"]
 
 
 @kernel
@@ -94,14 +95,21 @@ def calc_mass_matrix(ip, fp, ws, q, I10, M):
     """
     if bad_q(ip, q) or bad_inertia(ip, I10):
         return 1
+    for i in range(1, ip[0, IP_NMOBILE]):
+        calc_joint_pose(ip, fp, q, ws, ip[i, IP_MOBILE])
+    mass_matrix_at_poses(ip, fp, ws, I10, M)
+    return 0
+
+
+@kernel
+def mass_matrix_at_poses(ip, fp, ws, I10, M):
+    """`calc_mass_matrix` with the joint poses of q already in `ws` (by any pass that
+    ran `calc_joint_pose` on the mobile nodes: ABA, the pose pass); no size checks."""
     for i in range(M.shape[0]):
         for j in range(M.shape[1]):
             M[i, j] = 0.0
-    for i in range(1, ip[0, IP_NMOBILE]):
-        calc_joint_pose(ip, fp, q, ws, ip[i, IP_MOBILE])
     load_composite_inertias(ip, fp, I10, ws, WS_IA)
     crba_tip_to_base(ip, ws, M, None)
-    return 0
 
 
 @kernel

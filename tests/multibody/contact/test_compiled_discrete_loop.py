@@ -157,3 +157,25 @@ def test_an_actuated_damped_arm_equals_the_loop_observed_step_by_step(approximat
         runs.append((plant.get_positions_and_velocities(context).copy(), contacts))
     np.testing.assert_array_equal(runs[0][0], runs[1][0])
     assert runs[0][1] == runs[1][1] and max(runs[0][1]) == 1      # the tip touched down
+
+
+
+@pytest.mark.parametrize("progress", [False, None, True])
+def test_simulate_without_record_equals_the_loop_observed_step_by_step(progress):
+    """simulate() sets no monitor when nothing is recorded (its progress bar polls the
+    time from a thread instead), so the compiled loop applies; the result equals the
+    simulation observed step by step, bit for bit."""
+    observed = _dropped_box("sap")
+    _observe_every_step(observed.simulator)
+    observed.simulator.advance_to(0.4)
+    scene = _dropped_box("sap")
+    result = scene.diagram.simulate(0.4, context=scene.simulator.get_mutable_context(),
+                                    progress=progress)
+    context = scene.plant.get_my_context_from_root(result.context)
+    np.testing.assert_array_equal(scene.plant.get_positions_and_velocities(context),
+                                  observed.plant.get_positions_and_velocities(observed.context))
+    assert result.num_steps == observed.simulator.get_num_steps_taken() == 400
+    assert result.simulator.get_num_discrete_updates() == 400
+    assert result.simulator.get_monitor() is None and result.time.size == 0
+    assert _contact_summary(scene.plant, context) == _contact_summary(observed.plant,
+                                                                      observed.context)

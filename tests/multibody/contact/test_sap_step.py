@@ -411,3 +411,38 @@ def test_tamsi_step_equals_jacobian_and_solve_called_separately():
     np.testing.assert_allclose(vc1, vc2, rtol=0, atol=1e-14)
     np.testing.assert_allclose(tau1, J2.T @ gamma2 / H, rtol=0, atol=1e-11)
     assert gamma2[2::3].sum() > 0.0
+
+
+@pytest.mark.parametrize("approximation", ["sap", "similar", "lagged"])
+def test_a_tree_no_contact_acts_on_gets_the_free_motion_velocity_exactly(approximation):
+    """The box presses on the ground; a tumbling brick far above it is its own tree, so
+    the solve leaves it v* = v + h v̇ bit for bit while the box's contact takes impulses."""
+    builder = DiagramBuilder()
+    plant, _ = add_multibody_plant(MultibodyPlantConfig(
+        time_step=H, contact_model="point", discrete_contact_approximation=approximation),
+        builder)
+    friction = CoulombFriction(0.5, 0.5)
+    plant.register_collision_geometry(plant.world_body(), RigidTransform(), HalfSpace(),
+                                      "ground", friction)
+    box = plant.add_rigid_body("box", SpatialInertia.solid_box_with_mass(1.0, 0.1, 0.1, 0.1))
+    plant.register_collision_geometry(box, RigidTransform(), Box(0.1, 0.1, 0.1), "box",
+                                      friction)
+    ball = plant.add_rigid_body("ball", SpatialInertia.solid_box_with_mass(0.3, 0.05, 0.1,
+                                                                           0.2))
+    plant.finalize()
+    ctx = plant.get_my_context_from_root(builder.build().create_default_context())
+    plant.set_free_body_pose(ctx, box, RigidTransform([0.0, 0.0, 0.049]))
+    plant.set_free_body_pose(ctx, ball, RigidTransform(RotationMatrix(rodrigues([1, 2, 3], 0.7)),
+                                                       [0.0, 0.0, 2.0]))
+    V_ball = SpatialVelocity(np.array([0.3, -0.1, 0.2]), np.array([0.5, 0.2, -1.0]))
+    plant.set_free_body_spatial_velocity(ctx, ball, V_ball)
+    core = get_plant_core(plant)
+    res = core.stepper.entry.eval(ctx)
+    assert res.nc == 4 and res.iterations >= 0
+    v0 = plant.get_velocities(ctx)
+    vdot = core.cache.forward_dynamics.eval(ctx).vdot
+    ball_v = slice(ball.floating_velocities_start(), ball.floating_velocities_start() + 6)
+    np.testing.assert_array_equal(res.v_next[ball_v], v0[ball_v] + H * vdot[ball_v])
+    np.testing.assert_allclose(vdot[ball_v][5], -9.81, rtol=1e-12)
+    box_vz = box.floating_velocities_start() + 5
+    assert res.v_next[box_vz] > v0[box_vz] + H * vdot[box_vz] + 1e-4    # the ground pushes
