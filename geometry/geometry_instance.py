@@ -25,6 +25,14 @@ class Identifier:
     """
 
     __slots__ = ("_value",)
+    _KIND = "Identifier"
+
+    def __init_subclass__(cls, **kwargs):
+        # A kind is a direct subclass (SourceId, FrameId, GeometryId); a subclass of a
+        # kind (e.g. a callable GeometryId) compares, orders and hashes as that kind.
+        super().__init_subclass__(**kwargs)
+        if Identifier in cls.__bases__:
+            cls._KIND = cls.__name__
 
     def __init__(self, value=None):
         self._value = -1 if value is None else int(value)
@@ -42,21 +50,21 @@ class Identifier:
         return self._value
 
     def __eq__(self, other):
-        return type(other) is type(self) and other._value == self._value
+        return getattr(other, "_KIND", None) == self._KIND and other._value == self._value
 
     def __lt__(self, other):
-        if type(other) is not type(self):
+        if getattr(other, "_KIND", None) != self._KIND:
             return NotImplemented
         return self._value < other._value
 
     def __hash__(self):
-        return hash((type(self).__name__, self._value))
+        return hash((self._KIND, self._value))
 
     def __reduce__(self):
         return (type(self), (self._value,))
 
     def __repr__(self):
-        return f"{type(self).__name__}({self._value})"
+        return f"{self._KIND}({self._value})"
 
 
 class SourceId(Identifier):
