@@ -65,7 +65,7 @@ def _overlap(box, other, X_GH):
     if isinstance(other, HalfSpace):
         # X_GH here is X_CH: the box's frame H posed in the half space's frame C (z <= 0)
         R, p = X_GH.rotation().matrix() @ R_a, X_GH @ p_a
-        return p[2] - np.abs(R[2]) @ h_a <= 0.0
+        return bool(p[2] - np.abs(R[2]) @ h_a <= 0.0)
     if isinstance(other, Plane):
         # X_GH here is X_PH: the box's frame H posed in the plane's frame P
         R, p = X_GH.rotation().matrix() @ R_a, X_GH @ p_a

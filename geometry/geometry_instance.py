@@ -172,5 +172,23 @@ class GeometryInstance:
     def perception_properties(self):
         return self._perception
 
+    def mutable_proximity_properties(self):
+        """The proximity properties, to edit in place (they must have been set)."""
+        return self._mutable("proximity", self._proximity)
+
+    def mutable_illustration_properties(self):
+        """The illustration properties, to edit in place (they must have been set)."""
+        return self._mutable("illustration", self._illustration)
+
+    def mutable_perception_properties(self):
+        """The perception properties, to edit in place (they must have been set)."""
+        return self._mutable("perception", self._perception)
+
+    def _mutable(self, role, properties):
+        if properties is None:
+            raise RuntimeError(f"GeometryInstance.mutable_{role}_properties: geometry "
+                               f"{self._name!r} has no {role} properties; set them first")
+        return properties
+
     def __repr__(self):
         return f"GeometryInstance({self._name!r}, {self._shape!r}, {self._id})"

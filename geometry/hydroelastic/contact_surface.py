@@ -169,6 +169,7 @@ class ContactSurface:
         """This surface with each polygon split into the triangles (c, v_i, v_i+1) around
         its centroid c: the same area, centroid and pressure integral (the pressure is
         linear on each polygon, so its value at c is the face's centroid pressure).
+        Triangles of exactly zero area (at a repeated polygon vertex) are left out.
 
         Returns
         -------
@@ -181,11 +182,14 @@ class ContactSurface:
             for i in range(len(poly)):
                 a, b = poly[i], poly[(i + 1) % len(poly)]
                 tri = np.array([c, self.vertices_W[a], self.vertices_W[b]])
+                area = 0.5 * np.linalg.norm(np.cross(tri[1] - tri[0], tri[2] - tri[0]))
+                if area == 0.0:             # a repeated vertex: nothing to integrate
+                    continue
                 p_tri = np.array([pc, self.pressure[a], self.pressure[b]])
                 verts.append(tri)
                 press.append(p_tri)
                 normals.append(self.face_normals_W[f])
-                areas.append(0.5 * np.linalg.norm(np.cross(tri[1] - tri[0], tri[2] - tri[0])))
+                areas.append(area)
                 cents.append(tri.mean(axis=0))
                 face_p.append(p_tri.mean())
                 grads.append(self.face_pressure_gradients[f])
