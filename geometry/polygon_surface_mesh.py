@@ -3,6 +3,8 @@ a hydroelastic contact surface."""
 
 import numpy as np
 
+from .surface_mesh_faces import SurfaceMeshFaces
+
 __all__ = ["PolygonSurfaceMesh", "SurfacePolygon"]
 
 
@@ -25,7 +27,7 @@ class SurfacePolygon:
         return f"SurfacePolygon({list(self._vertices)})"
 
 
-class PolygonSurfaceMesh:
+class PolygonSurfaceMesh(SurfaceMeshFaces):
     """Planar polygons over shared vertices.
 
     Parameters
@@ -84,38 +86,15 @@ class PolygonSurfaceMesh:
 
     num_elements = num_faces
 
-    def num_vertices(self):
-        """The number of vertices."""
-        return len(self._vertices)
-
     def element(self, e):
         """Polygon e (SurfacePolygon)."""
         return self._polygons[e]
-
-    def vertex(self, v):
-        """The position of vertex v, ndarray (3,)."""
-        return self._vertices[v].copy()
 
     def face_data(self):
         """Drake's polygon encoding (list of int; see the constructor)."""
         return list(self._face_data)
 
-    def area(self, e):
-        """The area of polygon e (m²)."""
-        return float(self._areas[e])
 
-    def total_area(self):
-        """The sum of the polygons' areas (m²)."""
-        return float(self._areas.sum())
 
-    def face_normal(self, e):
-        """The unit normal of polygon e (right-handed about its vertex order)."""
-        return self._normals[e].copy()
 
-    def element_centroid(self, e):
-        """The area centroid of polygon e."""
-        return self._centroids[e].copy()
 
-    def centroid(self):
-        """The area-weighted centroid of the mesh."""
-        return self._areas @ self._centroids / self._areas.sum()
