@@ -43,6 +43,7 @@ __all__, __getattr__, __dir__ = lazy_exports(__name__, {
         "Sphere",
     ),
     ".triangle_surface_mesh": ("SurfaceTriangle", "TriangleSurfaceMesh"),
+    ".volume_mesh": ("VolumeElement", "VolumeMesh"),
 }, unlisted={
     # the browser visualizer: importable from here, not loaded by `import *`
     ".visualization": (

@@ -11,8 +11,8 @@ import pytest
 from merganser.geometry import (
     Aabb, Box, Capsule, Cylinder, Ellipsoid, FramePoseVector, GeometryFrame, GeometryInstance,
     HalfSpace, Obb, Plane, RigidTransform, RollPitchYaw, RotationMatrix, SceneGraph, Sphere,
-    TriangleSurfaceMesh, calc_obb, compute_aabb_for_triangle_mesh,
-    compute_obb_for_triangle_mesh,
+    TriangleSurfaceMesh, VolumeElement, VolumeMesh, calc_obb, compute_aabb_for_triangle_mesh,
+    compute_aabb_for_volume_mesh, compute_obb_for_triangle_mesh,
 )
 
 PAD = 2e-14          # Obb's round-off padding for boxes of unit scale
@@ -124,3 +124,20 @@ def test_shape_boxes_and_world_boxes():
     assert query.compute_obb_in_world(ground) is None
     assert query.compute_aabb_in_world(g) is None          # rigid geometry (as Drake)
     assert sg.model_inspector().get_obb_in_geometry_frame(g).equal(calc_obb(Box(2.0, 1.0, 0.5)))
+
+
+def test_volume_mesh_volumes_and_box_of_a_vertex_subset():
+    vertices = [(0, 0, 0), (1, 0, 0), (0, 1, 0), (0, 0, 1), (2, 3, 4)]
+    mesh = VolumeMesh(elements=[VolumeElement(0, 1, 2, 3), (1, 0, 2, 3)], vertices=vertices)
+    assert (mesh.num_elements(), mesh.num_vertices()) == (2, 5)
+    assert mesh.element(1).vertex(0) == 1
+    assert mesh.calc_tetrahedron_volume(0) == pytest.approx(1.0 / 6.0, rel=1e-15)
+    assert mesh.calc_tetrahedron_volume(1) == pytest.approx(-1.0 / 6.0, rel=1e-15)
+    assert mesh.calc_volume() == pytest.approx(0.0, abs=1e-15)
+    aabb = compute_aabb_for_volume_mesh(mesh_M=mesh, vertices={0, 1, 2, 3})
+    np.testing.assert_array_equal(aabb.center(), [0.5, 0.5, 0.5])
+    np.testing.assert_array_equal(aabb.half_width(), [0.5, 0.5, 0.5])
+    aabb = compute_aabb_for_volume_mesh(mesh, {0, 4})
+    np.testing.assert_array_equal(aabb.upper(), [2.0, 3.0, 4.0])
+    with pytest.raises(ValueError, match="names vertex 7"):
+        VolumeMesh([(0, 1, 2, 7)], vertices)
