@@ -19,7 +19,7 @@ class SurfaceGeometryId(GeometryId):
         return GeometryId(self._value)
 
     def __reduce__(self):
-        return (GeometryId, (self._value,))
+        return (SurfaceGeometryId, (self._value,))
 
 
 class SurfaceArea(float):
@@ -34,7 +34,7 @@ class SurfaceArea(float):
         return float(self._face_areas[face_index])
 
     def __reduce__(self):
-        return (float, (float(self),))
+        return (SurfaceArea, (self._face_areas,))
 
 
 class SurfaceCentroid(np.ndarray):
@@ -46,6 +46,10 @@ class SurfaceCentroid(np.ndarray):
         out.flags.writeable = False
         out._face_centroids = face_centroids
         return out
+
+    def __array_finalize__(self, obj):
+        # copies (copy.deepcopy, .copy()) keep the per-face centroids
+        self._face_centroids = getattr(obj, "_face_centroids", None)
 
     def __array_wrap__(self, array, context=None, return_scalar=False):
         # arithmetic with the centroid gives plain arrays
@@ -61,4 +65,5 @@ class SurfaceCentroid(np.ndarray):
         return np.array(self._face_centroids[face_index], dtype=float)
 
     def __reduce__(self):
-        return (np.array, (np.asarray(self).view(np.ndarray).tolist(),))
+        return (SurfaceCentroid, (np.asarray(self).view(np.ndarray).copy(),
+                                  self._face_centroids))

@@ -42,7 +42,7 @@ def test_ids_and_totals(scene):
     [s] = query.compute_contact_surfaces(Rep.kPolygon)
     assert s.id_M() == ball and s.id_N() == ground and s.id_M == ball
     assert type(s.id_M()) is GeometryId and hash(s.id_M) == hash(ball)
-    assert pickle.loads(pickle.dumps(s.id_N)) == ground
+    assert pickle.loads(pickle.dumps(s.id_N)) == ground and {s.id_N: 1}[ground] == 1
     # the sphere meets z = 0 in a disk of radius sqrt(R² - h²); the mesh is inscribed
     disk = np.pi * (R * R - HEIGHT * HEIGHT)
     assert s.total_area() == pytest.approx(disk, rel=0.03)
@@ -105,3 +105,13 @@ def test_pressure_fields_are_linear_on_each_face(scene):
         tri_field.evaluate_gradient(0)
     # the pressure is zero on the ball's boundary and largest at the deepest point
     assert min(field.values()) >= -1e-6 and max(field.values()) > 0.0
+
+
+def test_surface_survives_pickle_and_copy(scene):
+    import copy
+    [s] = scene[0].compute_contact_surfaces(Rep.kPolygon)
+    for other in (pickle.loads(pickle.dumps(s)), copy.deepcopy(s)):
+        assert other.id_M() == s.id_M() and other.total_area() == s.total_area()
+        assert other.area(0) == s.area(0)
+        np.testing.assert_array_equal(other.centroid(1), s.centroid(1))
+        np.testing.assert_array_equal(other.centroid(), s.centroid())
