@@ -17,6 +17,7 @@ Each shape has a ``type_code`` and ``kernel_params()`` (a float64 array) read by
 compiled proximity kernels (`geometry.proximity.shape_codes`).
 """
 
+import copy
 import math
 import os
 
@@ -56,6 +57,10 @@ class Shape:
 
     def _key(self):
         return tuple(self.kernel_params().tolist())
+
+    def clone(self):
+        """A new shape equal to this one (Drake's ``Shape::Clone``)."""
+        return copy.deepcopy(self)
 
 
 class Sphere(Shape):

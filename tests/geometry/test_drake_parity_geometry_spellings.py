@@ -1,4 +1,5 @@
 """Drake's keyword spellings and overloads on geometry classes (issue 18): Box(measures),
+Shape.clone(),
 CollisionFilterDeclaration's set_A/set_B, GeometryInstance.mutable_*_properties."""
 
 import numpy as np
@@ -15,6 +16,8 @@ def test_box_from_measures():
     box = Box([1.0, 2.0, 3.0])
     np.testing.assert_array_equal(box.size(), [1.0, 2.0, 3.0])
     assert (box.width(), box.depth(), box.height()) == (1.0, 2.0, 3.0)
+    twin = box.clone()
+    assert twin == box and twin is not box and type(twin) is Box
     with pytest.raises(ValueError, match="measures"):
         Box([1.0, 2.0])
     with pytest.raises(TypeError, match="width, depth and height"):
