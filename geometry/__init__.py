@@ -5,9 +5,18 @@ queries (QueryObject)."""
 from merganser.framework.lazy_exports import lazy_exports
 
 __all__, __getattr__, __dir__ = lazy_exports(__name__, {
+    ".bounding_box": (
+        "Aabb", "Obb", "calc_obb", "compute_aabb_for_triangle_mesh",
+        "compute_aabb_for_volume_mesh", "compute_obb_for_triangle_mesh",
+        "compute_obb_for_volume_mesh",
+    ),
     ".collision_filter": ("CollisionFilterDeclaration", "CollisionFilterManager", "GeometrySet"),
-    ".hydroelastic.contact_surface": ("HydroelasticContactRepresentation",),
+    ".hydroelastic.contact_surface": ("ContactSurface", "HydroelasticContactRepresentation"),
+    ".hydroelastic.surface_field": ("SurfaceMeshFieldLinear",),
+    ".plane": ("Plane",),
+    ".polygon_surface_mesh": ("PolygonSurfaceMesh", "SurfacePolygon"),
     ".geometry_configuration_vector": ("GeometryConfigurationVector",),
+    ".geometry_version": ("GeometryVersion",),
     ".geometry_instance": (
         "FrameId", "GeometryFrame", "GeometryId", "GeometryInstance", "SourceId",
     ),
@@ -34,6 +43,7 @@ __all__, __getattr__, __dir__ = lazy_exports(__name__, {
         "Sphere",
     ),
     ".triangle_surface_mesh": ("SurfaceTriangle", "TriangleSurfaceMesh"),
+    ".volume_mesh": ("VolumeElement", "VolumeMesh"),
 }, unlisted={
     # the browser visualizer: importable from here, not loaded by `import *`
     ".visualization": (

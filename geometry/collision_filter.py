@@ -73,9 +73,9 @@ class CollisionFilterDeclaration:
         self._statements.append(("exclude_within", geometry_set, None))
         return self
 
-    def exclude_between(self, set_a, set_b):
-        """Filter every pair (a, b) with a in `set_a` and b in `set_b`."""
-        self._statements.append(("exclude_between", set_a, set_b))
+    def exclude_between(self, set_A, set_B):
+        """Filter every pair (a, b) with a in `set_A` and b in `set_B`."""
+        self._statements.append(("exclude_between", set_A, set_B))
         return self
 
     def allow_within(self, geometry_set):
@@ -83,9 +83,9 @@ class CollisionFilterDeclaration:
         self._statements.append(("allow_within", geometry_set, None))
         return self
 
-    def allow_between(self, set_a, set_b):
-        """Remove declared filters between `set_a` and `set_b`."""
-        self._statements.append(("allow_between", set_a, set_b))
+    def allow_between(self, set_A, set_B):
+        """Remove declared filters between `set_A` and `set_B`."""
+        self._statements.append(("allow_between", set_A, set_B))
         return self
 
     def statements(self):

@@ -25,6 +25,14 @@ class Identifier:
     """
 
     __slots__ = ("_value",)
+    _KIND = "Identifier"
+
+    def __init_subclass__(cls, **kwargs):
+        # A kind is a direct subclass (SourceId, FrameId, GeometryId); a subclass of a
+        # kind (e.g. a callable GeometryId) compares, orders and hashes as that kind.
+        super().__init_subclass__(**kwargs)
+        if Identifier in cls.__bases__:
+            cls._KIND = cls.__name__
 
     def __init__(self, value=None):
         self._value = -1 if value is None else int(value)
@@ -42,21 +50,21 @@ class Identifier:
         return self._value
 
     def __eq__(self, other):
-        return type(other) is type(self) and other._value == self._value
+        return getattr(other, "_KIND", None) == self._KIND and other._value == self._value
 
     def __lt__(self, other):
-        if type(other) is not type(self):
+        if getattr(other, "_KIND", None) != self._KIND:
             return NotImplemented
         return self._value < other._value
 
     def __hash__(self):
-        return hash((type(self).__name__, self._value))
+        return hash((self._KIND, self._value))
 
     def __reduce__(self):
         return (type(self), (self._value,))
 
     def __repr__(self):
-        return f"{type(self).__name__}({self._value})"
+        return f"{self._KIND}({self._value})"
 
 
 class SourceId(Identifier):
@@ -163,6 +171,24 @@ class GeometryInstance:
 
     def perception_properties(self):
         return self._perception
+
+    def mutable_proximity_properties(self):
+        """The proximity properties, to edit in place (they must have been set)."""
+        return self._mutable("proximity", self._proximity)
+
+    def mutable_illustration_properties(self):
+        """The illustration properties, to edit in place (they must have been set)."""
+        return self._mutable("illustration", self._illustration)
+
+    def mutable_perception_properties(self):
+        """The perception properties, to edit in place (they must have been set)."""
+        return self._mutable("perception", self._perception)
+
+    def _mutable(self, role, properties):
+        if properties is None:
+            raise RuntimeError(f"GeometryInstance.mutable_{role}_properties: geometry "
+                               f"{self._name!r} has no {role} properties; set them first")
+        return properties
 
     def __repr__(self):
         return f"GeometryInstance({self._name!r}, {self._shape!r}, {self._id})"

@@ -10,7 +10,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .bounding_box import calc_obb
 from .collision_filter import CollisionFilter
+from .geometry_version import ROLES_WITH_VERSIONS, GeometryVersion, new_role_revision
 from .geometry_instance import FrameId, GeometryId, GeometryInstance, SourceId
 from .properties import IllustrationProperties, PerceptionProperties, ProximityProperties
 from .rigid_transform import RigidTransform
@@ -88,9 +90,15 @@ class SceneGraphModel:
         self.geometries = {}         # GeometryId -> GeometryRecord
         self.filter = CollisionFilter()
         self.version = 0
+        self.role_revisions = {role: new_role_revision() for role in ROLES_WITH_VERSIONS}
 
-    def bump(self):
+    def bump(self, roles=ROLES_WITH_VERSIONS):
+        """Mark an edit; `roles` (an iterable of roles) names the roles whose geometry
+        changed (all by default; none for frame or source edits)."""
         self.version += 1
+        for role in roles:
+            if role in self.role_revisions:
+                self.role_revisions[role] = new_role_revision()
 
     # ---- checks ---------------------------------------------------------------------------
     def check_source(self, source_id, fn):
@@ -288,6 +296,15 @@ class SceneGraphInspector:
 
     def get_shape(self, geometry_id):
         return self._geometry(geometry_id, "get_shape").shape
+
+    def get_obb_in_geometry_frame(self, geometry_id):
+        """The oriented bounding box of the geometry's shape in its frame G (an Obb, see
+        `geometry.bounding_box.calc_obb`), or None for a HalfSpace."""
+        return calc_obb(self._geometry(geometry_id, "get_obb_in_geometry_frame").shape)
+
+    def geometry_version(self):
+        """The model's GeometryVersion (a snapshot: per-role revisions)."""
+        return GeometryVersion.of_revisions(self._m.role_revisions)
 
     def get_pose_in_frame(self, geometry_id):
         """X_FG (RigidTransform) of the geometry in its frame."""

@@ -11,7 +11,8 @@ import numpy as np
 
 from merganser.framework.keyword_check import lists_valid_keywords
 
-from .geometry_instance import GeometryId
+from .bounding_box import Obb, calc_obb
+from .geometry_instance import FrameId, GeometryId
 from .proximity.narrow_phase import signed_distance_pair
 from .proximity.support import SPHERE
 
@@ -292,10 +293,42 @@ class QueryObject:
         engine = self._prepare("compute_contact_surfaces")
         return compute_hydroelastic(engine, self.inspector(), strict)
 
-    def get_pose_in_world(self, geometry_id):
-        """X_WG (RigidTransform) of a proximity geometry, or of any geometry's frame pose
-        composed with its pose in frame."""
-        return self._bound("get_pose_in_world")._geometry_pose_in_world(self._ctx, geometry_id)
+    def get_pose_in_world(self, geometry_id=None, frame_id=None):
+        """X_WG (RigidTransform) of a geometry (its frame's pose composed with its pose in
+        the frame), or X_WF of a frame: ``get_pose_in_world(frame_id=f)`` (a FrameId given
+        positionally is taken as a frame)."""
+        if isinstance(geometry_id, FrameId) and frame_id is None:
+            geometry_id, frame_id = None, geometry_id
+        if (geometry_id is None) == (frame_id is None):
+            raise TypeError(f"QueryObject.get_pose_in_world: give exactly one of geometry_id "
+                            f"and frame_id, got geometry_id={geometry_id!r}, "
+                            f"frame_id={frame_id!r}")
+        sg = self._bound("get_pose_in_world")
+        if frame_id is not None:
+            return sg._frame_pose(self._ctx, frame_id, "get_pose_in_world")
+        return sg._geometry_pose_in_world(self._ctx, geometry_id)
+
+    def get_pose_in_parent(self, frame_id):
+        """X_PF (RigidTransform) of a frame in its parent frame (X_WF for a frame whose
+        parent is the world)."""
+        return self._bound("get_pose_in_parent")._frame_pose(
+            self._ctx, frame_id, "get_pose_in_parent", in_parent=True)
+
+    def compute_obb_in_world(self, geometry_id):
+        """The oriented bounding box of a geometry in W (an Obb: the geometry's
+        `calc_obb` box posed by X_WG), or None for a HalfSpace."""
+        obb_G = calc_obb(self.inspector().get_shape(geometry_id))
+        if obb_G is None:
+            return None
+        X_WG = self.get_pose_in_world(geometry_id=geometry_id)
+        return Obb(X_WG @ obb_G.pose(), obb_G.half_width())
+
+    def compute_aabb_in_world(self, geometry_id):
+        """The axis-aligned bounding box of a deformable geometry in W, as Drake's; every
+        geometry here is rigid, for which Drake (and this) returns None. The geometry
+        must be registered (else the inspector raises)."""
+        self.inspector().get_shape(geometry_id)
+        return None
 
     # ---- fast path for the plant ---------------------------------------------------------
     def _contact_point_arrays(self):

@@ -211,7 +211,7 @@ class SceneGraph(LeafSystem):
         self._model.source_anchored[source_id] = []
         self._source_ports[source_id] = self.declare_abstract_input_port(
             f"{name}_pose", FramePoseVector(), required=False)
-        self._model.bump()
+        self._model.bump(roles=())
         return source_id
 
     def source_is_registered(self, source_id):
@@ -242,7 +242,7 @@ class SceneGraph(LeafSystem):
         self._frame_slot[frame.id()] = len(self._frame_slot)
         if parent != WORLD_FRAME_ID:
             self._nested_frames.append(frame.id())
-        self._model.bump()
+        self._model.bump(roles=())
         return frame.id()
 
     def register_geometry(self, *args, **kwargs):
@@ -292,7 +292,7 @@ class SceneGraph(LeafSystem):
                       geometry.perception_properties()):
             if props is not None:
                 self._set_role(model, rec, role_of(props, fn), props)
-        model.bump()
+        model.bump(roles=tuple(rec.roles))
         return gid
 
     def _set_role(self, model, rec, role, properties):
@@ -317,7 +317,7 @@ class SceneGraph(LeafSystem):
             rec = self._model.geometries.get(gid)
             if rec is not None and Role.kProximity in rec.roles:
                 self._set_role(self._model, rec, Role.kProximity, given)
-        self._model.bump()
+        self._model.bump(roles=(Role.kProximity,))
 
     def get_config(self):
         """The SceneGraphConfig in use (a copy)."""
@@ -343,7 +343,7 @@ class SceneGraph(LeafSystem):
             raise SceneGraphError(f"{fn}: geometry {rec.name!r} already has the {role} role; "
                                   f"use assign='replace'")
         self._set_role(model, rec, role, properties)
-        model.bump()
+        model.bump(roles=(role,))
 
     # ---- model edits (Drake's RenameFrame, RenameGeometry, ChangeShape, RemoveGeometry) ----
     def rename_frame(self, frame_id, name):
@@ -382,7 +382,7 @@ class SceneGraph(LeafSystem):
             rec.X_FG = (X_FG if isinstance(X_FG, RigidTransform)
                         else RigidTransform(X_FG)).get_as_matrix4()
         rec.shape = shape
-        model.bump()
+        model.bump(roles=tuple(rec.roles))
 
     def remove_geometry(self, *args, **kwargs):
         """``remove_geometry([context,] source_id, geometry_id)``: remove the geometry
@@ -403,7 +403,7 @@ class SceneGraph(LeafSystem):
             model.frames[rec.frame_id].geometries.remove(geometry_id)
         if model is self._model:
             self._proximity_as_given.pop(geometry_id, None)
-        model.bump()
+        model.bump(roles=tuple(rec.roles))
 
     @staticmethod
     def _owned_geometry(model, source_id, geometry_id, fn):
@@ -436,7 +436,7 @@ class SceneGraph(LeafSystem):
             model.check_geometry(geometry_id, fn)
             targets = [geometry_id]
         had = sum(model.geometries[g].roles.pop(role, None) is not None for g in targets)
-        model.bump()
+        model.bump(roles=(role,) if had else ())
         return int(had)
 
     def _edit(self, context, fn, edit, *args, **kwargs):
@@ -582,6 +582,17 @@ class SceneGraph(LeafSystem):
         rec = model.geometries[geometry_id]
         return RigidTransform(cache.X_WF[self._frame_slot[rec.frame_id]] @ rec.X_FG)
 
+    def _frame_pose(self, context, frame_id, fn, in_parent=False):
+        """X_WF of a frame (the world frame included), or X_PF in its parent P."""
+        model = self._model_for(context)
+        model.check_frame(frame_id, f"QueryObject.{fn}")
+        X_WF = self._pose_cache.eval(context).X_WF
+        X = X_WF[self._frame_slot[frame_id]]
+        if in_parent and frame_id != WORLD_FRAME_ID:
+            X_WP = X_WF[self._frame_slot[model.frames[frame_id].parent_id]]
+            X = np.linalg.solve(X_WP, X)
+        return RigidTransform(X)
+
     def __repr__(self):
         return (f"<SceneGraph '{self.get_name()}' ({len(self._model.sources)} sources, "
                 f"{len(self._model.geometries)} geometries)>")
@@ -594,5 +605,5 @@ def _rename(model, rec, fn, name, taken, what):
         raise ValueError(f"{fn}: name must be a non-empty str not used by another {what}, "
                          f"got {name!r}")
     rec.name = name
-    model.bump()
+    model.bump(roles=())
 

@@ -17,6 +17,7 @@ Each shape has a ``type_code`` and ``kernel_params()`` (a float64 array) read by
 compiled proximity kernels (`geometry.proximity.shape_codes`).
 """
 
+import copy
 import math
 import os
 
@@ -57,6 +58,10 @@ class Shape:
     def _key(self):
         return tuple(self.kernel_params().tolist())
 
+    def clone(self):
+        """A new shape equal to this one (Drake's ``Shape::Clone``)."""
+        return copy.deepcopy(self)
+
 
 class Sphere(Shape):
     """A sphere of `radius` (m) centred at the origin of its frame."""
@@ -77,11 +82,19 @@ class Sphere(Shape):
 
 
 class Box(Shape):
-    """A box of `width` (x), `depth` (y) and `height` (z) (m) centred at its frame origin."""
+    """A box of `width` (x), `depth` (y) and `height` (z) (m) centred at its frame origin;
+    ``Box(measures)`` takes the three as one vector (Drake's overload)."""
 
     type_code = BOX
 
-    def __init__(self, width, depth, height):
+    def __init__(self, width, depth=None, height=None):
+        if depth is None and height is None and np.ndim(width) == 1:
+            if np.shape(width) != (3,):
+                raise ValueError(f"Box: measures must be [width, depth, height], got {width!r}")
+            width, depth, height = (float(x) for x in width)
+        elif depth is None or height is None:
+            raise TypeError(f"Box: give width, depth and height, or one vector of the three; "
+                            f"got width={width!r}, depth={depth!r}, height={height!r}")
         self._size = np.array([_positive("Box", "width", width), _positive("Box", "depth", depth),
                                _positive("Box", "height", height)])
 

@@ -4,6 +4,8 @@ the normals point to)."""
 
 import numpy as np
 
+from .surface_mesh_faces import SurfaceMeshFaces
+
 __all__ = ["SurfaceTriangle", "TriangleSurfaceMesh"]
 
 
@@ -32,7 +34,7 @@ class SurfaceTriangle:
         return f"SurfaceTriangle({self._v[0]}, {self._v[1]}, {self._v[2]})"
 
 
-class TriangleSurfaceMesh:
+class TriangleSurfaceMesh(SurfaceMeshFaces):
     """A triangle mesh: `triangles` (SurfaceTriangle or index triples) over `vertices`
     (positions (3,), m).
 
@@ -68,10 +70,6 @@ class TriangleSurfaceMesh:
 
     num_elements = num_triangles
 
-    def num_vertices(self):
-        """The number of vertices."""
-        return len(self._vertices)
-
     def triangles(self):
         """The triangles (list of SurfaceTriangle)."""
         return list(self._triangles)
@@ -83,30 +81,6 @@ class TriangleSurfaceMesh:
     def element(self, e):
         """Triangle e."""
         return self._triangles[e]
-
-    def vertex(self, v):
-        """The position of vertex v, ndarray (3,)."""
-        return self._vertices[v].copy()
-
-    def area(self, f):
-        """The area of triangle f (m²)."""
-        return float(self._areas[f])
-
-    def total_area(self):
-        """The sum of the triangles' areas (m²)."""
-        return float(self._areas.sum())
-
-    def face_normal(self, f):
-        """The unit normal of triangle f, (v1 - v0) × (v2 - v0) normalized."""
-        return self._normals[f].copy()
-
-    def element_centroid(self, f):
-        """The centroid of triangle f."""
-        return self._centroids[f].copy()
-
-    def centroid(self):
-        """The area-weighted centroid of the mesh."""
-        return self._areas @ self._centroids / self._areas.sum()
 
     def vertex_array(self):
         """Vertex positions, ndarray (nv, 3) (a copy)."""

@@ -5,6 +5,11 @@ import enum
 
 import numpy as np
 
+from ..polygon_surface_mesh import PolygonSurfaceMesh
+from ..triangle_surface_mesh import TriangleSurfaceMesh
+from .surface_accessors import SurfaceArea, SurfaceCentroid, SurfaceGeometryId
+from .surface_field import SurfaceMeshFieldLinear
+
 __all__ = ["ContactSurface", "HydroelasticContactRepresentation"]
 
 
@@ -26,10 +31,17 @@ class HydroelasticContactRepresentation(enum.Enum):
 class ContactSurface:
     """Polygons where two hydroelastic geometries meet, with the pressure field on them.
 
+    Drake's accessors are here too: ``id_M()``, ``id_N()``, ``num_faces()``,
+    ``num_vertices()``, ``area(face_index)``, ``total_area()``, ``face_normal(face_index)``,
+    ``centroid()`` / ``centroid(face_index)``, ``is_triangle()``, ``representation()``,
+    ``tri_mesh_W()`` / ``poly_mesh_W()`` and the pressure fields ``tri_e_MN()`` /
+    ``poly_e_MN()``. Each face has its own vertices (a vertex shared by two faces is
+    listed once per face), so ``num_vertices()`` counts them per face.
+
     Attributes
     ----------
     id_M, id_N : GeometryId
-        The geometries (id_M < id_N).
+        The geometries (id_M < id_N); calling one returns it (Drake's ``id_M()``).
     vertices_W : ndarray (nv, 3)
         Polygon vertices in W (m).
     polygons : list of ndarray (int64)
@@ -50,15 +62,16 @@ class ContactSurface:
         |∂p/∂n| of the compliant field on each face (Pa/m): the stiffness per area with
         which the pressure grows with penetration along the normal.
     area : float
-        Total area (m²).
+        Total area (m²); ``area(face_index)`` is one face's (Drake's accessor).
     centroid : ndarray (3,)
-        Area centroid of the surface in W (m).
+        Area centroid of the surface in W (m); ``centroid()`` returns it and
+        ``centroid(face_index)`` one face's.
     """
 
     def __init__(self, id_M, id_N, vertices_W, start, pressure, normals, areas, centroids,
-                 face_pressures, face_pressure_gradients=None):
-        self.id_M = id_M
-        self.id_N = id_N
+                 face_pressures, face_pressure_gradients=None, representation=None):
+        self.id_M = SurfaceGeometryId(id_M.get_value())
+        self.id_N = SurfaceGeometryId(id_N.get_value())
         self.vertices_W = vertices_W
         self._start = start
         self._polygons = None
@@ -69,9 +82,15 @@ class ContactSurface:
         self.face_pressures = face_pressures
         self.face_pressure_gradients = (np.zeros(len(areas)) if face_pressure_gradients is None
                                         else face_pressure_gradients)
-        self.area = float(areas.sum())
-        self.centroid = (areas @ centroids / self.area) if self.area > 0.0 else (
-            centroids.mean(axis=0) if len(areas) else np.zeros(3))
+        self.area = SurfaceArea(areas)
+        self.centroid = SurfaceCentroid((areas @ centroids / self.area) if self.area > 0.0 else (
+            centroids.mean(axis=0) if len(areas) else np.zeros(3)), centroids)
+        if representation is None:
+            representation = (HydroelasticContactRepresentation.kTriangle
+                              if self._all_triangles() else
+                              HydroelasticContactRepresentation.kPolygon)
+        self._representation = representation
+        self._field = None
 
     @property
     def polygons(self):
@@ -85,10 +104,72 @@ class ContactSurface:
         """Number of polygons."""
         return len(self.face_areas)
 
+    def num_vertices(self):
+        """Number of vertices (each face's own; see the class)."""
+        return len(self.vertices_W)
+
+    def total_area(self):
+        """The total area (m²)."""
+        return float(self.area)
+
+    def face_normal(self, face_index):
+        """The unit normal of a face, ndarray (3,) in W (out of N into M)."""
+        return np.array(self.face_normals_W[face_index], dtype=float)
+
+    def _mesh_arguments(self):
+        return [self.vertices_W[v] for v in range(len(self.vertices_W))]
+
+    def _need(self, representation, fn):
+        if self._representation is not representation:
+            raise RuntimeError(f"ContactSurface.{fn}: the surface's representation is "
+                               f"{self._representation.name}, expected {representation.name}")
+
+    def tri_mesh_W(self):
+        """The faces as a TriangleSurfaceMesh in W (triangle representation only).
+
+        Raises
+        ------
+        RuntimeError
+            For a polygon surface (as Drake).
+        """
+        self._need(HydroelasticContactRepresentation.kTriangle, "tri_mesh_W")
+        return TriangleSurfaceMesh(self._start[:-1, None] + np.arange(3), self._mesh_arguments())
+
+    def poly_mesh_W(self):
+        """The faces as a PolygonSurfaceMesh in W (polygon representation only).
+
+        Raises
+        ------
+        RuntimeError
+            For a triangle surface (as Drake).
+        """
+        self._need(HydroelasticContactRepresentation.kPolygon, "poly_mesh_W")
+        data = []
+        for poly in self.polygons:
+            data += [len(poly), *poly.tolist()]
+        return PolygonSurfaceMesh(data, self._mesh_arguments())
+
+    def _pressure_field(self, representation, fn):
+        self._need(representation, fn)
+        if self._field is None:
+            self._field = SurfaceMeshFieldLinear(
+                self.vertices_W, self._start, self.pressure,
+                representation is HydroelasticContactRepresentation.kTriangle)
+        return self._field
+
+    def tri_e_MN(self):
+        """The pressure field on the triangles (triangle representation only)."""
+        return self._pressure_field(HydroelasticContactRepresentation.kTriangle, "tri_e_MN")
+
+    def poly_e_MN(self):
+        """The pressure field on the polygons (polygon representation only)."""
+        return self._pressure_field(HydroelasticContactRepresentation.kPolygon, "poly_e_MN")
+
     def to_triangles(self):
         """This surface with each polygon split into the triangles (c, v_i, v_i+1) around
         its centroid c: the same area, centroid and pressure integral (the pressure is
         linear on each polygon, so its value at c is the face's centroid pressure).
+        Triangles of exactly zero area (at a repeated polygon vertex) are left out.
 
         Returns
         -------
@@ -101,11 +182,14 @@ class ContactSurface:
             for i in range(len(poly)):
                 a, b = poly[i], poly[(i + 1) % len(poly)]
                 tri = np.array([c, self.vertices_W[a], self.vertices_W[b]])
+                area = 0.5 * np.linalg.norm(np.cross(tri[1] - tri[0], tri[2] - tri[0]))
+                if area == 0.0:             # a repeated vertex: nothing to integrate
+                    continue
                 p_tri = np.array([pc, self.pressure[a], self.pressure[b]])
                 verts.append(tri)
                 press.append(p_tri)
                 normals.append(self.face_normals_W[f])
-                areas.append(0.5 * np.linalg.norm(np.cross(tri[1] - tri[0], tri[2] - tri[0])))
+                areas.append(area)
                 cents.append(tri.mean(axis=0))
                 face_p.append(p_tri.mean())
                 grads.append(self.face_pressure_gradients[f])
@@ -114,16 +198,20 @@ class ContactSurface:
             self.id_M, self.id_N,
             np.concatenate(verts) if n else np.zeros((0, 3)), np.arange(0, 3 * n + 1, 3),
             np.concatenate(press) if n else np.zeros(0), np.array(normals).reshape(n, 3),
-            np.array(areas), np.array(cents).reshape(n, 3), np.array(face_p), np.array(grads))
+            np.array(areas), np.array(cents).reshape(n, 3), np.array(face_p), np.array(grads),
+            HydroelasticContactRepresentation.kTriangle)
 
-    def is_triangle(self) -> bool:
-        """True if every face is a triangle."""
+    def _all_triangles(self):
         return bool(np.all(np.diff(self._start) == 3))
 
+    def is_triangle(self) -> bool:
+        """True for the triangle representation."""
+        return self._representation is HydroelasticContactRepresentation.kTriangle
+
     def representation(self):
-        """kTriangle if every face is a triangle, else kPolygon."""
-        return (HydroelasticContactRepresentation.kTriangle if self.is_triangle()
-                else HydroelasticContactRepresentation.kPolygon)
+        """The representation (kTriangle from `to_triangles`, else kPolygon unless the
+        constructor was given one or every face is a triangle)."""
+        return self._representation
 
     def total_normal_force(self):
         """∫ p n dA over the surface (N, in W): the elastic force on M."""
@@ -131,4 +219,4 @@ class ContactSurface:
 
     def __repr__(self):
         return (f"ContactSurface(id_M={self.id_M!r}, id_N={self.id_N!r}, "
-                f"{self.num_faces()} polygons, area={self.area:.3g})")
+                f"{self.num_faces()} polygons, area={float(self.area):.3g})")

@@ -25,7 +25,7 @@ import weakref
 
 import numpy as np
 
-from .contact_surface import ContactSurface
+from .contact_surface import ContactSurface, HydroelasticContactRepresentation
 from .representations import make_representation
 from .surface_kernels import (
     FACE_COLUMNS, MAX_POLYGON_VERTICES, plane_volume_surface, slab_surface_surface,
@@ -228,7 +228,7 @@ def compute_hydroelastic(engine, inspector, strict):
         result.surfaces.append(ContactSurface(
             t.ids[i], t.ids[j], out_v[:nv].copy(), out_start[:nf + 1].copy(),
             out_p[:nv].copy(), F[:, 0:3].copy(), F[:, 6].copy(), F[:, 3:6].copy(),
-            F[:, 7].copy(), F[:, 8].copy()))
+            F[:, 7].copy(), F[:, 8].copy(), HydroelasticContactRepresentation.kPolygon))
         result.surface_pairs.append((i, j))
     return result
 
