@@ -59,7 +59,9 @@ class StepWork:
     w, contact_work, constraint_work, vstar : ndarray
         The SAP-family step's work arrays (`multibody.contact.sap_step`).
     solver : tuple
-        The SAP solve's work arrays (`multibody.contact.sap.sap_work`, sized with J).
+        The SAP solve's work arrays (`multibody.contact.sap.sap_work`, sized with J),
+        made at first use, so a step without contact or constraints (which never reads
+        them) compiles and loads no contact kernel.
     qdot : ndarray (nq,)
         Work array of the position update.
     lcp_warm : dict
@@ -73,7 +75,7 @@ class StepWork:
         self.contact_work = np.zeros((CONTACT_WORK_ROWS, 4))
         self.constraint_work = np.zeros((CONSTRAINT_WORK_ROWS, max(m, 1)))
         self.vstar = np.zeros(nv)
-        self.solver = sap_work(nv, 8, 8)
+        self._solver = None
         self.qdot = np.zeros(nq)
         self.lcp_warm = {}
 
@@ -85,7 +87,14 @@ class StepWork:
             self.w = np.zeros(self.J.shape[0])
             self.contact_work = np.zeros((CONTACT_WORK_ROWS,
                                           max(2 * nc, self.contact_work.shape[1])))
-            self.solver = sap_work(nv, self.J.shape[0], self.J.shape[0])   # blocks <= rows
+            self._solver = None                # remade at the new size at next use
+
+    @property
+    def solver(self):
+        if self._solver is None:
+            rows = self.J.shape[0]
+            self._solver = sap_work(self.J.shape[1], rows, rows)   # blocks <= rows
+        return self._solver
 
 
 class StepResults:
