@@ -205,3 +205,48 @@ def test_accelerated_query_equals_brute_force_on_random_poses(a, b):
         X_WB = random_pose(rng, apart, 0.02)
         faces += assert_same_surface(ga, gb, X_WA, X_WB, 0.1)
     assert faces > 0
+
+
+@pytest.mark.parametrize("make_mesh", [
+    lambda: make_sphere_volume_mesh(0.1, 0.025, E),
+    lambda: make_sphere_volume_mesh(0.05, 0.02, 3 * E),
+])
+def test_pressure_bounds_hold_everywhere_on_each_nodes_tets(make_mesh):
+    """Every node of the tet tree bounds the piecewise-linear pressure of the tets below it
+    between the planes g·x + c_lo and g·x + c_hi (sampled inside each tet), and an
+    element's row is its own linear field."""
+    from merganser.geometry.hydroelastic.bvh import pressure_bounds
+    mesh = make_mesh()
+    V, T, p = mesh.vertices_G, mesh.tetrahedra, mesh.pressure
+    # The linear field of each tet from its four vertex pressures (p = g·x + c).
+    field = np.empty((len(T), 4))
+    for t, tet in enumerate(T):
+        A = np.column_stack([V[tet], np.ones(4)])
+        field[t] = np.linalg.solve(A, p[tet])
+    bvh = build_bvh(V, T)
+    bounds = pressure_bounds(bvh, V, T, field)
+    num_nodes = 2 * bvh.num_leaves - 1
+    assert bounds.shape == (num_nodes + len(T), 5)
+    np.testing.assert_allclose(bounds[num_nodes:, :3], field[:, :3])
+    np.testing.assert_allclose(bounds[num_nodes:, 3], field[:, 3])
+    rng = np.random.default_rng(4)
+    w = rng.dirichlet(np.ones(4), size=6)                       # barycentric samples
+    X = np.einsum("sk,tkc->tsc", w, V[T])                       # (nt, 6, 3)
+    P = np.einsum("tsc,tc->ts", X, field[:, :3]) + field[:, 3:4]
+    segments, node, checked = 1, 0, 0
+    while segments <= bvh.num_leaves:
+        for members in bvh.order.reshape(segments, -1):
+            members = members[members >= 0]
+            g, lo, hi = bounds[node, :3], bounds[node, 3], bounds[node, 4]
+            if len(members):
+                assert np.isfinite(lo) and np.isfinite(hi) and lo <= hi
+                plane = X[members] @ g
+                scale = 1e-9 * max(1.0, np.abs(P).max())
+                assert np.all(plane + lo <= P[members] + scale)
+                assert np.all(P[members] <= plane + hi + scale)
+                checked += 1
+            else:
+                assert lo == np.inf and hi == -np.inf
+            node += 1
+        segments *= 2
+    assert node == num_nodes and checked > num_nodes // 2
