@@ -34,6 +34,7 @@ __all__, __getattr__, __dir__ = lazy_exports(__name__, {
     ".query_object": (
         "PenetrationAsPointPair", "QueryObject", "SignedDistancePair", "SignedDistanceToPoint",
     ),
+    ".rgba": ("Rgba",),
     ".rigid_transform": ("RigidTransform",),
     ".rotation_matrix": ("RotationMatrix", "RollPitchYaw"),
     ".scene_graph": ("FramePoseVector", "SceneGraph"),
