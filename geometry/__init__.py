@@ -10,7 +10,10 @@ __all__, __getattr__, __dir__ = lazy_exports(__name__, {
         "compute_aabb_for_volume_mesh", "compute_obb_for_triangle_mesh",
         "compute_obb_for_volume_mesh",
     ),
-    ".collision_filter": ("CollisionFilterDeclaration", "CollisionFilterManager", "GeometrySet"),
+    ".collision_filter": (
+        "CollisionFilterDeclaration", "CollisionFilterManager", "CollisionFilterScope", "FilterId",
+        "GeometrySet",
+    ),
     ".hydroelastic.contact_surface": ("ContactSurface", "HydroelasticContactRepresentation"),
     ".hydroelastic.surface_field": ("SurfaceMeshFieldLinear",),
     ".plane": ("Plane",),
