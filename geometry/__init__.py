@@ -16,6 +16,7 @@ __all__, __getattr__, __dir__ = lazy_exports(__name__, {
     ),
     ".hydroelastic.contact_surface": ("ContactSurface", "HydroelasticContactRepresentation"),
     ".hydroelastic.surface_field": ("SurfaceMeshFieldLinear",),
+    ".mesh_source": ("InMemoryMesh", "MemoryFile", "MeshSource"),
     ".plane": ("Plane",),
     ".polygon_surface_mesh": ("PolygonSurfaceMesh", "SurfacePolygon"),
     ".geometry_configuration_vector": ("GeometryConfigurationVector",),

@@ -23,6 +23,8 @@ import os
 
 import numpy as np
 
+from .mesh_source import InMemoryMesh, MemoryFile, MeshSource
+
 __all__ = ["Shape", "Sphere", "Box", "Cylinder", "Capsule", "Ellipsoid", "HalfSpace", "Mesh",
            "Convex"]
 
@@ -221,55 +223,117 @@ def _scale3(cls, scale):
     return s
 
 
+def _mesh_source(cls, filename, mesh_data, source):
+    """The one MeshSource given as `filename` (a path, MeshSource or InMemoryMesh given
+    positionally), `mesh_data` (InMemoryMesh) or `source` (MeshSource)."""
+    given = [x for x in (filename, mesh_data, source) if x is not None]
+    if len(given) != 1:
+        raise TypeError(f"{cls}: give exactly one of filename, mesh_data or source; got "
+                        f"{len(given)}")
+    x = given[0]
+    if isinstance(x, MeshSource):
+        return MeshSource(other=x)
+    if isinstance(x, InMemoryMesh):
+        return MeshSource(mesh=x)
+    if isinstance(x, (str, os.PathLike)):
+        return MeshSource(path=os.path.abspath(os.fspath(x)))
+    raise TypeError(f"{cls}: filename must be a path (or a MeshSource / InMemoryMesh), got "
+                    f"{type(x).__name__}")
+
+
 class _MeshBase(Shape):
-    """A mesh file with a scale; vertices are loaded (through trimesh) on first use."""
+    """Mesh data (a path or in memory, see `mesh_source`) with a scale. Nothing is read at
+    construction (a path need not exist yet, as in Drake); the vertices are loaded
+    (through trimesh) on first use, which raises RuntimeError naming the file if it
+    cannot be read."""
 
     type_code = CONVEX
 
-    def __init__(self, filename, scale=1.0):
+    def __init__(self, filename=None, scale=None, *, scale3=None, mesh_data=None, source=None):
         cls = type(self).__name__
-        if not isinstance(filename, (str, os.PathLike)):
-            raise TypeError(f"{cls}: filename must be a path, got {type(filename).__name__}")
-        filename = os.fspath(filename)
-        if not os.path.isfile(filename):
-            raise ValueError(f"{cls}: filename {filename!r} does not exist")
-        self._filename = filename
-        self._scale = _scale3(cls, scale)
+        self._source = _mesh_source(cls, filename, mesh_data, source)
+        if scale is not None and scale3 is not None:
+            raise TypeError(f"{cls}: give scale or scale3, not both")
+        self._scale = _scale3(cls, scale3 if scale3 is not None else
+                              (1.0 if scale is None else scale))
         self._hull = None
 
+    def source(self):
+        """The MeshSource (a path or an in-memory mesh)."""
+        return self._source
+
     def filename(self):
-        return self._filename
+        """The (absolute) path of a path-sourced mesh; RuntimeError for an in-memory one."""
+        return str(self._source.path())
 
     def scale(self):
-        """Scale factors (3,) applied to the file's vertices."""
+        """The uniform scale (float); RuntimeError if the scale is not uniform (use scale3)."""
+        if not np.all(self._scale == self._scale[0]):
+            raise RuntimeError(f"{type(self).__name__}.scale: the scale {self._scale.tolist()} "
+                               f"is not uniform; use scale3()")
+        return float(self._scale[0])
+
+    def scale3(self):
+        """Scale factors (3,) applied to the mesh's vertices."""
         return self._scale.copy()
 
     def extension(self):
-        return os.path.splitext(self._filename)[1].lower()
+        """The mesh data's file type, lowercase (``".obj"``)."""
+        return self._source.extension()
 
     def convex_hull_vertices(self):
         """Vertices (n, 3) of the convex hull of the scaled mesh, in the geometry frame."""
         if self._hull is None:
             from .proximity.mesh_loading import load_convex_hull_vertices
-            self._hull = load_convex_hull_vertices(self._filename, self._scale)
+            self._hull = load_convex_hull_vertices(self._source, self._scale)
         return self._hull
+
+    def get_convex_hull(self):
+        """The convex hull of the scaled mesh as a PolygonSurfaceMesh (triangular faces,
+        outward normals)."""
+        from .proximity.mesh_loading import convex_hull_mesh
+        return convex_hull_mesh(self.convex_hull_vertices())
 
     def kernel_params(self):
         return self.convex_hull_vertices().reshape(-1).copy()
 
     def _key(self):
-        return (self._filename, tuple(self._scale.tolist()))
+        return (self._source._key(), tuple(self._scale.tolist()))
+
+    def __getstate__(self):
+        return {"_source": self._source, "_scale": self._scale, "_hull": None}
 
     def __repr__(self):
-        return f"{type(self).__name__}({self._filename!r}, scale={self._scale.tolist()})"
+        if self._source.is_path():
+            data = f"filename={self._source.description()!r}"
+        else:
+            data = f"mesh_data={self._source.in_memory()!r}"
+        return f"{type(self).__name__}({data}, scale3={self._scale.tolist()})"
 
 
 class Mesh(_MeshBase):
-    """A triangle mesh from `filename` (obj, stl, ply, ...), scaled by `scale`.
+    """A triangle mesh (obj, stl, ply, ...) from `filename` (or `mesh_data` / `source`),
+    scaled by `scale` (a number) or `scale3` (3 numbers).
 
     As in Drake, point-contact proximity queries use the mesh's convex hull.
     """
 
 
 class Convex(_MeshBase):
-    """The convex hull of the mesh in `filename`, scaled by `scale`."""
+    """The convex hull of a mesh from `filename` (or `mesh_data` / `source`), or of
+    `points` (3, N), scaled by `scale` or `scale3`.
+
+    ``Convex(points=P, label="name")`` stores the points as an in-memory .obj named
+    `label`, as Drake does.
+    """
+
+    def __init__(self, filename=None, scale=None, *, scale3=None, mesh_data=None, source=None,
+                 points=None, label=""):
+        if points is not None:
+            P = np.asarray(points, dtype=float)
+            if P.ndim != 2 or P.shape[0] != 3 or P.shape[1] < 4:
+                raise ValueError(f"Convex: points must have shape (3, N) with N >= 4, got "
+                                 f"{P.shape}")
+            text = "".join("v " + " ".join(f"{x:.17g}" for x in col) + "\n" for col in P.T)
+            mesh_data = InMemoryMesh(MemoryFile(text, ".obj", str(label)))
+        super().__init__(filename, scale, scale3=scale3, mesh_data=mesh_data, source=source)
