@@ -44,9 +44,10 @@ __all__, __getattr__, __dir__ = lazy_exports(__name__, {
     ".scene_graph": ("FramePoseVector", "SceneGraph"),
     ".scene_graph_config": ("DefaultProximityProperties", "SceneGraphConfig"),
     ".shapes": (
-        "Box", "Capsule", "Convex", "Cylinder", "Ellipsoid", "HalfSpace", "Mesh", "Shape",
-        "Sphere",
+        "Box", "Capsule", "Convex", "Cylinder", "Ellipsoid", "HalfSpace", "Mesh", "MeshcatCone",
+        "Shape", "Sphere",
     ),
+    ".shape_volume": ("calc_volume",),
     ".triangle_surface_mesh": ("SurfaceTriangle", "TriangleSurfaceMesh"),
     ".volume_mesh": ("VolumeElement", "VolumeMesh"),
 }, unlisted={

@@ -11,6 +11,7 @@ Every shape is defined in its own frame G (the geometry frame):
 ``HalfSpace``   z <= 0 of G (outward normal +z)
 ``Mesh``        a triangle mesh file (scaled); proximity queries use its convex hull
 ``Convex``      the convex hull of a mesh file (scaled)
+``MeshcatCone`` an elliptic cone (visualization only)
 ==============  ==========================================================================
 
 Each shape has a ``type_code`` and ``kernel_params()`` (a float64 array) read by the
@@ -26,7 +27,7 @@ import numpy as np
 from .mesh_source import InMemoryMesh, MemoryFile, MeshSource
 
 __all__ = ["Shape", "Sphere", "Box", "Cylinder", "Capsule", "Ellipsoid", "HalfSpace", "Mesh",
-           "Convex"]
+           "Convex", "MeshcatCone"]
 
 # Shape type codes shared with the proximity kernels.
 SPHERE, BOX, CYLINDER, CAPSULE, ELLIPSOID, HALFSPACE, CONVEX = range(7)
@@ -40,6 +41,25 @@ def _positive(cls, arg, value):
     if not (math.isfinite(x) and x > 0.0):
         raise ValueError(f"{cls}: {arg} must be finite and > 0, got {value!r}")
     return x
+
+
+def _measures(cls, names, values, measures):
+    """The dimensions `names` as positive floats, given one by one (`values`) or as one
+    vector `measures` (Drake's ``measures`` overloads); a vector may also come as the
+    first positional value."""
+    if measures is None and values[0] is not None and all(v is None for v in values[1:]) \
+            and np.ndim(values[0]) == 1:
+        measures = values[0]
+    if measures is not None:
+        if any(v is not None for v in values) and measures is not values[0]:
+            raise TypeError(f"{cls}: give {', '.join(names)} or measures, not both")
+        if np.shape(measures) != (len(names),):
+            raise ValueError(f"{cls}: measures must be [{', '.join(names)}], got {measures!r}")
+        values = [float(x) for x in measures]
+    elif any(v is None for v in values):
+        raise TypeError(f"{cls}: give {', '.join(names)} (or measures, a vector of them); got "
+                        + ", ".join(f"{n}={v!r}" for n, v in zip(names, values)))
+    return [_positive(cls, n, v) for n, v in zip(names, values)]
 
 
 class Shape:
@@ -89,16 +109,9 @@ class Box(Shape):
 
     type_code = BOX
 
-    def __init__(self, width, depth=None, height=None):
-        if depth is None and height is None and np.ndim(width) == 1:
-            if np.shape(width) != (3,):
-                raise ValueError(f"Box: measures must be [width, depth, height], got {width!r}")
-            width, depth, height = (float(x) for x in width)
-        elif depth is None or height is None:
-            raise TypeError(f"Box: give width, depth and height, or one vector of the three; "
-                            f"got width={width!r}, depth={depth!r}, height={height!r}")
-        self._size = np.array([_positive("Box", "width", width), _positive("Box", "depth", depth),
-                               _positive("Box", "height", height)])
+    def __init__(self, width=None, depth=None, height=None, *, measures=None):
+        self._size = np.array(_measures("Box", ("width", "depth", "height"),
+                                        [width, depth, height], measures))
 
     @classmethod
     def make_cube(cls, edge_size):
@@ -129,10 +142,9 @@ class _RadiusLength(Shape):
     """A shape given by `radius` and `length` (m) along the z axis of its frame, centred;
     kernel parameters [radius, length / 2]."""
 
-    def __init__(self, radius, length):
-        name = type(self).__name__
-        self._r = _positive(name, "radius", radius)
-        self._l = _positive(name, "length", length)
+    def __init__(self, radius=None, length=None, *, measures=None):
+        self._r, self._l = _measures(type(self).__name__, ("radius", "length"),
+                                     [radius, length], measures)
 
     def radius(self):
         return self._r
@@ -164,9 +176,8 @@ class Ellipsoid(Shape):
 
     type_code = ELLIPSOID
 
-    def __init__(self, a, b, c):
-        self._abc = np.array([_positive("Ellipsoid", "a", a), _positive("Ellipsoid", "b", b),
-                              _positive("Ellipsoid", "c", c)])
+    def __init__(self, a=None, b=None, c=None, *, measures=None):
+        self._abc = np.array(_measures("Ellipsoid", ("a", "b", "c"), [a, b, c], measures))
 
     def a(self):
         return float(self._abc[0])
@@ -182,6 +193,37 @@ class Ellipsoid(Shape):
 
     def __repr__(self):
         return f"Ellipsoid(a={self.a()}, b={self.b()}, c={self.c()})"
+
+
+class MeshcatCone(Shape):
+    """An elliptic cone for visualization only (Drake's MeshcatCone): apex at the frame
+    origin, opening along +z to an ellipse of semi-axes `a` (x), `b` (y) at z = `height`.
+
+    It has no proximity representation (registering it for proximity raises).
+    """
+
+    def __init__(self, height=None, a=None, b=None, *, measures=None):
+        self._hab = np.array(_measures("MeshcatCone", ("height", "a", "b"), [height, a, b],
+                                       measures))
+
+    def height(self):
+        return float(self._hab[0])
+
+    def a(self):
+        return float(self._hab[1])
+
+    def b(self):
+        return float(self._hab[2])
+
+    def kernel_params(self):
+        raise RuntimeError(f"{self!r}: a MeshcatCone is for visualization only; it has no "
+                           f"proximity (collision) representation")
+
+    def _key(self):
+        return tuple(self._hab.tolist())
+
+    def __repr__(self):
+        return f"MeshcatCone(height={self.height()}, a={self.a()}, b={self.b()})"
 
 
 class HalfSpace(Shape):
