@@ -30,6 +30,7 @@ __all__, __getattr__, __dir__ = lazy_exports(__name__, {
         "ProximityProperties", "add_compliant_hydroelastic_properties",
         "add_compliant_hydroelastic_properties_for_half_space", "add_contact_material",
         "add_rigid_hydroelastic_properties", "calc_contact_friction_from_surface_properties",
+        "make_phong_illustration_properties",
     ),
     ".quaternion": (
         "normalize_quaternion", "quaternion_conjugate", "quaternion_multiply",

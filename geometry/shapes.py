@@ -43,6 +43,10 @@ def _positive(cls, arg, value):
     return x
 
 
+def _and(names):
+    return ", ".join(names[:-1]) + " and " + names[-1]
+
+
 def _measures(cls, names, values, measures):
     """The dimensions `names` as positive floats, given one by one (`values`) or as one
     vector `measures` (Drake's ``measures`` overloads); a vector may also come as the
@@ -52,12 +56,12 @@ def _measures(cls, names, values, measures):
         measures = values[0]
     if measures is not None:
         if any(v is not None for v in values) and measures is not values[0]:
-            raise TypeError(f"{cls}: give {', '.join(names)} or measures, not both")
+            raise TypeError(f"{cls}: give {_and(names)} or measures, not both")
         if np.shape(measures) != (len(names),):
             raise ValueError(f"{cls}: measures must be [{', '.join(names)}], got {measures!r}")
         values = [float(x) for x in measures]
     elif any(v is None for v in values):
-        raise TypeError(f"{cls}: give {', '.join(names)} (or measures, a vector of them); got "
+        raise TypeError(f"{cls}: give {_and(names)} (or measures, a vector of them); got "
                         + ", ".join(f"{n}={v!r}" for n, v in zip(names, values)))
     return [_positive(cls, n, v) for n, v in zip(names, values)]
 
