@@ -124,7 +124,7 @@ def shape_to_object(shape, rgba=None):
     Parameters
     ----------
     shape : geometry.Shape
-        Box, Sphere, Cylinder, Capsule, Ellipsoid, HalfSpace, Mesh or Convex.
+        Box, Sphere, Cylinder, Capsule, Ellipsoid, HalfSpace, Mesh, Convex or MeshcatCone.
     rgba : array_like, shape (4,), optional
         Color in [0, 1]; default light grey (meshes keep their own materials when None).
 
@@ -153,8 +153,12 @@ def shape_to_object(shape, rgba=None):
                      _translation(0.0, 0.0, -_HALF_SPACE_THICKNESS / 2))
     if kind in ("Mesh", "Convex"):
         return _mesh_file(shape.source(), shape.scale3(), rgba)
+    if kind == "MeshcatCone":     # unit cone (apex -y, rim +y) -> apex at Go, rim at z = h
+        h = shape.height()
+        return _mesh(_cylinder(0.0, 1.0, r_top=1.0), color,
+                     _rot_x_half_pi(scale=(shape.a(), h, shape.b()), p=(0.0, 0.0, h / 2)))
     raise TypeError(f"shape_to_object: cannot draw a {kind}; expected one of Box, Sphere, "
-                    f"Cylinder, Capsule, Ellipsoid, HalfSpace, Mesh, Convex")
+                    f"Cylinder, Capsule, Ellipsoid, HalfSpace, Mesh, Convex, MeshcatCone")
 
 
 def _translation(x, y, z):

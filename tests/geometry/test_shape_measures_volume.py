@@ -2,12 +2,14 @@
 
 import math
 
+import numpy as np
 import pytest
 
 from merganser.geometry import (
     Box, Capsule, Convex, Cylinder, Ellipsoid, HalfSpace, InMemoryMesh, MemoryFile, Mesh,
-    MeshcatCone, Sphere, calc_volume,
+    MeshcatCone, Rgba, Sphere, calc_volume,
 )
+from merganser.geometry.visualization.meshcat_shapes import shape_to_object
 
 # a unit cube [0, 1]^3 as a closed triangle mesh (12 outward-wound triangles)
 _V = [(x, y, z) for x in (0, 1) for y in (0, 1) for z in (0, 1)]
@@ -48,3 +50,16 @@ def test_calc_volume_closed_forms():
     cube = InMemoryMesh(MemoryFile(CUBE, ".obj", "cube"))
     assert calc_volume(Mesh(mesh_data=cube, scale3=[1.0, 2.0, 3.0])) == pytest.approx(6.0)
     assert calc_volume(Convex(mesh_data=cube, scale=2.0)) == pytest.approx(8.0)
+
+
+def test_meshcat_cone_drawing_puts_the_apex_at_the_origin_and_the_rim_at_height():
+    obj = shape_to_object(MeshcatCone(2.0, 0.5, 0.25), rgba=Rgba(1.0, 0.0, 0.0, 0.5))
+    geometry = obj["geometries"][0]
+    assert (geometry["radiusBottom"], geometry["radiusTop"], geometry["height"]) == (0, 1, 1)
+    X = np.array(obj["object"]["matrix"]).reshape(4, 4).T      # three.js: column-major
+    apex, rim_x, rim_z = (X @ np.array(p) for p in
+                          ([0, -0.5, 0, 1], [1, 0.5, 0, 1], [0, 0.5, 1, 1]))
+    np.testing.assert_allclose(apex[:3], [0.0, 0.0, 0.0])
+    np.testing.assert_allclose(rim_x[:3], [0.5, 0.0, 2.0])
+    np.testing.assert_allclose(np.abs(rim_z[:3]), [0.0, 0.25, 2.0])
+    assert obj["materials"][0]["opacity"] == 0.5 and obj["materials"][0]["color"] == 0xFF0000
