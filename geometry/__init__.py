@@ -10,9 +10,13 @@ __all__, __getattr__, __dir__ = lazy_exports(__name__, {
         "compute_aabb_for_volume_mesh", "compute_obb_for_triangle_mesh",
         "compute_obb_for_volume_mesh",
     ),
-    ".collision_filter": ("CollisionFilterDeclaration", "CollisionFilterManager", "GeometrySet"),
+    ".collision_filter": (
+        "CollisionFilterDeclaration", "CollisionFilterManager", "CollisionFilterScope", "FilterId",
+        "GeometrySet",
+    ),
     ".hydroelastic.contact_surface": ("ContactSurface", "HydroelasticContactRepresentation"),
     ".hydroelastic.surface_field": ("SurfaceMeshFieldLinear",),
+    ".mesh_source": ("InMemoryMesh", "MemoryFile", "MeshSource"),
     ".plane": ("Plane",),
     ".polygon_surface_mesh": ("PolygonSurfaceMesh", "SurfacePolygon"),
     ".geometry_configuration_vector": ("GeometryConfigurationVector",),
@@ -26,6 +30,7 @@ __all__, __getattr__, __dir__ = lazy_exports(__name__, {
         "ProximityProperties", "add_compliant_hydroelastic_properties",
         "add_compliant_hydroelastic_properties_for_half_space", "add_contact_material",
         "add_rigid_hydroelastic_properties", "calc_contact_friction_from_surface_properties",
+        "make_phong_illustration_properties",
     ),
     ".quaternion": (
         "normalize_quaternion", "quaternion_conjugate", "quaternion_multiply",
@@ -34,14 +39,16 @@ __all__, __getattr__, __dir__ = lazy_exports(__name__, {
     ".query_object": (
         "PenetrationAsPointPair", "QueryObject", "SignedDistancePair", "SignedDistanceToPoint",
     ),
+    ".rgba": ("Rgba",),
     ".rigid_transform": ("RigidTransform",),
     ".rotation_matrix": ("RotationMatrix", "RollPitchYaw"),
     ".scene_graph": ("FramePoseVector", "SceneGraph"),
     ".scene_graph_config": ("DefaultProximityProperties", "SceneGraphConfig"),
     ".shapes": (
-        "Box", "Capsule", "Convex", "Cylinder", "Ellipsoid", "HalfSpace", "Mesh", "Shape",
-        "Sphere",
+        "Box", "Capsule", "Convex", "Cylinder", "Ellipsoid", "HalfSpace", "Mesh", "MeshcatCone",
+        "Shape", "Sphere",
     ),
+    ".shape_volume": ("calc_volume",),
     ".triangle_surface_mesh": ("SurfaceTriangle", "TriangleSurfaceMesh"),
     ".volume_mesh": ("VolumeElement", "VolumeMesh"),
 }, unlisted={

@@ -248,8 +248,7 @@ def calc_obb(shape):
     elif isinstance(shape, Ellipsoid):
         h = np.array([shape.a(), shape.b(), shape.c()])
     elif isinstance(shape, (Mesh, Convex)):
-        from .proximity.mesh_loading import load_convex_hull_vertices
-        return _obb_of(np.asarray(load_convex_hull_vertices(shape.filename(), shape.scale()),
+        return _obb_of(np.asarray(shape.convex_hull_vertices(),
                                   dtype=float))
     else:
         raise TypeError(f"calc_obb: expected a Shape, got {type(shape).__name__}")

@@ -16,14 +16,21 @@ with Drake's property names:
 ==============================================  ===============================================
 """
 
+import copy
 import math
+
+import numpy as np
+
+from merganser.framework import AbstractValue
+
+from .rgba import Rgba
 
 __all__ = [
     "CoulombFriction", "GeometryProperties", "ProximityProperties", "IllustrationProperties",
     "PerceptionProperties", "add_contact_material", "add_compliant_hydroelastic_properties",
     "add_rigid_hydroelastic_properties",
     "add_compliant_hydroelastic_properties_for_half_space",
-    "calc_contact_friction_from_surface_properties",
+    "calc_contact_friction_from_surface_properties", "make_phong_illustration_properties",
 ]
 
 MATERIAL = "material"
@@ -77,48 +84,79 @@ def calc_contact_friction_from_surface_properties(surface_a, surface_b):
                            combine(surface_a.dynamic_friction(), surface_b.dynamic_friction()))
 
 
+def _group_arg(fn, group_name, group):
+    """The group name given as `group_name` (Drake's keyword) or `group`."""
+    if group is not None:
+        if group_name is not None:
+            raise TypeError(f"GeometryProperties.{fn}: give group_name or group, not both")
+        return group
+    return group_name
+
+
 class GeometryProperties:
-    """A map (group, name) -> value; see the module docstring for the contact names."""
+    """A map (group, name) -> value; see the module docstring for the contact names.
+
+    As in Drake, the default group ``"__default__"`` always exists; group names are given as
+    ``group_name`` (or ``group``).
+    """
+
+    _DEFAULT = "__default__"
 
     def __init__(self, other=None):
-        self._groups = {}
+        self._groups = {self._DEFAULT: {}}
         if other is not None:
+            if not isinstance(other, GeometryProperties):
+                raise TypeError(f"{type(self).__name__}: other must be GeometryProperties, got "
+                                f"{type(other).__name__}")
             for group, props in other._groups.items():
                 self._groups[group] = dict(props)
 
-    def add_property(self, group, name, value):
+    @classmethod
+    def default_group_name(cls):
+        return cls._DEFAULT
+
+    def num_groups(self):
+        return len(self._groups)
+
+    def add_property(self, group_name=None, name=None, value=None, *, group=None):
         """Add a new property; raises if (group, name) exists (use update_property)."""
+        group = _group_arg("add_property", group_name, group)
         g = self._groups.setdefault(self._check(group, "group", "add_property"), {})
         if self._check(name, "name", "add_property") in g:
             raise ValueError(f"{type(self).__name__}.add_property: property ({group!r}, "
                              f"{name!r}) already exists; use update_property to change it")
         g[name] = value
 
-    def update_property(self, group, name, value):
+    def update_property(self, group_name=None, name=None, value=None, *, group=None):
         """Add or replace the property (group, name)."""
+        group = _group_arg("update_property", group_name, group)
         self._groups.setdefault(self._check(group, "group", "update_property"), {})[
             self._check(name, "name", "update_property")] = value
 
-    def has_property(self, group, name):
-        return name in self._groups.get(group, ())
+    def has_property(self, group_name=None, name=None, *, group=None):
+        return name in self._groups.get(_group_arg("has_property", group_name, group), ())
 
-    def has_group(self, group):
-        return group in self._groups
+    def has_group(self, group_name=None, *, group=None):
+        return _group_arg("has_group", group_name, group) in self._groups
 
-    def get_property(self, group, name):
+    def get_property(self, group_name=None, name=None, *, group=None):
         """The value of (group, name); raises KeyError naming the property if missing."""
+        group = _group_arg("get_property", group_name, group)
         try:
             return self._groups[group][name]
         except KeyError:
             raise KeyError(f"{type(self).__name__}.get_property: no property ({group!r}, "
                            f"{name!r}); groups are {sorted(self._groups)}") from None
 
-    def get_property_or_default(self, group, name, default):
-        return self._groups.get(group, {}).get(name, default)
+    def get_property_or_default(self, group_name=None, name=None, default_value=None, *,
+                                group=None, default=None):
+        group = _group_arg("get_property_or_default", group_name, group)
+        fallback = default if default is not None else default_value
+        return self._groups.get(group, {}).get(name, fallback)
 
-    def remove_property(self, group, name):
+    def remove_property(self, group_name=None, name=None, *, group=None):
         """Remove (group, name); returns True if it existed."""
-        g = self._groups.get(group)
+        g = self._groups.get(_group_arg("remove_property", group_name, group))
         if g is None or name not in g:
             return False
         del g[name]
@@ -127,8 +165,10 @@ class GeometryProperties:
     def get_group_names(self):
         return sorted(self._groups)
 
-    def get_properties_in_group(self, group):
-        return dict(self._groups.get(group, {}))
+    def get_properties_in_group(self, group_name=None, *, group=None):
+        """The properties of a group: a dict name -> AbstractValue (as Drake)."""
+        group = _group_arg("get_properties_in_group", group_name, group)
+        return {k: AbstractValue.make(v) for k, v in self._groups.get(group, {}).items()}
 
     @staticmethod
     def _check(value, what, fn):
@@ -136,6 +176,21 @@ class GeometryProperties:
             raise ValueError(f"GeometryProperties.{fn}: {what} must be a non-empty str, got "
                              f"{value!r}")
         return value
+
+    def __copy__(self):
+        return type(self)(self)
+
+    def __deepcopy__(self, memo):
+        out = type(self)()
+        out._groups = copy.deepcopy(self._groups, memo)
+        return out
+
+    def __str__(self):
+        lines = []
+        for group in sorted(self._groups):
+            lines.append(f"[{group}]")
+            lines += [f"  {k}: {v!r}" for k, v in self._groups[group].items()]
+        return "\n".join(lines)
 
     def __repr__(self):
         return f"{type(self).__name__}({self._groups!r})"
@@ -246,4 +301,13 @@ def add_compliant_hydroelastic_properties_for_half_space(slab_thickness, hydroel
                           _positive(fn, "slab_thickness", slab_thickness))
     props.update_property(HYDROELASTIC, "hydroelastic_modulus",
                           _positive(fn, "hydroelastic_modulus", hydroelastic_modulus))
+    return props
+
+
+def make_phong_illustration_properties(diffuse):
+    """IllustrationProperties with ("phong", "diffuse") set to `diffuse` (an Rgba or 4
+    numbers in [0, 1], stored as an Rgba)."""
+    rgba = diffuse if isinstance(diffuse, Rgba) else Rgba(*np.asarray(diffuse, float).reshape(4))
+    props = IllustrationProperties()
+    props.add_property("phong", "diffuse", rgba)
     return props

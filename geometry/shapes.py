@@ -11,6 +11,7 @@ Every shape is defined in its own frame G (the geometry frame):
 ``HalfSpace``   z <= 0 of G (outward normal +z)
 ``Mesh``        a triangle mesh file (scaled); proximity queries use its convex hull
 ``Convex``      the convex hull of a mesh file (scaled)
+``MeshcatCone`` an elliptic cone (visualization only)
 ==============  ==========================================================================
 
 Each shape has a ``type_code`` and ``kernel_params()`` (a float64 array) read by the
@@ -23,8 +24,10 @@ import os
 
 import numpy as np
 
+from .mesh_source import InMemoryMesh, MemoryFile, MeshSource
+
 __all__ = ["Shape", "Sphere", "Box", "Cylinder", "Capsule", "Ellipsoid", "HalfSpace", "Mesh",
-           "Convex"]
+           "Convex", "MeshcatCone"]
 
 # Shape type codes shared with the proximity kernels.
 SPHERE, BOX, CYLINDER, CAPSULE, ELLIPSOID, HALFSPACE, CONVEX = range(7)
@@ -38,6 +41,29 @@ def _positive(cls, arg, value):
     if not (math.isfinite(x) and x > 0.0):
         raise ValueError(f"{cls}: {arg} must be finite and > 0, got {value!r}")
     return x
+
+
+def _and(names):
+    return ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def _measures(cls, names, values, measures):
+    """The dimensions `names` as positive floats, given one by one (`values`) or as one
+    vector `measures` (Drake's ``measures`` overloads); a vector may also come as the
+    first positional value."""
+    if measures is None and values[0] is not None and all(v is None for v in values[1:]) \
+            and np.ndim(values[0]) == 1:
+        measures = values[0]
+    if measures is not None:
+        if any(v is not None for v in values) and measures is not values[0]:
+            raise TypeError(f"{cls}: give {_and(names)} or measures, not both")
+        if np.shape(measures) != (len(names),):
+            raise ValueError(f"{cls}: measures must be [{', '.join(names)}], got {measures!r}")
+        values = [float(x) for x in measures]
+    elif any(v is None for v in values):
+        raise TypeError(f"{cls}: give {_and(names)} (or measures, a vector of them); got "
+                        + ", ".join(f"{n}={v!r}" for n, v in zip(names, values)))
+    return [_positive(cls, n, v) for n, v in zip(names, values)]
 
 
 class Shape:
@@ -87,16 +113,9 @@ class Box(Shape):
 
     type_code = BOX
 
-    def __init__(self, width, depth=None, height=None):
-        if depth is None and height is None and np.ndim(width) == 1:
-            if np.shape(width) != (3,):
-                raise ValueError(f"Box: measures must be [width, depth, height], got {width!r}")
-            width, depth, height = (float(x) for x in width)
-        elif depth is None or height is None:
-            raise TypeError(f"Box: give width, depth and height, or one vector of the three; "
-                            f"got width={width!r}, depth={depth!r}, height={height!r}")
-        self._size = np.array([_positive("Box", "width", width), _positive("Box", "depth", depth),
-                               _positive("Box", "height", height)])
+    def __init__(self, width=None, depth=None, height=None, *, measures=None):
+        self._size = np.array(_measures("Box", ("width", "depth", "height"),
+                                        [width, depth, height], measures))
 
     @classmethod
     def make_cube(cls, edge_size):
@@ -127,10 +146,9 @@ class _RadiusLength(Shape):
     """A shape given by `radius` and `length` (m) along the z axis of its frame, centred;
     kernel parameters [radius, length / 2]."""
 
-    def __init__(self, radius, length):
-        name = type(self).__name__
-        self._r = _positive(name, "radius", radius)
-        self._l = _positive(name, "length", length)
+    def __init__(self, radius=None, length=None, *, measures=None):
+        self._r, self._l = _measures(type(self).__name__, ("radius", "length"),
+                                     [radius, length], measures)
 
     def radius(self):
         return self._r
@@ -162,9 +180,8 @@ class Ellipsoid(Shape):
 
     type_code = ELLIPSOID
 
-    def __init__(self, a, b, c):
-        self._abc = np.array([_positive("Ellipsoid", "a", a), _positive("Ellipsoid", "b", b),
-                              _positive("Ellipsoid", "c", c)])
+    def __init__(self, a=None, b=None, c=None, *, measures=None):
+        self._abc = np.array(_measures("Ellipsoid", ("a", "b", "c"), [a, b, c], measures))
 
     def a(self):
         return float(self._abc[0])
@@ -180,6 +197,37 @@ class Ellipsoid(Shape):
 
     def __repr__(self):
         return f"Ellipsoid(a={self.a()}, b={self.b()}, c={self.c()})"
+
+
+class MeshcatCone(Shape):
+    """An elliptic cone for visualization only (Drake's MeshcatCone): apex at the frame
+    origin, opening along +z to an ellipse of semi-axes `a` (x), `b` (y) at z = `height`.
+
+    It has no proximity representation (registering it for proximity raises).
+    """
+
+    def __init__(self, height=None, a=None, b=None, *, measures=None):
+        self._hab = np.array(_measures("MeshcatCone", ("height", "a", "b"), [height, a, b],
+                                       measures))
+
+    def height(self):
+        return float(self._hab[0])
+
+    def a(self):
+        return float(self._hab[1])
+
+    def b(self):
+        return float(self._hab[2])
+
+    def kernel_params(self):
+        raise RuntimeError(f"{self!r}: a MeshcatCone is for visualization only; it has no "
+                           f"proximity (collision) representation")
+
+    def _key(self):
+        return tuple(self._hab.tolist())
+
+    def __repr__(self):
+        return f"MeshcatCone(height={self.height()}, a={self.a()}, b={self.b()})"
 
 
 class HalfSpace(Shape):
@@ -221,55 +269,117 @@ def _scale3(cls, scale):
     return s
 
 
+def _mesh_source(cls, filename, mesh_data, source):
+    """The one MeshSource given as `filename` (a path, MeshSource or InMemoryMesh given
+    positionally), `mesh_data` (InMemoryMesh) or `source` (MeshSource)."""
+    given = [x for x in (filename, mesh_data, source) if x is not None]
+    if len(given) != 1:
+        raise TypeError(f"{cls}: give exactly one of filename, mesh_data or source; got "
+                        f"{len(given)}")
+    x = given[0]
+    if isinstance(x, MeshSource):
+        return MeshSource(other=x)
+    if isinstance(x, InMemoryMesh):
+        return MeshSource(mesh=x)
+    if isinstance(x, (str, os.PathLike)):
+        return MeshSource(path=os.path.abspath(os.fspath(x)))
+    raise TypeError(f"{cls}: filename must be a path (or a MeshSource / InMemoryMesh), got "
+                    f"{type(x).__name__}")
+
+
 class _MeshBase(Shape):
-    """A mesh file with a scale; vertices are loaded (through trimesh) on first use."""
+    """Mesh data (a path or in memory, see `mesh_source`) with a scale. Nothing is read at
+    construction (a path need not exist yet, as in Drake); the vertices are loaded
+    (through trimesh) on first use, which raises RuntimeError naming the file if it
+    cannot be read."""
 
     type_code = CONVEX
 
-    def __init__(self, filename, scale=1.0):
+    def __init__(self, filename=None, scale=None, *, scale3=None, mesh_data=None, source=None):
         cls = type(self).__name__
-        if not isinstance(filename, (str, os.PathLike)):
-            raise TypeError(f"{cls}: filename must be a path, got {type(filename).__name__}")
-        filename = os.fspath(filename)
-        if not os.path.isfile(filename):
-            raise ValueError(f"{cls}: filename {filename!r} does not exist")
-        self._filename = filename
-        self._scale = _scale3(cls, scale)
+        self._source = _mesh_source(cls, filename, mesh_data, source)
+        if scale is not None and scale3 is not None:
+            raise TypeError(f"{cls}: give scale or scale3, not both")
+        self._scale = _scale3(cls, scale3 if scale3 is not None else
+                              (1.0 if scale is None else scale))
         self._hull = None
 
+    def source(self):
+        """The MeshSource (a path or an in-memory mesh)."""
+        return self._source
+
     def filename(self):
-        return self._filename
+        """The (absolute) path of a path-sourced mesh; RuntimeError for an in-memory one."""
+        return str(self._source.path())
 
     def scale(self):
-        """Scale factors (3,) applied to the file's vertices."""
+        """The uniform scale (float); RuntimeError if the scale is not uniform (use scale3)."""
+        if not np.all(self._scale == self._scale[0]):
+            raise RuntimeError(f"{type(self).__name__}.scale: the scale {self._scale.tolist()} "
+                               f"is not uniform; use scale3()")
+        return float(self._scale[0])
+
+    def scale3(self):
+        """Scale factors (3,) applied to the mesh's vertices."""
         return self._scale.copy()
 
     def extension(self):
-        return os.path.splitext(self._filename)[1].lower()
+        """The mesh data's file type, lowercase (``".obj"``)."""
+        return self._source.extension()
 
     def convex_hull_vertices(self):
         """Vertices (n, 3) of the convex hull of the scaled mesh, in the geometry frame."""
         if self._hull is None:
             from .proximity.mesh_loading import load_convex_hull_vertices
-            self._hull = load_convex_hull_vertices(self._filename, self._scale)
+            self._hull = load_convex_hull_vertices(self._source, self._scale)
         return self._hull
+
+    def get_convex_hull(self):
+        """The convex hull of the scaled mesh as a PolygonSurfaceMesh (triangular faces,
+        outward normals)."""
+        from .proximity.mesh_loading import convex_hull_mesh
+        return convex_hull_mesh(self.convex_hull_vertices())
 
     def kernel_params(self):
         return self.convex_hull_vertices().reshape(-1).copy()
 
     def _key(self):
-        return (self._filename, tuple(self._scale.tolist()))
+        return (self._source._key(), tuple(self._scale.tolist()))
+
+    def __getstate__(self):
+        return {"_source": self._source, "_scale": self._scale, "_hull": None}
 
     def __repr__(self):
-        return f"{type(self).__name__}({self._filename!r}, scale={self._scale.tolist()})"
+        if self._source.is_path():
+            data = f"filename={self._source.description()!r}"
+        else:
+            data = f"mesh_data={self._source.in_memory()!r}"
+        return f"{type(self).__name__}({data}, scale3={self._scale.tolist()})"
 
 
 class Mesh(_MeshBase):
-    """A triangle mesh from `filename` (obj, stl, ply, ...), scaled by `scale`.
+    """A triangle mesh (obj, stl, ply, ...) from `filename` (or `mesh_data` / `source`),
+    scaled by `scale` (a number) or `scale3` (3 numbers).
 
     As in Drake, point-contact proximity queries use the mesh's convex hull.
     """
 
 
 class Convex(_MeshBase):
-    """The convex hull of the mesh in `filename`, scaled by `scale`."""
+    """The convex hull of a mesh from `filename` (or `mesh_data` / `source`), or of
+    `points` (3, N), scaled by `scale` or `scale3`.
+
+    ``Convex(points=P, label="name")`` stores the points as an in-memory .obj named
+    `label`, as Drake does.
+    """
+
+    def __init__(self, filename=None, scale=None, *, scale3=None, mesh_data=None, source=None,
+                 points=None, label=""):
+        if points is not None:
+            P = np.asarray(points, dtype=float)
+            if P.ndim != 2 or P.shape[0] != 3 or P.shape[1] < 4:
+                raise ValueError(f"Convex: points must have shape (3, N) with N >= 4, got "
+                                 f"{P.shape}")
+            text = "".join("v " + " ".join(f"{x:.17g}" for x in col) + "\n" for col in P.T)
+            mesh_data = InMemoryMesh(MemoryFile(text, ".obj", str(label)))
+        super().__init__(filename, scale, scale3=scale3, mesh_data=mesh_data, source=source)

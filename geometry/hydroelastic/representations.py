@@ -94,8 +94,7 @@ def _surface(mesh):
 
 
 def _hull_vertices(shape):
-    from ..proximity.mesh_loading import load_convex_hull_vertices
-    return load_convex_hull_vertices(shape.filename(), shape.scale())
+    return shape.convex_hull_vertices()
 
 
 def make_representation(shape, props, gid=None):

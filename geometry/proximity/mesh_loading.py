@@ -1,29 +1,63 @@
-"""Loading mesh files (through trimesh) and computing their convex hulls."""
+"""Loading mesh data (a path or in memory, through trimesh) and computing convex hulls."""
+
+import io
+import os
 
 import numpy as np
 
-__all__ = ["load_convex_hull_vertices"]
+__all__ = ["load_convex_hull_vertices", "convex_hull_mesh", "HULL_EXTENSIONS"]
+
+# The file types whose convex hull we compute (what trimesh reads as a triangle mesh).
+HULL_EXTENSIONS = (".obj", ".stl", ".ply", ".off", ".gltf", ".glb", ".dae")
 
 
-def load_convex_hull_vertices(filename, scale):
-    """Vertices (n, 3) of the convex hull of the mesh in `filename`, scaled by `scale` (3,).
-
-    Raises
-    ------
-    ImportError
-        If trimesh is not installed.
-    ValueError
-        If the file holds no 3D geometry or its hull is degenerate.
-    """
+def _load_vertices(source):
+    """All vertices (n, 3) of the mesh data in `source` (MeshSource or path)."""
+    from ..mesh_source import MeshSource
+    if not isinstance(source, MeshSource):
+        source = MeshSource(path=source)
+    ext = source.extension()
+    where = source.description()
+    if ext not in HULL_EXTENSIONS:
+        raise RuntimeError(f"MakeConvexHull only applies to {', '.join(HULL_EXTENSIONS)} "
+                           f"meshes; unsupported extension {ext!r} for geometry data: {where}")
+    if source.is_path():
+        if not os.path.isfile(where):
+            raise RuntimeError(f"Mesh/Convex: cannot read the mesh file {where!r}: it does not "
+                               f"exist")
+        with open(where, "rb") as f:
+            raw = f.read()
+    else:
+        raw = source.in_memory().mesh_file.contents()
+    if ext == ".obj":       # the "v x y z" lines (a points-only .obj has no faces)
+        rows = [line.split()[1:4] for line in raw.decode("utf-8", "replace").splitlines()
+                if line.startswith("v ")]
+        return np.array(rows, dtype=np.float64).reshape(-1, 3), where
     try:
         import trimesh
     except ImportError as e:  # pragma: no cover - depends on the environment
         raise ImportError("Mesh/Convex shapes need the 'trimesh' package "
                           "(pip install trimesh)") from e
-    mesh = trimesh.load(filename, force="mesh", process=False)
-    vertices = np.asarray(getattr(mesh, "vertices", np.zeros((0, 3))), dtype=np.float64)
+    mesh = trimesh.load(io.BytesIO(raw), file_type=ext[1:], force="mesh", process=False)
+    return np.asarray(getattr(mesh, "vertices", np.zeros((0, 3))), dtype=np.float64), where
+
+
+def load_convex_hull_vertices(source, scale):
+    """Vertices (n, 3) of the convex hull of the mesh in `source` (a MeshSource or a path),
+    scaled by `scale` (3,).
+
+    Raises
+    ------
+    ImportError
+        If trimesh is not installed.
+    RuntimeError
+        If the extension is not one of `HULL_EXTENSIONS` or the file does not exist.
+    ValueError
+        If the data holds no 3D geometry or its hull is degenerate.
+    """
+    vertices, where = _load_vertices(source)
     if vertices.ndim != 2 or vertices.shape[0] < 4:
-        raise ValueError(f"load_convex_hull_vertices: {filename!r} has "
+        raise ValueError(f"load_convex_hull_vertices: {where!r} has "
                          f"{vertices.shape[0] if vertices.ndim == 2 else 0} vertices; a convex "
                          f"shape needs at least 4")
     vertices = vertices * np.asarray(scale, dtype=np.float64).reshape(1, 3)
@@ -31,6 +65,25 @@ def load_convex_hull_vertices(filename, scale):
         from scipy.spatial import ConvexHull
         hull = ConvexHull(vertices)
     except Exception as e:  # scipy's QhullError for flat or degenerate point sets
-        raise ValueError(f"load_convex_hull_vertices: the vertices of {filename!r} have a "
+        raise ValueError(f"load_convex_hull_vertices: the vertices of {where!r} have a "
                          f"degenerate (flat) convex hull: {e}") from None
     return np.ascontiguousarray(vertices[hull.vertices])
+
+
+def convex_hull_mesh(vertices):
+    """The convex hull of `vertices` (n, 3) as a PolygonSurfaceMesh of triangles wound
+    counter-clockwise seen from outside."""
+    from scipy.spatial import ConvexHull
+
+    from ..polygon_surface_mesh import PolygonSurfaceMesh
+    hull = ConvexHull(vertices)
+    used = np.unique(hull.simplices)
+    index = {int(v): k for k, v in enumerate(used)}
+    centre = vertices[used].mean(axis=0)
+    face_data = []
+    for tri in hull.simplices:
+        a, b, c = (vertices[i] for i in tri)
+        if np.dot(np.cross(b - a, c - a), a - centre) < 0.0:
+            tri = tri[::-1]
+        face_data += [3] + [index[int(i)] for i in tri]
+    return PolygonSurfaceMesh(face_data, vertices[used])

@@ -45,8 +45,11 @@ class ProximityTables:
         self.pstart = np.array(pstart, np.int64)
         self.params = np.concatenate(chunks) if chunks else np.zeros(0)
         self.allowed = np.zeros((n, n), np.uint8)
+        inactive = collision_filter.inactive    # deactivated geometries join no pair
         for i in range(n):
             for j in range(i + 1, n):
+                if ids[i] in inactive or ids[j] in inactive:
+                    continue
                 if model.can_collide(ids[i], ids[j], collision_filter):
                     self.allowed[i, j] = 1
 

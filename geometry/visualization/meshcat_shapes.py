@@ -92,24 +92,30 @@ def _cylinder(r, length, r_top=None):
             "height": float(length), "radialSegments": 24}
 
 
-def _mesh_file(filename, scale, rgba):
-    path = Path(filename)
-    fmt = path.suffix.lower().lstrip(".")
+def _mesh_file(source, scale, rgba):
+    """A mesh's data (a MeshSource: a path or in memory) as a meshcat object."""
+    fmt = source.extension().lstrip(".")
+    where = source.description()
     if fmt not in MESH_FORMATS:
-        raise ValueError(f"shape_to_object: mesh file {str(path)!r} has format {fmt!r}; "
+        raise ValueError(f"shape_to_object: mesh {where!r} has format {fmt!r}; "
                          f"the visualizer reads {MESH_FORMATS}")
-    if not path.is_file():
-        raise FileNotFoundError(f"shape_to_object: mesh file {str(path)!r} does not exist")
+    if source.is_path():
+        path = Path(where)
+        if not path.is_file():
+            raise FileNotFoundError(f"shape_to_object: mesh file {where!r} does not exist")
+        raw = path.read_bytes()
+    else:
+        raw = source.in_memory().mesh_file.contents()
+    text = raw.decode("utf-8", errors="replace")
     X = np.diag([*np.broadcast_to(np.asarray(scale, dtype=float), (3,)), 1.0])
     if fmt == "stl" or rgba is not None:
         color = np.array([0.9, 0.9, 0.9, 1.0]) if rgba is None else rgba
-        data = path.read_bytes() if fmt == "stl" else path.read_text(errors="replace")
+        data = raw if fmt == "stl" else text
         geometry = {"uuid": _uid(), "type": "_meshfile_geometry", "format": fmt, "data": data}
         return _mesh(geometry, color, X)
     return {"metadata": {"version": 4.5, "type": "Object"}, "geometries": [], "materials": [],
             "object": {"uuid": _uid(), "type": "_meshfile_object", "format": fmt,
-                       "data": path.read_text(errors="replace"), "resources": {},
-                       "matrix": _matrix(X)}}
+                       "data": text, "resources": {}, "matrix": _matrix(X)}}
 
 
 def shape_to_object(shape, rgba=None):
@@ -118,7 +124,7 @@ def shape_to_object(shape, rgba=None):
     Parameters
     ----------
     shape : geometry.Shape
-        Box, Sphere, Cylinder, Capsule, Ellipsoid, HalfSpace, Mesh or Convex.
+        Box, Sphere, Cylinder, Capsule, Ellipsoid, HalfSpace, Mesh, Convex or MeshcatCone.
     rgba : array_like, shape (4,), optional
         Color in [0, 1]; default light grey (meshes keep their own materials when None).
 
@@ -146,9 +152,13 @@ def shape_to_object(shape, rgba=None):
         return _mesh(_box(_HALF_SPACE_SIZE, _HALF_SPACE_SIZE, _HALF_SPACE_THICKNESS), color,
                      _translation(0.0, 0.0, -_HALF_SPACE_THICKNESS / 2))
     if kind in ("Mesh", "Convex"):
-        return _mesh_file(shape.filename(), shape.scale(), rgba)
+        return _mesh_file(shape.source(), shape.scale3(), rgba)
+    if kind == "MeshcatCone":     # unit cone (apex -y, rim +y) -> apex at Go, rim at z = h
+        h = shape.height()
+        return _mesh(_cylinder(0.0, 1.0, r_top=1.0), color,
+                     _rot_x_half_pi(scale=(shape.a(), h, shape.b()), p=(0.0, 0.0, h / 2)))
     raise TypeError(f"shape_to_object: cannot draw a {kind}; expected one of Box, Sphere, "
-                    f"Cylinder, Capsule, Ellipsoid, HalfSpace, Mesh, Convex")
+                    f"Cylinder, Capsule, Ellipsoid, HalfSpace, Mesh, Convex, MeshcatCone")
 
 
 def _translation(x, y, z):
