@@ -73,6 +73,9 @@ __all__, __getattr__, __dir__ = lazy_exports(__name__, {
         "to_lower_triangular_columns_from_matrix",
         "to_symmetric_matrix_from_lower_triangular_columns", "vector_to_skew_symmetric",
     ),
+    ".math.numerical_gradient": (
+        "NumericalGradientMethod", "NumericalGradientOption", "compute_numerical_gradient",
+    ),
     ".math.riccati": (
         "continuous_algebraic_riccati_equation", "discrete_algebraic_riccati_equation",
     ),

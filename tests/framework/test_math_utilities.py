@@ -5,7 +5,9 @@ import math
 import numpy as np
 import pytest
 
-from merganser.framework import (continuous_algebraic_riccati_equation,
+from merganser.framework import (NumericalGradientMethod, NumericalGradientOption,
+                                 compute_numerical_gradient,
+                                 continuous_algebraic_riccati_equation,
                                  discrete_algebraic_riccati_equation,
                                  extract_principal_submatrix, is_positive_definite,
                                  is_symmetric, real_continuous_lyapunov_equation,
@@ -114,3 +116,24 @@ def test_lyapunov_residuals():
     np.testing.assert_allclose(Ad.T @ Xd @ Ad - Xd + Q, 0, atol=1e-12)
     # Scalar continuous case: 2aX + q = 0.
     assert real_continuous_lyapunov_equation([[-2.0]], [[3.0]])[0, 0] == pytest.approx(0.75)
+
+
+def test_numerical_gradient_methods():
+    def f(x):
+        return np.array([x[0] ** 2, x[0] * x[1], math.sin(x[1])])
+
+    x = np.array([1.5, -0.4])
+    J_exact = np.array([[3.0, 0.0], [-0.4, 1.5], [0.0, math.cos(-0.4)]])
+    central = NumericalGradientOption(NumericalGradientMethod.kCentral)
+    assert central.perturbation_size() == pytest.approx(1e-5)
+    assert "kCentral" in repr(central)
+    np.testing.assert_allclose(compute_numerical_gradient(f, x, central), J_exact, atol=1e-9)
+    for method in (NumericalGradientMethod.kForward, NumericalGradientMethod.kBackward):
+        option = NumericalGradientOption(method, function_accuracy=1e-15)
+        assert option.perturbation_size() == pytest.approx(math.sqrt(1e-15))
+        np.testing.assert_allclose(compute_numerical_gradient(f, x, option), J_exact,
+                                   atol=1e-6)
+    # Linear f: every method is exact up to rounding.
+    M = np.array([[1.0, 2.0, 3.0], [-4.0, 0.5, 6.0]])
+    np.testing.assert_allclose(compute_numerical_gradient(lambda z: M @ z, np.ones(3)), M,
+                               atol=1e-9)
