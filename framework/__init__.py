@@ -76,6 +76,10 @@ __all__, __getattr__, __dir__ = lazy_exports(__name__, {
     ".math.numerical_gradient": (
         "NumericalGradientMethod", "NumericalGradientOption", "compute_numerical_gradient",
     ),
+    ".math.quadratic_form": (
+        "balance_quadratic_forms", "decompose_positive_quadratic_form",
+        "decompose_psd_matrix_into_x_transpose_times_x",
+    ),
     ".math.riccati": (
         "continuous_algebraic_riccati_equation", "discrete_algebraic_riccati_equation",
     ),

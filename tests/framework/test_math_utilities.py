@@ -6,6 +6,8 @@ import numpy as np
 import pytest
 
 from merganser.framework import (NumericalGradientMethod, NumericalGradientOption,
+                                 balance_quadratic_forms, decompose_positive_quadratic_form,
+                                 decompose_psd_matrix_into_x_transpose_times_x,
                                  compute_numerical_gradient,
                                  continuous_algebraic_riccati_equation,
                                  discrete_algebraic_riccati_equation,
@@ -137,3 +139,42 @@ def test_numerical_gradient_methods():
     M = np.array([[1.0, 2.0, 3.0], [-4.0, 0.5, 6.0]])
     np.testing.assert_allclose(compute_numerical_gradient(lambda z: M @ z, np.ones(3)), M,
                                atol=1e-9)
+
+
+def test_psd_decomposition():
+    X = decompose_psd_matrix_into_x_transpose_times_x(np.diag([1.0, 2.0, 3.0]), 1e-8)
+    np.testing.assert_allclose(X.T @ X, np.diag([1.0, 2.0, 3.0]), atol=1e-14)
+    v = np.array([[1.0, 2.0, -1.0]])
+    Y = v.T @ v                                   # rank 1
+    X1 = decompose_psd_matrix_into_x_transpose_times_x(Y, 1e-10)
+    assert X1.shape == (1, 3)
+    np.testing.assert_allclose(X1.T @ X1, Y, atol=1e-12)
+    not_psd = np.diag([1.0, -1.0])
+    assert decompose_psd_matrix_into_x_transpose_times_x(not_psd, 1e-8, True).shape == (0, 2)
+    with pytest.raises(RuntimeError, match="positive semidefinite"):
+        decompose_psd_matrix_into_x_transpose_times_x(not_psd, 1e-8)
+
+
+def test_positive_quadratic_form():
+    # x² + 2x + 5 = (x + 1)² + 2²: two rows; x² + 2x + 1 = (x + 1)²: one row.
+    for c, rows in ((5.0, 2), (1.0, 1)):
+        R, d = decompose_positive_quadratic_form([[1.0]], [2.0], c, tol=1e-12)
+        assert R.shape == (rows, 1) and d.shape == (rows,)
+        for x in (-3.0, 0.0, 0.7):
+            assert (R @ [x] + d) @ (R @ [x] + d) == pytest.approx(x * x + 2 * x + c)
+    Q, b = np.diag([1.0, 2.0, 3.0]), np.array([0.5, -1.0, 0.0])
+    R, d = decompose_positive_quadratic_form(Q, b, 4.0)
+    assert R.shape == (4, 3)
+    x = np.array([0.3, -0.2, 1.1])
+    assert (R @ x + d) @ (R @ x + d) == pytest.approx(x @ Q @ x + b @ x + 4.0)
+
+
+def test_balance_quadratic_forms():
+    np.testing.assert_allclose(balance_quadratic_forms(np.eye(3), np.eye(3)), np.eye(3),
+                               atol=1e-14)
+    S = np.array([[4.0, 1.0], [1.0, 3.0]])
+    P = np.array([[2.0, -0.5], [-0.5, 1.0]])
+    T = balance_quadratic_forms(S, P)
+    D = T.T @ S @ T
+    np.testing.assert_allclose(D, np.diag(np.diag(D)), atol=1e-12)
+    np.testing.assert_allclose(T.T @ P @ T, np.diag(1 / np.diag(D)), atol=1e-12)
