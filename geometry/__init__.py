@@ -31,6 +31,15 @@ __all__, __getattr__, __dir__ = lazy_exports(__name__, {
         "normalize_quaternion", "quaternion_conjugate", "quaternion_multiply",
         "quaternion_to_rotation_matrix", "rotation_matrix_to_quaternion",
     ),
+    ".quaternion_kinematics": (
+        "are_quaternions_equal_for_orientation",
+        "calculate_angular_velocity_expressed_in_b_from_quaternion_dt",
+        "calculate_quaternion_dt_constraint_violation",
+        "calculate_quaternion_dt_from_angular_velocity_expressed_in_b", "closest_quaternion",
+        "is_both_quaternion_and_quaternion_dt_ok", "is_quaternion_in_canonical_form",
+        "is_quaternion_valid", "quaternion_to_canonical_form",
+    ),
+    ".quaternion_type": ("Quaternion",),
     ".query_object": (
         "PenetrationAsPointPair", "QueryObject", "SignedDistancePair", "SignedDistanceToPoint",
     ),
