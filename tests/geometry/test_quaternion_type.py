@@ -6,7 +6,7 @@ import math
 import numpy as np
 import pytest
 
-from merganser.geometry import (Quaternion, RotationMatrix,
+from merganser.geometry import (Quaternion, RollPitchYaw, RotationMatrix,
                                 are_quaternions_equal_for_orientation,
                                 calculate_angular_velocity_expressed_in_b_from_quaternion_dt,
                                 calculate_quaternion_dt_constraint_violation,
@@ -63,3 +63,20 @@ def test_quaternion_rate_round_trip():
     assert is_quaternion_valid(q, 1e-12)
     assert is_both_quaternion_and_quaternion_dt_ok(q, qdot_general, 1e-12)
     assert not is_both_quaternion_and_quaternion_dt_ok(q, q.wxyz(), 1e-3)
+
+
+def test_rotation_keyword_constructors():
+    qz = Quaternion([c, 0.0, 0.0, s])
+    Rz = RotationMatrix.make_z_rotation(0.6)
+    for R in (RotationMatrix(quaternion=qz), RotationMatrix(qz), RotationMatrix(other=Rz),
+              RotationMatrix(matrix=Rz.matrix()), RotationMatrix(rpy=RollPitchYaw(0, 0, 0.6))):
+        np.testing.assert_allclose(R.matrix(), Rz.matrix(), atol=1e-15)
+    for rpy in (RollPitchYaw(rpy=[0.0, 0.0, 0.6]), RollPitchYaw(quaternion=qz),
+                RollPitchYaw(R=Rz), RollPitchYaw(matrix=Rz.matrix()),
+                RollPitchYaw(other=RollPitchYaw(0.0, 0.0, 0.6)),
+                RollPitchYaw(roll=0.0, pitch=0.0, yaw=0.6)):
+        np.testing.assert_allclose(rpy.vector(), [0.0, 0.0, 0.6], atol=1e-15)
+    with pytest.raises(TypeError, match="RotationMatrix: expected one of"):
+        RotationMatrix(Rz, other=Rz)
+    with pytest.raises(TypeError, match="RollPitchYaw"):
+        RollPitchYaw()
