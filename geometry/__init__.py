@@ -5,6 +5,7 @@ queries (QueryObject)."""
 from merganser.framework.lazy_exports import lazy_exports
 
 __all__, __getattr__, __dir__ = lazy_exports(__name__, {
+    ".angle_axis": ("AngleAxis",),
     ".bounding_box": (
         "Aabb", "Obb", "calc_obb", "compute_aabb_for_triangle_mesh",
         "compute_aabb_for_volume_mesh", "compute_obb_for_triangle_mesh",
@@ -40,6 +41,10 @@ __all__, __getattr__, __dir__ = lazy_exports(__name__, {
         "is_quaternion_valid", "quaternion_to_canonical_form",
     ),
     ".quaternion_type": ("Quaternion",),
+    ".random_rotations": (
+        "uniformly_random_angle_axis", "uniformly_random_quaternion",
+        "uniformly_random_rotation_matrix", "uniformly_random_rpy",
+    ),
     ".query_object": (
         "PenetrationAsPointPair", "QueryObject", "SignedDistancePair", "SignedDistanceToPoint",
     ),

@@ -6,14 +6,17 @@ import math
 import numpy as np
 import pytest
 
-from merganser.geometry import (Quaternion, RollPitchYaw, RotationMatrix,
+from merganser.framework import RandomGenerator
+from merganser.geometry import (AngleAxis, Quaternion, RollPitchYaw, RotationMatrix,
                                 are_quaternions_equal_for_orientation,
                                 calculate_angular_velocity_expressed_in_b_from_quaternion_dt,
                                 calculate_quaternion_dt_constraint_violation,
                                 calculate_quaternion_dt_from_angular_velocity_expressed_in_b,
                                 closest_quaternion, is_both_quaternion_and_quaternion_dt_ok,
                                 is_quaternion_in_canonical_form, is_quaternion_valid,
-                                quaternion_to_canonical_form)
+                                quaternion_to_canonical_form, uniformly_random_angle_axis,
+                                uniformly_random_quaternion, uniformly_random_rotation_matrix,
+                                uniformly_random_rpy)
 
 c, s = math.cos(0.3), math.sin(0.3)     # rotation by 0.6 rad about z
 
@@ -80,3 +83,32 @@ def test_rotation_keyword_constructors():
         RotationMatrix(Rz, other=Rz)
     with pytest.raises(TypeError, match="RollPitchYaw"):
         RollPitchYaw()
+
+
+def test_angle_axis_value():
+    aa = AngleAxis(0.6, [0.0, 0.0, 1.0])
+    np.testing.assert_allclose(aa.rotation(), RotationMatrix.make_z_rotation(0.6).matrix(),
+                               atol=1e-15)
+    np.testing.assert_allclose(aa.quaternion().wxyz(), [c, 0, 0, s], atol=1e-15)
+    back = AngleAxis(quaternion=Quaternion([c, 0, 0, s]))
+    assert back.angle() == pytest.approx(0.6) and np.allclose(back.axis(), [0, 0, 1])
+    assert (aa @ aa).angle() == pytest.approx(1.2)
+    assert (aa @ aa.inverse()).angle() == pytest.approx(0.0, abs=1e-15)
+    assert AngleAxis.Identity().angle() == 0.0
+    with pytest.raises(RuntimeError, match="unit vector"):
+        AngleAxis(0.1, [1.0, 1.0, 0.0])
+
+
+def test_uniformly_random_rotations():
+    g = RandomGenerator(7)
+    qs = np.array([uniformly_random_quaternion(g).wxyz() for _ in range(4000)])
+    np.testing.assert_allclose(np.linalg.norm(qs, axis=1), 1.0, atol=1e-14)
+    # Uniform on S³: E[q qᵀ] = I/4 (within ~4 standard errors of 4000 samples).
+    np.testing.assert_allclose(qs.T @ qs / len(qs), np.eye(4) / 4, atol=0.02)
+    R = uniformly_random_rotation_matrix(g).matrix()
+    np.testing.assert_allclose(R @ R.T, np.eye(3), atol=1e-14)
+    assert 0.0 <= uniformly_random_angle_axis(g).angle() <= math.pi
+    assert uniformly_random_rpy(g).shape == (3,)
+    # The same seed gives the same draws.
+    np.testing.assert_array_equal(uniformly_random_quaternion(RandomGenerator(3)).wxyz(),
+                                  uniformly_random_quaternion(RandomGenerator(3)).wxyz())
