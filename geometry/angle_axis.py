@@ -38,11 +38,9 @@ class AngleAxis:
         self._axis = axis
 
     @staticmethod
-    def Identity():
-        """The zero rotation (Eigen's spelling)."""
+    def identity():
+        """The zero rotation (pydrake's Identity())."""
         return AngleAxis()
-
-    identity = Identity
 
     def angle(self):
         return self._angle

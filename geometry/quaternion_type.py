@@ -49,11 +49,9 @@ class Quaternion:
         self._q = np.array([1.0, 0.0, 0.0, 0.0]) if wxyz is None else _unit("Quaternion", wxyz)
 
     @staticmethod
-    def Identity():
-        """The identity quaternion [1, 0, 0, 0] (Eigen's spelling)."""
+    def identity():
+        """The identity quaternion [1, 0, 0, 0] (pydrake's Identity())."""
         return Quaternion()
-
-    identity = Identity
 
     def w(self):
         return float(self._q[0])

@@ -94,7 +94,7 @@ def test_angle_axis_value():
     assert back.angle() == pytest.approx(0.6) and np.allclose(back.axis(), [0, 0, 1])
     assert (aa @ aa).angle() == pytest.approx(1.2)
     assert (aa @ aa.inverse()).angle() == pytest.approx(0.0, abs=1e-15)
-    assert AngleAxis.Identity().angle() == 0.0
+    assert AngleAxis.identity().angle() == 0.0
     with pytest.raises(RuntimeError, match="unit vector"):
         AngleAxis(0.1, [1.0, 1.0, 0.0])
 
