@@ -10,8 +10,9 @@ Discrete time: minimize Σ x[n]ᵀQx[n] + u[n]ᵀRu[n] + 2x[n]ᵀNu[n] subject t
 x[n+1] = Ax[n] + Bu[n]; u = −Kx with K = (R + BᵀSB)⁻¹(BᵀSA + Nᵀ) and S the stabilizing
 solution of S = AᵀSA − (AᵀSB + N)(R + BᵀSB)⁻¹(BᵀSA + Nᵀ) + Q.
 
-The Riccati equations are solved by scipy.linalg (``solve_continuous_are``,
-``solve_discrete_are``). Before solving, the data are checked: Q symmetric positive
+The Riccati equations are solved by merganser.framework's
+``continuous_algebraic_riccati_equation`` / ``discrete_algebraic_riccati_equation``
+(scipy.linalg's Schur-vector methods). Before solving, the data are checked: Q symmetric positive
 semidefinite, R symmetric positive definite, Q − NR⁻¹Nᵀ positive semidefinite, (A, B)
 stabilizable and (A − BR⁻¹Nᵀ, Q − NR⁻¹Nᵀ) detectable; a failed check raises ValueError
 naming the matrix and the condition.
@@ -25,7 +26,8 @@ Prentice Hall, 1990, chapters 2-3.
 import numpy as np
 
 from merganser.framework import (AffineSystem, Context, LinearSystem, OutputPortSelection, System,
-                       linearize)
+                                 continuous_algebraic_riccati_equation,
+                                 discrete_algebraic_riccati_equation, linearize)
 
 from ._riccati_checks import (check_detectable, check_positive_semidefinite,
                               check_stabilizable, lqr_data)
@@ -33,8 +35,6 @@ from ._riccati_checks import (check_detectable, check_positive_semidefinite,
 
 def _solve_lqr(fn, A, B, Q, R, N, discrete):
     """Validated data -> (K (m, n), S (n, n))."""
-    import scipy.linalg
-
     A, B, Q, R, N = lqr_data(fn, A, B, Q, R, N)
     check_stabilizable(fn, A, B, discrete)
     if N is None:
@@ -46,13 +46,12 @@ def _solve_lqr(fn, A, B, Q, R, N, discrete):
         check_positive_semidefinite(fn, "Q - N R⁻¹ Nᵀ", Q1)
         check_detectable(fn, A - B @ R_inv_Nt, Q1, discrete,
                          ("A - B R⁻¹ Nᵀ", "Q - N R⁻¹ Nᵀ"))
-    solver = scipy.linalg.solve_discrete_are if discrete else scipy.linalg.solve_continuous_are
+    solver = (discrete_algebraic_riccati_equation if discrete
+              else continuous_algebraic_riccati_equation)
     try:
-        S = solver(A, B, Q, R, s=N)
-    except (np.linalg.LinAlgError, ValueError) as error:
-        raise RuntimeError(f"{fn}: the Riccati equation has no stabilizing solution "
-                           f"(scipy: {error})") from None
-    S = 0.5 * (S + S.T)
+        S = solver(A, B, Q, R, N=N)
+    except RuntimeError as error:
+        raise RuntimeError(f"{fn}: {error}") from None
     cross = 0.0 if N is None else N.T
     if discrete:
         K = np.linalg.solve(R + B.T @ S @ B, B.T @ S @ A + cross)

@@ -67,6 +67,24 @@ __all__, __getattr__, __dir__ = lazy_exports(__name__, {
     ),
     ".parameter_sweep": ("SweepResult", "parameter_sweep"),
     ".vector_log": ("VectorLog",),
+    ".math.lyapunov": ("real_continuous_lyapunov_equation", "real_discrete_lyapunov_equation"),
+    ".math.matrix_util": (
+        "extract_principal_submatrix", "is_positive_definite", "is_symmetric",
+        "to_lower_triangular_columns_from_matrix",
+        "to_symmetric_matrix_from_lower_triangular_columns", "vector_to_skew_symmetric",
+    ),
+    ".math.numerical_gradient": (
+        "NumericalGradientMethod", "NumericalGradientOption", "compute_numerical_gradient",
+    ),
+    ".math.quadratic_form": (
+        "balance_quadratic_forms", "decompose_positive_quadratic_form",
+        "decompose_psd_matrix_into_x_transpose_times_x",
+    ),
+    ".math.riccati": (
+        "continuous_algebraic_riccati_equation", "discrete_algebraic_riccati_equation",
+    ),
+    ".math.soft_min_max": ("soft_over_max", "soft_over_min", "soft_under_max", "soft_under_min"),
+    ".math.wrap_to": ("wrap_to",),
     ".vector_log_sink": ("VectorLogSink", "log_vector_output"),
     ".analysis": (
         "DiscreteTimeApproximationSystem", "InputPortSelection", "OutputPortSelection",

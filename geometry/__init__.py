@@ -5,6 +5,7 @@ queries (QueryObject)."""
 from merganser.framework.lazy_exports import lazy_exports
 
 __all__, __getattr__, __dir__ = lazy_exports(__name__, {
+    ".angle_axis": ("AngleAxis",),
     ".bounding_box": (
         "Aabb", "Obb", "calc_obb", "compute_aabb_for_triangle_mesh",
         "compute_aabb_for_volume_mesh", "compute_obb_for_triangle_mesh",
@@ -35,6 +36,19 @@ __all__, __getattr__, __dir__ = lazy_exports(__name__, {
     ".quaternion": (
         "normalize_quaternion", "quaternion_conjugate", "quaternion_multiply",
         "quaternion_to_rotation_matrix", "rotation_matrix_to_quaternion",
+    ),
+    ".quaternion_kinematics": (
+        "are_quaternions_equal_for_orientation",
+        "calculate_angular_velocity_expressed_in_b_from_quaternion_dt",
+        "calculate_quaternion_dt_constraint_violation",
+        "calculate_quaternion_dt_from_angular_velocity_expressed_in_b", "closest_quaternion",
+        "is_both_quaternion_and_quaternion_dt_ok", "is_quaternion_in_canonical_form",
+        "is_quaternion_valid", "quaternion_to_canonical_form",
+    ),
+    ".quaternion_type": ("Quaternion",),
+    ".random_rotations": (
+        "uniformly_random_angle_axis", "uniformly_random_quaternion",
+        "uniformly_random_rotation_matrix", "uniformly_random_rpy",
     ),
     ".query_object": (
         "PenetrationAsPointPair", "QueryObject", "SignedDistancePair", "SignedDistanceToPoint",

@@ -20,6 +20,7 @@ They share one module because each constructs the other (as in Drake).
 import numpy as np
 
 from .quaternion import quaternion_to_rotation_matrix, rotation_matrix_to_quaternion
+from .quaternion_type import Quaternion
 
 __all__ = ["RotationMatrix", "RollPitchYaw"]
 
@@ -32,13 +33,26 @@ def _rebuild(matrix):
     return RotationMatrix._unchecked(matrix)
 
 
+def _one_keyword(cls_name, positional, keywords):
+    """The single constructor argument among ``positional`` and pydrake's keyword
+    spellings ``keywords`` (dict name -> value); a Quaternion becomes its [w, x, y, z]."""
+    given = {k: v for k, v in keywords.items() if v is not None}
+    if len(given) > 1 or (given and positional is not None):
+        names = sorted(given) + (["the positional argument"] if positional is not None else [])
+        raise TypeError(f"{cls_name}: expected one of the arguments "
+                        f"{', '.join(sorted(keywords))}, got {', '.join(names)}")
+    value = next(iter(given.values())) if given else positional
+    return value.wxyz() if isinstance(value, Quaternion) else value
+
+
 class RotationMatrix:
     """An immutable rotation matrix R_AB, stored as a read-only float64 (3, 3) array.
 
     Parameters
     ----------
-    R : None, RotationMatrix, RollPitchYaw, array_like (3, 3) or array_like (4,)
-        None gives the identity. A (3, 3) matrix must be orthonormal to within
+    R : None, RotationMatrix, RollPitchYaw, Quaternion, array_like (3, 3) or array_like (4,)
+        None gives the identity. pydrake's keywords ``other=``, ``rpy=``, ``quaternion=``
+        and ``matrix=`` are accepted in its place (one argument in all). A (3, 3) matrix must be orthonormal to within
         128 machine epsilons (max |R Rᵀ - I|) and have determinant +1. A (4,) array is a
         quaternion [w, x, y, z]; it is normalized (any non-zero finite norm is accepted,
         as in Drake), and a zero quaternion raises.
@@ -56,7 +70,9 @@ class RotationMatrix:
     # Make numpy defer `ndarray @ RotationMatrix` etc. to this class's reflected operators.
     __array_ufunc__ = None
 
-    def __init__(self, R=None):
+    def __init__(self, R=None, *, other=None, rpy=None, quaternion=None, matrix=None):
+        R = _one_keyword("RotationMatrix", R, {"other": other, "rpy": rpy,
+                                               "quaternion": quaternion, "matrix": matrix})
         if R is None:
             matrix = np.eye(3)
         elif isinstance(R, RotationMatrix):
@@ -305,9 +321,12 @@ class RollPitchYaw:
 
     Parameters
     ----------
-    roll : float, array_like (3,), array_like (4,), RotationMatrix or RollPitchYaw
+    roll : float, array_like (3,), array_like (4,), array_like (3, 3), RotationMatrix,
+        Quaternion or RollPitchYaw
         The roll angle (with `pitch` and `yaw` given), or the vector [r, p, y], or a
-        quaternion [w, x, y, z], or a rotation to convert.
+        quaternion [w, x, y, z], or a rotation (matrix) to convert. pydrake's keywords
+        ``rpy=``, ``other=``, ``R=``, ``matrix=`` and ``quaternion=`` are accepted in its
+        place.
     pitch, yaw : float, optional
         Given only with a scalar `roll`.
 
@@ -319,7 +338,15 @@ class RollPitchYaw:
 
     __slots__ = ("_rpy",)
 
-    def __init__(self, roll, pitch=None, yaw=None):
+    def __init__(self, roll=None, pitch=None, yaw=None, *, rpy=None, other=None, R=None,
+                 matrix=None, quaternion=None):
+        if pitch is None and yaw is None:
+            roll = _one_keyword("RollPitchYaw", roll, {"rpy": rpy, "other": other, "R": R,
+                                                       "matrix": matrix,
+                                                       "quaternion": quaternion})
+        if roll is None:
+            raise TypeError("RollPitchYaw: expected roll, pitch, yaw or one of rpy=, other=, "
+                            "R=, matrix=, quaternion=, got no argument")
         if pitch is not None or yaw is not None:
             if pitch is None or yaw is None:
                 raise ValueError(
@@ -333,7 +360,7 @@ class RollPitchYaw:
             rpy = _rpy_from_matrix(roll._R)
         else:
             a = np.array(roll, dtype=np.float64)
-            if a.shape == (4,):
+            if a.shape in ((4,), (3, 3)):
                 rpy = _rpy_from_matrix(RotationMatrix(a)._R)
             elif a.shape == (3,):
                 rpy = a
