@@ -9,47 +9,35 @@ import warnings
 import numpy as np
 import pytest
 from random_diagrams import prepared_context
+from scenes import G, BoxScene
 
 from merganser.controllers import PidController
 from merganser.framework import (ConstantVectorSource, DiagramBuilder, Simulator,
                                  ZeroOrderHold, log_vector_output)
-from merganser.framework.compiled_diagram import compiled_dynamics_status
-from merganser.geometry import Box, CoulombFriction, HalfSpace, RigidTransform, Sphere
-from merganser.multibody import (MultibodyPlantConfig, SpatialInertia, SpatialVelocity,
-                                 add_multibody_plant)
+from merganser.framework.compiled_diagram import (compile_diagram_dynamics,
+                                                  compiled_dynamics_status,
+                                                  unfuse_compiled_dynamics)
+from merganser.geometry import CoulombFriction, HalfSpace, RigidTransform, Sphere
+from merganser.multibody import MultibodyPlantConfig, SpatialInertia, add_multibody_plant
 from merganser.multibody.contact import ContactSolverError
 from merganser.multibody.contact.contact_manager import PenetrationWarning
 from merganser.multibody.plant.plant_core import get_plant_core
 from merganser.multibody.tree import FixedOffsetFrame, RevoluteJoint
 
-G = 9.81
 
-
-def _box_diagram(approximation, time_step=1e-3):
-    """A 1 kg, 10 cm box over the ground, its state logged every 10 ms."""
-    builder = DiagramBuilder()
-    plant, _ = add_multibody_plant(MultibodyPlantConfig(
-        time_step=time_step, discrete_contact_approximation=approximation,
-        contact_model="point"), builder)
-    box = plant.add_rigid_body("box", SpatialInertia.solid_box_with_mass(1.0, 0.1, 0.1, 0.1))
-    friction = CoulombFriction(0.5, 0.5)
-    plant.register_collision_geometry(box, RigidTransform(), Box(0.1, 0.1, 0.1), "box",
-                                      friction)
-    plant.register_collision_geometry(plant.world_body(), RigidTransform(), HalfSpace(),
-                                      "ground", friction)
-    plant.finalize()
-    logger = log_vector_output(plant.get_state_output_port(), builder, publish_period=0.01)
-    return builder.build(), plant, box, logger
-
-
-def _dropped_box(approximation, compiled, height=0.3, time_step=1e-3):
-    diagram, plant, box, logger = _box_diagram(approximation, time_step)
-    ctx = prepared_context(diagram, compiled)
-    context = plant.get_my_context_from_root(ctx)
-    plant.set_free_body_pose(context, box, RigidTransform([0.0, 0.0, height]))
-    plant.set_free_body_spatial_velocity(context, box, SpatialVelocity(
-        np.zeros(3), np.array([0.4, -0.2, 0.0])))
-    return Simulator(diagram, ctx), ctx, plant, context, logger
+def _dropped_box(approximation, compiled, height=0.3, time_step=1e-3, setup=None):
+    """The box of `scenes.BoxScene` (state logged every 10 ms) dropped from `height` with
+    a sideways velocity, its diagram compiled or block by block (`setup(plant)` first)."""
+    scene = BoxScene(approximation, log_period=0.01, time_step=time_step)
+    if setup is not None:
+        setup(scene.plant)
+    ctx = scene.simulator.get_mutable_context()
+    if compiled:
+        assert compile_diagram_dynamics(scene.diagram, ctx), compiled_dynamics_status(ctx)
+    else:
+        unfuse_compiled_dynamics(ctx)
+    scene.place(height, velocity=(0.4, -0.2, 0.0))
+    return scene.simulator, ctx, scene.plant, scene.context, scene.logger
 
 
 def _outcome(simulator, ctx, plant, context, logger):
@@ -82,9 +70,10 @@ def test_a_dropped_box_in_a_compiled_diagram_equals_block_by_block(approximation
 
 
 def _arm(approximation, hold):
-    """A two-link arm (actuated, damped) on a pivot 0.5 m up, its sphere tip pressed into
-    the ground by a PID set point below it; the PID's torque through a ZeroOrderHold when
-    `hold`; the plant's state logged."""
+    """A two-link arm (0.25 m links, actuated damped elbow and shoulder) on a pivot 0.4 m
+    up, its sphere tip pressed into the ground by a PID set point below it (the tip's body
+    is not jointed to the world: its contact with the ground is not filtered); the PID's
+    torque through a ZeroOrderHold when `hold`; the plant's state logged."""
     builder = DiagramBuilder()
     plant, _ = add_multibody_plant(MultibodyPlantConfig(
         time_step=1e-3, discrete_contact_approximation=approximation,
@@ -92,22 +81,23 @@ def _arm(approximation, hold):
     friction = CoulombFriction(0.5, 0.5)
     plant.register_collision_geometry(plant.world_body(), RigidTransform(), HalfSpace(),
                                       "ground", friction)
-    parent = plant.add_frame(FixedOffsetFrame("pivot", plant.world_frame(),
-                                              RigidTransform([0, 0, 0.5])))
-    for i, (mass, damping) in enumerate([(1.0, 0.2), (0.5, 0.1)]):
-        link = plant.add_rigid_body(f"link{i}", SpatialInertia.solid_box_with_mass(
-            mass, 0.05, 0.05, 0.3))
-        joint = plant.add_joint(RevoluteJoint(f"joint{i}", parent, link.body_frame(),
-                                              [0, 1, 0], damping=damping))
-        plant.add_joint_actuator(f"motor{i}", joint)
-        parent = plant.add_frame(FixedOffsetFrame(f"end{i}", link.body_frame(),
-                                                  RigidTransform([0, 0, -0.3])))
-    plant.register_collision_geometry(link, RigidTransform([0, 0, -0.3]), Sphere(0.03), "tip",
-                                      friction)
+    inertia = SpatialInertia.make_from_central_inertia(
+        0.5, [0.0, 0.0, -0.125], np.diag([0.003, 0.003, 0.0005]))
+    upper = plant.add_rigid_body("upper", inertia)
+    lower = plant.add_rigid_body("lower", inertia)
+    pivot = plant.add_frame(FixedOffsetFrame("pivot", plant.world_frame(),
+                                             RigidTransform([0, 0, 0.4])))
+    elbow = plant.add_frame(FixedOffsetFrame("elbow", upper.body_frame(),
+                                             RigidTransform([0, 0, -0.25])))
+    for joint in (RevoluteJoint("shoulder", pivot, upper.body_frame(), [0, 1, 0], damping=0.1),
+                  RevoluteJoint("elbow", elbow, lower.body_frame(), [0, 1, 0], damping=0.05)):
+        plant.add_joint_actuator(joint.name(), plant.add_joint(joint))
+    plant.register_collision_geometry(lower, RigidTransform([0, 0, -0.25]), Sphere(0.03),
+                                      "tip", friction)
     plant.finalize()
-    pid = builder.add_named_system("pid", PidController(np.full(2, 20.0), np.full(2, 1.0),
-                                                        np.full(2, 2.0)))
-    desired = builder.add_named_system("desired", ConstantVectorSource([0.2, 0.1, 0.0, 0.0]))
+    pid = builder.add_named_system("pid", PidController(np.full(2, 10.0), np.full(2, 1.0),
+                                                        np.full(2, 1.0)))
+    desired = builder.add_named_system("desired", ConstantVectorSource([0.3, 0.4, 0.0, 0.0]))
     builder.connect(plant.get_state_output_port(), pid.get_input_port_estimated_state())
     builder.connect(desired.get_output_port(), pid.get_input_port_desired_state())
     if hold:
@@ -129,7 +119,7 @@ def test_a_pid_arm_pressing_on_the_ground_compiled_equals_block_by_block(approxi
         diagram, plant, logger = _arm(approximation, hold)
         ctx = prepared_context(diagram, compiled)
         context = plant.get_my_context_from_root(ctx)
-        plant.set_positions(context, [0.8, 0.6])
+        plant.set_positions(context, [0.9, 0.6])
         status = compiled_dynamics_status(ctx)
         assert not compiled or (status.python_systems == () and status.python_events == ())
         simulator = Simulator(diagram, ctx)
@@ -146,12 +136,9 @@ def test_a_pid_arm_pressing_on_the_ground_compiled_equals_block_by_block(approxi
 def test_a_failed_solve_raises_at_the_same_step_on_both_paths(approximation):
     runs = []
     for compiled in (True, False):
-        diagram, plant, box, logger = _box_diagram(approximation)
-        get_plant_core(plant).stepper.max_iterations = 0     # read when compiled
-        ctx = prepared_context(diagram, compiled)
-        context = plant.get_my_context_from_root(ctx)
-        plant.set_free_body_pose(context, box, RigidTransform([0.0, 0.0, 0.06]))
-        simulator = Simulator(diagram, ctx)
+        simulator, ctx, plant, context, logger = _dropped_box(
+            approximation, compiled, height=0.06,       # the setting is read when compiled
+            setup=lambda plant: setattr(get_plant_core(plant).stepper, "max_iterations", 0))
         simulator.advance_to(0.02)          # 10 mm of free fall first: compiled steps
         with pytest.raises(ContactSolverError, match=f"'{approximation}' solver did not"):
             simulator.advance_to(0.2)
@@ -174,17 +161,14 @@ def test_falling_through_the_ground_warns_once_on_both_paths():
 
 
 def test_an_applied_force_input_keeps_the_contact_plant_in_python():
-    diagram, plant, box, logger = _box_diagram("sap")
-    ctx = diagram.create_default_context()
-    plant.get_applied_generalized_force_input_port().fix_value(
-        plant.get_my_context_from_root(ctx), np.zeros(6))
-    prepared = prepared_context(diagram, True)
-    assert compiled_dynamics_status(prepared).python_events == ()
-    from merganser.framework.compiled_diagram import compile_diagram_dynamics
-    compile_diagram_dynamics(diagram, ctx)
+    scene = BoxScene("sap", log_period=0.01)
+    ctx = scene.diagram.create_default_context()
+    scene.plant.get_applied_generalized_force_input_port().fix_value(
+        scene.plant.get_my_context_from_root(ctx), np.zeros(6))
+    assert not compile_diagram_dynamics(scene.diagram, ctx)
     status = compiled_dynamics_status(ctx)
-    assert "'applied_generalized_force' is connected or fixed" in str(status) + "".join(
-        status.python_events)
+    assert status.path == "block_by_block"
+    assert "'applied_generalized_force' is connected or fixed" in status.reason
 
 
 def test_a_new_stiction_tolerance_reaches_the_compiled_step():
