@@ -26,21 +26,18 @@ import pathlib
 import statistics
 import sys
 import time
+import types
 
 import numpy as np
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from merganser.controllers import PidController  # noqa: E402
-from merganser.framework import (ConstantVectorSource, DiagramBuilder, Simulator,  # noqa: E402
-                                 ZeroOrderHold, log_vector_output)
+from merganser.framework import Simulator, log_vector_output  # noqa: E402
 from merganser.framework.compiled_diagram import (compile_diagram_dynamics,  # noqa: E402
                                                   compiled_dynamics_status,
                                                   unfuse_compiled_dynamics)
-from merganser.geometry import Box, CoulombFriction, HalfSpace, RigidTransform, Sphere  # noqa: E402
-from merganser.multibody import (FixedOffsetFrame, MultibodyPlantConfig,  # noqa: E402
-                                 RevoluteJoint, SpatialInertia, add_multibody_plant)
+from merganser.multibody import RevoluteJoint, add_multibody_plant  # noqa: E402
 
 DURATION = 1.0
 LINKS = [(1.0, 0.2), (0.5, 0.1)]        # (mass, joint damping)
@@ -107,31 +104,25 @@ def _build(api, name, solver):
     return _m(builder, "Build")(), plant, logger, initial
 
 
-class _Merganser:
-    DiagramBuilder = DiagramBuilder
-    MultibodyPlantConfig = MultibodyPlantConfig
-    RigidTransform = RigidTransform
-    HalfSpace = HalfSpace
-    Box = Box
-    Sphere = Sphere
-    CoulombFriction = CoulombFriction
-    SpatialInertia = SpatialInertia
-    FixedOffsetFrame = FixedOffsetFrame
-    PidController = PidController
-    ConstantVectorSource = ConstantVectorSource
-    ZeroOrderHold = ZeroOrderHold
+#: the classes `_build` takes from its namespace (merganser's and pydrake's names agree)
+_CLASSES = ("DiagramBuilder", "MultibodyPlantConfig", "RigidTransform", "HalfSpace", "Box",
+            "Sphere", "CoulombFriction", "SpatialInertia", "FixedOffsetFrame", "PidController",
+            "ConstantVectorSource", "ZeroOrderHold")
 
-    @staticmethod
-    def AddMultibodyPlant(config, builder):
-        return add_multibody_plant(config, builder)
 
-    @staticmethod
-    def RevoluteJoint(name, parent, child, axis, damping):
-        return RevoluteJoint(name, parent, child, axis, damping=damping)
-
-    @staticmethod
-    def LogVectorOutput(port, builder, period):
-        return log_vector_output(port, builder, publish_period=period)
+def _merganser_api():
+    import merganser.controllers as mc
+    import merganser.framework as mf
+    import merganser.geometry as mg
+    import merganser.multibody as mm
+    found = {name: next(getattr(m, name) for m in (mf, mg, mm, mc) if hasattr(m, name))
+             for name in _CLASSES}
+    return types.SimpleNamespace(
+        **found, AddMultibodyPlant=add_multibody_plant,
+        RevoluteJoint=lambda name, parent, child, axis, damping: RevoluteJoint(
+            name, parent, child, axis, damping=damping),
+        LogVectorOutput=lambda port, builder, period: log_vector_output(
+            port, builder, publish_period=period))
 
 
 def _drake_api():
@@ -139,36 +130,16 @@ def _drake_api():
         from pydrake import all as drake
     except ImportError:
         return None
-
-    class Api:
-        DiagramBuilder = drake.DiagramBuilder
-        MultibodyPlantConfig = drake.MultibodyPlantConfig
-        RigidTransform = drake.RigidTransform
-        HalfSpace = drake.HalfSpace
-        Box = drake.Box
-        Sphere = drake.Sphere
-        CoulombFriction = drake.CoulombFriction
-        SpatialInertia = drake.SpatialInertia
-        FixedOffsetFrame = drake.FixedOffsetFrame
-        PidController = drake.PidController
-        ConstantVectorSource = drake.ConstantVectorSource
-        ZeroOrderHold = drake.ZeroOrderHold
-        LogVectorOutput = drake.LogVectorOutput
-
-        @staticmethod
-        def AddMultibodyPlant(config, builder):
-            return drake.AddMultibodyPlant(config, builder)
-
-        @staticmethod
-        def RevoluteJoint(name, parent, child, axis, damping):
-            return drake.RevoluteJoint_[float](name, parent, child, axis, damping)
-
-    return Api
+    return types.SimpleNamespace(
+        **{name: getattr(drake, name) for name in _CLASSES},
+        AddMultibodyPlant=drake.AddMultibodyPlant, LogVectorOutput=drake.LogVectorOutput,
+        RevoluteJoint=lambda name, parent, child, axis, damping: drake.RevoluteJoint_[float](
+            name, parent, child, axis, damping))
 
 
 def _merganser_run(name, solver, compiled):
     """A function running the diagram once (new context), returning (seconds, z or q)."""
-    diagram, plant, logger, initial = _build(_Merganser, name, solver)
+    diagram, plant, logger, initial = _build(_merganser_api(), name, solver)
 
     def run():
         ctx = diagram.create_default_context()
