@@ -7,7 +7,8 @@ LeafSystems that register one), the diagram's time derivatives are evaluated by 
 numba function generated from the wiring (``layout``, ``codegen``): no Python runs per
 block. When moreover every periodic event is a compiled leaf's discrete update
 (ZeroOrderHold, DiscreteTimeDelay, DiscreteTimeIntegrator, a discrete
-LinearSystem/AffineSystem, the contact-free discrete MultibodyPlant, a user form's
+LinearSystem/AffineSystem, the discrete MultibodyPlant without contact or with point
+contact (TAMSI, SAP family), a user form's
 ``discrete_update``) or a VectorLogSink recording a compiled port, the Simulator runs
 whole stretches of ``advance_to`` in one compiled call (``event_loop``). Both are
 bit-for-bit equal to the block-by-block path, and are cached across processes in

@@ -191,13 +191,27 @@ def generate_source(layout):
     return (_header() + "".join(stamps) + _LOOP_IMPORTS + "".join(imports)
             + "\n\n@kernel(inline=False)\n"
             + "def time_derivatives(t, x, p, w, xdot, arrays):\n" + "".join(body)
-            + "\n\n@kernel(inline=False)\n"
+            + _decorator(any(_allocates(leaf.discrete_update) for leaf in layout.discrete))
             + "def discrete_update(t, x, p, w, due, arrays):\n" + "".join(discrete)
             + "\n\n@kernel(inline=False)\n"
             + "def record(t, x, p, w, arrays):\n" + "".join(record)
             + "\n\n@kernel(allocates=True, inline=False)\n" + loop_source()
             + "\n\n@kernel(inline=False)\n" + next_time_source()
             + "\n\n@kernel(allocates=True, inline=False)\n" + simulation_loop_source())
+
+
+def _allocates(fn):
+    """Whether the compiled function ``fn`` needs numba's runtime (a merganser kernel
+    declared ``allocates=True``: e.g. a discrete contact step)."""
+    options = getattr(fn, "_options", None)
+    return options is not None and options.get("_nrt", True) is not False
+
+
+def _decorator(allocates):
+    """The decorator line of a generated function (with the runtime where a function it
+    calls allocates)."""
+    return "\n\n@kernel(allocates=True, inline=False)\n" if allocates else \
+        "\n\n@kernel(inline=False)\n"
 
 
 def _discrete_body(layout, evaluate, call):

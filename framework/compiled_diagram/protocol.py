@@ -30,7 +30,9 @@ that the handler of its one periodic discrete-update event writes, from the stat
 and inputs ``u`` at the event time. The compiled simulation loop
 (``event_loop``) calls it at that event's times (Drake's order: the updates due at a time
 are applied at the start of the step after it, all computed from the state before any is
-written). A leaf with discrete state whose form has none stays Python.
+written). A leaf with discrete state whose form has none stays Python. A discrete update
+that allocates (a merganser kernel declared ``allocates=True``, e.g. the contact plant's
+step) makes the generated ``discrete_update`` run with numba's runtime.
 
 A form with `CompiledForm.arrays` passes a seventh argument ``arrays``, the tuple of
 arrays that callable returned (integer tables, matrices, a kernel workspace: what does

@@ -38,7 +38,7 @@ from merganser.multibody.batched.batched_contact import BatchedContactScene, con
 from merganser.multibody.batched.batched_step import env_inputs, env_scratch, load_state, store_state
 from merganser.multibody.contact.discrete_stepper import SapStepper, TamsiStepper
 
-__all__ = ["PlantLoop", "repeat_contact_steps"]
+__all__ = ["PlantLoop", "checked_contact_step", "repeat_contact_steps"]
 
 
 @kernel(allocates=True, inline=False)
@@ -57,28 +57,40 @@ def repeat_contact_steps(ip, fp, X, U, I10, g, h, num_steps, actuators, damping,
     nb, _, ng, max_pairs, max_rows = sizes
     scratch = env_scratch(ip.shape[0], nq, nv)
     work = contact_work(nb, nv, ng, max_pairs, max_rows)
-    phi0 = work[10][0]
     gains = np.zeros((1, nu))
     model, drive = env_inputs(0, ip, fp, g, I10, U, actuators, damping, gains, gains,
                               np.zeros((1, 2 * nu)), False)
     q, v = np.empty(nq), np.empty(nv)
     for s in range(num_steps):
         load_state(X, 0, q, v)
-        nc = contact_step(model, drive, scratch, scene, solver, work, q, v, h, qdot_is_v,
-                          quat_starts)
-        if nc < 0:
+        if not checked_contact_step(model, drive, scratch, scene, solver, work, q, v, h,
+                                    qdot_is_v, quat_starts, max_depth):
             return s
-        for i in range(nc):
-            if -phi0[i] > max_depth:
-                return s
-        for i in range(nq):
-            if not math.isfinite(q[i]):
-                return s
-        for i in range(nv):
-            if not math.isfinite(v[i]):
-                return s
         store_state(X, 0, q, v)
     return num_steps
+
+
+@kernel(allocates=True, inline=False)
+def checked_contact_step(model, drive, scratch, scene, solver, work, q, v, h, qdot_is_v,
+                         quat_starts, max_depth):
+    """`contact_step` in place on q, v (its arguments); False where the plant's Python
+    step must run instead, because it raises or warns: the solve failed, the new state is
+    not finite, or the step started deeper than `max_depth` (q, v are then undefined)."""
+    nc = contact_step(model, drive, scratch, scene, solver, work, q, v, h, qdot_is_v,
+                      quat_starts)
+    if nc < 0:
+        return False
+    phi0 = work[10][0]
+    for i in range(nc):
+        if -phi0[i] > max_depth:
+            return False
+    for i in range(q.shape[0]):
+        if not math.isfinite(q[i]):
+            return False
+    for i in range(v.shape[0]):
+        if not math.isfinite(v[i]):
+            return False
+    return True
 
 
 class PlantLoop:

@@ -1,5 +1,6 @@
 """The compiled form of a MultibodyPlant (``framework.compiled_diagram``), continuous or
-discrete without contact.
+discrete without contact (a discrete plant with point contact:
+`multibody.plant.compiled_contact_form`).
 
 It applies when the plant's forward dynamics is one kernel call for every context
 (``_one_call_fd``: identity actuation or none, gravity the only force element, no
@@ -30,6 +31,7 @@ from merganser.framework.ports import VECTOR
 from merganser.multibody.kernels.aba import calc_forward_dynamics_damped
 from merganser.multibody.kernels.layout import make_workspace
 from merganser.multibody.kernels.position_update import next_state
+from merganser.multibody.plant.compiled_contact_form import contact_plant_form
 from merganser.multibody.plant.discrete_update import SemiExplicitEulerStepper
 from merganser.multibody.plant.multibody_plant import MultibodyPlant
 
@@ -110,16 +112,19 @@ def _check(plant):
 
 def _plant_form(plant):
     t = plant._tables
-    if (not plant._tree.is_finalized() or not plant._one_call_fd
-            or not t.velocity_equals_qdot or t.nq != t.nv):
+    if not plant._tree.is_finalized() or not plant._one_call_fd:
         return None
+    if t.continuous or type(plant._stepper) is SemiExplicitEulerStepper:
+        if not t.velocity_equals_qdot or t.nq != t.nv:
+            return None
     discrete = not t.continuous
-    if discrete and (type(plant._stepper) is not SemiExplicitEulerStepper
-                     or not plant._core.dyn._identity_n):
-        return None             # a contact solver's step, or a joint with N(q) != I
     actuation = plant._ports.actuation
     offset = sum(plant.get_input_port(i).size() for i in range(actuation.get_index())
                  if plant.get_input_port(i).get_data_type() == VECTOR)
+    if discrete and type(plant._stepper) is not SemiExplicitEulerStepper:
+        return contact_plant_form(plant, offset)        # a contact solver's step
+    if discrete and not plant._core.dyn._identity_n:
+        return None             # a joint with N(q) != I
     head = np.array([t.nq, t.nv, t.nu, offset, plant._core.time_step if discrete else 0.0],
                     dtype=float)
 

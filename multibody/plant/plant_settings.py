@@ -9,6 +9,7 @@ its string.
 
 import math
 
+from merganser.framework.compiled_form_changes import note_compiled_form_change
 from merganser.geometry import HydroelasticContactRepresentation
 from merganser.multibody.plant.enums import (
     ContactModel, DiscreteContactApproximation, DiscreteContactSolver,
@@ -81,6 +82,7 @@ class PlantSettingsMixin:
         """Set the stiction tolerance (m/s, > 0) of the regularized friction."""
         self._stiction_tolerance = check_positive(
             "set_stiction_tolerance", "v_stiction", v_stiction)
+        note_compiled_form_change()     # a compiled contact step reads it as a constant
 
     def get_stiction_tolerance(self):
         """The stiction tolerance (m/s)."""

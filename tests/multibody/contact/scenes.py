@@ -4,7 +4,8 @@ between solvers ("continuous" means time_step = 0 with the penalty model)."""
 
 import numpy as np
 
-from merganser.framework import DiagramBuilder, Simulator, SimulatorConfig, apply_simulator_config
+from merganser.framework import (DiagramBuilder, Simulator, SimulatorConfig,
+                                 apply_simulator_config, log_vector_output)
 from merganser.geometry import Box, CoulombFriction, HalfSpace, RigidTransform, RollPitchYaw, Sphere
 from merganser.multibody import MultibodyPlantConfig, SpatialInertia, add_multibody_plant
 
@@ -36,7 +37,7 @@ def make_simulator(diagram, model):
 class BoxScene:
     """The box on a ground plane inclined by `incline` (rad) about y, friction μ."""
 
-    def __init__(self, model, mu=0.5, incline=0.0, **config):
+    def __init__(self, model, mu=0.5, incline=0.0, log_period=None, **config):
         builder = DiagramBuilder()
         self.plant, self.scene_graph = add_multibody_plant(make_config(model, **config), builder)
         plant = self.plant
@@ -49,6 +50,9 @@ class BoxScene:
         plant.register_collision_geometry(plant.world_body(), RigidTransform(self.R_WG),
                                           HalfSpace(), "ground", friction)
         plant.finalize()
+        if log_period is not None:       # the plant's state logged every log_period s
+            self.logger = log_vector_output(plant.get_state_output_port(), builder,
+                                            publish_period=log_period)
         self.diagram = builder.build()
         self.simulator = make_simulator(self.diagram, model)
         self.context = plant.get_my_context_from_root(self.simulator.get_mutable_context())
