@@ -72,8 +72,7 @@ class CompiledPlan:
         self._layout = layout
         self._p = np.zeros(layout.p_size)
         self._w = np.zeros(layout.w_size)
-        self._arrays = tuple(tuple(lay.form.arrays(ctx._leaves[lay.index]))
-                             for lay in layout.leaves if lay.arrays >= 0)
+        self._arrays = self._make_arrays(ctx)
         # the Python part: (port, leaf index, w slice) before the call, (system, leaf
         # index, state index) after it
         self._python_ports = [
@@ -86,6 +85,13 @@ class CompiledPlan:
         # uncounted: made valid here, not by a leaf evaluation (framework.cache)
         self._watch = UncountedCacheEntryValue(
             None, "compiled diagram parameters and fixed inputs")
+        # The forms' arrays may be made from abstract states of any leaf (e.g. a contact
+        # plant's tables from the SceneGraph's geometry state, which the plant's form
+        # reads through its query input): remade when one changes.
+        self._watch_xa = UncountedCacheEntryValue(None, "compiled diagram abstract states")
+        self._watch_xa.valid = True
+        for leaf in ctx._leaves:
+            leaf.trk_xa_all.subscribe(self._watch_xa)
         for lay in layout.leaves:
             leaf = ctx._leaves[lay.index]
             leaf.trk_params.subscribe(self._watch)
@@ -98,6 +104,17 @@ class CompiledPlan:
         if self._fn is not None:
             self._module = codegen.load_kernel(self._source)
             self._fn = self._module.time_derivatives
+
+    def _make_arrays(self, ctx):
+        """The forms' arrays for the leaves of `ctx` (each form's check first: a leaf
+        that no longer has a compiled form raises NotCompilable)."""
+        for lay in self._layout.leaves:
+            form, leaf = lay.form, ctx._leaves[lay.index]
+            reason = form.check(leaf) if form.check is not None else None
+            if reason is not None:
+                raise NotCompilable(f"system '{lay.name}': {reason}")
+        return tuple(tuple(lay.form.arrays(ctx._leaves[lay.index]))
+                     for lay in self._layout.leaves if lay.arrays >= 0)
 
     def _pack(self, ctx):
         """Write every leaf's parameters and fixed or default inputs into p and w."""
@@ -117,11 +134,14 @@ class CompiledPlan:
 
     def _current(self, ctx):
         return (self._version == ctx._root.version and self._watch.valid
-                and self._generation == _generation[0])
+                and self._watch_xa.valid and self._generation == _generation[0])
 
     def _refresh(self, ctx):
         if self._version != ctx._root.version or self._generation != _generation[0]:
             self._build(ctx)
+        elif not self._watch_xa.valid:
+            self._arrays = self._make_arrays(ctx)
+            self._watch_xa.valid = True
         self._pack(ctx)
 
     # ---- evaluating -------------------------------------------------------------------------
@@ -274,6 +294,7 @@ class CompiledPlan:
         clone._w = self._w.copy()
         clone._arrays = copy.deepcopy(self._arrays, memo)
         clone._watch = copy.deepcopy(self._watch, memo)
+        clone._watch_xa = copy.deepcopy(self._watch_xa, memo)
         return clone
 
     def __getstate__(self):

@@ -180,3 +180,35 @@ def test_a_new_stiction_tolerance_reaches_the_compiled_step():
         simulator.advance_to(0.2)
         runs.append(_outcome(simulator, ctx, plant, context, logger))
     assert runs[0] == runs[1]
+
+
+def test_a_collision_filter_applied_in_the_scene_graph_context_mid_run_reaches_the_compiled_step():
+    """Excluding the box-ground pair in the SceneGraph's Context between two advances
+    (Drake's per-Context collision filter): the compiled contact step sees the new
+    filter, as block by block does, so the box falls through the ground in both (before,
+    the compiled step kept the tables it was compiled with and the box landed). Each run
+    is whole before the next scene is built (building one renews every plan)."""
+    from merganser.geometry import CollisionFilterDeclaration, GeometrySet, SceneGraph
+    outcomes = []
+    for compiled in (True, False):
+        scene = BoxScene("sap", log_period=0.01, time_step=1e-3)
+        simulator, ctx = scene.simulator, scene.simulator.get_mutable_context()
+        if compiled:
+            assert compile_diagram_dynamics(scene.diagram, ctx), compiled_dynamics_status(ctx)
+        else:
+            unfuse_compiled_dynamics(ctx)
+        scene.place(0.3, velocity=(0.0, 0.0, 0.0))
+        simulator.advance_to(0.1)                        # falling, not yet touching
+        scene_graph = next(s for s in scene.diagram.get_systems() if isinstance(s, SceneGraph))
+        sg_context = scene_graph.get_my_context_from_root(ctx)
+        ids = scene_graph.model_inspector().get_all_geometry_ids()
+        scene_graph.collision_filter_manager(sg_context).apply(
+            CollisionFilterDeclaration().exclude_within(GeometrySet(list(ids))))
+        simulator.advance_to(0.6)
+        outcomes.append((ctx.get_discrete_state_vector().tobytes(),
+                         scene.logger.find_log(ctx).data().tobytes(),
+                         compiled_dynamics_status(ctx).path,
+                         scene.plant.get_positions(scene.context)[6]))
+    assert outcomes[0][:2] == outcomes[1][:2]
+    assert outcomes[0][2] == "compiled"
+    assert outcomes[0][3] < 0.3 - 0.5 * G * 0.6 ** 2 + 0.01     # free fall from 0.3 m
