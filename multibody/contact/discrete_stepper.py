@@ -31,6 +31,7 @@ import math
 
 import numpy as np
 
+from merganser.framework.compiled_form_changes import note_compiled_form_change
 from merganser.multibody.contact.constraints import ConstraintRows
 from merganser.multibody.contact.contact_kernels import contact_jacobian, pose_pass
 from merganser.multibody.contact.errors import ContactSolverError
@@ -180,9 +181,26 @@ class ContactStepper(DiscreteStepper):
 
     #: The approximation name (set by each subclass; used in messages).
     approximation = None
-    max_iterations = 100
-    rel_tolerance = 1e-6
-    abs_tolerance = 1e-14
+    #: The solver settings' defaults (Drake's SAP / TAMSI parameters); an instance's own
+    #: values are set through the properties below.
+    _SETTINGS = {"max_iterations": 100, "rel_tolerance": 1e-6, "abs_tolerance": 1e-14}
+
+    def _setting(name):
+        def get(self):
+            return self.__dict__.get("_" + name, ContactStepper._SETTINGS[name])
+
+        def set(self, value):
+            # a compiled contact step (the plant's loop, a compiled diagram) reads the
+            # settings as constants: tell it to re-read them
+            self.__dict__["_" + name] = value
+            note_compiled_form_change()
+
+        return property(get, set, doc=f"The solver's {name.replace('_', ' ')}.")
+
+    max_iterations = _setting("max_iterations")
+    rel_tolerance = _setting("rel_tolerance")
+    abs_tolerance = _setting("abs_tolerance")
+    del _setting
 
     def __init__(self, core, contacts, constraint_specs):
         super().__init__(core)
