@@ -107,6 +107,8 @@ def _dynamics():
         plant.calc_gravity_generalized_forces(ctx)
         forces = MultibodyForces(plant)
         plant.calc_force_elements_contribution(ctx, forces)
+        plant.calc_inverse_dynamics(ctx, np.zeros(plant.num_velocities()), forces)  # lazy
+        forces.generalized_forces()                 # read: computed from the snapshot
         plant.calc_inverse_dynamics(ctx, np.zeros(plant.num_velocities()), forces)
         plant.calc_forward_dynamics(ctx)
         plant.calc_jacobian_spatial_velocity(ctx, JacobianWrtVariable.kV, arm.body_frame(),

@@ -35,7 +35,8 @@ from merganser.multibody.kernels.rnea import calc_inverse_dynamics
 __all__ = [
     "plant_constants", "C_GRAVITY", "C_KERNEL_GRAVITY", "C_ZERO", "C_NODES",
     "calc_body_pose_at", "calc_mass_matrix_at", "calc_forward_dynamics_at", "calc_inverse_dynamics_at",
-    "calc_gravity_and_damping_forces_at", "calc_frame_jacobian_at",
+    "calc_gravity_and_damping_forces_at", "damping_forces", "gravity_body_forces",
+    "calc_frame_jacobian_at",
 ]
 
 
@@ -134,13 +135,28 @@ def calc_gravity_and_damping_forces_at(ip, fp, ws, q, v, I10, c, tau, F_body):
     (zero where the node's gravity mask is 0: gravity disabled for the body's model
     instance).
     """
+    pose_pass_base_to_tip(ip, fp, q, ws, ip.shape[0] - 1)
+    damping_forces(ip, v, c, tau)
+    gravity_body_forces(ip, ws, I10, c, F_body, True)
+    return 0
+
+
+@kernel
+def damping_forces(ip, v, c, tau):
+    """``tau = −D v`` (nv,), D the joint damping of the packed constants `c`."""
+    d0 = C_NODES + ip.shape[0]
+    for i in range(tau.shape[0]):
+        tau[i] = 0.0 - c[d0 + i] * v[i]
+
+
+@kernel
+def gravity_body_forces(ip, ws, I10, c, F, by_body):
+    """Gravity's spatial force F_Bo_W = [p_BoBcm_W × m g; m g] on each body, from the
+    world rotations R_WB of the workspace (a pose pass done): into row ``ip[k, IP_BODY]``
+    of `F` (nbodies, 6) with `by_body`, else into row k (node order)."""
     nb = ip.shape[0]
     g = c[C_GRAVITY:C_GRAVITY + 3]
     enabled = c[C_NODES:C_NODES + nb]
-    damping = c[C_NODES + nb:C_NODES + nb + ip[0, IP_NV_TOTAL]]
-    pose_pass_base_to_tip(ip, fp, q, ws, nb - 1)
-    for i in range(tau.shape[0]):
-        tau[i] = 0.0 - damping[i] * v[i]
     gx, gy, gz = g[0], g[1], g[2]
     for k in range(nb):
         e = enabled[k]
@@ -153,15 +169,14 @@ def calc_gravity_and_damping_forces_at(ip, fp, ws, q, v, I10, c, tau, F_body):
               + ws[k, WS_RW + 4] * I10[k, 2]) * e
         cz = ((ws[k, WS_RW + 6] * I10[k, 1] + ws[k, WS_RW + 8] * I10[k, 3])
               + ws[k, WS_RW + 7] * I10[k, 2]) * e
-        b = ip[k, IP_BODY]
+        b = ip[k, IP_BODY] if by_body else k
         # 0.0 + x as the Python path's zeroed F += x (no negative zeros)
-        F_body[b, 0] = 0.0 + (cy * gz - cz * gy)
-        F_body[b, 1] = 0.0 + (cz * gx - cx * gz)
-        F_body[b, 2] = 0.0 + (cx * gy - cy * gx)
-        F_body[b, 3] = 0.0 + m * gx
-        F_body[b, 4] = 0.0 + m * gy
-        F_body[b, 5] = 0.0 + m * gz
-    return 0
+        F[b, 0] = 0.0 + (cy * gz - cz * gy)
+        F[b, 1] = 0.0 + (cz * gx - cx * gz)
+        F[b, 2] = 0.0 + (cx * gy - cy * gx)
+        F[b, 3] = 0.0 + m * gx
+        F[b, 4] = 0.0 + m * gy
+        F[b, 5] = 0.0 + m * gz
 
 
 @kernel

@@ -23,9 +23,17 @@ class MultibodyForces:
     The arrays returned by `generalized_forces` and `body_forces` are the object's own
     storage: write into them to apply forces. Body forces are in body-index order (row
     ``body.index()``, world included), spatial vectors [torque; force].
+
+    ``plant.calc_force_elements_contribution(context, forces)`` may leave these forces
+    *lazy* (when gravity is the only force element): they then hold a copy of the
+    context's state and inertial parameters, and their values are computed from that copy
+    when first read (any method here, a copy or a pickle), or by
+    ``plant.calc_inverse_dynamics`` in its own kernel call. Either way they are the values
+    the plant would have written at the time of the call, to the bit.
     """
 
-    __slots__ = ("_tau", "_F_Bo_W")
+    __slots__ = ("_tau", "_F_Bo_W", "_lazy", "_sized_for", "_snap_qv", "_snap_q", "_snap_v",
+                 "_snap_I10")
 
     def __init__(self, plant=None, *, nb=None, nv=None):
         if plant is None:
@@ -45,6 +53,30 @@ class MultibodyForces:
             nb, nv = int(plant.num_bodies()), int(plant.num_velocities())
         self._tau = np.zeros(nv)
         self._F_Bo_W = np.zeros((nb, 6))
+        self._clear_lazy()
+
+    # ---- the lazy contribution (see the class notes) -------------------------------------
+    def _clear_lazy(self):
+        # _lazy: None, or the plant's QueryTables whose ``materialize_forces`` computes the
+        # values from the snapshot (_snap_*, made by the plant; _sized_for: the
+        # QueryTables these arrays were checked against and the snapshot sized for).
+        self._lazy = None
+        self._sized_for = None
+        self._snap_qv = self._snap_q = self._snap_v = self._snap_I10 = None
+
+    def _materialize(self):
+        tables = self._lazy
+        self._lazy = None
+        tables.materialize_forces(self)
+
+    def __getstate__(self):
+        if self._lazy is not None:
+            self._materialize()
+        return (self._tau, self._F_Bo_W)
+
+    def __setstate__(self, state):
+        self._tau, self._F_Bo_W = state
+        self._clear_lazy()
 
     def num_velocities(self):
         """nv, the size of `generalized_forces`."""
@@ -56,18 +88,23 @@ class MultibodyForces:
 
     def generalized_forces(self):
         """Generalized forces τ, shape (nv,), mutable."""
+        if self._lazy is not None:
+            self._materialize()
         return self._tau
 
     mutable_generalized_forces = generalized_forces
 
     def body_forces(self):
         """Spatial forces F_Bo_W per body (body-index order), shape (nb, 6), mutable."""
+        if self._lazy is not None:
+            self._materialize()
         return self._F_Bo_W
 
     mutable_body_forces = body_forces
 
     def set_zero(self):
         """Zero every force; returns self."""
+        self._lazy = None
         self._tau[:] = 0.0
         self._F_Bo_W[:] = 0.0
         return self
@@ -84,6 +121,10 @@ class MultibodyForces:
                 f"MultibodyForces.add_in_forces: addend has nv = {addend.num_velocities()}, "
                 f"nb = {addend.num_bodies()}, expected nv = {self.num_velocities()}, "
                 f"nb = {self.num_bodies()}")
+        if self._lazy is not None:
+            self._materialize()
+        if addend._lazy is not None:
+            addend._materialize()
         self._tau += addend._tau
         self._F_Bo_W += addend._F_Bo_W
 

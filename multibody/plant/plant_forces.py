@@ -25,6 +25,7 @@ fused kernel call reading the state where the Context stores it and writing the 
 import numpy as np
 
 from merganser.multibody.kernels.aba import calc_forward_dynamics_damped
+from merganser.multibody.kernels.lazy_forces import LAZY_KEPT, LAZY_WRITTEN
 from merganser.multibody.plant.singular_mass_matrix import solve_with_mass_matrix
 from merganser.multibody.plant.externally_applied_spatial_force import ExternallyAppliedSpatialForce
 from merganser.multibody.plant.multibody_forces import MultibodyForces
@@ -282,6 +283,8 @@ class PlantForcesMixin:
         qt = self._qt
         if (forces.__class__ is MultibodyForces and qt is not None
                 and forces._tau.shape == qt.shape_v and forces._F_Bo_W.shape[0] == qt.nb):
+            if forces._sized_for is not qt:     # checked once: the arrays are never replaced
+                qt.size_forces(forces)
             return
         if not isinstance(forces, MultibodyForces):
             raise TypeError(f"{fn}: forces must be a MultibodyForces, got "
@@ -315,22 +318,40 @@ class PlantForcesMixin:
         ndarray, shape (nv,)
         """
         fn = "calc_inverse_dynamics"
-        context, qt, views = self._fast_context(context, fn)
+        try:                    # the plant's own context, with its remembered state views
+            views = context._plant_state_views
+            qt = self._qt
+            if context._system is not self or views is None or not qt.rigid:
+                raise AttributeError
+        except AttributeError:
+            context, qt, views = self._fast_context(context, fn)
         vdot, forces = known_vdot, external_forces
         if (vdot.__class__ is not _ND or vdot.dtype is not _F64 or vdot.shape != qt.shape_v
                 or not vdot.flags.c_contiguous):
             vdot = self._vector_arg(fn, "known_vdot", known_vdot, qt.nv, "nv")
-        if (forces.__class__ is not MultibodyForces or forces._tau.shape != qt.shape_v
-                or forces._F_Bo_W.shape != qt.shape_F):
+        if forces.__class__ is not MultibodyForces or forces._sized_for is not qt:
             self._check_forces(forces, fn)
         if views is not None:
             entry = context.cache_entries[qt.inertia_index]
+            I10 = entry.value.I10 if entry.valid else qt.inertia_entry.eval(context).I10
             tau = _empty(qt.nv)
-            if not qt.k_inverse(
-                    qt.ip, qt.fp, qt.local.ws, views[3], views[4], vdot,
-                    entry.value.I10 if entry.valid else qt.inertia_entry.eval(context).I10,
-                    qt.constants, forces._F_Bo_W, forces._tau, tau):
-                return tau
+            if forces._lazy is qt:
+                # with the force elements' forces at the recorded state, in one kernel call
+                # (multibody.kernels.lazy_forces), which may write the forces' values
+                status = qt.k_lazy_inverse(
+                    qt.ip, qt.fp, qt.local.ws, views[3], views[4], vdot, I10, qt.constants,
+                    forces._snap_qv, forces._snap_I10, forces._tau, forces._F_Bo_W, tau)
+                if status == LAZY_KEPT:
+                    return tau
+                forces._lazy = None
+                if status == LAZY_WRITTEN:
+                    return tau
+            else:
+                if forces._lazy is not None:
+                    forces._materialize()
+                if not qt.k_inverse(qt.ip, qt.fp, qt.local.ws, views[3], views[4], vdot, I10,
+                                    qt.constants, forces._F_Bo_W, forces._tau, tau):
+                    return tau
         ctx, t = context, self._tables
         q, v = self._eval_q_v(ctx)
         tau = self._dyn.inverse_dynamics(q, v, vdot, self._eval_I10(ctx), _ZERO3,
@@ -429,17 +450,24 @@ class PlantForcesMixin:
         """Overwrite `forces` with the force elements' forces (gravity included) and the
         joint damping forces -D v, as Drake's CalcForceElementsContribution."""
         fn = "calc_force_elements_contribution"
-        context, qt, views = self._fast_context(context, fn)
-        if (forces.__class__ is not MultibodyForces or forces._tau.shape != qt.shape_v
-                or forces._F_Bo_W.shape != qt.shape_F):
+        try:                    # the plant's own context, with its remembered state views
+            views = context._plant_state_views
+            qt = self._qt
+            if context._system is not self or views is None or not qt.lazy_forces:
+                raise AttributeError
+        except AttributeError:
+            context, qt, views = self._fast_context(context, fn)
+        if forces.__class__ is not MultibodyForces or forces._sized_for is not qt:
             self._check_forces(forces, fn)
-        if views is not None and qt.gravity_only:
+        if views is not None and qt.lazy_forces and forces._sized_for is qt:
+            # lazy: record the state and the inertial parameters; the values are computed
+            # from them when read, or by calc_inverse_dynamics (MultibodyForces' notes)
             entry = context.cache_entries[qt.inertia_index]
-            if not qt.k_gravity(
-                    qt.ip, qt.fp, qt.local.ws, views[3], views[4],
-                    entry.value.I10 if entry.valid else qt.inertia_entry.eval(context).I10,
-                    qt.constants, forces._tau, forces._F_Bo_W):
-                return
+            qt.k_snapshot(views[3], views[4],
+                          entry.value.I10 if entry.valid else qt.inertia_entry.eval(context).I10,
+                          forces._snap_qv, forces._snap_I10)
+            forces._lazy = qt
+            return
         ctx = context
         t = self._tables
         q, v = self._eval_q_v(ctx)

@@ -33,6 +33,7 @@ from merganser.multibody.kernels.queries import (
     calc_gravity_and_damping_forces_at, calc_inverse_dynamics_at, calc_mass_matrix_at,
     plant_constants,
 )
+from merganser.multibody.kernels.lazy_forces import calc_lazy_inverse_dynamics_at, snapshot_state
 
 __all__ = ["QueryTables", "state_views", "own_state_views", "compiled_entry"]
 
@@ -46,6 +47,8 @@ _KERNELS = {
     "k_forward": calc_forward_dynamics_at,
     "k_inverse": calc_inverse_dynamics_at,
     "k_gravity": calc_gravity_and_damping_forces_at,
+    "k_snapshot": snapshot_state,
+    "k_lazy_inverse": calc_lazy_inverse_dynamics_at,
 }
 
 
@@ -113,6 +116,9 @@ class QueryTables:
         True when gravity is the only force element.
     rigid : bool
         True without extra (added-mass) spatial inertia: the fused kernels apply.
+    lazy_forces : bool
+        ``gravity_only and rigid``: `calc_force_elements_contribution` leaves its
+        MultibodyForces lazy (`size_forces`, `materialize_forces`).
     node_of_body, frame_info, jacobian_frames : dict
         Memo: RigidBody -> node; Frame -> (node, R_BF (3, 3), p_BF (3,)), both None for
         a body frame; (frame_B, frame_A, frame_E) -> the last argument of the fused
@@ -124,11 +130,13 @@ class QueryTables:
     k_pose, k_jacobian, k_mass, k_forward, k_inverse, k_gravity : callable
         The fused kernels of `multibody.kernels.queries` (compiled entry points after
         their first call).
+    k_snapshot, k_lazy_inverse : callable
+        The kernels of the lazy forces (`multibody.kernels.lazy_forces`), likewise.
     """
 
     __slots__ = ("nq", "nv", "nb", "shape_q", "shape_v", "shape_vv", "shape_6v",
                  "shape_F", "continuous", "ip", "fp", "local", "constants",
-                 "gravity_only", "rigid", "node_of_body", "frame_info", "jacobian_frames",
+                 "gravity_only", "rigid", "lazy_forces", "node_of_body", "frame_info", "jacobian_frames",
                  "inertia_entry", "inertia_index") + tuple(_KERNELS)
 
     def __init__(self, plant):
@@ -146,6 +154,7 @@ class QueryTables:
             t.reflected_inertia if t.has_reflected_inertia else _EMPTY)
         self.gravity_only = not t.has_force_elements
         self.rigid = plant._dyn.M_added is None
+        self.lazy_forces = self.gravity_only and self.rigid
         self.node_of_body = {}
         self.frame_info = {}
         self.jacobian_frames = {}
@@ -156,6 +165,23 @@ class QueryTables:
 
     def __reduce__(self):
         return (_rebuilt, ())
+
+    def size_forces(self, forces):
+        """Give the MultibodyForces `forces`, already checked to have this plant's sizes,
+        the snapshot arrays of its lazy state (q and v (nq + nv,), I10 (nb, 10))."""
+        if forces._lazy is not None:            # lazy for another plant of these sizes
+            forces._materialize()
+        forces._snap_qv = snap = np.zeros(self.nq + self.nv)
+        forces._snap_q, forces._snap_v = snap[:self.nq], snap[self.nq:]
+        forces._snap_I10 = np.zeros((self.nb, 10))
+        forces._sized_for = self
+
+    def materialize_forces(self, forces):
+        """Write the values of lazy `forces` (their ``_lazy`` just cleared): gravity and
+        the joint damping at their snapshot state, as the eager
+        ``calc_force_elements_contribution``."""
+        self.k_gravity(self.ip, self.fp, self.local.ws, forces._snap_q, forces._snap_v,
+                       forces._snap_I10, self.constants, forces._tau, forces._F_Bo_W)
 
 
 class _StateViews(tuple):
