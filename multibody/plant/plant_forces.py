@@ -19,7 +19,10 @@ With the plant's own context, `calc_forward_dynamics` (when it is one ABA call, 
 `_one_call_fd`), `calc_inverse_dynamics`, `calc_mass_matrix` and
 `calc_force_elements_contribution` (when gravity is the only force element) are each one
 fused kernel call reading the state where the Context stores it and writing the result
-(or the MultibodyForces) directly (`multibody.kernels.queries`).
+directly (`multibody.kernels.queries`). `calc_force_elements_contribution` then leaves
+the MultibodyForces lazy: it copies q, v and I10 into the forces' snapshot, from which the
+forces are computed when read (the eager bits), or by `calc_inverse_dynamics` in its one
+kernel call (`multibody.kernels.lazy_forces`).
 """
 
 import numpy as np
