@@ -15,12 +15,15 @@ to the nodes it needs only (`multibody.kernels.queries`). Neither reads nor fill
 entry, so the next state write need not walk the dependents (`framework.cache`).
 """
 
+import sys
+
 import numpy as np
 import scipy.sparse
 
 from merganser.geometry import RigidTransform, RotationMatrix
 from merganser.multibody.math import SpatialAcceleration, SpatialVelocity
 from merganser.multibody.plant.jacobian_wrt_variable import JacobianWrtVariable
+from merganser.multibody.plant.query_tables import RESULT_JACOBIAN, RESULT_POSE, VIEW_RESULTS
 
 __all__ = ["PlantQueriesMixin", "rigid_transform"]
 
@@ -33,6 +36,11 @@ _I3 = np.eye(3)
 _KV = JacobianWrtVariable.kV
 _new = object.__new__
 _frombuffer = np.frombuffer
+_refcount = sys.getrefcount
+#: `sys.getrefcount` of an object referenced once besides a local name of the caller
+#: (the count includes its own argument): a result the fast paths kept, that the user
+#: dropped.
+_HELD = 3
 
 
 def rigid_transform(X):
@@ -97,6 +105,17 @@ class PlantQueriesMixin:
             own = False
         if own and node is not None and views is not None:
             qt = self._qt
+            results = views[VIEW_RESULTS]
+            pose = results[RESULT_POSE]
+            if pose is not None and _refcount(pose) == _HELD:
+                # the last pose, referenced by `results` and here only: its arrays are
+                # rewritten unless its rotation or an array is referenced elsewhere too
+                rotation = pose._R
+                R, p = rotation._R, pose._p
+                if (_refcount(rotation) == _HELD and _refcount(R) == _HELD
+                        and _refcount(p) == _HELD):
+                    qt.k_pose(qt.ip, qt.fp, qt.local.ws, views[3], node, R, p)
+                    return pose
             R, p = _empty(_SHAPE33), _empty(_SHAPE3)
             qt.k_pose(qt.ip, qt.fp, qt.local.ws, views[3], node, R, p)
             # R and p are new arrays only this pose references, R a rotation: wrapped
@@ -104,6 +123,7 @@ class PlantQueriesMixin:
             rotation, pose = _new(RotationMatrix), _new(RigidTransform)
             rotation._R = R
             pose._R, pose._p = rotation, p
+            results[RESULT_POSE] = pose
             return pose
         fn = "eval_body_pose_in_world"
         ctx = self._ctx(context, fn)
@@ -229,7 +249,10 @@ class PlantQueriesMixin:
             if (p.__class__ is not _ND or p.dtype is not _F64 or p.shape != _SHAPE3
                     or not p.flags.c_contiguous):
                 p = _point("calc_jacobian_spatial_velocity", "p_BoBp_B", p_BoBp_B)
-            J = _empty(qt.shape_6v)
+            results = views[VIEW_RESULTS]
+            J = results[RESULT_JACOBIAN]
+            if J is None or _refcount(J) != _HELD:     # the last J is referenced elsewhere
+                J = results[RESULT_JACOBIAN] = _empty(qt.shape_6v)
             qt.k_jacobian(qt.ip, qt.fp, qt.local.ws, views[3], p, J, frames)
             return J
         fn = "calc_jacobian_spatial_velocity"

@@ -31,10 +31,17 @@ import numpy as np
 from merganser.multibody.kernels.queries import (
     calc_body_pose_at, calc_forward_dynamics_at, calc_frame_jacobian_at,
     calc_gravity_and_damping_forces_at, calc_inverse_dynamics_at, calc_mass_matrix_at,
-    plant_constants,
+    copy_state_vector, plant_constants,
 )
 
-__all__ = ["QueryTables", "state_views", "own_state_views", "compiled_entry"]
+__all__ = ["QueryTables", "state_views", "own_state_views", "compiled_entry",
+           "state_copy_entry", "VIEW_ROOT", "VIEW_RESULTS", "RESULT_POSE", "RESULT_JACOBIAN"]
+
+#: Slots of `state_views` after the first seven: the root data of the Context's tree, and
+#: the list of the last results of the fast paths (`RESULT_POSE`, `RESULT_JACOBIAN`),
+#: reused when nothing else references them (``PlantQueriesMixin``).
+VIEW_ROOT, VIEW_RESULTS = 7, 8
+RESULT_POSE, RESULT_JACOBIAN = 0, 1
 
 _EMPTY = np.zeros(0)
 
@@ -65,6 +72,24 @@ def compiled_entry(fn, args):
         return overloads[key].entry_point
     except (AttributeError, KeyError, TypeError):
         return None
+
+
+_state_copy = []
+
+
+def state_copy_entry():
+    """The compiled entry point of `copy_state_vector` for a contiguous float64 vector
+    `dst` and a float64 vector `src` of any stride (numba's layout "A"), compiled (or
+    loaded) at the first call; None when it cannot be had (then use the kernel itself).
+
+    Its arguments must be 1-D float64 ndarrays (it checks nothing else; the sizes and the
+    overlap it checks and reports, see `copy_state_vector`), `dst` C-contiguous.
+    """
+    if not _state_copy:
+        dst, src = np.zeros(2), np.zeros(4)[::2]        # a strided `src`: layout "A"
+        copy_state_vector(dst, src)
+        _state_copy.append(compiled_entry(copy_state_vector, (dst, src)))
+    return _state_copy[0]
 
 
 def _resolving(tables, name, fn):
@@ -188,13 +213,18 @@ def own_state_views(qt, ctx):
 
 
 def state_views(ctx, continuous, nq):
-    """``(xs, q0, v0, q, v, trk_q, trk_v)`` for the plant's own context `ctx`, or None
-    when its state is not laid out as one block of q followed (anywhere) by one block of v.
+    """``(xs, q0, v0, q, v, trk_q, trk_v, root, results)`` for the plant's own context
+    `ctx`, or None when its state is not laid out as one block of q followed (anywhere)
+    by one block of v.
 
     ``xs`` is the owning array, ``q = xs[q0:q0 + nq]`` and ``v = xs[v0:v0 + nv]`` are
     writable views; writing them does not notify the Context: the caller notifies
     ``trk_q`` after writing q and ``trk_v`` after writing v (both the discrete group's
-    tracker for a discrete plant). Remembered on `ctx` (see the module docstring).
+    tracker for a discrete plant). ``root`` is the root data of `ctx`'s tree (its
+    ``version`` and ``validations``, `framework.cache.notify_changed`); ``results`` a list
+    (`RESULT_POSE`, `RESULT_JACOBIAN`) where the fast queries keep their last result, to
+    reuse its arrays when nothing else references them. Remembered on `ctx` (see the
+    module docstring).
     """
     views = ctx.__dict__.get("_plant_state_views")
     if views is not None:
@@ -214,6 +244,7 @@ def state_views(ctx, continuous, nq):
         trk_q = trk_v = ctx.trk_xd[0]
     if owner.base is not None or not owner.flags.c_contiguous:
         return None
-    views = _StateViews((owner, q0, v0, owner[q0:q0 + nq], owner[v0:v0 + nv], trk_q, trk_v))
+    views = _StateViews((owner, q0, v0, owner[q0:q0 + nq], owner[v0:v0 + nv], trk_q, trk_v,
+                         ctx._root, [None, None]))
     ctx._plant_state_views = views
     return views
