@@ -198,7 +198,8 @@ def calc_frame_jacobian_at(ip, fp, ws, q, p_BoBp_B, J, X_bB):
     Parameters
     ----------
     p_BoBp_B : ndarray, shape (3,)
-        Position of Bp from frame B's origin, in B.
+        Position of Bp from frame B's origin, in B (any stride; another size: status 1,
+        nothing written).
     J : ndarray, shape (6, nv)
         Output.
     X_bB : ndarray, shape (25,)
@@ -209,6 +210,8 @@ def calc_frame_jacobian_at(ip, fp, ws, q, p_BoBp_B, J, X_bB):
         is fixed; the node of the body of the measuring frame A (0: world); the node of
         e; and 1.0 when E is the world frame (no rotation applied), else 0.0.
     """
+    if p_BoBp_B.shape[0] != 3:
+        return 1
     node_B, node_A, node_E = int(X_bB[21]), int(X_bB[22]), int(X_bB[23])
     in_world = X_bB[24] != 0.0
     for i in range(6):

@@ -23,7 +23,9 @@ import scipy.sparse
 from merganser.geometry import RigidTransform, RotationMatrix
 from merganser.multibody.math import SpatialAcceleration, SpatialVelocity
 from merganser.multibody.plant.jacobian_wrt_variable import JacobianWrtVariable
-from merganser.multibody.plant.query_tables import RESULT_JACOBIAN, RESULT_POSE, VIEW_RESULTS
+from merganser.multibody.plant.query_tables import (
+    FAST_JACOBIAN, FAST_JACOBIAN_CALL, FAST_POSE, FAST_POSE_CALL, VIEW_FAST, bind_fast_queries,
+)
 
 __all__ = ["PlantQueriesMixin", "rigid_transform"]
 
@@ -104,26 +106,26 @@ class PlantQueriesMixin:
         except (AttributeError, TypeError):     # no views or QueryTables yet; unhashable
             own = False
         if own and node is not None and views is not None:
-            qt = self._qt
-            results = views[VIEW_RESULTS]
-            pose = results[RESULT_POSE]
+            fast = views[VIEW_FAST]
+            pose = fast[FAST_POSE]
             if pose is not None and _refcount(pose) == _HELD:
-                # the last pose, referenced by `results` and here only: its arrays are
+                # the last pose, referenced by `fast` and here only: its arrays are
                 # rewritten unless its rotation or an array is referenced elsewhere too
                 rotation = pose._R
                 R, p = rotation._R, pose._p
                 if (_refcount(rotation) == _HELD and _refcount(R) == _HELD
                         and _refcount(p) == _HELD):
-                    qt.k_pose(qt.ip, qt.fp, qt.local.ws, views[3], node, R, p)
+                    fast[FAST_POSE_CALL](node, R, p)
                     return pose
             R, p = _empty(_SHAPE33), _empty(_SHAPE3)
-            qt.k_pose(qt.ip, qt.fp, qt.local.ws, views[3], node, R, p)
+            (fast[FAST_POSE_CALL] or bind_fast_queries(self._qt, views)[FAST_POSE_CALL])(
+                node, R, p)
             # R and p are new arrays only this pose references, R a rotation: wrapped
             # without validation or copy (the accessors return copies)
             rotation, pose = _new(RotationMatrix), _new(RigidTransform)
             rotation._R = R
             pose._R, pose._p = rotation, p
-            results[RESULT_POSE] = pose
+            fast[FAST_POSE] = pose
             return pose
         fn = "eval_body_pose_in_world"
         ctx = self._ctx(context, fn)
@@ -246,14 +248,15 @@ class PlantQueriesMixin:
                 frames = self._jacobian_frames(qt, "calc_jacobian_spatial_velocity",
                                                frame_B, frame_A, frame_E)
             p = p_BoBp_B
-            if (p.__class__ is not _ND or p.dtype is not _F64 or p.shape != _SHAPE3
-                    or not p.flags.c_contiguous):
+            if p.__class__ is not _ND or p.dtype is not _F64 or p.ndim != 1:
                 p = _point("calc_jacobian_spatial_velocity", "p_BoBp_B", p_BoBp_B)
-            results = views[VIEW_RESULTS]
-            J = results[RESULT_JACOBIAN]
+            fast = views[VIEW_FAST]
+            J = fast[FAST_JACOBIAN]
             if J is None or _refcount(J) != _HELD:     # the last J is referenced elsewhere
-                J = results[RESULT_JACOBIAN] = _empty(qt.shape_6v)
-            qt.k_jacobian(qt.ip, qt.fp, qt.local.ws, views[3], p, J, frames)
+                J = fast[FAST_JACOBIAN] = _empty(qt.shape_6v)
+            call = fast[FAST_JACOBIAN_CALL] or bind_fast_queries(qt, views)[FAST_JACOBIAN_CALL]
+            if call(p, J, frames):                      # p of another size: raises
+                _point("calc_jacobian_spatial_velocity", "p_BoBp_B", p_BoBp_B)
             return J
         fn = "calc_jacobian_spatial_velocity"
         ctx = self._ctx(context, fn)
