@@ -12,7 +12,14 @@ With the plant's own context, `eval_body_pose_in_world` and
 from a memo filled after the first full argument check, and each is one fused kernel call
 reading q where the Context stores it and computing the poses on the paths from the world
 to the nodes it needs only (`multibody.kernels.queries`). Neither reads nor fills a cache
-entry, so the next state write need not walk the dependents (`framework.cache`).
+entry, so the next state write need not walk the dependents (`framework.cache`). The
+kernels are bound to the Context at its first fast query (`bind_fast_queries`: the
+compiled entry point with the packed model, the Context's q and a workspace of its own),
+so a call passes only its own arguments. Each fast path keeps its last result on the
+Context and rewrites it in place at the next call when nothing else references it (the
+pose, its RotationMatrix, and both arrays, by `sys.getrefcount`: a view of an array, a
+RigidTransform copied from the pose or a kept rotation all count), else returns new
+arrays: a result the caller keeps is never changed by a later query.
 """
 
 import sys
@@ -39,10 +46,24 @@ _KV = JacobianWrtVariable.kV
 _new = object.__new__
 _frombuffer = np.frombuffer
 _refcount = sys.getrefcount
-#: `sys.getrefcount` of an object referenced once besides a local name of the caller
-#: (the count includes its own argument): a result the fast paths kept, that the user
-#: dropped.
-_HELD = 3
+
+
+def _held_count():
+    """`sys.getrefcount` of an object referenced by one list slot and one local name (the
+    count includes the call's own argument): a result the fast paths kept and the caller
+    dropped. -1 (never reuse a result) where the count is not exact: off CPython, from
+    3.14 (whose interpreter may borrow the references of locals on its stack) and without
+    the GIL."""
+    if (sys.implementation.name != "cpython" or sys.version_info >= (3, 14)
+            or not getattr(sys, "_is_gil_enabled", lambda: True)()):
+        return -1
+    slot = [object()]
+    result = slot[0]
+    count = _refcount(result)
+    return count if count == 3 else -1
+
+
+_HELD = _held_count()
 
 
 def rigid_transform(X):
