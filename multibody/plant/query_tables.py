@@ -29,8 +29,6 @@ from functools import partial
 
 import numpy as np
 
-from merganser.multibody.kernels.layout import make_workspace
-
 from merganser.multibody.kernels.queries import (
     calc_body_pose_at, calc_forward_dynamics_at, calc_frame_jacobian_at,
     calc_gravity_and_damping_forces_at, calc_inverse_dynamics_at, calc_mass_matrix_at,
@@ -119,7 +117,7 @@ def bind_fast_queries(qt, views):
     world (node 0), to be compiled or loaded.
     """
     fast = views[VIEW_FAST]
-    constants = (qt.ip, qt.fp, make_workspace(qt.nb), views[3])
+    constants = (qt.ip, qt.fp, np.zeros_like(qt.local.ws), views[3])   # the thread's shape
     world = np.zeros(25)            # X_bB of the world frame for B, A and E
     world[[0, 4, 8, 12, 16, 20, 24]] = 1.0
     point = np.zeros(6)[::2]        # a strided point: layout "A"
