@@ -36,7 +36,7 @@ __all__ = [
     "plant_constants", "C_GRAVITY", "C_KERNEL_GRAVITY", "C_ZERO", "C_NODES",
     "calc_body_pose_at", "calc_mass_matrix_at", "calc_forward_dynamics_at", "calc_inverse_dynamics_at",
     "calc_gravity_and_damping_forces_at", "damping_forces", "gravity_body_forces",
-    "calc_frame_jacobian_at",
+    "calc_frame_jacobian_at", "copy_state_vector",
 ]
 
 
@@ -57,6 +57,33 @@ def plant_constants(gravity, kernel_gravity, gravity_enabled, damping, reflected
         np.asarray(gravity, dtype=np.float64), np.asarray(kernel_gravity, dtype=np.float64),
         np.zeros(3), np.asarray(gravity_enabled, dtype=np.float64),
         np.asarray(damping, dtype=np.float64), np.asarray(reflected, dtype=np.float64)]))
+
+
+@kernel
+def copy_state_vector(dst, src):
+    """``dst[:] = src`` for float64 vectors (1-D; `dst` contiguous, `src` of any stride):
+    the state write of ``set_positions`` / ``set_velocities``.
+
+    Returns 0 when copied; 1 (nothing written) when the sizes differ; 2 (nothing written)
+    when `src`'s memory overlaps `dst`'s without being `dst` itself (the caller copies
+    through a temporary).
+    """
+    n = dst.shape[0]
+    if src.shape[0] != n:
+        return 1
+    if n == 0:
+        return 0
+    a0, b0 = np.int64(dst.ctypes.data), np.int64(src.ctypes.data)
+    step = np.int64(src.strides[0])
+    if step >= 0:
+        lo, hi = b0, b0 + (n - 1) * step + 8
+    else:
+        lo, hi = b0 + (n - 1) * step, b0 + 8
+    if lo < a0 + 8 * n and a0 < hi and not (b0 == a0 and step == 8):
+        return 2
+    for i in range(n):
+        dst[i] = src[i]
+    return 0
 
 
 @kernel
@@ -186,7 +213,8 @@ def calc_frame_jacobian_at(ip, fp, ws, q, p_BoBp_B, J, X_bB):
     Parameters
     ----------
     p_BoBp_B : ndarray, shape (3,)
-        Position of Bp from frame B's origin, in B.
+        Position of Bp from frame B's origin, in B (any stride; another size: status 1,
+        nothing written).
     J : ndarray, shape (6, nv)
         Output.
     X_bB : ndarray, shape (25,)
@@ -197,6 +225,8 @@ def calc_frame_jacobian_at(ip, fp, ws, q, p_BoBp_B, J, X_bB):
         is fixed; the node of the body of the measuring frame A (0: world); the node of
         e; and 1.0 when E is the world frame (no rotation applied), else 0.0.
     """
+    if p_BoBp_B.shape[0] != 3:
+        return 1
     node_B, node_A, node_E = int(X_bB[21]), int(X_bB[22]), int(X_bB[23])
     in_world = X_bB[24] != 0.0
     for i in range(6):

@@ -12,8 +12,17 @@ With the plant's own context, `eval_body_pose_in_world` and
 from a memo filled after the first full argument check, and each is one fused kernel call
 reading q where the Context stores it and computing the poses on the paths from the world
 to the nodes it needs only (`multibody.kernels.queries`). Neither reads nor fills a cache
-entry, so the next state write need not walk the dependents (`framework.cache`).
+entry, so the next state write need not walk the dependents (`framework.cache`). The
+kernels are bound to the Context at its first fast query (`bind_fast_queries`: the
+compiled entry point with the packed model, the Context's q and a workspace of its own),
+so a call passes only its own arguments. Each fast path keeps its last result on the
+Context and rewrites it in place at the next call when nothing else references it (the
+pose, its RotationMatrix, and both arrays, by `sys.getrefcount`: a view of an array, a
+RigidTransform copied from the pose or a kept rotation all count), else returns new
+arrays: a result the caller keeps is never changed by a later query.
 """
+
+import sys
 
 import numpy as np
 import scipy.sparse
@@ -21,6 +30,9 @@ import scipy.sparse
 from merganser.geometry import RigidTransform, RotationMatrix
 from merganser.multibody.math import SpatialAcceleration, SpatialVelocity
 from merganser.multibody.plant.jacobian_wrt_variable import JacobianWrtVariable
+from merganser.multibody.plant.query_tables import (
+    FAST_JACOBIAN, FAST_JACOBIAN_CALL, FAST_POSE, FAST_POSE_CALL, VIEW_FAST, bind_fast_queries,
+)
 
 __all__ = ["PlantQueriesMixin", "rigid_transform"]
 
@@ -33,6 +45,25 @@ _I3 = np.eye(3)
 _KV = JacobianWrtVariable.kV
 _new = object.__new__
 _frombuffer = np.frombuffer
+_refcount = sys.getrefcount
+
+
+def _held_count():
+    """`sys.getrefcount` of an object referenced by one list slot and one local name (the
+    count includes the call's own argument): a result the fast paths kept and the caller
+    dropped. -1 (never reuse a result) where the count is not exact: off CPython, from
+    3.14 (whose interpreter may borrow the references of locals on its stack) and without
+    the GIL."""
+    if (sys.implementation.name != "cpython" or sys.version_info >= (3, 14)
+            or not getattr(sys, "_is_gil_enabled", lambda: True)()):
+        return -1
+    slot = [object()]
+    result = slot[0]
+    count = _refcount(result)
+    return count if count == 3 else -1
+
+
+_HELD = _held_count()
 
 
 def rigid_transform(X):
@@ -96,14 +127,26 @@ class PlantQueriesMixin:
         except (AttributeError, TypeError):     # no views or QueryTables yet; unhashable
             own = False
         if own and node is not None and views is not None:
-            qt = self._qt
+            fast = views[VIEW_FAST]
+            pose = fast[FAST_POSE]
+            if pose is not None and _refcount(pose) == _HELD:
+                # the last pose, referenced by `fast` and here only: its arrays are
+                # rewritten unless its rotation or an array is referenced elsewhere too
+                rotation = pose._R
+                R, p = rotation._R, pose._p
+                if (_refcount(rotation) == _HELD and _refcount(R) == _HELD
+                        and _refcount(p) == _HELD):
+                    fast[FAST_POSE_CALL](node, R, p)
+                    return pose
             R, p = _empty(_SHAPE33), _empty(_SHAPE3)
-            qt.k_pose(qt.ip, qt.fp, qt.local.ws, views[3], node, R, p)
+            (fast[FAST_POSE_CALL] or bind_fast_queries(self._qt, views)[FAST_POSE_CALL])(
+                node, R, p)
             # R and p are new arrays only this pose references, R a rotation: wrapped
             # without validation or copy (the accessors return copies)
             rotation, pose = _new(RotationMatrix), _new(RigidTransform)
             rotation._R = R
             pose._R, pose._p = rotation, p
+            fast[FAST_POSE] = pose
             return pose
         fn = "eval_body_pose_in_world"
         ctx = self._ctx(context, fn)
@@ -226,11 +269,15 @@ class PlantQueriesMixin:
                 frames = self._jacobian_frames(qt, "calc_jacobian_spatial_velocity",
                                                frame_B, frame_A, frame_E)
             p = p_BoBp_B
-            if (p.__class__ is not _ND or p.dtype is not _F64 or p.shape != _SHAPE3
-                    or not p.flags.c_contiguous):
+            if p.__class__ is not _ND or p.dtype is not _F64 or p.ndim != 1:
                 p = _point("calc_jacobian_spatial_velocity", "p_BoBp_B", p_BoBp_B)
-            J = _empty(qt.shape_6v)
-            qt.k_jacobian(qt.ip, qt.fp, qt.local.ws, views[3], p, J, frames)
+            fast = views[VIEW_FAST]
+            J = fast[FAST_JACOBIAN]
+            if J is None or _refcount(J) != _HELD:     # the last J is referenced elsewhere
+                J = fast[FAST_JACOBIAN] = _empty(qt.shape_6v)
+            call = fast[FAST_JACOBIAN_CALL] or bind_fast_queries(qt, views)[FAST_JACOBIAN_CALL]
+            if call(p, J, frames):                      # p of another size: raises
+                _point("calc_jacobian_spatial_velocity", "p_BoBp_B", p_BoBp_B)
             return J
         fn = "calc_jacobian_spatial_velocity"
         ctx = self._ctx(context, fn)

@@ -7,7 +7,7 @@ diagram containing the plant (the plant's subcontext is found from it). Getters 
 new arrays; setters validate sizes and name the function and the expected size.
 
 ``set_positions`` / ``set_velocities`` with the plant's own context and a float64
-ndarray of the right size take a lean path (`_state_setter`): one copy into the
+ndarray of the right size take a lean path (`_state_setter`): one compiled copy into the
 Context's storage and one notification of what changed (q or v), no temporary state
 vector; the notification skips its walk over the dependents when none was evaluated
 since the last write.
@@ -19,7 +19,10 @@ from merganser.framework.cache import notify_changed
 from merganser.framework.errors import ContextError
 from merganser.geometry import RigidTransform, RollPitchYaw, RotationMatrix
 from merganser.multibody.math import SpatialVelocity
-from merganser.multibody.plant.query_tables import QueryTables, own_state_views
+from merganser.multibody.kernels.queries import copy_state_vector
+from merganser.multibody.plant.query_tables import (
+    VIEW_ROOT, QueryTables, own_state_views, state_copy_entry,
+)
 from merganser.multibody.tree import Frame, JointType, RigidBody
 
 __all__ = ["PlantStateAccessor", "PlantStateMixin"]
@@ -49,20 +52,31 @@ class WrongContextError(ContextError, RuntimeError):
     ContextError."""
 
 
+_UNSET = object()
+#: The compiled state copy (`state_copy_entry`), bound at the first lean write.
+_copy = None
+
+
+def _state_copy():
+    global _copy
+    _copy = state_copy_entry() or copy_state_vector
+    return _copy
+
+
 def _state_setter(name, part, index, doc):
     """The method `name` writing q (`part` "q", views slot `index` 3) or v ("v", 4).
 
     Its lean path, for the plant's own context (its remembered `state_views`, read
-    without a dict lookup) and a float64 ndarray of the right size: one copy into the
-    Context's storage and one notification of what changed, which skips the walk over
+    without a dict lookup) and a 1-D float64 ndarray: one compiled copy into the
+    Context's storage (`copy_state_vector`, which also checks the size and an overlap
+    with the storage) and one notification of what changed, which skips the walk over
     the dependents when none of them was evaluated since the last write
-    (`framework.cache.notify_changed`, whose test is inlined). Anything else takes the
-    general `_set_part`, which checks and
-    raises.
+    (`framework.cache.notify_changed`, whose test is inlined). Anything else (and a
+    size the copy refuses) takes the general `_set_part`, which checks and raises.
     """
     tracker_index = index + 2
 
-    def setter(self, context, *args):
+    def setter(self, context, value=_UNSET, *rest):
         try:                                    # the views remembered on the plant's context
             views = context._plant_state_views
             if context._system is not self:
@@ -71,15 +85,15 @@ def _state_setter(name, part, index, doc):
             views = None
         if views is None:
             views = self._own_state_views(context)
-        if views is not None and len(args) == 1:
-            value, target = args[0], views[index]
-            if value.__class__ is _ND and value.dtype is _F64 and value.shape == target.shape:
-                target[...] = value
-                tracker, root = views[tracker_index], context._root
-                if (tracker.walked != root.validations
-                        or tracker.closure_version != root.version):
-                    notify_changed(tracker, root)
-                return
+        if (views is not None and not rest and value.__class__ is _ND
+                and value.dtype is _F64 and value.ndim == 1
+                and not (_copy or _state_copy())(views[index], value)):
+            tracker, root = views[tracker_index], views[VIEW_ROOT]
+            if (tracker.walked != root.validations
+                    or tracker.closure_version != root.version):
+                notify_changed(tracker, root)
+            return
+        args = () if value is _UNSET else (value, *rest)
         self._set_part(context, args, name, part)
 
     setter.__name__, setter.__qualname__ = name, f"PlantStateMixin.{name}"

@@ -25,17 +25,28 @@ makes its own, over its own storage).
 """
 
 import threading
+from functools import partial
 
 import numpy as np
 
 from merganser.multibody.kernels.queries import (
     calc_body_pose_at, calc_forward_dynamics_at, calc_frame_jacobian_at,
     calc_gravity_and_damping_forces_at, calc_inverse_dynamics_at, calc_mass_matrix_at,
-    plant_constants,
+    copy_state_vector, plant_constants,
 )
 from merganser.multibody.kernels.lazy_forces import calc_lazy_inverse_dynamics_at, snapshot_state
 
-__all__ = ["QueryTables", "state_views", "own_state_views", "compiled_entry"]
+__all__ = ["QueryTables", "state_views", "own_state_views", "compiled_entry",
+           "state_copy_entry", "bind_fast_queries", "VIEW_ROOT", "VIEW_FAST", "FAST_POSE",
+           "FAST_JACOBIAN", "FAST_POSE_CALL", "FAST_JACOBIAN_CALL"]
+
+#: Slots of `state_views` after the first seven: the root data of the Context's tree, and
+#: the Context's list of what its fast queries keep (``PlantQueriesMixin``): their last
+#: results (`FAST_POSE`, `FAST_JACOBIAN`, reused when nothing else references them) and
+#: their kernels bound to the Context (`FAST_POSE_CALL`, `FAST_JACOBIAN_CALL`:
+#: `bind_fast_queries`).
+VIEW_ROOT, VIEW_FAST = 7, 8
+FAST_POSE, FAST_JACOBIAN, FAST_POSE_CALL, FAST_JACOBIAN_CALL = 0, 1, 2, 3
 
 _EMPTY = np.zeros(0)
 
@@ -68,6 +79,56 @@ def compiled_entry(fn, args):
         return overloads[key].entry_point
     except (AttributeError, KeyError, TypeError):
         return None
+
+
+_state_copy = []
+
+
+def state_copy_entry():
+    """The compiled entry point of `copy_state_vector` for a contiguous float64 vector
+    `dst` and a float64 vector `src` of any stride (numba's layout "A"), compiled (or
+    loaded) at the first call; None when it cannot be had (then use the kernel itself).
+
+    Its arguments must be 1-D float64 ndarrays (it checks nothing else; the sizes and the
+    overlap it checks and reports, see `copy_state_vector`), `dst` C-contiguous.
+    """
+    if not _state_copy:
+        dst, src = np.zeros(2), np.zeros(4)[::2]        # a strided `src`: layout "A"
+        copy_state_vector(dst, src)
+        _state_copy.append(compiled_entry(copy_state_vector, (dst, src)))
+    return _state_copy[0]
+
+
+def _bound(fn, constants, args):
+    """`fn(*constants, *args)` run now through the dispatcher, and a callable of `args`
+    alone running the same compiled code (the entry point for the types of this call
+    with `constants` bound; the kernel itself when no entry point can be had)."""
+    fn(*constants, *args)
+    entry = compiled_entry(fn, constants + args) or fn
+    return partial(entry, *constants)
+
+
+def bind_fast_queries(qt, views):
+    """Bind the fused pose and Jacobian kernels to the plant's own Context of `views`
+    (`state_views`); returns ``views[VIEW_FAST]``.
+
+    It gets ``call(node, R_WB, p_WB)`` (`calc_body_pose_at`) and ``call(p_BoBp_B, J,
+    X_bB)`` (`calc_frame_jacobian_at`, for any 1-D float64 `p_BoBp_B`: compiled for
+    numba's layout "A"), both with the packed model, the Context's q and a workspace of
+    the Context's own bound (a Context is used by one thread at a time; the kernels
+    write their workspace only while they run). Each kernel runs once here, on the
+    world (node 0), to be compiled or loaded.
+    """
+    fast = views[VIEW_FAST]
+    constants = (qt.ip, qt.fp, np.zeros_like(qt.local.ws), views[3])   # the thread's shape
+    world = np.zeros(25)            # X_bB of the world frame for B, A and E
+    world[[0, 4, 8, 12, 16, 20, 24]] = 1.0
+    point = np.zeros(6)[::2]        # a strided point: layout "A"
+    fast[FAST_POSE_CALL] = _bound(calc_body_pose_at, constants,
+                                  (0, np.empty((3, 3)), np.empty(3)))
+    fast[FAST_JACOBIAN_CALL] = _bound(calc_frame_jacobian_at, constants,
+                                      (point, np.empty(qt.shape_6v), world))
+    return fast
 
 
 def _resolving(tables, name, fn):
@@ -214,13 +275,17 @@ def own_state_views(qt, ctx):
 
 
 def state_views(ctx, continuous, nq):
-    """``(xs, q0, v0, q, v, trk_q, trk_v)`` for the plant's own context `ctx`, or None
-    when its state is not laid out as one block of q followed (anywhere) by one block of v.
+    """``(xs, q0, v0, q, v, trk_q, trk_v, root, fast)`` for the plant's own context
+    `ctx`, or None when its state is not laid out as one block of q followed (anywhere)
+    by one block of v.
 
     ``xs`` is the owning array, ``q = xs[q0:q0 + nq]`` and ``v = xs[v0:v0 + nv]`` are
     writable views; writing them does not notify the Context: the caller notifies
     ``trk_q`` after writing q and ``trk_v`` after writing v (both the discrete group's
-    tracker for a discrete plant). Remembered on `ctx` (see the module docstring).
+    tracker for a discrete plant). ``root`` is the root data of `ctx`'s tree (its
+    ``version`` and ``validations``, `framework.cache.notify_changed`); ``fast`` the list
+    of what the fast queries keep for `ctx` (`VIEW_FAST`). Remembered on `ctx` (see the
+    module docstring).
     """
     views = ctx.__dict__.get("_plant_state_views")
     if views is not None:
@@ -240,6 +305,7 @@ def state_views(ctx, continuous, nq):
         trk_q = trk_v = ctx.trk_xd[0]
     if owner.base is not None or not owner.flags.c_contiguous:
         return None
-    views = _StateViews((owner, q0, v0, owner[q0:q0 + nq], owner[v0:v0 + nv], trk_q, trk_v))
+    views = _StateViews((owner, q0, v0, owner[q0:q0 + nq], owner[v0:v0 + nv], trk_q, trk_v,
+                         ctx._root, [None, None, None, None]))
     ctx._plant_state_views = views
     return views
