@@ -6,7 +6,11 @@ kinematics (`eval_body_pose_in_world`), the spatial Jacobian of the last link
 (`calc_jacobian_spatial_velocity`; each peer's Jacobian is of the same body), the mass
 matrix, forward dynamics, and inverse dynamics
 as a Drake user writes it (`calc_force_elements_contribution` + `calc_inverse_dynamics`),
-plus the cost of setting the state alone. Pinocchio's Python calls (`forwardKinematics`,
+plus the cost of setting the state alone. The "FK, pose" row times the same merganser and
+pydrake calls as "FK" against Pinocchio's ``forwardKinematics`` followed by
+``updateFramePlacement`` of the body's frame (which returns the pose as an SE3 object, as
+`eval_body_pose_in_world` returns a RigidTransform); the "FK" row's Pinocchio call places
+the joints only and returns nothing. Pinocchio's Python calls (`forwardKinematics`,
 `computeFrameJacobian`, `crba`, `aba`, `rnea`) and pydrake's same API calls are timed in
 the same run, interleaved with merganser's, and the printed ratios are per call,
 merganser / peer (medians of the repetitions).
@@ -110,7 +114,8 @@ class Merganser:
             p.calc_force_elements_contribution(ctx, forces)
             p.calc_inverse_dynamics(ctx, vdot, forces)
 
-        return {"set q": set_q, "FK": fk, "Jacobian": jac, "M": mass, "ABA": aba, "RNEA": rnea}
+        return {"set q": set_q, "FK": fk, "FK, pose": fk, "Jacobian": jac, "M": mass,
+                "ABA": aba, "RNEA": rnea}
 
 
 # ---- Pinocchio ---------------------------------------------------------------------------
@@ -135,6 +140,9 @@ class Pinocchio:
         return {
             "set q": None,
             "FK": lambda q, v: pin.forwardKinematics(m, d, q),
+            # the body's pose as an object, as eval_body_pose_in_world returns it
+            "FK, pose": lambda q, v: (pin.forwardKinematics(m, d, q),
+                                      pin.updateFramePlacement(m, d, fid)),
             "Jacobian": lambda q, v: pin.computeFrameJacobian(m, d, q, fid, pin.LOCAL_WORLD_ALIGNED),
             "M": lambda q, v: pin.crba(m, d, q),
             "ABA": lambda q, v: pin.aba(m, d, q, v, zero),
@@ -187,6 +195,7 @@ class Drake:
         return {
             "set q": lambda q, v: p.SetPositions(ctx, q),
             "FK": lambda q, v: (p.SetPositions(ctx, q), p.EvalBodyPoseInWorld(ctx, ee)),
+            "FK, pose": lambda q, v: (p.SetPositions(ctx, q), p.EvalBodyPoseInWorld(ctx, ee)),
             "Jacobian": lambda q, v: (p.SetPositions(ctx, q), p.CalcJacobianSpatialVelocity(
                 ctx, DJ.kV, frame, zero, world, world)),
             "M": lambda q, v: (p.SetPositions(ctx, q), p.CalcMassMatrix(ctx)),
@@ -215,12 +224,12 @@ def bench_robot(label, urdf, free_base, calls, repeats):
     for lib in libs:
         states = [(lib.random_q(rng), rng.uniform(-1.0, 1.0, lib.nv)) for _ in range(2)]
         tables.append((lib, lib.calls(), states))
-    names = ["set q", "FK", "Jacobian", "M", "ABA", "RNEA"]
+    names = ["set q", "FK", "FK, pose", "Jacobian", "M", "ABA", "RNEA"]
     times = {(lib.name, n): [] for lib, _, _ in tables for n in names}
     for _ in range(repeats):                       # interleaved: each repeat runs every library
         for lib, fns, states in tables:
             for n in names:
-                if fns[n] is not None:
+                if fns.get(n) is not None:
                     fns[n](*states[0])             # warm (compilation, caches)
                     times[(lib.name, n)].append(per_call_us(fns[n], states, calls))
     m = tables[0][0]
