@@ -3,16 +3,21 @@
 `contact_step` advances one env by one step of the plant's own discrete contact step,
 built from the kernels the single plant calls, in its order (one copy of each formula):
 
-1. v̇ = ABA(q, v, τ) with τ = B u - D v (`multibody.batched.batched_step.env_accelerations`,
-   the free-motion acceleration of the plant's forward dynamics);
-2. the body poses X_WB (one `pose_pass` for them, M(q) and the contact Jacobian), the
-   geometry poses X_WG = X_WB X_BG (`geometry_poses`), the broad and narrow phase
-   (`geometry.proximity.scene.contact_point_query`) and the contact pairs with combined
-   parameters (`multibody.contact.contact_kernels.build_contacts`);
-3. without contact, the free motion v_{n+1} = v + h v̇; otherwise M(q)
-   (`mass_matrix_at_poses`) and the SAP-family solve (`multibody.contact.sap_step.sap_step`) or, for the plant's
-   own compiled loop (`multibody.batched.plant_loop`), the TAMSI solve
-   (`multibody.contact.tamsi.tamsi_step`);
+1. the body poses X_WB (one `pose_pass` for them, M(q), the bias forces and the contact
+   Jacobian), the geometry poses X_WG = X_WB X_BG (`geometry_poses`), the broad and
+   narrow phase (`geometry.proximity.scene.contact_point_query`) and the contact pairs
+   with combined parameters (`multibody.contact.contact_kernels.build_contacts`);
+2. without contact, the free motion v_{n+1} = v + h v̇ with v̇ = ABA(q, v, τ),
+   τ = B u - D v (`multibody.batched.batched_step.env_accelerations`, the plant's forward
+   dynamics);
+3. with contact, M(q) once (CRBA, `mass_matrix_at_poses`), its sparse factor
+   M = Lᵀ D L (`multibody.kernels.mass_factorization`) and the bias
+   C(q, v) v - τ_g(q) by RNEA at v̇ = 0 (`bias_forces_at_poses`), so that the
+   free-motion acceleration is v̇ = M⁻¹ (τ - C v + τ_g) without ABA
+   (`free_motion_acceleration`; the plant's step computes it so too,
+   `multibody.contact.discrete_stepper`); then the SAP-family solve on M
+   (`multibody.contact.sap_step.sap_step`) or, for the plant's own compiled loop
+   (`multibody.batched.plant_loop`), the TAMSI solve (`multibody.contact.tamsi.tamsi_step`);
 4. q_{n+1} = q + h N(q) v_{n+1}, quaternions re-normalized (`advance_positions`).
 
 `BatchedContactScene` holds the tables this needs, taken from the plant (its proximity
@@ -29,7 +34,8 @@ from merganser.geometry.properties import HYDROELASTIC
 from merganser.geometry.proximity.broad_phase import geometry_poses
 from merganser.geometry.proximity.scene import contact_point_query
 from merganser.multibody.batched.batched_step import (
-    env_accelerations, env_inputs, env_scratch, load_state, store_state,
+    env_accelerations, env_generalized_forces, env_inputs, env_scratch, load_state,
+    store_state,
 )
 from merganser.multibody.contact.contact_kernels import build_contacts
 from merganser.multibody.contact.discrete_stepper import SapStepper, TamsiStepper
@@ -39,11 +45,14 @@ from merganser.multibody.contact.sap_step import CONSTRAINT_WORK_ROWS, CONTACT_W
 from merganser.multibody.contact.tamsi import tamsi_step
 from merganser.multibody.contact.contact_kernels import pose_pass
 from merganser.multibody.kernels.crba import mass_matrix_at_poses
+from merganser.multibody.kernels.mass_factorization import solve_with_factor, velocity_parents
+from merganser.multibody.kernels.rnea import bias_forces_at_poses
 from merganser.multibody.kernels.layout import WS_PW, WS_RW
 from merganser.multibody.kernels.position_update import advance_positions
 
-__all__ = ["BatchedContactScene", "CONTACT_CAPACITY_EXCEEDED", "TAMSI_CODE", "contact_step",
-           "contact_work", "step_envs_contact"]
+__all__ = ["BatchedContactScene", "CONTACT_CAPACITY_EXCEEDED", "SINGULAR_MASS_MATRIX",
+           "TAMSI_CODE", "contact_step", "contact_work", "free_motion_acceleration",
+           "step_envs_contact"]
 
 #: `contact_step`'s return value when the query found more contact rows than the work
 #: arrays hold (cannot happen with `contact_work`'s sizes; reported, not ignored).
@@ -51,6 +60,9 @@ CONTACT_CAPACITY_EXCEEDED = -(1 << 40)
 #: The solver code of TAMSI in `BatchedContactScene.solver` (the SAP family's are
 #: `multibody.contact.sap`'s ``SAP``, ``SIMILAR``, ``LAGGED``, all >= 0).
 TAMSI_CODE = -1
+#: `contact_step`'s return value when M(q) is not positive definite (a massless body
+#: on a free joint; the plant's forward dynamics raises SingularDynamicsError then).
+SINGULAR_MASS_MATRIX = -(1 << 41)
 
 
 class BatchedContactScene:
@@ -140,14 +152,19 @@ class BatchedContactScene:
                        int(stepper.max_iterations), cr.kinds, cr.int_params, cr.float_params)
         self.approximation = stepper.approximation
         self.num_geometries = len(ids)
+        if not velocity_parents(core.ip, np.zeros(max(plant.num_velocities(), 1), np.int64)):
+            raise ValueError(f"{fn}: plant '{plant.get_name()}' numbers a velocity before its "
+                             f"parent's; the batched contact step's mass-matrix factorization "
+                             f"needs parents first")
         # every allowed pair can be a candidate; a pair gives at most 16 contact rows
         self.max_pairs = max(int(np.count_nonzero(tables.allowed)), 1)
         self.max_rows = 16 * self.max_pairs + 16
 
 
 @kernel(allocates=True, inline=False)
-def contact_work(nb, nv, ng, max_pairs, max_rows):
-    """The work arrays of `contact_step` for one parallel task (see its docstring)."""
+def contact_work(ip, nb, nv, ng, max_pairs, max_rows):
+    """The work arrays of `contact_step` for one parallel task (see its docstring);
+    ip is the packed model (for the velocity parents of the mass-matrix factor)."""
     X_WB = np.zeros((nb, 4, 4))
     X_WG = np.zeros((max(ng, 1), 4, 4))
     aabb = np.zeros((max(ng, 1), 6))
@@ -168,8 +185,12 @@ def contact_work(nb, nv, ng, max_pairs, max_rows):
     vecs = np.zeros((3, nv))                           # v*, τ_c, v_{n+1}
     impulses = np.zeros((2, 3 * max_rows))             # γ, vc
     solver = sap_work(nv, 3 * max_rows, max_rows)
+    L = np.zeros((nv, nv))                             # the factor M = Lᵀ D L
+    lam = np.zeros(nv, np.int64)                       # velocity parents
+    velocity_parents(ip, lam)
+    dyn = np.zeros((2, nv))                            # zeros (v̇ = 0), C v - τ_g
     return (X_WB, X_WG, aabb, order, pairs, rows, out_pairs, nodes, p_WC, R_WC, params,
-            rows_c, M, J, w, cwork, hwork, vecs, impulses, solver)
+            rows_c, M, J, w, cwork, hwork, vecs, impulses, solver, L, lam, dyn)
 
 
 @kernel
@@ -183,6 +204,23 @@ def world_poses(ws, X_WB):
             X_WB[k, i, 3] = ws[k, WS_PW + i]
             X_WB[k, 3, i] = 0.0
         X_WB[k, 3, 3] = 1.0
+
+
+@kernel
+def free_motion_acceleration(model, drive, scratch, q, v, M, L, lam, dyn):
+    """scratch's vd = M⁻¹ (τ - (C(q, v) v - τ_g(q))) with M (nv, nv) = M(q) given and
+    the joint poses of q in scratch's ws (`pose_pass`); τ = B u - D v as
+    `multibody.batched.batched_step.env_accelerations`. L (nv, nv) receives the factor
+    M = Lᵀ D L (`multibody.kernels.mass_factorization`, velocity parents `lam`); dyn
+    (2, nv) is work (row 0 zeros). Returns False if M is not positive definite."""
+    ip, fp, g, inertia = model
+    ws, tau, vd = scratch[0], scratch[2], scratch[3]
+    zeros, bias = dyn[0], dyn[1]
+    env_generalized_forces(drive, q, v, tau)
+    bias_forces_at_poses(ip, fp, ws, q, v, zeros, inertia, g, bias)
+    for i in range(M.shape[0]):
+        vd[i] = tau[i] - bias[i]
+    return solve_with_factor(M, lam, L, vd)
 
 
 @kernel(allocates=True, inline=False)
@@ -209,16 +247,16 @@ def contact_step(model, drive, scratch, scene, solver, work, q, v, h,
     -------
     int
         The number of contacts (>= 0); a negative value is the solver's non-convergence
-        (``-iterations``, the state is untouched) or `CONTACT_CAPACITY_EXCEEDED`.
+        (``-iterations``, the state is untouched), `CONTACT_CAPACITY_EXCEEDED` or
+        `SINGULAR_MASS_MATRIX`.
     """
     ip, fp, g, inertia = model
     ws, vd, qdot = scratch[0], scratch[3], scratch[4]
     gtype, pstart, params_g, geom_node, X_FG, allowed, k_g, d_g, tau_g, mu_g = scene
     code, vs, near_rigid, rel_tol, abs_tol, max_iter, kinds, int_params, float_params = solver
     (X_WB, X_WG, aabb, order, pairs, rows, out_pairs, nodes, p_WC, R_WC, cparams, rows_c, M,
-     J, w, cwork, hwork, vecs, impulses, solver_work) = work
-    env_accelerations(model, drive, scratch, q, v)
-    pose_pass(ip, fp, q, ws)             # once: for X_WB, M(q) and the contact Jacobian
+     J, w, cwork, hwork, vecs, impulses, solver_work, L, lam, dyn) = work
+    pose_pass(ip, fp, q, ws)             # once: for X_WB, M(q), C v and the contact Jacobian
     world_poses(ws, X_WB)
     geometry_poses(geom_node, X_FG, X_WB, X_WG)
     _, nrows = contact_point_query(gtype, pstart, params_g, X_WG, aabb, allowed, order, pairs,
@@ -230,10 +268,13 @@ def contact_step(model, drive, scratch, scene, solver, work, q, v, h,
                         cparams[3], cparams[4], nodes[2], nodes[3], rows_c)
     v_next = vecs[2]
     if nc == 0:                          # free motion, as the plant's stepper
+        env_accelerations(model, drive, scratch, q, v)
         for i in range(v.shape[0]):
             v_next[i] = vd[i] * h + v[i]
     else:
         mass_matrix_at_poses(ip, fp, ws, inertia, M)
+        if not free_motion_acceleration(model, drive, scratch, q, v, M, L, lam, dyn):
+            return SINGULAR_MASS_MATRIX
         r3 = 3 * nc                      # the work arrays cut to this step's contacts
         if code == TAMSI_CODE:
             it, _ = tamsi_step(ip, fp, ws, q, v, vd, M, h, nc, nodes[0], nodes[1], p_WC, R_WC,
@@ -272,7 +313,7 @@ def step_envs_contact(lo, hi, ip, fp, X, U, I10, g, h, num_steps, actuators, dam
     nq = nx - nv
     nb, _, ng, max_pairs, max_rows = sizes
     scratch = env_scratch(ip.shape[0], nq, nv)
-    work = contact_work(nb, nv, ng, max_pairs, max_rows)
+    work = contact_work(ip, nb, nv, ng, max_pairs, max_rows)
     q, v = np.empty(nq), np.empty(nv)
     for e in range(lo, hi):
         load_state(X, e, q, v)

@@ -35,7 +35,8 @@ from merganser.multibody.kernels.joint_velocity_maps import map_velocity_to_qdot
 from merganser.multibody.kernels.layout import NWS
 from merganser.multibody.kernels.position_update import advance_positions, normalize_quaternions
 
-__all__ = ["BATCHED_INTEGRATION_SCHEMES", "env_accelerations", "env_inputs", "env_scratch",
+__all__ = ["BATCHED_INTEGRATION_SCHEMES", "env_accelerations", "env_generalized_forces",
+           "env_inputs", "env_scratch",
            "load_state", "runge_kutta_tableau", "step_envs", "store_state"]
 
 #: Butcher tableaux (rows of A, b) of the explicit schemes; the framework's for the
@@ -70,8 +71,16 @@ def env_accelerations(model, drive, scratch, q, v):
     vd, qdot).
     """
     ip, fp, g, inertia = model
-    U, actuators, damping, KP, KD, XD, use_pd, e = drive
     ws, fext, tau, vd, _ = scratch
+    env_generalized_forces(drive, q, v, tau)
+    calc_forward_dynamics(ip, fp, ws, q, v, tau, inertia, g, fext, False, vd)
+
+
+@kernel
+def env_generalized_forces(drive, q, v, tau):
+    """tau (nv,) = B u - D v, u with the PD law when ``use_pd`` (`env_accelerations`'s
+    `drive`)."""
+    U, actuators, damping, KP, KD, XD, use_pd, e = drive
     nu = U.shape[1]
     ek = e if KP.shape[0] > 1 else 0
     ed = e if KD.shape[0] > 1 else 0
@@ -86,7 +95,6 @@ def env_accelerations(model, drive, scratch, q, v):
         tau[actuators[0, a]] += ua
     for i in range(damping.shape[0]):
         tau[i] -= damping[i] * v[i]
-    calc_forward_dynamics(ip, fp, ws, q, v, tau, inertia, g, fext, False, vd)
 
 
 @kernel

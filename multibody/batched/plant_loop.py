@@ -56,7 +56,7 @@ def repeat_contact_steps(ip, fp, X, U, I10, g, h, num_steps, actuators, damping,
     nu = U.shape[1]
     nb, _, ng, max_pairs, max_rows = sizes
     scratch = env_scratch(ip.shape[0], nq, nv)
-    work = contact_work(nb, nv, ng, max_pairs, max_rows)
+    work = contact_work(ip, nb, nv, ng, max_pairs, max_rows)
     gains = np.zeros((1, nu))
     model, drive = env_inputs(0, ip, fp, g, I10, U, actuators, damping, gains, gains,
                               np.zeros((1, 2 * nu)), False)

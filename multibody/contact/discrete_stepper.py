@@ -20,6 +20,13 @@ differ only in how they find the impulses γ and v_{n+1} = v* + M⁻¹ Jᵀ γ:
                 cone (`multibody.contact.lcp`), Lemke or Fischer-Burmeister
 ==============  ===========================================================================
 
+With contacts or constraints the free-motion acceleration is v̇ = M⁻¹ (τ - (C v - τ_g -
+Σ Jᵀ F)) with M's sparse factor M = Lᵀ D L (`multibody.kernels.mass_factorization`) and
+the bias by RNEA at v̇ = 0, τ and F the forces of the plant's forward dynamics (the
+plant's compiled contact loop and `multibody.batched` compute it so, without ABA, and
+give the same numbers); with locked joints or added mass it is the forward dynamics'
+v̇. Without contact or constraint v_{n+1} = v + h v̇ with the forward dynamics' v̇.
+
 Then q_{n+1} = q_n + h N(q_n) v_{n+1} (quaternions re-normalized,
 `multibody.kernels.position_update`). A solver that does not
 converge raises `ContactSolverError` naming the time, the solver, the residual and a
@@ -41,6 +48,7 @@ from merganser.multibody.contact.sap import sap_work
 from merganser.multibody.contact.sap_step import CONSTRAINT_WORK_ROWS, CONTACT_WORK_ROWS, sap_step
 from merganser.multibody.contact.tamsi import tamsi_step
 from merganser.multibody.kernels.layout import make_workspace
+from merganser.multibody.kernels.mass_factorization import solve_with_factor, velocity_parents
 from merganser.multibody.kernels.position_update import next_state
 from merganser.multibody.plant.discrete_update import DiscreteStepper
 
@@ -65,6 +73,9 @@ class StepWork:
         them) compiles and loads no contact kernel.
     qdot : ndarray (nq,)
         Work array of the position update.
+    L, vdot : ndarray (nv, nv), (nv,)
+        The mass matrix's factor and the free-motion acceleration of a step with contact
+        (`ContactStepper.contact_free_motion_acceleration`).
     lcp_warm : dict
         Warm start of the complementarity solver (this context's previous step).
     """
@@ -78,6 +89,8 @@ class StepWork:
         self.vstar = np.zeros(nv)
         self._solver = None
         self.qdot = np.zeros(nq)
+        self.L = np.zeros((nv, nv))
+        self.vdot = np.zeros(nv)
         self.lcp_warm = {}
 
     def reserve(self, nc, rows):
@@ -208,6 +221,10 @@ class ContactStepper(DiscreteStepper):
         self.contacts = contacts
         self.constraints = ConstraintRows(core, constraint_specs)
         nb, nq, nv, m = t.nb, t.nq, t.nv, self.constraints.m
+        self._lam = np.zeros(nv, np.int64)               # velocity parents of M's factor
+        self._by_factor = bool(velocity_parents(core.ip, self._lam)
+                               and core.added_mass is None)
+        self._zeros_nv = np.zeros(nv)
         self._quat_starts = np.asarray(t.quaternion_q_starts, dtype=np.int64).reshape(-1)
         self._velocity_equals_qdot = bool(t.velocity_equals_qdot)
         self._checked_mapping = not t.velocity_equals_qdot and core.dyn.rpy_nodes.size > 0
@@ -251,7 +268,26 @@ class ContactStepper(DiscreteStepper):
             return None
         res.reserve(nc, 3 * nc + m)
         res.nc, res.m = nc, m
-        return state, vdot, pcs, nc, m
+        return state, self.contact_free_motion_acceleration(context, res), pcs, nc, m
+
+    def contact_free_motion_acceleration(self, context, res):
+        """v̇ of a step with contact (module docstring): M⁻¹ (τ - (C v - τ_g - Σ Jᵀ F))
+        by M's factor, in ``res.work.vdot``; the forward dynamics' v̇ with locked joints,
+        added mass or a mass matrix the factor finds not positive definite."""
+        core = self.core
+        cache = core.cache
+        fd = cache.forward_dynamics.eval(context)
+        if not self._by_factor or core.eval_locked_velocities(context) is not None:
+            return fd.vdot
+        state = cache.state.eval(context)
+        F = fd.F_Bo_W if fd.has_F else None
+        bias = core.dyn.inverse_dynamics(state.q, state.v, self._zeros_nv,
+                                         cache.inertia.eval(context).I10, core.gravity, F)
+        w = res.work
+        np.subtract(fd.tau, bias, out=w.vdot)
+        if not solve_with_factor(cache.mass_matrix.eval(context).M, self._lam, w.L, w.vdot):
+            return fd.vdot
+        return w.vdot
 
     def _free_motion(self, v0, vdot, res):
         """Results without contacts or constraints: v_next = v* = v₀ + h v̇."""
@@ -355,6 +391,7 @@ class TamsiStepper(ContactStepper):
             return
         res.reserve(nc, 3 * nc)
         res.nc, res.m = nc, 0
+        vdot = self.contact_free_motion_acceleration(context, res)
         h = core.time_step
         w = res.work
         it, residual = tamsi_step(

@@ -28,23 +28,26 @@ from merganser.multibody.kernels.spatial import (
     store6, sub6,
 )
 
-__all__ = ["rnea_base_to_tip", "rnea_tip_to_base", "calc_inverse_dynamics",
-           "calc_inverse_dynamics_with_added_mass"]
+__all__ = ["rnea_base_to_tip", "rnea_tip_to_base", "bias_forces_at_poses",
+           "calc_inverse_dynamics", "calc_inverse_dynamics_with_added_mass"]
 
 
 @kernel
-def rnea_base_to_tip(ip, fp, ws, q, v, vd, I10, g, F_ext_W, use_fext, merged=True):
+def rnea_base_to_tip(ip, fp, ws, q, v, vd, I10, g, F_ext_W, use_fext, merged=True,
+                     poses_ready=False):
     """Forward pass: poses, V_B, A_B and the net body forces f_B = I A + V x* I V - F_ext.
 
     The world row's acceleration is set to [0; -g]. With `merged` (the default) the pass
     visits the mobile nodes with their composite inertias (`multibody.kernels.composite`)
     and adds the external forces of the welded bodies to their composite nodes; without,
-    every node with its own inertia ``I10[k]``.
+    every node with its own inertia ``I10[k]``. With `poses_ready` the joint poses of q
+    are already in `ws` (a pass that ran `calc_joint_pose` on the nodes visited).
     """
     count = begin_gravity_pass(ip, fp, I10, g, ws, WS_IC, merged)
     for i in range(1, count):
         k = ip[i, IP_MOBILE] if merged else i
-        calc_joint_pose(ip, fp, q, ws, k)
+        if not poses_ready:
+            calc_joint_pose(ip, fp, q, ws, k)
         node_motion(ip, fp, q, v, vd, ws, k, True)
         V = load6(ws, k, WS_V)
         if merged:
@@ -75,6 +78,15 @@ def rnea_tip_to_base(ip, ws, tau, merged=True):
         p = ip[k, IP_PARENT]
         if p > 0:
             store6(ws, p, WS_F, add6(load6(ws, p, WS_F), force_to_parent(ws, k, f)))
+
+
+@kernel
+def bias_forces_at_poses(ip, fp, ws, q, v, zeros_nv, I10, g, tau):
+    """``tau = C(q, v) v - tau_g(q)``, RNEA at vd = 0 (`zeros_nv`, (nv,) zeros), with the
+    joint poses of q already in `ws` (e.g. `multibody.contact.contact_kernels.pose_pass`);
+    no size checks, no external forces."""
+    rnea_base_to_tip(ip, fp, ws, q, v, zeros_nv, I10, g, ws, False, True, True)
+    rnea_tip_to_base(ip, ws, tau)
 
 
 @kernel
