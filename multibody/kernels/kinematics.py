@@ -18,7 +18,8 @@ from merganser.multibody.kernels.joints import (
     calc_joint_bias, calc_joint_pose, joint_pose, joint_velocity,
 )
 from merganser.multibody.kernels.layout import (
-    IP_END, IP_PARENT, WS_A, WS_CJ, WS_P, WS_PW, WS_R, WS_RW, WS_V, bad_q, bad_v,
+    IP_END, IP_MOBILE, IP_NMOBILE, IP_PARENT, WS_A, WS_CJ, WS_P, WS_PW, WS_R, WS_RW, WS_V,
+    bad_q, bad_v,
 )
 from merganser.multibody.kernels.spatial import (
     add6, cross_motion, load6, motion_to_child, rotate6, store6,
@@ -28,7 +29,8 @@ __all__ = [
     "set_world_pose", "world_pose", "pose_pass_base_to_tip", "pose_pass_to_nodes",
     "node_motion",
     "motion_pass_base_to_tip",
-    "calc_forward_kinematics", "calc_body_spatial_velocities",
+    "calc_forward_kinematics", "calc_mobile_forward_kinematics",
+    "calc_body_spatial_velocities",
     "calc_body_spatial_accelerations",
 ]
 
@@ -161,6 +163,58 @@ def calc_forward_kinematics(ip, fp, ws, q, X_WB):
     for k in range(1, ip.shape[0]):
         R, px, py, pz = joint_pose(ip, fp, q, ws, k)
         _compose_into(X_WB, k, ip[k, IP_PARENT], R, px, py, pz)
+    return 0
+
+
+@kernel
+def calc_mobile_forward_kinematics(ip, fp, ws, q, X_WM):
+    """Poses in world of the mobile nodes' bodies only (the world and the nodes with a
+    joint, ``ip[:n_mobile, IP_MOBILE]``; every node when the welded bodies are not
+    merged): Pinocchio's joint placements ``oMi``.
+
+    Parameters
+    ----------
+    ip, fp, ws, q : ndarray
+        The packed model, its workspace (nb, NWS) (`multibody.kernels.layout`) and the
+        generalized positions (nq,).
+    X_WM : ndarray, shape (n_mobile, 4, 4)
+        Output: row i is the pose of mobile node ``ip[i, IP_MOBILE]``'s body in world
+        (row 0 the world's identity), bitwise the row of that node in
+        `calc_forward_kinematics`' output. The world poses ``R_WB``, ``p_WoBo_W`` of the
+        mobile nodes are also left in ``ws`` (the welded nodes' rows are not touched).
+
+    Returns
+    -------
+    int
+        0, or 1 if an input has the wrong size (then nothing is computed).
+    """
+    n = ip[0, IP_NMOBILE]
+    if bad_q(ip, q) or X_WM.shape[0] != n:
+        return 1
+    # The packed parent of a mobile node is mobile (a merged welded parent is replaced
+    # by its composite node, the welds composed into X_PF), so the mobile nodes alone
+    # form a tree; each pose is composed as in `calc_forward_kinematics`.
+    for i in range(4):
+        for j in range(4):
+            X_WM[0, i, j] = 1.0 if i == j else 0.0
+    set_world_pose(ws)
+    for m in range(1, n):
+        k = ip[m, IP_MOBILE]
+        R, px, py, pz = joint_pose(ip, fp, q, ws, k)
+        p = ip[k, IP_PARENT]
+        for i in range(3):
+            a0 = ws[p, WS_RW + 3 * i]
+            a1 = ws[p, WS_RW + 3 * i + 1]
+            a2 = ws[p, WS_RW + 3 * i + 2]
+            r0 = a0 * R[0] + a1 * R[3] + a2 * R[6]
+            r1 = a0 * R[1] + a1 * R[4] + a2 * R[7]
+            r2 = a0 * R[2] + a1 * R[5] + a2 * R[8]
+            t = ws[p, WS_PW + i] + a0 * px + a1 * py + a2 * pz
+            ws[k, WS_RW + 3 * i] = X_WM[m, i, 0] = r0
+            ws[k, WS_RW + 3 * i + 1] = X_WM[m, i, 1] = r1
+            ws[k, WS_RW + 3 * i + 2] = X_WM[m, i, 2] = r2
+            ws[k, WS_PW + i] = X_WM[m, i, 3] = t
+        X_WM[m, 3, 0], X_WM[m, 3, 1], X_WM[m, 3, 2], X_WM[m, 3, 3] = 0.0, 0.0, 0.0, 1.0
     return 0
 
 

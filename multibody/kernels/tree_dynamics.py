@@ -45,8 +45,11 @@ from merganser.multibody.kernels.joint_velocity_maps import (
 )
 from merganser.multibody.kernels.kinematics import (
     calc_body_spatial_accelerations, calc_body_spatial_velocities, calc_forward_kinematics,
+    calc_mobile_forward_kinematics,
 )
-from merganser.multibody.kernels.layout import WS_DINV, make_workspace, pack_model
+from merganser.multibody.kernels.layout import (
+    IP_MOBILE, IP_NMOBILE, WS_DINV, make_workspace, pack_model,
+)
 from merganser.multibody.kernels.position_update import next_state
 from merganser.multibody.kernels.momentum_energy import (
     calc_kinetic_energy, calc_kinetic_energy_with_added_mass, calc_potential_energy,
@@ -107,6 +110,9 @@ class TreeDynamics(ArgumentChecker, BatchDynamicsMixin, DerivativesMixin):
         self._M_added = None if M_added is None else self._check_added_mass(M_added)
         self.merge_welded = bool(merge_welded)
         self._ip, self._fp = pack_model(model, self.merge_welded)
+        mobile = self._ip[:self._ip[0, IP_NMOBILE], IP_MOBILE].copy()
+        mobile.setflags(write=False)
+        self._mobile_nodes = mobile
         rpy = np.flatnonzero(np.isin(model.jtype, (JointType.BALL_RPY, JointType.RPY_FLOATING)))
         self._rpy_nodes = rpy
         self._rpy_pitch = model.q_start[rpy] + 1
@@ -124,6 +130,7 @@ class TreeDynamics(ArgumentChecker, BatchDynamicsMixin, DerivativesMixin):
         and added mass, with its own scratch and output arrays (one per thread)."""
         other = object.__new__(type(self))
         for name in ("model", "nb", "nq", "nv", "merge_welded", "_M_added", "_ip", "_fp",
+                     "_mobile_nodes",
                      "_rpy_nodes", "_rpy_pitch", "_quat_starts", "_identity_n",
                      "node_joint_names", "node_source_locations"):
             setattr(other, name, getattr(self, name))
@@ -142,6 +149,13 @@ class TreeDynamics(ArgumentChecker, BatchDynamicsMixin, DerivativesMixin):
         return self._ws
 
     @property
+    def mobile_nodes(self):
+        """The mobile nodes, ascending, int64 (n_mobile,) (read-only): the world (0) and
+        every node with a joint; every node when ``merge_welded`` is False. Row i of
+        `mobile_forward_kinematics` is node ``mobile_nodes[i]``."""
+        return self._mobile_nodes
+
+    @property
     def rpy_nodes(self):
         """Nodes of roll-pitch-yaw joints (ball rpy, rpy floating), int64 (k,)."""
         return self._rpy_nodes
@@ -154,6 +168,7 @@ class TreeDynamics(ArgumentChecker, BatchDynamicsMixin, DerivativesMixin):
         self._zero_g = np.zeros(3)
         # outputs
         self._X_WB = np.zeros((nb, 4, 4))
+        self._X_WM = np.zeros((self._mobile_nodes.size, 4, 4))
         self._V_WB = np.zeros((nb, 6))
         self._A_WB = np.zeros((nb, 6))
         self._M = np.zeros((nv, nv))
@@ -233,6 +248,35 @@ class TreeDynamics(ArgumentChecker, BatchDynamicsMixin, DerivativesMixin):
         q, = self._coerce("forward_kinematics", q=q)
         calc_forward_kinematics(self._ip, self._fp, self._ws, q, self._X_WB)
         return self._X_WB
+
+    def mobile_forward_kinematics(self, q):
+        """Poses in world of the mobile nodes' bodies only (see `mobile_nodes`).
+
+        The welded bodies' poses, fixed in their composite bodies (``X_WB = X_WC X_CB``,
+        `CompiledModel.X_CB`), are not computed: this is the counterpart of Pinocchio's
+        ``forwardKinematics`` (joint placements), `forward_kinematics` that of its
+        ``framesForwardKinematics`` (every frame).
+
+        Parameters
+        ----------
+        q : ndarray, shape (nq,)
+            Generalized positions.
+
+        Returns
+        -------
+        X_WM : ndarray, shape (n_mobile, 4, 4)
+            Row i: the pose of node ``mobile_nodes[i]``'s body in world, bitwise the
+            same as ``forward_kinematics(q)[mobile_nodes[i]]``.
+        """
+        try:
+            if type(q) is _ND and not calc_mobile_forward_kinematics(
+                    self._ip, self._fp, self._ws, q, self._X_WM):
+                return self._X_WM
+        except Exception:
+            pass
+        q, = self._coerce("mobile_forward_kinematics", q=q)
+        calc_mobile_forward_kinematics(self._ip, self._fp, self._ws, q, self._X_WM)
+        return self._X_WM
 
     def body_spatial_velocities(self, q, v):
         """Spatial velocities ``V_WB_W = [w_WB_W; v_WBo_W]`` of all node bodies, (nb, 6)."""

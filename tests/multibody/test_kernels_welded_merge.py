@@ -21,7 +21,7 @@ from merganser.multibody import (
     MultibodyPlant, Parser, RevoluteJoint, SpatialInertia, WeldJoint,
     add_multibody_plant_scene_graph,
 )
-from merganser.multibody.kernels import TreeDynamics
+from merganser.multibody.kernels import DynamicsArgumentError, TreeDynamics
 from merganser.multibody.tree.compiled_model import JointType, make_compiled_model
 from merganser.multibody.tree.random_tree import random_state, random_tree
 
@@ -88,6 +88,29 @@ def test_tree_with_welded_branches_merged_equals_unmerged(seed, floating):
     assert any(model.jtype[model.parent[k]] == J.WELD and model.jtype[k] != J.WELD
                for k in range(2, model.nb))
     _compare_everything(model, np.random.default_rng(seed))
+
+
+@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("merge", [True, False], ids=["merged", "unmerged"])
+def test_mobile_forward_kinematics_is_the_mobile_rows_of_forward_kinematics(seed, merge):
+    model = random_tree(24, seed=seed, floating_base=seed == 1, joint_types=WELDED_MIX)
+    td = TreeDynamics(model, merge_welded=merge)
+    moving = np.flatnonzero(model.jtype != J.WELD)
+    expected_nodes = np.union1d([0], moving) if merge else np.arange(model.nb)
+    np.testing.assert_array_equal(td.mobile_nodes, expected_nodes)
+    q, _ = random_state(model, np.random.default_rng(seed))
+    X_WB = td.forward_kinematics(q).copy()
+    X_WM = td.mobile_forward_kinematics(q)
+    assert X_WM.shape == (expected_nodes.size, 4, 4)
+    np.testing.assert_array_equal(X_WM, X_WB[td.mobile_nodes])     # bitwise
+    # each welded body's pose is its composite body's pose times the fixed X_CB
+    row = {int(k): i for i, k in enumerate(td.mobile_nodes)}
+    for k in np.flatnonzero(model.jtype == J.WELD)[1:] if merge else ():
+        c = int(model.composite_node[k])
+        X_WC = X_WM[row[c]] if c else np.eye(4)
+        assert_close(X_WC @ model.X_CB[k], X_WB[k])
+    with pytest.raises(DynamicsArgumentError, match="mobile_forward_kinematics: q has size"):
+        td.mobile_forward_kinematics(q[:-1])
 
 
 def test_composite_node_and_offset_of_a_welded_chain():
