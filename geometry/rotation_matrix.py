@@ -50,9 +50,10 @@ class RotationMatrix:
 
     Parameters
     ----------
-    R : None, RotationMatrix, RollPitchYaw, Quaternion, array_like (3, 3) or array_like (4,)
-        None gives the identity. pydrake's keywords ``other=``, ``rpy=``, ``quaternion=``
-        and ``matrix=`` are accepted in its place (one argument in all). A (3, 3) matrix must be orthonormal to within
+    R : None, RotationMatrix, RollPitchYaw, Quaternion, AngleAxis, array_like (3, 3) or (4,)
+        None gives the identity. pydrake's keywords ``other=``, ``rpy=``, ``quaternion=``,
+        ``theta_lambda=`` (an AngleAxis) and ``matrix=`` are accepted in its place (one
+        argument in all). A (3, 3) matrix must be orthonormal to within
         128 machine epsilons (max |R Rᵀ - I|) and have determinant +1. A (4,) array is a
         quaternion [w, x, y, z]; it is normalized (any non-zero finite norm is accepted,
         as in Drake), and a zero quaternion raises.
@@ -70,15 +71,19 @@ class RotationMatrix:
     # Make numpy defer `ndarray @ RotationMatrix` etc. to this class's reflected operators.
     __array_ufunc__ = None
 
-    def __init__(self, R=None, *, other=None, rpy=None, quaternion=None, matrix=None):
+    def __init__(self, R=None, *, other=None, rpy=None, quaternion=None, matrix=None,
+                 theta_lambda=None):
         R = _one_keyword("RotationMatrix", R, {"other": other, "rpy": rpy,
-                                               "quaternion": quaternion, "matrix": matrix})
+                                               "quaternion": quaternion, "matrix": matrix,
+                                               "theta_lambda": theta_lambda})
         if R is None:
             matrix = np.eye(3)
         elif isinstance(R, RotationMatrix):
             matrix = R._R
         elif hasattr(R, "to_rotation_matrix"):  # RollPitchYaw
             matrix = R.to_rotation_matrix()._R
+        elif hasattr(R, "angle") and hasattr(R, "axis"):  # AngleAxis (imports this module)
+            matrix = RotationMatrix.make_from_angle_axis(R.angle(), R.axis())._R
         else:
             matrix = self._matrix_from_array(R)
         self._R = matrix

@@ -104,3 +104,15 @@ def test_rpy_rate_inverses_refuse_gimbal_lock_and_bad_shapes():
     with pytest.raises(ValueError, match=r"calc_angular_velocity_in_child_from_rpy_dt: rpyDt "
                                          r"must have shape \(3,\), got \(2,\)"):
         lock.calc_angular_velocity_in_child_from_rpy_dt([1.0, 2.0])
+
+
+def test_rotation_matrix_from_angle_axis():
+    from merganser.geometry import AngleAxis
+
+    # 90° about z maps x to y
+    for R in (RotationMatrix(AngleAxis(np.pi / 2, [0.0, 0.0, 1.0])),
+              RotationMatrix(theta_lambda=AngleAxis(angle=np.pi / 2, axis=[0.0, 0.0, 1.0]))):
+        np.testing.assert_allclose(R @ np.array([1.0, 0.0, 0.0]), [0.0, 1.0, 0.0], atol=1e-15)
+        assert R.is_nearly_equal_to(RotationMatrix.make_z_rotation(np.pi / 2), 1e-15)
+    with pytest.raises(TypeError):
+        RotationMatrix(theta_lambda=AngleAxis(0.1, [1.0, 0.0, 0.0]), rpy=RollPitchYaw(0, 0, 0))
