@@ -220,13 +220,13 @@ class RotationMatrix:
         """Return a copy of the matrix, ndarray of shape (3, 3)."""
         return self._R.copy()
 
-    def col(self, i):
-        """Return column `i` (the i-th unit vector of B expressed in A), shape (3,)."""
-        return self._R[:, i].copy()
+    def col(self, index):
+        """Return column `index` (that unit vector of B expressed in A), shape (3,)."""
+        return self._R[:, index].copy()
 
-    def row(self, i):
-        """Return row `i` (the i-th unit vector of A expressed in B), shape (3,)."""
-        return self._R[i, :].copy()
+    def row(self, index):
+        """Return row `index` (that unit vector of A expressed in B), shape (3,)."""
+        return self._R[index, :].copy()
 
     def inverse(self):
         """Return R_BA = R_ABᵀ."""

@@ -116,3 +116,10 @@ def test_rotation_matrix_from_angle_axis():
         assert R.is_nearly_equal_to(RotationMatrix.make_z_rotation(np.pi / 2), 1e-15)
     with pytest.raises(TypeError):
         RotationMatrix(theta_lambda=AngleAxis(0.1, [1.0, 0.0, 0.0]), rpy=RollPitchYaw(0, 0, 0))
+
+
+def test_row_and_col_take_pydrakes_index_keyword():
+    R = RotationMatrix.make_z_rotation(np.pi / 2)     # columns: x_B = y_A, y_B = -x_A
+    np.testing.assert_allclose(R.col(index=0), [0.0, 1.0, 0.0], atol=1e-15)
+    np.testing.assert_allclose(R.row(index=0), [0.0, -1.0, 0.0], atol=1e-15)
+    np.testing.assert_array_equal(R.col(1), R.matrix()[:, 1])
