@@ -1,7 +1,8 @@
 """An Eigen-style quaternion value (pydrake's ``Quaternion``), stored as [w, x, y, z].
 
 The plain-array helpers of ``quaternion.py`` do the arithmetic; this class gives pydrake's
-object interface over them. A Quaternion holds a unit quaternion (construction from
+object interface over them, and reads as the array [w, x, y, z] where numpy expects one
+(indexing, unpacking, ``np.asarray``). A Quaternion holds a unit quaternion (construction from
 coefficients checks the norm to 1e-10, as pydrake does).
 """
 
@@ -106,6 +107,22 @@ class Quaternion:
         obj = object.__new__(cls)
         obj._q = np.asarray(q, dtype=np.float64)
         return obj
+
+    # The array protocol: a Quaternion reads as its coefficients [w, x, y, z], so code that
+    # took the (4,) array `RotationMatrix.to_quaternion()` returned before keeps working
+    # (``q[0]``, ``w, x, y, z = q``, ``np.asarray(q)``, ``np.concatenate([q, p])``).
+    def __array__(self, dtype=None, copy=None):
+        return np.array(self._q, dtype=dtype)
+
+    def __len__(self):
+        return 4
+
+    def __getitem__(self, index):
+        item = self._q[index]
+        return item.copy() if isinstance(item, np.ndarray) else item
+
+    def __iter__(self):
+        return iter(self._q.tolist())
 
     def __reduce__(self):
         return (Quaternion, (self._q.copy(),))

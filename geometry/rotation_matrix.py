@@ -50,9 +50,10 @@ class RotationMatrix:
 
     Parameters
     ----------
-    R : None, RotationMatrix, RollPitchYaw, Quaternion, array_like (3, 3) or array_like (4,)
-        None gives the identity. pydrake's keywords ``other=``, ``rpy=``, ``quaternion=``
-        and ``matrix=`` are accepted in its place (one argument in all). A (3, 3) matrix must be orthonormal to within
+    R : None, RotationMatrix, RollPitchYaw, Quaternion, AngleAxis, array_like (3, 3) or (4,)
+        None gives the identity. pydrake's keywords ``other=``, ``rpy=``, ``quaternion=``,
+        ``theta_lambda=`` (an AngleAxis) and ``matrix=`` are accepted in its place (one
+        argument in all). A (3, 3) matrix must be orthonormal to within
         128 machine epsilons (max |R Rᵀ - I|) and have determinant +1. A (4,) array is a
         quaternion [w, x, y, z]; it is normalized (any non-zero finite norm is accepted,
         as in Drake), and a zero quaternion raises.
@@ -70,15 +71,19 @@ class RotationMatrix:
     # Make numpy defer `ndarray @ RotationMatrix` etc. to this class's reflected operators.
     __array_ufunc__ = None
 
-    def __init__(self, R=None, *, other=None, rpy=None, quaternion=None, matrix=None):
+    def __init__(self, R=None, *, other=None, rpy=None, quaternion=None, matrix=None,
+                 theta_lambda=None):
         R = _one_keyword("RotationMatrix", R, {"other": other, "rpy": rpy,
-                                               "quaternion": quaternion, "matrix": matrix})
+                                               "quaternion": quaternion, "matrix": matrix,
+                                               "theta_lambda": theta_lambda})
         if R is None:
             matrix = np.eye(3)
         elif isinstance(R, RotationMatrix):
             matrix = R._R
         elif hasattr(R, "to_rotation_matrix"):  # RollPitchYaw
             matrix = R.to_rotation_matrix()._R
+        elif hasattr(R, "angle") and hasattr(R, "axis"):  # AngleAxis (imports this module)
+            matrix = RotationMatrix.make_from_angle_axis(R.angle(), R.axis())._R
         else:
             matrix = self._matrix_from_array(R)
         self._R = matrix
@@ -130,6 +135,22 @@ class RotationMatrix:
 
     def __reduce__(self):
         return (_rebuild, (self._R.copy(),))
+
+    @classmethod
+    def make_unchecked(cls, R):
+        """A RotationMatrix holding the (3, 3) matrix `R` without the orthonormality check
+        of the constructor (Drake's MakeUnchecked); `is_valid` tells whether it is one.
+
+        Raises
+        ------
+        ValueError
+            If `R` is not of shape (3, 3).
+        """
+        a = np.array(R, dtype=np.float64)
+        if a.shape != (3, 3):
+            raise ValueError(f"RotationMatrix.make_unchecked: R must have shape (3, 3), got "
+                             f"{a.shape}")
+        return cls._unchecked(a)
 
     # ------------------------------------------------------------------ constructors
     @classmethod
@@ -199,13 +220,13 @@ class RotationMatrix:
         """Return a copy of the matrix, ndarray of shape (3, 3)."""
         return self._R.copy()
 
-    def col(self, i):
-        """Return column `i` (the i-th unit vector of B expressed in A), shape (3,)."""
-        return self._R[:, i].copy()
+    def col(self, index):
+        """Return column `index` (that unit vector of B expressed in A), shape (3,)."""
+        return self._R[:, index].copy()
 
-    def row(self, i):
-        """Return row `i` (the i-th unit vector of A expressed in B), shape (3,)."""
-        return self._R[i, :].copy()
+    def row(self, index):
+        """Return row `index` (that unit vector of A expressed in B), shape (3,)."""
+        return self._R[index, :].copy()
 
     def inverse(self):
         """Return R_BA = R_ABᵀ."""
@@ -214,8 +235,10 @@ class RotationMatrix:
     transpose = inverse
 
     def to_quaternion(self):
-        """Return the canonical unit quaternion [w, x, y, z] (w >= 0), shape (4,)."""
-        return rotation_matrix_to_quaternion(self._R)
+        """Return the canonical unit quaternion (w >= 0) as a Quaternion (pydrake's
+        ToQuaternion). It reads as the array [w, x, y, z] where numpy expects one
+        (``q[0]``, ``np.asarray(q)``), as the (4,) array this returned before."""
+        return Quaternion._raw(rotation_matrix_to_quaternion(self._R))
 
     def to_roll_pitch_yaw(self):
         """Return the RollPitchYaw with R = Rz(yaw) Ry(pitch) Rx(roll)."""
@@ -258,7 +281,34 @@ class RotationMatrix:
             )
         return result
 
+    def invert_and_compose(self, other):
+        """R_AB⁻¹ R_AC = R_BC for ``self`` R_AB and `other` R_AC (Drake's InvertAndCompose).
+
+        Raises
+        ------
+        TypeError
+            If `other` is not a RotationMatrix.
+        """
+        if not isinstance(other, RotationMatrix):
+            raise TypeError("RotationMatrix.invert_and_compose: other must be a RotationMatrix, "
+                            f"got {type(other).__name__}")
+        return RotationMatrix._unchecked(self._R.T @ other._R)
+
     # ------------------------------------------------------------------ comparisons
+    def is_valid(self):
+        """True when the matrix is finite, orthonormal to within 128 machine epsilons
+        (max |R Rᵀ - I|) and has determinant > 0 (Drake's IsValid); False only for one
+        made by `make_unchecked`."""
+        R = self._R
+        return bool(np.all(np.isfinite(R))
+                    and np.max(np.abs(R @ R.T - np.eye(3))) <= _ORTHONORMALITY_TOLERANCE
+                    and np.linalg.det(R) > 0.0)
+
+    def is_nearly_identity(self, tolerance=_ORTHONORMALITY_TOLERANCE):
+        """True if max |R - I| <= `tolerance` (default 128 machine epsilons, Drake's
+        IsNearlyIdentity)."""
+        return self.is_identity_to_within_tolerance(tolerance)
+
     def is_exactly_identity(self):
         """Return True if the matrix is exactly the identity."""
         return bool(np.array_equal(self._R, np.eye(3)))
@@ -278,6 +328,14 @@ class RotationMatrix:
 
     def __repr__(self):
         return f"RotationMatrix({self._R.tolist()!r})"
+
+def _vector3(v, fn, arg):
+    """`v` as a float (3,) array, or ValueError naming RollPitchYaw.fn and `arg`."""
+    a = np.asarray(v, dtype=np.float64)
+    if a.shape != (3,):
+        raise ValueError(f"RollPitchYaw.{fn}: {arg} must have shape (3,), got {a.shape}")
+    return a
+
 
 def _matrix_from_rpy(roll, pitch, yaw):
     """Return Rz(yaw) Ry(pitch) Rx(roll), ndarray of shape (3, 3)."""
@@ -398,8 +456,91 @@ class RollPitchYaw:
         return RotationMatrix._unchecked(_matrix_from_rpy(*self._rpy))
 
     def to_quaternion(self):
-        """Return the canonical unit quaternion [w, x, y, z] (w >= 0), shape (4,)."""
-        return rotation_matrix_to_quaternion(_matrix_from_rpy(*self._rpy))
+        """Return the canonical unit quaternion (w >= 0) as a Quaternion (reads as the
+        array [w, x, y, z]; see `RotationMatrix.to_quaternion`)."""
+        return Quaternion._raw(rotation_matrix_to_quaternion(_matrix_from_rpy(*self._rpy)))
+
+    def calc_rotation_matrix_dt(self, rpyDt):
+        """Return Ṙ_AD, shape (3, 3), the time derivative of R_AD for angle rates `rpyDt`
+        (3,): Ṙ = [w_AD_A]× R_AD (Drake's CalcRotationMatrixDt)."""
+        wx, wy, wz = self.calc_angular_velocity_in_parent_from_rpy_dt(rpyDt)
+        skew = np.array([[0.0, -wz, wy], [wz, 0.0, -wx], [-wy, wx, 0.0]])
+        return skew @ _matrix_from_rpy(*self._rpy)
+
+    def calc_angular_velocity_in_child_from_rpy_dt(self, rpyDt):
+        """Return w_AD_D = R_ADᵀ w_AD_A, shape (3,), for angle rates `rpyDt` (3,):
+        [ṙ - sin(p) ẏ, cos(r) ṗ + sin(r) cos(p) ẏ, -sin(r) ṗ + cos(r) cos(p) ẏ]."""
+        rd, pd, yd = _vector3(rpyDt, "calc_angular_velocity_in_child_from_rpy_dt", "rpyDt")
+        r, p, _ = self._rpy
+        cr, sr, cp, sp = np.cos(r), np.sin(r), np.cos(p), np.sin(p)
+        return np.array([rd - sp * yd, cr * pd + sr * cp * yd, -sr * pd + cr * cp * yd])
+
+    def _check_gimbal(self, fn):
+        p = self._rpy[1]
+        if abs(np.cos(p)) < 1e-8:
+            raise ValueError(f"RollPitchYaw.{fn}: pitch = {p:.17g} is at gimbal lock "
+                             f"(cos(pitch) = {np.cos(p):.3g}); angle rates are undefined")
+
+    def calc_rpy_dt_from_angular_velocity_in_child(self, w_AD_D):
+        """Return [ṙ, ṗ, ẏ], shape (3,), for the angular velocity `w_AD_D` (3,) expressed
+        in the child frame D (the inverse of `calc_angular_velocity_in_child_from_rpy_dt`).
+
+        Raises
+        ------
+        ValueError
+            Near gimbal lock (cos(pitch) ≈ 0).
+        """
+        fn = "calc_rpy_dt_from_angular_velocity_in_child"
+        wx, wy, wz = _vector3(w_AD_D, fn, "w_AD_D")
+        self._check_gimbal(fn)
+        r, p, _ = self._rpy
+        cr, sr, cp, sp = np.cos(r), np.sin(r), np.cos(p), np.sin(p)
+        yd = (sr * wy + cr * wz) / cp
+        return np.array([wx + sp * yd, cr * wy - sr * wz, yd])
+
+    def calc_rpy_d_dt_from_rpy_dt_and_angular_accel_in_parent(self, rpyDt, alpha_AD_A):
+        """Return the second derivatives [r̈, p̈, ÿ], shape (3,), from the angle rates
+        `rpyDt` (3,) and the angular acceleration `alpha_AD_A` (3,) expressed in A.
+
+        With w_AD_A = M(r, p, y) ṙpy: alpha = M r̈py + Ṁ ṙpy, so r̈py = M⁻¹ (alpha - Ṁ ṙpy).
+
+        Raises
+        ------
+        ValueError
+            Near gimbal lock (cos(pitch) ≈ 0).
+        """
+        fn = "calc_rpy_d_dt_from_rpy_dt_and_angular_accel_in_parent"
+        rd, pd, yd = _vector3(rpyDt, fn, "rpyDt")
+        alpha = _vector3(alpha_AD_A, fn, "alpha_AD_A")
+        self._check_gimbal(fn)
+        _, p, y = self._rpy
+        cp, sp, cy, sy = np.cos(p), np.sin(p), np.cos(y), np.sin(y)
+        Mdot_rpyDt = np.array([(-sy * cp * yd - cy * sp * pd) * rd - cy * yd * pd,
+                               (cy * cp * yd - sy * sp * pd) * rd - sy * yd * pd,
+                               -cp * pd * rd])
+        return self.calc_rpy_dt_from_angular_velocity_in_parent(alpha - Mdot_rpyDt)
+
+    def calc_rpy_d_dt_from_angular_accel_in_child(self, rpyDt, alpha_AD_D):
+        """Return [r̈, p̈, ÿ], shape (3,), from the angle rates `rpyDt` (3,) and the angular
+        acceleration `alpha_AD_D` (3,) expressed in the child frame D.
+
+        With w_AD_D = N(r, p) ṙpy: r̈py = N⁻¹ (alpha_D - Ṅ ṙpy).
+
+        Raises
+        ------
+        ValueError
+            Near gimbal lock (cos(pitch) ≈ 0).
+        """
+        fn = "calc_rpy_d_dt_from_angular_accel_in_child"
+        rd, pd, yd = _vector3(rpyDt, fn, "rpyDt")
+        alpha = _vector3(alpha_AD_D, fn, "alpha_AD_D")
+        self._check_gimbal(fn)
+        r, p, _ = self._rpy
+        cr, sr, cp, sp = np.cos(r), np.sin(r), np.cos(p), np.sin(p)
+        Ndot_rpyDt = np.array([-cp * pd * yd,
+                               -sr * rd * pd + (cr * cp * rd - sr * sp * pd) * yd,
+                               -cr * rd * pd + (-sr * cp * rd - cr * sp * pd) * yd])
+        return self.calc_rpy_dt_from_angular_velocity_in_child(alpha - Ndot_rpyDt)
 
     def calc_angular_velocity_in_parent_from_rpy_dt(self, rpyDt):
         """Return w_AD_A, shape (3,), the angular velocity for angle rates `rpyDt` (3,).

@@ -35,7 +35,8 @@ class ContactSurface:
     ``num_vertices()``, ``area(face_index)``, ``total_area()``, ``face_normal(face_index)``,
     ``centroid()`` / ``centroid(face_index)``, ``is_triangle()``, ``representation()``,
     ``tri_mesh_W()`` / ``poly_mesh_W()`` and the pressure fields ``tri_e_MN()`` /
-    ``poly_e_MN()``. Each face has its own vertices (a vertex shared by two faces is
+    ``poly_e_MN()``, ``has_grad_e_m()`` / ``has_grad_e_n()`` and ``equal(surface)``.
+    Each face has its own vertices (a vertex shared by two faces is
     listed once per face), so ``num_vertices()`` counts them per face.
 
     Attributes
@@ -212,6 +213,50 @@ class ContactSurface:
         """The representation (kTriangle from `to_triangles`, else kPolygon unless the
         constructor was given one or every face is a triangle)."""
         return self._representation
+
+    def has_grad_e_m(self) -> bool:
+        """False: the surface keeps no per-face gradient of M's own pressure field
+        (Drake's ``HasGradE_M``; Drake stores it when M is compliant). merganser keeps
+        only |∂p/∂n| of the compliant field per face (``face_pressure_gradients``)."""
+        return False
+
+    def has_grad_e_n(self) -> bool:
+        """False, as `has_grad_e_m` (Drake's ``HasGradE_N``)."""
+        return False
+
+    def evaluate_grad_e_m_w(self, index):
+        """Drake's ``EvaluateGradE_M_W``; raises, since `has_grad_e_m` is False.
+
+        Raises
+        ------
+        RuntimeError
+            Always (as Drake's, called on a surface without the gradient).
+        """
+        raise RuntimeError(f"ContactSurface.evaluate_grad_e_m_w: index={index}: the surface "
+                           f"has no gradient of e_M (has_grad_e_m() is False)")
+
+    def evaluate_grad_e_n_w(self, index):
+        """Drake's ``EvaluateGradE_N_W``; raises, since `has_grad_e_n` is False."""
+        raise RuntimeError(f"ContactSurface.evaluate_grad_e_n_w: index={index}: the surface "
+                           f"has no gradient of e_N (has_grad_e_n() is False)")
+
+    def equal(self, surface) -> bool:
+        """True when `surface` has the same geometry ids, representation, faces (vertex
+        positions, in order) and pressure values, exactly (Drake's ``Equal``).
+
+        Raises
+        ------
+        TypeError
+            If `surface` is not a ContactSurface.
+        """
+        if not isinstance(surface, ContactSurface):
+            raise TypeError(f"ContactSurface.equal: surface must be a ContactSurface, got "
+                            f"{type(surface).__name__}")
+        return (self.id_M == surface.id_M and self.id_N == surface.id_N
+                and self._representation is surface._representation
+                and np.array_equal(self._start, surface._start)
+                and np.array_equal(self.vertices_W, surface.vertices_W)
+                and np.array_equal(self.pressure, surface.pressure))
 
     def total_normal_force(self):
         """∫ p n dA over the surface (N, in W): the elastic force on M."""

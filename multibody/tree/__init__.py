@@ -22,6 +22,7 @@ __all__, __getattr__, __dir__ = lazy_exports(__name__, {
         "LinearSpringDamper", "PrismaticSpring",
         "RevoluteSpring", "UniformGravityFieldElement",
     ),
+    ".force_density_field": ("ForceDensityField", "ForceDensityType", "GravityForceField"),
     ".frames": ("BodyFrame", "FixedOffsetFrame", "Frame"),
     ".geometry_spatial_inertia": ("calc_spatial_inertia",),
     ".indices": "*",

@@ -115,3 +115,24 @@ def test_surface_survives_pickle_and_copy(scene):
         assert other.area(0) == s.area(0)
         np.testing.assert_array_equal(other.centroid(1), s.centroid(1))
         np.testing.assert_array_equal(other.centroid(), s.centroid())
+
+
+def test_equal_and_gradient_queries(scene):
+    # Drake's ContactSurface::Equal compares ids, faces and the pressure field exactly;
+    # a copy is equal, the triangle form of the same surface is not (other faces).
+    import copy
+
+    query, _ball, _ground = scene
+    [s] = query.compute_contact_surfaces(Rep.kPolygon)
+    assert s.equal(surface=s) and s.equal(copy.copy(s)) and s.equal(copy.deepcopy(s))
+    [s_again] = query.compute_contact_surfaces(Rep.kPolygon)
+    assert s.equal(s_again)
+    assert not s.equal(s.to_triangles())
+    with pytest.raises(TypeError, match="ContactSurface.equal: surface must be"):
+        s.equal(3)
+    # merganser's surfaces keep |∂p/∂n| per face, not the gradients of e_M / e_N
+    assert s.has_grad_e_m() is False and s.has_grad_e_n() is False
+    with pytest.raises(RuntimeError, match="evaluate_grad_e_m_w: index=0"):
+        s.evaluate_grad_e_m_w(index=0)
+    with pytest.raises(RuntimeError, match="evaluate_grad_e_n_w"):
+        s.evaluate_grad_e_n_w(index=0)

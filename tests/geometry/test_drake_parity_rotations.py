@@ -1,0 +1,125 @@
+"""Drake parity of RotationMatrix and RollPitchYaw (issue 18): ToQuaternion returns a
+Quaternion (still read as [w, x, y, z]), MakeUnchecked / IsValid / IsNearlyIdentity /
+InvertAndCompose, and RollPitchYaw's rate functions, checked against finite differences
+of R(t) = R(rpy(t)) along rpy(t) = rpy0 + ṙpy t + ½ r̈py t²."""
+
+import numpy as np
+import pytest
+
+from merganser.geometry import Quaternion, RigidTransform, RollPitchYaw, RotationMatrix
+
+RPY0 = np.array([0.3, -0.4, 1.1])
+RPY_DT = np.array([0.7, -1.3, 0.4])
+RPY_DDT = np.array([-0.5, 0.9, 1.7])
+H = 1e-5
+
+
+def _R(t):
+    return RollPitchYaw(RPY0 + RPY_DT * t + 0.5 * RPY_DDT * t * t).to_rotation_matrix().matrix()
+
+
+def _w_A(t):
+    """w_AD_A from the central difference of R: [w]× = Ṙ Rᵀ."""
+    W = (_R(t + H) - _R(t - H)) / (2 * H) @ _R(t).T
+    return np.array([W[2, 1], W[0, 2], W[1, 0]])
+
+
+def test_to_quaternion_is_a_quaternion_read_as_wxyz():
+    R = RollPitchYaw(RPY0).to_rotation_matrix()
+    for q in (R.to_quaternion(), RollPitchYaw(RPY0).to_quaternion()):
+        assert isinstance(q, Quaternion)
+        wxyz = q.wxyz()
+        assert wxyz[0] >= 0.0 and np.linalg.norm(wxyz) == pytest.approx(1.0, abs=1e-15)
+        np.testing.assert_allclose(q.rotation(), R.matrix(), atol=1e-15)
+        # the array habits of the former (4,) return value keep working
+        np.testing.assert_array_equal(np.asarray(q), wxyz)
+        assert q[0] == wxyz[0] and len(q) == 4 and list(q) == wxyz.tolist()
+        np.testing.assert_array_equal(q[1:], q.xyz())
+        np.testing.assert_array_equal(np.concatenate([q, [1.0, 2.0, 3.0]])[:4], wxyz)
+        assert RigidTransform(q, [1.0, 2.0, 3.0]).rotation().is_nearly_equal_to(R, 1e-15)
+        assert RollPitchYaw(q).is_nearly_equal_to(RollPitchYaw(RPY0), 1e-14)
+    # the 90° rotation about z: q = [cos 45°, 0, 0, sin 45°]
+    np.testing.assert_allclose(RotationMatrix.make_z_rotation(np.pi / 2).to_quaternion().wxyz(),
+                               [np.sqrt(0.5), 0.0, 0.0, np.sqrt(0.5)], atol=1e-15)
+
+
+def test_make_unchecked_is_valid_identity_and_invert_and_compose():
+    bad = RotationMatrix.make_unchecked(R=2.0 * np.eye(3))   # no check, as Drake's
+    np.testing.assert_array_equal(bad.matrix(), 2.0 * np.eye(3))
+    assert not bad.is_valid()
+    assert not RotationMatrix.make_unchecked(np.full((3, 3), np.inf)).is_valid()
+    assert not RotationMatrix.make_unchecked(np.diag([1.0, 1.0, -1.0])).is_valid()  # reflection
+    R_AB = RotationMatrix(RollPitchYaw(RPY0))
+    assert R_AB.is_valid() and RotationMatrix.make_unchecked(R_AB.matrix()).is_valid()
+    with pytest.raises(ValueError, match=r"make_unchecked: R must have shape \(3, 3\)"):
+        RotationMatrix.make_unchecked(np.eye(2))
+    R_AC = RotationMatrix.make_x_rotation(0.25)
+    R_BC = R_AB.invert_and_compose(other=R_AC)
+    np.testing.assert_allclose(R_BC.matrix(), R_AB.matrix().T @ R_AC.matrix(), atol=1e-15)
+    assert R_AB.invert_and_compose(R_AB).is_nearly_identity()
+    assert RotationMatrix().is_nearly_identity(0.0)
+    assert not RotationMatrix.make_z_rotation(1e-6).is_nearly_identity()
+    assert RotationMatrix.make_z_rotation(1e-6).is_nearly_identity(tolerance=2e-6)
+    with pytest.raises(TypeError, match="invert_and_compose: other must be a RotationMatrix"):
+        R_AB.invert_and_compose(np.eye(3))
+
+
+def test_rpy_rates_against_finite_differences():
+    rpy = RollPitchYaw(RPY0)
+    R = _R(0.0)
+    Rdot_fd = (_R(H) - _R(-H)) / (2 * H)
+    np.testing.assert_allclose(rpy.calc_rotation_matrix_dt(rpyDt=RPY_DT), Rdot_fd, atol=1e-9)
+    w_A = rpy.calc_angular_velocity_in_parent_from_rpy_dt(rpyDt=RPY_DT)
+    np.testing.assert_allclose(w_A, _w_A(0.0), atol=1e-9)
+    w_D = rpy.calc_angular_velocity_in_child_from_rpy_dt(rpyDt=RPY_DT)
+    np.testing.assert_allclose(w_D, R.T @ w_A, atol=1e-14)
+    np.testing.assert_allclose(rpy.calc_rpy_dt_from_angular_velocity_in_child(w_AD_D=w_D),
+                               RPY_DT, atol=1e-14)
+    np.testing.assert_allclose(rpy.calc_rpy_dt_from_angular_velocity_in_parent(w_AD_A=w_A),
+                               RPY_DT, atol=1e-14)
+    # angular acceleration: α_A = ẇ_A (the derivative of w in A); α_D = Rᵀ α_A (ω × ω = 0)
+    alpha_A = (_w_A(H) - _w_A(-H)) / (2 * H)
+    np.testing.assert_allclose(
+        rpy.calc_rpy_d_dt_from_rpy_dt_and_angular_accel_in_parent(rpyDt=RPY_DT,
+                                                                  alpha_AD_A=alpha_A),
+        RPY_DDT, atol=2e-5)
+    np.testing.assert_allclose(
+        rpy.calc_rpy_d_dt_from_angular_accel_in_child(rpyDt=RPY_DT, alpha_AD_D=R.T @ alpha_A),
+        RPY_DDT, atol=2e-5)
+    # zero rates and accelerations give zeros (Drake's test point)
+    zero = RollPitchYaw(0.0, 0.0, 0.0)
+    np.testing.assert_array_equal(zero.calc_rotation_matrix_dt([0, 0, 0]), np.zeros((3, 3)))
+    np.testing.assert_array_equal(
+        zero.calc_rpy_d_dt_from_angular_accel_in_child([0, 0, 0], [0, 0, 0]), np.zeros(3))
+
+
+def test_rpy_rate_inverses_refuse_gimbal_lock_and_bad_shapes():
+    lock = RollPitchYaw(0.2, np.pi / 2, 0.1)
+    for call in (lambda: lock.calc_rpy_dt_from_angular_velocity_in_child([1, 0, 0]),
+                 lambda: lock.calc_rpy_d_dt_from_rpy_dt_and_angular_accel_in_parent(
+                     [0, 0, 0], [1, 0, 0]),
+                 lambda: lock.calc_rpy_d_dt_from_angular_accel_in_child([0, 0, 0], [1, 0, 0])):
+        with pytest.raises(ValueError, match="gimbal lock"):
+            call()
+    with pytest.raises(ValueError, match=r"calc_angular_velocity_in_child_from_rpy_dt: rpyDt "
+                                         r"must have shape \(3,\), got \(2,\)"):
+        lock.calc_angular_velocity_in_child_from_rpy_dt([1.0, 2.0])
+
+
+def test_rotation_matrix_from_angle_axis():
+    from merganser.geometry import AngleAxis
+
+    # 90° about z maps x to y
+    for R in (RotationMatrix(AngleAxis(np.pi / 2, [0.0, 0.0, 1.0])),
+              RotationMatrix(theta_lambda=AngleAxis(angle=np.pi / 2, axis=[0.0, 0.0, 1.0]))):
+        np.testing.assert_allclose(R @ np.array([1.0, 0.0, 0.0]), [0.0, 1.0, 0.0], atol=1e-15)
+        assert R.is_nearly_equal_to(RotationMatrix.make_z_rotation(np.pi / 2), 1e-15)
+    with pytest.raises(TypeError):
+        RotationMatrix(theta_lambda=AngleAxis(0.1, [1.0, 0.0, 0.0]), rpy=RollPitchYaw(0, 0, 0))
+
+
+def test_row_and_col_take_pydrakes_index_keyword():
+    R = RotationMatrix.make_z_rotation(np.pi / 2)     # columns: x_B = y_A, y_B = -x_A
+    np.testing.assert_allclose(R.col(index=0), [0.0, 1.0, 0.0], atol=1e-15)
+    np.testing.assert_allclose(R.row(index=0), [0.0, -1.0, 0.0], atol=1e-15)
+    np.testing.assert_array_equal(R.col(1), R.matrix()[:, 1])
