@@ -1,9 +1,9 @@
 """An Eigen-style quaternion value (pydrake's ``Quaternion``), stored as [w, x, y, z].
 
 The plain-array helpers of ``quaternion.py`` do the arithmetic; this class gives pydrake's
-object interface over them, and reads as the array [w, x, y, z] where numpy expects one
-(indexing, unpacking, ``np.asarray``). A Quaternion holds a unit quaternion (construction from
-coefficients checks the norm to 1e-10, as pydrake does).
+object interface over them; a Quaternion is the numpy array [w, x, y, z] itself. A
+Quaternion holds a unit quaternion (construction from coefficients checks the norm to
+1e-10, as pydrake does).
 """
 
 import numpy as np
@@ -26,8 +26,15 @@ def _unit(fn, wxyz):
     return q
 
 
-class Quaternion:
+class Quaternion(np.ndarray):
     """A unit quaternion q = [w, x, y, z] (Eigen's order of arguments, Drake's wxyz()).
+
+    A Quaternion is a float64 numpy array of shape (4,) holding [w, x, y, z] (so code that
+    takes `RotationMatrix.to_quaternion()` as that array keeps working: indexing, slicing,
+    arithmetic, ``.shape``, ``np.asarray``), with pydrake's Quaternion methods on top.
+    Arithmetic, ufuncs and slices give plain arrays; ``@`` is the Hamilton product with a
+    Quaternion (and the rotation of a (3,) vector), as in pydrake, and `conjugate` the
+    quaternion conjugate.
 
     Parameters
     ----------
@@ -36,18 +43,30 @@ class Quaternion:
         (3, 3) rotation matrix (or a RotationMatrix).
     """
 
-    __slots__ = ("_q",)
-
-    def __init__(self, wxyz=None, x=None, y=None, z=None, *, w=None, rotation=None):
+    def __new__(cls, wxyz=None, x=None, y=None, z=None, *, w=None, rotation=None):
         if rotation is not None:
             R = rotation.matrix() if hasattr(rotation, "matrix") else rotation
-            self._q = rotation_matrix_to_quaternion(np.asarray(R, dtype=np.float64))
-            return
+            return cls._raw(rotation_matrix_to_quaternion(np.asarray(R, dtype=np.float64)))
         if w is not None:
             wxyz = w
         if x is not None or y is not None or z is not None:
             wxyz = [wxyz, x, y, z]
-        self._q = np.array([1.0, 0.0, 0.0, 0.0]) if wxyz is None else _unit("Quaternion", wxyz)
+        return cls._raw(np.array([1.0, 0.0, 0.0, 0.0]) if wxyz is None
+                        else _unit("Quaternion", wxyz))
+
+    @classmethod
+    def _raw(cls, q):
+        """A Quaternion of the (4,) coefficients `q` (not checked)."""
+        return np.array(q, dtype=np.float64).reshape(4).view(cls)
+
+    # results of arithmetic, ufuncs and slices are plain arrays (not unit quaternions)
+    def __array_wrap__(self, array, context=None, return_scalar=False):
+        if return_scalar:
+            return array[()]
+        return array.view(np.ndarray) if isinstance(array, np.ndarray) else array
+
+    def __getitem__(self, index):
+        return self.view(np.ndarray)[index]
 
     @staticmethod
     def identity():
@@ -55,39 +74,40 @@ class Quaternion:
         return Quaternion()
 
     def w(self):
-        return float(self._q[0])
+        return float(self.view(np.ndarray)[0])
 
     def x(self):
-        return float(self._q[1])
+        return float(self.view(np.ndarray)[1])
 
     def y(self):
-        return float(self._q[2])
+        return float(self.view(np.ndarray)[2])
 
     def z(self):
-        return float(self._q[3])
+        return float(self.view(np.ndarray)[3])
 
     def wxyz(self):
-        """The coefficients [w, x, y, z], shape (4,) (a copy)."""
-        return self._q.copy()
+        """The coefficients [w, x, y, z], shape (4,) (a plain array, a copy)."""
+        return np.array(self.view(np.ndarray))
 
     def xyz(self):
         """The vector part [x, y, z], shape (3,)."""
-        return self._q[1:].copy()
+        return np.array(self.view(np.ndarray)[1:])
 
     def set_wxyz(self, wxyz):
         """Replace the coefficients (a unit quaternion [w, x, y, z])."""
-        self._q = _unit("Quaternion.set_wxyz", wxyz)
+        self.view(np.ndarray)[:] = _unit("Quaternion.set_wxyz", wxyz)
 
     def rotation(self):
         """The rotation matrix, shape (3, 3)."""
-        return quaternion_to_rotation_matrix(self._q)
+        return quaternion_to_rotation_matrix(self.wxyz())
 
     def set_rotation(self, rotation):
         """Replace the coefficients by the canonical quaternion of a (3, 3) rotation."""
-        self._q = Quaternion(rotation=rotation)._q
+        self.view(np.ndarray)[:] = Quaternion(rotation=rotation).wxyz()
 
     def conjugate(self):
-        return Quaternion._raw(quaternion_conjugate(self._q))
+        """The conjugate [w, -x, -y, -z] (a Quaternion)."""
+        return Quaternion._raw(quaternion_conjugate(self.wxyz()))
 
     def inverse(self):
         """The inverse (the conjugate, for a unit quaternion)."""
@@ -97,42 +117,19 @@ class Quaternion:
         """The Hamilton product self ⊗ other (a Quaternion), or the rotation of a vector
         (shape (3,)) by self."""
         if isinstance(other, Quaternion):
-            return Quaternion._raw(quaternion_multiply(self._q, other._q))
+            return Quaternion._raw(quaternion_multiply(self.wxyz(), other.wxyz()))
         return self.rotation() @ np.asarray(other, dtype=np.float64)
 
-    __matmul__ = multiply
-
-    @classmethod
-    def _raw(cls, q):
-        obj = object.__new__(cls)
-        obj._q = np.asarray(q, dtype=np.float64)
-        return obj
-
-    # The array protocol: a Quaternion reads as its coefficients [w, x, y, z], so code that
-    # took the (4,) array `RotationMatrix.to_quaternion()` returned before keeps working
-    # (``q[0]``, ``w, x, y, z = q``, ``np.asarray(q)``, ``np.concatenate([q, p])``).
-    def __array__(self, dtype=None, copy=None):
-        return np.array(self._q, dtype=dtype)
-
-    def __len__(self):
-        return 4
-
-    def __getitem__(self, index):
-        item = self._q[index]
-        return item.copy() if isinstance(item, np.ndarray) else item
-
-    def __iter__(self):
-        return iter(self._q.tolist())
+    def __matmul__(self, other):
+        if isinstance(other, Quaternion) or np.shape(other) == (3,):
+            return self.multiply(other)
+        return self.view(np.ndarray) @ other
 
     def __reduce__(self):
-        return (Quaternion, (self._q.copy(),))
-
-    def __copy__(self):
-        return Quaternion._raw(self._q.copy())
-
-    def __deepcopy__(self, memo):
-        return self.__copy__()
+        return (Quaternion._raw, (self.wxyz(),))
 
     def __repr__(self):
-        w, x, y, z = self._q.tolist()
+        w, x, y, z = self.view(np.ndarray).tolist()
         return f"Quaternion(w={w!r}, x={x!r}, y={y!r}, z={z!r})"
+
+    __str__ = __repr__

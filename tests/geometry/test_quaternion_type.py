@@ -112,3 +112,26 @@ def test_uniformly_random_rotations():
     # The same seed gives the same draws.
     np.testing.assert_array_equal(uniformly_random_quaternion(RandomGenerator(3)).wxyz(),
                                   uniformly_random_quaternion(RandomGenerator(3)).wxyz())
+
+
+def test_to_quaternion_is_the_wxyz_array_with_quaternion_methods():
+    # API.md: RotationMatrix.to_quaternion() -> [w, x, y, z]; pydrake: a Quaternion
+    q = RotationMatrix.make_z_rotation(0.6).to_quaternion()
+    assert isinstance(q, np.ndarray) and isinstance(q, Quaternion)
+    assert q.shape == (4,) and q.dtype == np.float64
+    np.testing.assert_allclose(q, [c, 0.0, 0.0, s], atol=1e-15)
+    assert (q.w(), q.z()) == (q[0], q[3])
+    # arithmetic and slices are plain arrays (not unit quaternions)
+    for value in (-q, 2.0 * q, q - [1.0, 0.0, 0.0, 0.0], q[1:], np.abs(q)):
+        assert type(value) is np.ndarray
+    np.testing.assert_allclose(-q, [-c, 0.0, 0.0, -s], atol=1e-15)
+    assert float(q.dot(q)) == pytest.approx(1.0, abs=1e-15)
+    w, x, y, z = q
+    assert (w, x, y, z) == (c, 0.0, 0.0, s)
+    # @ and conjugate are the quaternion's (pydrake)
+    np.testing.assert_allclose(q @ q, [math.cos(0.6), 0, 0, math.sin(0.6)], atol=1e-15)
+    np.testing.assert_allclose(q.conjugate(), [c, 0.0, 0.0, -s], atol=1e-15)
+    import pickle
+    back = pickle.loads(pickle.dumps(q))
+    assert isinstance(back, Quaternion)
+    np.testing.assert_array_equal(back, q)
