@@ -127,7 +127,8 @@ def test_to_quaternion_is_the_wxyz_array_with_quaternion_methods():
     np.testing.assert_allclose(-q, [-c, 0.0, 0.0, -s], atol=1e-15)
     assert float(q.dot(q)) == pytest.approx(1.0, abs=1e-15)
     w, x, y, z = q
-    assert (w, x, y, z) == (c, 0.0, 0.0, s)
+    assert (w, x, y, z) == (q.w(), q.x(), q.y(), q.z())
+    np.testing.assert_allclose((w, x, y, z), (c, 0.0, 0.0, s), atol=1e-15)
     # @ and conjugate are the quaternion's (pydrake)
     np.testing.assert_allclose(q @ q, [math.cos(0.6), 0, 0, math.sin(0.6)], atol=1e-15)
     np.testing.assert_allclose(q.conjugate(), [c, 0.0, 0.0, -s], atol=1e-15)
