@@ -164,11 +164,25 @@ class PlantForcesMixin:
         per evaluation."""
         t = self._tables
         core = self._core
-        self._one_call_fd = core.one_call_forward_dynamics = bool(
-            (t.nu == 0 or t.actuation_is_identity) and t.gravity_in_kernel
-            and not t.has_force_elements and not t.has_reflected_inertia
+        one_call = bool(
+            t.gravity_in_kernel and not t.has_force_elements and not t.has_reflected_inertia
             and core.added_mass is None and not core.contact_manager.continuous_active)
+        self._one_call_fd = core.one_call_forward_dynamics = bool(
+            one_call and (t.nu == 0 or t.actuation_is_identity))
+        # Actuators on distinct velocities (a humanoid's unactuated floating base):
+        # the facade's v̇ is still one call, on u scattered into (nv,) (τ[actuator_v] = u,
+        # the numbers of the general path). The compiled forms keep the identity rule.
+        self._scatter_fd = bool(one_call and t.nu and not t.actuation_is_identity
+                                and t.actuator_v_unique)
+        self._facade_one_call_fd = self._one_call_fd or self._scatter_fd
         self._zero_actuation = np.zeros(t.nv)      # u when there are no actuators
+
+    def _scattered_actuation(self, u, out):
+        """`out` (nv,) = B u for actuators on distinct velocities: zero, then
+        out[actuator_v] = u."""
+        out[:] = 0.0
+        out[self._tables.actuator_v] = u
+        return out
 
     def _calc_forward_dynamics_cache(self, context, fd):
         self._calc_unlocked_forward_dynamics(context, fd)
@@ -179,17 +193,20 @@ class PlantForcesMixin:
     def _calc_unlocked_forward_dynamics(self, context, fd):
         state = self._cache.state.eval(context)
         I10 = self._cache.inertia.eval(context).I10
-        if self._one_call_fd:
+        if self._facade_one_call_fd:
             inputs = context._inputs
             ports = self._ports
             if (inputs[ports.applied_generalized_force._index] is None
                     and inputs[ports.applied_spatial_force._index] is None):
                 core = self._core
                 fd.has_F = False
+                u = (self._net_actuation(context, fd.u) if fd.u.shape[0]
+                     else self._zero_actuation)
+                if self._scatter_fd:
+                    u = self._scattered_actuation(u, fd.scratch)
                 if not calc_forward_dynamics_damped(
                         core.ip, core.fp, core.dyn.workspace, state.q, state.v,
-                        self._net_actuation(context, fd.u) if fd.u.shape[0]
-                        else self._zero_actuation, self._tables.damping, I10,
+                        u, self._tables.damping, I10,
                         self._kernel_gravity(), fd.F_Bo_W, False, fd.tau, fd.vdot):
                     return
         self._assemble_applied_forces(context, state, fd)
@@ -246,7 +263,7 @@ class PlantForcesMixin:
 
     def _fused_forward_dynamics(self, ctx, qt, views):
         """v̇ (a new (nv,) array) in one kernel call, or None (general path)."""
-        if not self._one_call_fd or self._locked_velocities(ctx) is not None:
+        if not self._facade_one_call_fd or self._locked_velocities(ctx) is not None:
             return None
         inputs = ctx._inputs
         ports = self._ports
@@ -257,7 +274,9 @@ class PlantForcesMixin:
         u = self._zero_actuation
         if nu:
             u = self._net_actuation(ctx, np.empty(nu))
-            if (u.__class__ is not _ND or u.dtype is not _F64 or u.shape != qt.shape_v
+            if self._scatter_fd:
+                u = self._scattered_actuation(u, np.empty(qt.nv))
+            elif (u.__class__ is not _ND or u.dtype is not _F64 or u.shape != qt.shape_v
                     or not u.flags.c_contiguous):
                 u = np.ascontiguousarray(u, dtype=np.float64).reshape(qt.shape_v)
         tau, vdot = np.empty(qt.nv), np.empty(qt.nv)
