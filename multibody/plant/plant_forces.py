@@ -126,8 +126,7 @@ class PlantForcesMixin:
                 else:
                     tau[:] = u
             elif t.actuator_v_unique:
-                tau[:] = 0.0
-                tau[t.actuator_v] = u
+                self._scattered_actuation(u, tau)
             else:
                 np.dot(t.actuation_matrix, u, out=tau)
         else:
@@ -158,7 +157,8 @@ class PlantForcesMixin:
     # ---- forward dynamics --------------------------------------------------------------------
     def _init_forward_dynamics_path(self):
         """Decide once (at finalize) whether v̇ is one kernel call on the actuation for
-        every context: identity actuation (or none), gravity the only force element (in
+        every context: identity actuation (or none; actuators on distinct velocities take it
+        in the facade, with u scattered), gravity the only force element (in
         the kernels), no reflected inertia, no added mass, no continuous contact. The
         inputs that could add forces (applied forces, per-instance actuation) are checked
         per evaluation."""
