@@ -63,20 +63,44 @@ def _state_copy():
     return _copy
 
 
+def _setter_args(fn, key, value, rest, kw):
+    """The arguments after the context of a state setter `fn` called as ``fn(context,
+    value, *rest, **kw)``: ``(values,)`` or ``(model_instance, values)``, with pydrake's
+    keywords ``model_instance=`` and `key` ("q", "v" or "q_v"); TypeError naming the
+    valid keywords for any other."""
+    positional = ((value,) if value is not _UNSET else ()) + rest
+    if not kw:
+        return positional
+    unknown = sorted(set(kw) - {"model_instance", key})
+    if unknown:
+        raise TypeError(f"{fn}: unexpected keyword argument {unknown[0]!r}; the valid ones "
+                        f"are 'context', 'model_instance' and {key!r}")
+    if key not in kw:
+        raise TypeError(f"{fn}: model_instance= given without {key}=")
+    if "model_instance" in kw:
+        if positional:
+            raise TypeError(f"{fn}: model_instance= given after positional arguments")
+        return kw["model_instance"], kw[key]
+    if len(positional) > 1:
+        raise TypeError(f"{fn}: {key}= given after (context, model_instance, {key})")
+    return positional + (kw[key],)
+
+
 def _state_setter(name, part, index, doc):
     """The method `name` writing q (`part` "q", views slot `index` 3) or v ("v", 4).
 
     Its lean path, for the plant's own context (its remembered `state_views`, read
-    without a dict lookup) and a 1-D float64 ndarray: one compiled copy into the
-    Context's storage (`copy_state_vector`, which also checks the size and an overlap
-    with the storage) and one notification of what changed, which skips the walk over
-    the dependents when none of them was evaluated since the last write
-    (`framework.cache.notify_changed`, whose test is inlined). Anything else (and a
-    size the copy refuses) takes the general `_set_part`, which checks and raises.
+    without a dict lookup) and a 1-D float64 ndarray given by position: one compiled copy
+    into the Context's storage (`copy_state_vector`, which also checks the size and an
+    overlap with the storage) and one notification of what changed, which skips the walk
+    over the dependents when none of them was evaluated since the last write
+    (`framework.cache.notify_changed`, whose test is inlined). Anything else (pydrake's
+    keywords ``model_instance=``, ``q=`` / ``v=``, the model-instance form, and a size
+    the copy refuses) takes the general `_set_part`, which checks and raises.
     """
     tracker_index = index + 2
 
-    def setter(self, context, value=_UNSET, *rest):
+    def setter(self, context, value=_UNSET, *rest, **kw):
         try:                                    # the views remembered on the plant's context
             views = context._plant_state_views
             if context._system is not self:
@@ -85,7 +109,7 @@ def _state_setter(name, part, index, doc):
             views = None
         if views is None:
             views = self._own_state_views(context)
-        if (views is not None and not rest and value.__class__ is _ND
+        if (views is not None and not rest and value.__class__ is _ND and not kw
                 and value.dtype is _F64 and value.ndim == 1
                 and not (_copy or _state_copy())(views[index], value)):
             tracker, root = views[tracker_index], views[VIEW_ROOT]
@@ -93,8 +117,7 @@ def _state_setter(name, part, index, doc):
                     or tracker.closure_version != root.version):
                 notify_changed(tracker, root)
             return
-        args = () if value is _UNSET else (value, *rest)
-        self._set_part(context, args, name, part)
+        self._set_part(context, _setter_args(name, part, value, rest, kw), name, part)
 
     setter.__name__, setter.__qualname__ = name, f"PlantStateMixin.{name}"
     setter.__doc__ = doc
@@ -226,10 +249,11 @@ class PlantStateMixin:
         """x = [q; v], shape (nq + nv,) (or the model instance's [q_i; v_i])."""
         return self._get_part(context, model_instance, "get_positions_and_velocities", "x")
 
-    def set_positions_and_velocities(self, context, *args):
+    def set_positions_and_velocities(self, context, value=_UNSET, *rest, **kw):
         """``set_positions_and_velocities(context, q_v)`` or ``(context, model_instance,
-        q_v_instance)``."""
-        self._set_part(context, args, "set_positions_and_velocities", "x")
+        q_v)``, also with pydrake's keywords ``model_instance=`` and ``q_v=``."""
+        fn = "set_positions_and_velocities"
+        self._set_part(context, _setter_args(fn, "q_v", value, rest, kw), fn, "x")
 
     def is_velocity_equal_to_qdot(self):
         """True if v = q̇ for every state (no quaternion or roll-pitch-yaw joint)."""
