@@ -53,12 +53,12 @@ class Supervector:
         part = int(np.searchsorted(self._starts, i, side="right")) - 1
         return self._parts[part], i - int(self._starts[part])
 
-    def get_at_index(self, i):
-        array, k = self._locate(i)
+    def get_at_index(self, index):
+        array, k = self._locate(index)
         return float(array[k])
 
-    def set_at_index(self, i, value):
-        array, k = self._locate(i)
+    def set_at_index(self, index, value):
+        array, k = self._locate(index)
         array[k] = value
 
     __getitem__ = get_at_index

@@ -6,6 +6,33 @@ import copy
 import numpy as np
 
 
+def _vector_values(fn, value, size):
+    """The values of `value` (a BasicVector, a VectorBase or an array of numbers) as a
+    float64 (size,) array; ValueError naming `fn` on another size."""
+    if isinstance(value, BasicVector) or hasattr(value, "copy_to_vector"):
+        value = value.copy_to_vector()
+    a = np.asarray(value, dtype=float).reshape(-1)
+    if a.size != size:
+        raise ValueError(f"{fn}: the vector has size {a.size}, expected {size}")
+    return a
+
+
+def _scaled_sum(fn, values, args):
+    """``values + Σ scale * rhs`` for pydrake's ``plus_eq_scaled(scale, rhs)`` or
+    ``plus_eq_scaled([(scale, rhs), ...])`` (`args` the call's arguments)."""
+    if len(args) == 2:
+        pairs = [args]
+    elif len(args) == 1:
+        pairs = list(args[0])
+    else:
+        raise TypeError(f"{fn}: expected (scale, rhs) or ([(scale, rhs), ...]), got "
+                        f"{len(args)} arguments")
+    total = np.array(values, dtype=float)
+    for scale, rhs in pairs:
+        total += float(scale) * _vector_values(fn, rhs, total.size)
+    return total
+
+
 class _Size(int):
     """An int that can also be called: ``v.size`` (numpy) and ``v.size()`` (Drake)."""
 
@@ -67,12 +94,23 @@ class VectorBase(np.ndarray, metaclass=_VectorBaseType):
 
     _get_value_copy = copy_to_vector    # pydrake's binding name of the same copy
 
-    def get_at_index(self, i):
-        return float(self[i])
+    def get_at_index(self, index):
+        return float(self[index])
 
-    def set_at_index(self, i, value):
+    def set_at_index(self, index, value):
         self._check_writeable("set_at_index")
-        self[i] = value
+        self[index] = value
+
+    def set_from(self, value):
+        """Overwrite all values with those of the vector `value` of the same size
+        (Drake's SetFrom)."""
+        self.set_from_vector(_vector_values("VectorBase.set_from", value, len(self)))
+
+    def plus_eq_scaled(self, *args):
+        """``self += scale * rhs`` (``plus_eq_scaled(scale, rhs)``), or the sum over
+        ``[(scale, rhs), ...]``; returns self (Drake's PlusEqScaled)."""
+        self.set_from_vector(_scaled_sum("VectorBase.plus_eq_scaled", self, args))
+        return self
 
     def set_from_vector(self, value):
         """Overwrite all values; ``value`` must have ``size()`` elements."""
@@ -226,11 +264,22 @@ class BasicVector:
         """An independent BasicVector with the same values."""
         return BasicVector(self._data)
 
-    def get_at_index(self, i):
-        return float(self._data[i])
+    def get_at_index(self, index):
+        return float(self._data[index])
 
-    def set_at_index(self, i, value):
-        self._data[i] = value
+    def set_at_index(self, index, value):
+        self._data[index] = value
+
+    def set_from(self, value):
+        """Overwrite all values with those of the vector `value` of the same size
+        (Drake's SetFrom)."""
+        self._data[:] = _vector_values("BasicVector.set_from", value, self._data.shape[0])
+
+    def plus_eq_scaled(self, *args):
+        """``self += scale * rhs`` (``plus_eq_scaled(scale, rhs)``), or the sum over
+        ``[(scale, rhs), ...]``; returns self (Drake's PlusEqScaled)."""
+        self._data[:] = _scaled_sum("BasicVector.plus_eq_scaled", self._data, args)
+        return self
 
     def set_zero(self):
         self._data[:] = 0.0

@@ -154,7 +154,51 @@ class RigidTransform:
             )
         return result
 
+    def invert_and_compose(self, other):
+        """X_AB⁻¹ X_AC = X_BC for ``self`` X_AB and `other` X_AC (Drake's
+        InvertAndCompose), without forming the inverse.
+
+        Raises
+        ------
+        TypeError
+            If `other` is not a RigidTransform.
+        """
+        other = self._other(other, "invert_and_compose")
+        R_AB = self._R._R
+        return RigidTransform._unchecked(RotationMatrix._unchecked(R_AB.T @ other._R._R),
+                                         R_AB.T @ (other._p - self._p))
+
     # ------------------------------------------------------------------ comparisons
+    @staticmethod
+    def _other(other, fn):
+        if not isinstance(other, RigidTransform):
+            raise TypeError(f"RigidTransform.{fn}: other must be a RigidTransform, got "
+                            f"{type(other).__name__}")
+        return other
+
+    def get_maximum_absolute_difference(self, other):
+        """max |X_self - X_other| over the elements of the two 3x4 matrices [R, p]."""
+        other = self._other(other, "get_maximum_absolute_difference")
+        return float(max(np.max(np.abs(self._R._R - other._R._R)),
+                         np.max(np.abs(self._p - other._p))))
+
+    def get_maximum_absolute_translation_difference(self, other):
+        """max |p_self - p_other| over the three elements of the translations."""
+        other = self._other(other, "get_maximum_absolute_translation_difference")
+        return float(np.max(np.abs(self._p - other._p)))
+
+    def is_exactly_equal_to(self, other):
+        """True if the rotations and the translations are equal element for element."""
+        other = self._other(other, "is_exactly_equal_to")
+        return bool(np.array_equal(self._R._R, other._R._R)
+                    and np.array_equal(self._p, other._p))
+
+    def is_nearly_identity(self, translation_tolerance):
+        """True if max |p| <= `translation_tolerance` and the rotation is the identity to
+        within 128 machine epsilons (Drake's IsNearlyIdentity)."""
+        return bool(np.max(np.abs(self._p)) <= translation_tolerance
+                    and self._R.is_nearly_identity())
+
     def is_exactly_identity(self):
         """Return True if the rotation is exactly I and the translation exactly zero."""
         return self._R.is_exactly_identity() and not np.any(self._p)
@@ -167,13 +211,8 @@ class RigidTransform:
 
     def is_nearly_equal_to(self, other, tolerance):
         """Return True if the 3x4 matrices differ by at most `tolerance` elementwise."""
-        if not isinstance(other, RigidTransform):
-            raise TypeError(
-                "RigidTransform.is_nearly_equal_to: other must be a RigidTransform, "
-                f"got {type(other).__name__}"
-            )
-        diff = np.max(np.abs(self.get_as_matrix34() - other.get_as_matrix34()))
-        return bool(diff <= tolerance)
+        return self.get_maximum_absolute_difference(
+            self._other(other, "is_nearly_equal_to")) <= tolerance
 
     def __repr__(self):
         return f"RigidTransform(R={self._R!r}, p={self._p.tolist()!r})"

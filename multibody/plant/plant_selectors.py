@@ -113,6 +113,11 @@ class PlantSelectorsMixin:
         `get_joint_actuator` returns."""
         return self.get_joint_actuator(actuator_index)
 
+    def get_mutable_joint_by_name(self, name, model_instance=None):
+        """The joint named `name` (of `model_instance`, if given), for changing its
+        defaults before finalize; the same object as `get_joint_by_name` returns."""
+        return self.get_joint_by_name(name, model_instance)
+
 class PlantFloatingBaseMixin:
     """Drake's floating-base-body queries by model instance and its current names for the
     default pose of a floating base body (``SetDefaultFloatingBaseBodyPose``)."""
@@ -143,6 +148,11 @@ class PlantFloatingBaseMixin:
                 f"{len(bodies)} floating base bodies {[self.get_body(b).name() for b in bodies]}"
                 f", expected exactly one")
         return self.get_body(bodies[0])
+
+    #: Drake's earlier names of the two queries above (pydrake HasUniqueFreeBaseBody,
+    #: GetUniqueFreeBaseBodyOrThrow), as `set_default_free_body_pose` is of the next.
+    has_unique_free_base_body = has_unique_floating_base_body
+    get_unique_free_base_body_or_throw = get_unique_floating_base_body_or_throw
 
     def set_default_floating_base_body_pose(self, body, X_WB):
         """Set the default pose X_WB of a (future) floating base `body` (Drake's current

@@ -495,9 +495,15 @@ class MultibodyTree(TreeLookupsMixin, TreeCoordinatesMixin, TreeConstraintsMixin
     # =====================================================================================
     # force elements and constraints
     # =====================================================================================
-    def add_force_element(self, element: ForceElement) -> ForceElement:
-        """Add a force element and return it."""
+    def add_force_element(self, force_element: ForceElement = None, *,
+                          element: ForceElement = None) -> ForceElement:
+        """Add a force element and return it (pydrake's keyword ``force_element=``;
+        ``element=`` is the same argument)."""
         func = "add_force_element"
+        if (force_element is None) == (element is None):
+            raise TypeError(f"{func}: give the force element once, as force_element= (or "
+                            f"element=)")
+        element = force_element if element is None else element
         self._throw_if_finalized(func, "force elements")
         if not isinstance(element, ForceElement):
             raise TypeError(f"{func}: element must be a ForceElement, got {type(element).__name__}")

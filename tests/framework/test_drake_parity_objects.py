@@ -88,6 +88,37 @@ def test_basic_vector_is_a_vector_base():
     assert not isinstance(np.zeros(1), VectorBase)
 
 
+def test_vector_set_from_and_plus_eq_scaled():
+    x = BasicVector([1.0, 2.0, 3.0])
+    y = BasicVector([0.5, -1.0, 4.0])
+    assert x.plus_eq_scaled(2.0, y) is x                    # x += 2 y
+    np.testing.assert_array_equal(x.get_value(), [2.0, 0.0, 11.0])
+    x.plus_eq_scaled([(1.0, y), (-3.0, [1.0, 1.0, 1.0])])     # x += y - 3 [1, 1, 1]
+    np.testing.assert_array_equal(x.get_value(), [-0.5, -4.0, 12.0])
+    x.set_from(y)
+    np.testing.assert_array_equal(x.get_value(), y.get_value())
+    x.set_at_index(index=1, value=7.0)
+    assert x.get_at_index(index=1) == 7.0 and y.get_at_index(1) == -1.0
+    with pytest.raises(ValueError, match="BasicVector.set_from: the vector has size 2, "
+                                         "expected 3"):
+        x.set_from(BasicVector(2))
+    with pytest.raises(TypeError, match="BasicVector.plus_eq_scaled: expected \\(scale, rhs\\)"):
+        x.plus_eq_scaled(1.0, y, y)
+    np.testing.assert_array_equal(x.get_value(), [0.5, 7.0, 4.0])     # unchanged by errors
+    # the same on a context's state vector (a VectorBase)
+    builder = DiagramBuilder()
+    system = builder.add_system(LinearSystem(A=np.zeros((3, 3)), B=np.zeros((3, 1))))
+    diagram = builder.build()
+    ctx = diagram.create_default_context()
+    xc = diagram.get_mutable_subsystem_state(system, ctx).get_mutable_continuous_state() \
+        .get_vector()
+    xc.set_from(y)
+    xc.plus_eq_scaled(-1.0, y)
+    np.testing.assert_array_equal(ctx.get_continuous_state_vector(), [0.0, 0.0, 0.0])
+    xc.set_at_index(index=2, value=5.0)
+    assert ctx.get_continuous_state_vector().get_at_index(index=2) == 5.0
+
+
 def test_bus_value_holds_copies_and_keeps_types():
     bus = BusValue()
     data = [1, 2]

@@ -123,3 +123,34 @@ def test_row_and_col_take_pydrakes_index_keyword():
     np.testing.assert_allclose(R.col(index=0), [0.0, 1.0, 0.0], atol=1e-15)
     np.testing.assert_allclose(R.row(index=0), [0.0, -1.0, 0.0], atol=1e-15)
     np.testing.assert_array_equal(R.col(1), R.matrix()[:, 1])
+
+
+def test_rigid_transform_comparisons_and_invert_and_compose():
+    X_AB = RigidTransform(RollPitchYaw(0.3, -0.2, 1.1), [1.0, -2.0, 0.5])
+    X_AC = RigidTransform(RollPitchYaw(-0.7, 0.4, 0.2), [0.25, 3.0, -1.0])
+    # X_BC = X_AB⁻¹ X_AC, and X_AB X_BC = X_AC
+    X_BC = X_AB.invert_and_compose(other=X_AC)
+    np.testing.assert_allclose(X_BC.get_as_matrix4(),
+                               (X_AB.inverse() @ X_AC).get_as_matrix4(), atol=1e-15)
+    np.testing.assert_allclose((X_AB @ X_BC).get_as_matrix4(), X_AC.get_as_matrix4(),
+                               atol=1e-15)
+    # ‖X_AB - X_AC‖∞ over [R, p]: here the translations differ by 5 in y
+    assert X_AB.get_maximum_absolute_difference(other=X_AC) == 5.0
+    assert X_AB.get_maximum_absolute_translation_difference(other=X_AC) == 5.0
+    shifted = RigidTransform(X_AB.rotation(), X_AB.translation() + [0.0, 0.0, 1e-3])
+    assert X_AB.get_maximum_absolute_translation_difference(shifted) == pytest.approx(1e-3)
+    diff_R = np.max(np.abs(X_AB.rotation().matrix() - X_AC.rotation().matrix()))
+    near = RigidTransform(X_AC.rotation(), X_AB.translation())
+    assert X_AB.get_maximum_absolute_difference(near) == diff_R
+    assert X_AB.is_nearly_equal_to(other=near, tolerance=diff_R)
+    assert not X_AB.is_nearly_equal_to(near, tolerance=0.5 * diff_R)
+    assert X_AB.is_exactly_equal_to(other=RigidTransform(X_AB))
+    assert not X_AB.is_exactly_equal_to(shifted)
+    identity = RigidTransform()
+    assert identity.is_nearly_identity(translation_tolerance=0.0)
+    assert RigidTransform([0.0, 1e-9, 0.0]).is_nearly_identity(translation_tolerance=1e-8)
+    assert not RigidTransform([0.0, 1e-7, 0.0]).is_nearly_identity(translation_tolerance=1e-8)
+    assert not RigidTransform(RotationMatrix.make_z_rotation(1e-6)).is_nearly_identity(1.0)
+    with pytest.raises(TypeError, match="RigidTransform.invert_and_compose: other must be a "
+                                        "RigidTransform, got ndarray"):
+        X_AB.invert_and_compose(np.eye(4))

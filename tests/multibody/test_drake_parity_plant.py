@@ -13,6 +13,7 @@ from merganser.geometry import CoulombFriction, RigidTransform, RotationMatrix, 
 from merganser.multibody import (
     BaseBodyJointType, ContactModel, DiscreteContactApproximation, JacobianWrtVariable,
     MultibodyForces, MultibodyPlant, MultibodyPlantConfig, PrismaticJoint, RevoluteJoint,
+    RevoluteSpring,
     SpatialForce, SpatialInertia, UniformGravityFieldElement, WeldJoint,
     add_multibody_plant, add_multibody_plant_scene_graph,
 )
@@ -133,6 +134,38 @@ def test_a_second_gravity_field_is_a_runtime_error():
     plant = MultibodyPlant(0.0)
     with pytest.raises(RuntimeError, match="already has a gravity field"):
         plant.add_force_element(UniformGravityFieldElement())
+
+
+def test_force_element_by_pydrakes_keyword_and_joint_scalar_accessors():
+    plant = MultibodyPlant(0.0)
+    a = plant.add_rigid_body("a", _box(1.0))
+    b = plant.add_rigid_body("b", _box(2.0))
+    j1 = plant.add_joint(RevoluteJoint("j1", plant.world_frame(), a.body_frame(), [0, 0, 1]))
+    plant.add_joint(WeldJoint("w", a.body_frame(), b.body_frame(), RigidTransform()))
+    spring = plant.add_force_element(force_element=RevoluteSpring(j1, 0.5, 4.0))
+    assert spring.stiffness() == 4.0
+    with pytest.raises(TypeError, match="add_force_element: give the force element once"):
+        plant.add_force_element()
+    assert plant.get_mutable_joint_by_name("j1") is j1
+    free = plant.add_rigid_body("free", _box(3.0))
+    plant.finalize()
+    context = plant.create_default_context()
+    j1.set_angle(context, 0.25)
+    v = np.zeros(plant.num_velocities())
+    v[j1.velocity_start()] = -0.75
+    plant.set_velocities(context, v)
+    assert j1.get_one_position(context) == 0.25
+    assert j1.get_one_velocity(context) == -0.75
+    # the spring pulls towards its nominal angle: τ = -k (q - q0) = 1.0 on j1
+    forces = MultibodyForces(plant)
+    plant.calc_force_elements_contribution(context, forces)
+    assert forces.generalized_forces()[j1.velocity_start()] == pytest.approx(1.0)
+    floating = plant.get_joint(plant.get_joint_indices()[-1])
+    with pytest.raises(RuntimeError, match="get_one_position: joint .* has 7 coordinates"):
+        floating.get_one_position(context)
+    instance = free.model_instance()
+    assert plant.has_unique_free_base_body(instance)
+    assert plant.get_unique_free_base_body_or_throw(instance) is free
 
 
 # ------------------------------------------------------------------ group 7: kinematics
@@ -300,6 +333,42 @@ def test_pydrake_keywords_of_state_and_momentum_methods():
     q0 = plant.get_positions(context).copy()
     plant.set_default_positions(q=q0)
     np.testing.assert_allclose(plant.get_default_positions(), q0)
+
+
+def test_state_setters_take_pydrakes_keywords():
+    plant, _, (j1, _, _) = _arm()
+    context = plant.create_default_context()
+    nq, nv = plant.num_positions(), plant.num_velocities()
+    instance = j1.model_instance()
+    q_i = np.arange(1.0, 1.0 + plant.num_positions(instance))
+    v_i = -np.arange(1.0, 1.0 + plant.num_velocities(instance))
+    plant.set_positions(context, model_instance=instance, q=q_i)
+    plant.set_velocities(context=context, model_instance=instance, v=v_i)
+    np.testing.assert_array_equal(plant.get_positions(context, instance), q_i)
+    np.testing.assert_array_equal(plant.get_velocities(context, instance), v_i)
+    q = np.linspace(0.1, 0.9, nq)
+    plant.set_positions(context, q=q)
+    plant.set_velocities(context, instance, v=2.0 * v_i)
+    np.testing.assert_array_equal(plant.get_positions(context), q)
+    np.testing.assert_array_equal(plant.get_velocities(context, instance), 2.0 * v_i)
+    x = np.linspace(-1.0, 1.0, nq + nv)
+    plant.set_positions_and_velocities(context, q_v=x)
+    np.testing.assert_array_equal(plant.get_positions_and_velocities(context), x)
+    plant.set_positions_and_velocities(context, model_instance=instance,
+                                       q_v=np.r_[q_i, v_i])
+    np.testing.assert_array_equal(plant.get_positions_and_velocities(context, instance),
+                                  np.r_[q_i, v_i])
+    with pytest.raises(TypeError, match="set_positions: unexpected keyword argument 'v'; "
+                                        "the valid ones are 'context', 'model_instance' and 'q'"):
+        plant.set_positions(context, v=q)
+    with pytest.raises(TypeError, match="set_velocities: model_instance= given without v="):
+        plant.set_velocities(context, model_instance=instance)
+    with pytest.raises(TypeError, match="set_positions: expected \\(context, q\\) or "
+                                        "\\(context, model_instance, q\\), got 4 arguments"):
+        plant.set_positions(context, instance, q, q)
+    # the refused calls wrote nothing
+    np.testing.assert_array_equal(plant.get_positions_and_velocities(context, instance),
+                                  np.r_[q_i, v_i])
 
 
 def test_wrong_context_names_both_systems():

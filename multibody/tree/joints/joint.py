@@ -376,6 +376,33 @@ class Joint(MultibodyElement):
         q = as_vector(positions, self.num_positions(), f"{type(self).__name__}.set_positions", "q")
         self._state("set_positions").set_positions_slice(context, self._q_start, q)
 
+    def _one(self, fn, count):
+        if count != 1:
+            raise RuntimeError(f"Joint.{fn}: joint {self.name()!r} ({self.type_name()}) has "
+                               f"{count} coordinates; {fn} is for single-dof joints only")
+
+    def get_one_position(self, context) -> float:
+        """The position of a single-dof joint in `context` (Drake's GetOnePosition).
+
+        Raises
+        ------
+        RuntimeError
+            If the joint does not have exactly one position.
+        """
+        self._one("get_one_position", self.num_positions())
+        return float(self.get_positions(context)[0])
+
+    def get_one_velocity(self, context) -> float:
+        """The velocity of a single-dof joint in `context` (Drake's GetOneVelocity).
+
+        Raises
+        ------
+        RuntimeError
+            If the joint does not have exactly one velocity.
+        """
+        self._one("get_one_velocity", self.num_velocities())
+        return float(self.get_velocities(context)[0])
+
     def add_in_one_force(self, context, joint_dof, joint_tau, forces) -> None:
         """Add the generalized force `joint_tau` on this joint's velocity `joint_dof`
         (0 <= joint_dof < num_velocities()) into `forces` (a MultibodyForces)."""
