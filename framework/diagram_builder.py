@@ -239,8 +239,10 @@ class DiagramBuilder:
                 for o, i in self._connections}
 
     @lists_valid_keywords
-    def export_input(self, input_port, name=None):
-        """Make ``input_port`` an input of the diagram; returns the diagram input index."""
+    def export_input(self, input, name=None):  # noqa: A002 (pydrake's keyword)
+        """Make the input port `input` an input of the diagram named `name` (by default
+        ``<system>_<port>``); returns the diagram input index."""
+        input_port = input
         self._check_not_built("export_input")
         self._check_member(input_port, "export_input")
         if id(input_port) in self._connected_inputs:
@@ -307,8 +309,10 @@ class DiagramBuilder:
         self._exported_inputs[id(input_port)] = index
 
     @lists_valid_keywords
-    def export_output(self, output_port, name=None):
-        """Make ``output_port`` an output of the diagram; returns the diagram output index."""
+    def export_output(self, output, name=None):
+        """Make the output port `output` an output of the diagram named `name` (by default
+        ``<system>_<port>``); returns the diagram output index."""
+        output_port = output
         self._check_not_built("export_output")
         self._check_member(output_port, "export_output")
         if name is None:

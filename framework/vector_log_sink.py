@@ -87,9 +87,10 @@ class VectorLogSink(LeafSystem):
 
     get_mutable_log = get_log
 
-    def find_log(self, root_context):
-        """The VectorLog held for this sink in ``root_context`` (a diagram's root context)."""
-        return self.get_log(self.get_my_context_from_root(root_context))
+    def find_log(self, context):
+        """The VectorLog held for this sink in `context`, a root context holding the sink's
+        (pydrake's keyword ``context=``)."""
+        return self.get_log(self.get_my_context_from_root(context))
 
     find_mutable_log = find_log
 

@@ -207,8 +207,22 @@ class SceneGraphInspector:
     def source_is_registered(self, source_id):
         return source_id in self._m.sources
 
-    def get_name(self, id_):
-        """Name of a source, frame or geometry."""
+    @staticmethod
+    def _one_id(fn, given):
+        """The one id of `given` ({keyword: id or None}): pydrake's overloads by keyword
+        (``source_id=``, ``frame_id=``, ``geometry_id=``) or the id by position."""
+        ids = [(k, v) for k, v in given.items() if v is not None]
+        if len(ids) != 1:
+            raise TypeError(f"SceneGraphInspector.{fn}: expected one id (by position or as "
+                            f"{', '.join(k + '=' for k in given if k != 'id_')}), got "
+                            f"{len(ids)}")
+        return ids[0][1]
+
+    def get_name(self, id_=None, *, source_id=None, frame_id=None, geometry_id=None):
+        """Name of a source, frame or geometry (the id by position, or by pydrake's
+        keyword ``source_id=``, ``frame_id=`` or ``geometry_id=``)."""
+        id_ = self._one_id("get_name", {"id_": id_, "source_id": source_id,
+                                        "frame_id": frame_id, "geometry_id": geometry_id})
         if isinstance(id_, SourceId):
             self._m.check_source(id_, "SceneGraphInspector.get_name")
             return self._m.sources[id_]
@@ -220,7 +234,11 @@ class SceneGraphInspector:
         self._m.check_geometry(id_, "SceneGraphInspector.get_name")
         return self._m.geometries[id_].name
 
-    def get_owning_source_name(self, id_):
+    def get_owning_source_name(self, id_=None, *, frame_id=None, geometry_id=None):
+        """Name of the source that registered a frame or geometry (the id by position, or
+        by pydrake's keyword ``frame_id=`` or ``geometry_id=``)."""
+        id_ = self._one_id("get_owning_source_name",
+                           {"id_": id_, "frame_id": frame_id, "geometry_id": geometry_id})
         if isinstance(id_, FrameId):
             return self._m.sources[self._m.frames[id_].source_id]
         return self._m.sources[self._geometry(id_, "get_owning_source_name").source_id]
@@ -340,11 +358,11 @@ class SceneGraphInspector:
         return self.get_properties(geometry_id, Role.PERCEPTION)
 
     # ---- collision filtering -----------------------------------------------------------------
-    def collision_filtered(self, id_A, id_B):
+    def collision_filtered(self, geometry_id1, geometry_id2):
         """True if the pair is filtered (declared or implicit)."""
-        self._geometry(id_A, "collision_filtered")
-        self._geometry(id_B, "collision_filtered")
-        return not self._m.can_collide(id_A, id_B, self._filter)
+        self._geometry(geometry_id1, "collision_filtered")
+        self._geometry(geometry_id2, "collision_filtered")
+        return not self._m.can_collide(geometry_id1, geometry_id2, self._filter)
 
     def get_collision_candidates(self):
         """Sorted list of unfiltered pairs (id_A, id_B), id_A < id_B, of proximity geometries."""

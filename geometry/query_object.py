@@ -226,11 +226,12 @@ class QueryObject:
                                    _in_frame(X[j], r[3:6]), float(r[9]), r[6:9].copy())
                 for r, (i, j) in zip(rows, pairs)]
 
-    def compute_signed_distance_pair_closest_points(self, id_A, id_B):
+    def compute_signed_distance_pair_closest_points(self, geometry_id_A, geometry_id_B):
         """The SignedDistancePair of two given geometries (filters ignored)."""
+        id_A, id_B = geometry_id_A, geometry_id_B
         engine = self._prepare("compute_signed_distance_pair_closest_points")
         t = engine.t
-        for arg, g in (("id_A", id_A), ("id_B", id_B)):
+        for arg, g in (("geometry_id_A", id_A), ("geometry_id_B", id_B)):
             if g not in t.index_of:
                 raise ValueError(f"compute_signed_distance_pair_closest_points: {arg} {g!r} is "
                                  f"not a geometry with the proximity role")

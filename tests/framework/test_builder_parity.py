@@ -4,7 +4,8 @@ import numpy as np
 import pytest
 
 from merganser.framework import (Adder, ConstantVectorSource, Diagram, DiagramBuildError,
-                                 DiagramBuilder, Gain, PassThrough)
+                                 DiagramBuilder, Gain, PassThrough, Simulator)
+from merganser.framework.vector_log_sink import VectorLogSink
 
 
 def _chain():
@@ -173,3 +174,23 @@ def test_diagram_connection_map_equals_the_builders():
     expected = builder.connection_map()
     diagram = builder.build()
     assert diagram.connection_map() == expected
+
+
+def test_export_and_find_log_take_pydrakes_keywords():
+    builder = DiagramBuilder()
+    gain = builder.add_system(Gain(k=3.0, size=1))
+    sink = builder.add_system(VectorLogSink(1))
+    builder.connect(gain.get_output_port(), sink.get_input_port())
+    assert builder.export_input(input=gain.get_input_port(), name="u") == 0
+    assert builder.export_output(output=gain.get_output_port(), name="y") == 0
+    diagram = builder.build()
+    assert diagram.get_input_port(0).get_name() == "u"
+    assert diagram.get_output_port(0).get_name() == "y"
+    simulator = Simulator(diagram)
+    context = simulator.get_mutable_context()
+    diagram.get_input_port(0).fix_value(context, [2.0])
+    np.testing.assert_array_equal(diagram.get_output_port(0).eval(context), [6.0])
+    simulator.advance_to(0.0)
+    log = sink.find_log(context=context)
+    np.testing.assert_array_equal(log.data()[:, -1], [6.0])
+    assert sink.find_mutable_log(context=context) is log

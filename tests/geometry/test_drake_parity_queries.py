@@ -107,3 +107,16 @@ def test_frame_pose_vector_with_pydrake_keywords():
         poses.value(FrameId.get_new_id())
     poses.clear()
     assert poses.size() == 0 and poses.ids() == []
+
+
+def test_signed_distance_pair_by_pydrakes_keywords():
+    # unit sphere at the origin, ball of radius 0.5 at (0, 3, 0): 1.5 m apart
+    query, (sphere, box, ball) = _scene(extra_sphere_at=[0.0, 3.0, 0.0])
+    pair = query.compute_signed_distance_pair_closest_points(geometry_id_A=sphere,
+                                                              geometry_id_B=ball)
+    assert pair.distance == pytest.approx(1.5)
+    np.testing.assert_allclose(pair.p_ACa, [0.0, 1.0, 0.0], atol=1e-12)
+    np.testing.assert_allclose(pair.p_BCb, [0.0, -0.5, 0.0], atol=1e-12)
+    with pytest.raises(ValueError, match="compute_signed_distance_pair_closest_points: "
+                                         "geometry_id_B .* is not a geometry"):
+        query.compute_signed_distance_pair_closest_points(sphere, GeometryId.get_new_id())

@@ -112,6 +112,26 @@ def test_geometries_on_one_frame_and_anchored_pairs_never_collide():
     assert inspector.get_collision_candidates() == [(a, c), (a, d), (b, c), (b, d)]
 
 
+def test_inspector_takes_pydrakes_id_keywords():
+    sg = SceneGraph()
+    source = sg.register_source("robot")
+    f = sg.register_frame(source, GeometryFrame("link"))
+    a = sg.register_geometry(source, f, proximity(Sphere(0.1), "a"))
+    c = sg.register_anchored_geometry(source, proximity(Box(1, 1, 1), "c"))
+    inspector = sg.model_inspector()
+    assert inspector.get_name(geometry_id=a) == "a"
+    assert inspector.get_name(frame_id=f) == "link"
+    assert inspector.get_name(source_id=source) == "robot"
+    assert inspector.get_owning_source_name(geometry_id=c) == "robot"
+    assert inspector.get_owning_source_name(frame_id=f) == "robot"
+    assert inspector.collision_filtered(geometry_id1=a, geometry_id2=c) is False
+    with pytest.raises(TypeError, match="SceneGraphInspector.get_name: expected one id .*got 2"):
+        inspector.get_name(a, frame_id=f)
+    with pytest.raises(TypeError, match="SceneGraphInspector.get_owning_source_name: expected "
+                                        "one id .*got 0"):
+        inspector.get_owning_source_name()
+
+
 def test_registration_and_roles_through_the_inspector():
     sg = SceneGraph()
     source = sg.register_source("robot")
