@@ -127,13 +127,29 @@ class System(metaclass=_SystemType):
                 f"{len(ports)} {which} port(s)")
         return ports[i]
 
-    def get_input_port(self, i_or_name=None, warn_deprecated=True):
-        """Input port by index or name; no argument when the system has exactly one.
-        (``warn_deprecated`` is pydrake's; merganser has no deprecated ports.)"""
+    @staticmethod
+    def _index_or_name(fn, i_or_name, port_index, port_name):
+        """The one of `i_or_name` and pydrake's keywords ``port_index=``, ``port_name=``
+        that is given (None when none is)."""
+        given = [v for v in (i_or_name, port_index, port_name) if v is not None]
+        if len(given) > 1:
+            raise TypeError(f"{fn}: give the port once: by position, port_index= or "
+                            f"port_name=")
+        return given[0] if given else None
+
+    def get_input_port(self, i_or_name=None, warn_deprecated=True, *, port_index=None,
+                       port_name=None):
+        """Input port by index or name (also pydrake's ``port_index=`` / ``port_name=``);
+        no argument when the system has exactly one. (``warn_deprecated`` is pydrake's;
+        merganser has no deprecated ports.)"""
+        i_or_name = self._index_or_name("get_input_port", i_or_name, port_index, port_name)
         return self._port(self._input_ports, "input", i_or_name, "get_input_port")
 
-    def get_output_port(self, i_or_name=None, warn_deprecated=True):
-        """Output port by index or name; no argument when the system has exactly one."""
+    def get_output_port(self, i_or_name=None, warn_deprecated=True, *, port_index=None,
+                        port_name=None):
+        """Output port by index or name (also pydrake's ``port_index=`` / ``port_name=``);
+        no argument when the system has exactly one."""
+        i_or_name = self._index_or_name("get_output_port", i_or_name, port_index, port_name)
         return self._port(self._output_ports, "output", i_or_name, "get_output_port")
 
     def get_input_port_selection(self, port_index):
@@ -156,11 +172,13 @@ class System(metaclass=_SystemType):
             return ports[0] if ports else None
         return get(value)
 
-    def has_input_port(self, name):
-        return any(p.get_name() == name for p in self._input_ports)
+    def has_input_port(self, port_name):
+        """True if the system has an input port named `port_name`."""
+        return any(p.get_name() == port_name for p in self._input_ports)
 
-    def has_output_port(self, name):
-        return any(p.get_name() == name for p in self._output_ports)
+    def has_output_port(self, port_name):
+        """True if the system has an output port named `port_name`."""
+        return any(p.get_name() == port_name for p in self._output_ports)
 
     def eval_vector_input(self, context, port_index):
         """The value of vector input port ``port_index`` as a read-only BasicVector

@@ -62,8 +62,10 @@ class Saturation(LeafSystem):
             self.declare_vector_input_port("min_value", n)
         self.declare_vector_output_port("y0", n, self._calc_output, [self.all_input_ports_ticket()])
 
-    def get_input_port(self, i_or_name=None, warn_deprecated=True):
+    def get_input_port(self, i_or_name=None, warn_deprecated=True, *, port_index=None,
+                       port_name=None):
         """The port ``u0`` when called without an argument, else by index or name."""
+        i_or_name = self._index_or_name("get_input_port", i_or_name, port_index, port_name)
         return super().get_input_port(0 if i_or_name is None else i_or_name)
 
     def get_min_value_port(self):

@@ -194,3 +194,21 @@ def test_export_and_find_log_take_pydrakes_keywords():
     log = sink.find_log(context=context)
     np.testing.assert_array_equal(log.data()[:, -1], [6.0])
     assert sink.find_mutable_log(context=context) is log
+
+
+def test_port_getters_take_pydrakes_keywords():
+    adder = Adder(2, 3)
+    assert adder.get_input_port(port_index=1) is adder.get_input_port(1)
+    assert adder.get_input_port(port_name="u0") is adder.get_input_port(0)
+    assert adder.get_output_port(port_index=0) is adder.get_output_port()
+    assert adder.has_input_port(port_name="u1") and not adder.has_output_port(port_name="u1")
+    with pytest.raises(TypeError, match="get_input_port: give the port once"):
+        adder.get_input_port(0, port_name="u1")
+    builder = DiagramBuilder()
+    builder.add_system(adder)
+    builder.export_input(adder.get_input_port(0), "a")
+    builder.export_input(adder.get_input_port(1), "b")
+    builder.export_output(adder.get_output_port(), "sum")
+    diagram = builder.build()
+    assert diagram.get_input_port(port_name="b") is diagram.get_input_port(1)
+    assert diagram.get_output_port(port_name="sum").get_name() == "sum"
