@@ -565,6 +565,9 @@ def _check_plant(plant):
         unsupported.append("constraints")
     if core.added_mass is not None:
         unsupported.append("added-mass spatial inertias")
+    if core.pd_control.num_controlled:
+        unsupported.append("PD-controlled actuators (set_controller_gains; the batched "
+                           "kernel's PD is BatchedPlant.set_pd_gains)")
     if unsupported:
         raise ValueError(f"{fn}: plant '{plant.get_name()}' has {', '.join(unsupported)}; "
                          f"the batched kernel models rigid bodies, joints, joint damping, "

@@ -27,6 +27,10 @@ plant's compiled contact loop and `multibody.batched` compute it so, without ABA
 give the same numbers); with locked joints or added mass it is the forward dynamics'
 v̇. Without contact or constraint v_{n+1} = v + h v̇ with the forward dynamics' v̇.
 
+With armed PD-controlled actuators, each solver call takes (M̂, v̂̇) in place of (M, v̇),
+the implicit controller folded in, inside an active-set loop on the saturated actuators
+(`multibody.plant.pd_controlled_actuators`).
+
 Then q_{n+1} = q_n + h N(q_n) v_{n+1} (quaternions re-normalized,
 `multibody.kernels.position_update`). A solver that does not
 converge raises `ContactSolverError` naming the time, the solver, the residual and a
@@ -51,6 +55,7 @@ from merganser.multibody.kernels.layout import make_workspace
 from merganser.multibody.kernels.mass_factorization import solve_with_factor, velocity_parents
 from merganser.multibody.kernels.position_update import next_state
 from merganser.multibody.plant.discrete_update import DiscreteStepper
+from merganser.multibody.plant.pd_controlled_actuators import implicit_pd_step
 
 __all__ = ["ContactStepper", "DiscreteProblem", "LcpStepper", "SapStepper", "StepResults",
            "StepWork", "TamsiStepper"]
@@ -127,6 +132,8 @@ class StepResults:
     nc, m : int
     iterations : int
     residual : float
+    pd_u : ndarray (n,) or None
+        The actuation of the armed PD-controlled actuators (`PdTerms` order), or None.
     work : StepWork
         This context's work arrays.
     """
@@ -140,6 +147,7 @@ class StepResults:
         self.m = 0
         self.iterations = 0
         self.residual = 0.0
+        self.pd_u = None
         self.work = StepWork(nb, nq, nv, m)
 
     def reserve(self, nc, rows):
@@ -233,7 +241,8 @@ class ContactStepper(DiscreteStepper):
             "discrete contact step", functools.partial(StepResults, nb, nq, nv, m),
             self._calc_results_with_locks,
             [contacts.point_contacts_ticket(), cache.forward_dynamics.ticket(),
-             cache.mass_matrix.ticket()] + core.constraint_status_tickets())
+             cache.mass_matrix.ticket()] + core.constraint_status_tickets()
+            + core.pd_control.tickets)
 
     def _rows(self, context):
         """The `ConstraintRows` of the constraints active in `context`."""
@@ -243,8 +252,51 @@ class ContactStepper(DiscreteStepper):
                 core.eval_active_constraints(context))
 
     def calc_results(self, context, res):
-        """Fill `res` (a `StepResults`) with the step of the state in `context`."""
+        """Fill `res` (a `StepResults`) with the step of the state in `context`: the free
+        motion without contacts and constraints, else the solver's `_solve`; with armed
+        PD-controlled actuators, either inside the implicit controller step
+        (`multibody.plant.pd_controlled_actuators`)."""
+        core = self.core
+        cache = core.cache
+        state = cache.state.eval(context)
+        pcs = self.contacts.eval_point_contacts(context)
+        nc, m = pcs.nc, self._rows(context).m
+        terms = core.eval_pd_terms(context)
+        res.pd_u = None
+        v0 = state.v
+        if nc + m == 0:
+            vdot = cache.forward_dynamics.eval(context).vdot
+            if terms is None:
+                self._free_motion(v0, vdot, res)
+                return
+
+            def solve(M_hat, vdot_hat):
+                self._free_motion(v0, vdot_hat, res)
+                return res.v_next
+        else:
+            res.reserve(nc, 3 * nc + m)
+            res.nc, res.m = nc, m
+            vdot = self.contact_free_motion_acceleration(context, res)
+            if terms is None:
+                self._solve(context, res, state, core.eval_step_mass_matrix(context), vdot,
+                            pcs, nc, m)
+                return
+
+            def solve(M_hat, vdot_hat):
+                self._solve(context, res, state, M_hat, vdot_hat, pcs, nc, m)
+                return res.v_next
+        _, res.pd_u = implicit_pd_step(terms, core.eval_step_mass_matrix(context), vdot,
+                                       state.q, v0, core.eval_actuation_input(context),
+                                       core.time_step, solve, context.get_time())
+
+    def _solve(self, context, res, state, M, vdot, pcs, nc, m):
+        """The solver's step with mass matrix `M` and free-motion acceleration `vdot`
+        (nc contacts, m constraint rows, work arrays reserved), into `res`."""
         raise NotImplementedError
+
+    def eval_pd_actuation(self, context, terms):
+        """The PD-controlled actuators' actuation (n,) of the step from `context`."""
+        return self.entry.eval(context).pd_u
 
     def _calc_results_with_locks(self, context, res):
         """`calc_results`, then v_next = 0 on the locked velocities (the solvers saw them
@@ -254,21 +306,6 @@ class ContactStepper(DiscreteStepper):
         locked = self.core.eval_locked_velocities(context)
         if locked is not None:
             res.v_next[locked] = 0.0
-
-    def _inputs(self, context, res):
-        """(state, v̇, point contacts, nc, m) of the step with the work arrays reserved,
-        or None after writing the free motion (no contact and no constraint)."""
-        cache = self.core.cache
-        state = cache.state.eval(context)
-        vdot = cache.forward_dynamics.eval(context).vdot
-        pcs = self.contacts.eval_point_contacts(context)
-        nc, m = pcs.nc, self._rows(context).m
-        if nc + m == 0:
-            self._free_motion(state.v, vdot, res)
-            return None
-        res.reserve(nc, 3 * nc + m)
-        res.nc, res.m = nc, m
-        return state, self.contact_free_motion_acceleration(context, res), pcs, nc, m
 
     def contact_free_motion_acceleration(self, context, res):
         """v̇ of a step with contact (module docstring): M⁻¹ (τ - (C v - τ_g - Σ Jᵀ F))
@@ -343,16 +380,12 @@ class SapStepper(ContactStepper):
         `multibody.contact.sap`), as `sap_step` takes it."""
         return self._sap_model
 
-    def calc_results(self, context, res):
-        inputs = self._inputs(context, res)
-        if inputs is None:
-            return
+    def _solve(self, context, res, state, M, vdot, pcs, nc, m):
         core = self.core
-        state, vdot, pcs, nc, m = inputs
         h = core.time_step
         cr, w = self._rows(context), res.work
         it, residual = sap_step(
-            self._sap_model, state.q, state.v, vdot, core.eval_step_mass_matrix(context), h,
+            self._sap_model, state.q, state.v, vdot, M, h,
             core.plant.get_stiction_tolerance(),
             near_rigid_factor(core.plant.get_sap_near_rigid_threshold()),
             self.rel_tolerance, self.abs_tolerance,
@@ -379,24 +412,13 @@ class TamsiStepper(ContactStepper):
                 f"'similar', 'lagged' or 'lcp'")
         super().__init__(core, contacts, constraint_specs)
 
-    def calc_results(self, context, res):
+    def _solve(self, context, res, state, M, vdot, pcs, nc, m):
         core = self.core
-        cache = core.cache
-        state = cache.state.eval(context)
-        vdot = cache.forward_dynamics.eval(context).vdot
-        pcs = self.contacts.eval_point_contacts(context)
-        nc = pcs.nc
-        if nc == 0:
-            self._free_motion(state.v, vdot, res)
-            return
-        res.reserve(nc, 3 * nc)
-        res.nc, res.m = nc, 0
-        vdot = self.contact_free_motion_acceleration(context, res)
         h = core.time_step
         w = res.work
         it, residual = tamsi_step(
-            core.ip, core.fp, w.ws, state.q, state.v, vdot, core.eval_step_mass_matrix(context),
-            h, nc, pcs.node_a, pcs.node_b, pcs.p_WC, pcs.R_WC, pcs.phi0, pcs.mu, pcs.k, pcs.d,
+            core.ip, core.fp, w.ws, state.q, state.v, vdot, M, h, nc, pcs.node_a, pcs.node_b,
+            pcs.p_WC, pcs.R_WC, pcs.phi0, pcs.mu, pcs.k, pcs.d,
             core.plant.get_stiction_tolerance(), self.rel_tolerance, self.abs_tolerance,
             self.max_iterations, w.J, res.v_next, res.gamma, res.vc, res.tau_contact)
         res.iterations, res.residual = it, residual
@@ -409,13 +431,9 @@ class LcpStepper(ContactStepper):
 
     approximation = "lcp"
 
-    def calc_results(self, context, res):
-        inputs = self._inputs(context, res)
-        if inputs is None:
-            return
-        state, vdot, pcs, nc, m = inputs
+    def _solve(self, context, res, state, M, vdot, pcs, nc, m):
         rows = 3 * nc + m
-        p = self._problem(context, state, vdot, pcs, res.work)
+        p = self._problem(context, state, M, vdot, pcs, res.work)
         v = res.v_next
         v[:] = p.v0
         warm = res.work.lcp_warm
@@ -427,7 +445,7 @@ class LcpStepper(ContactStepper):
             self._raise_not_converged(p.time, p.h, nc, m, residual)
         generalized_impulse(p.J, res.gamma, rows, p.h, res.tau_contact)
 
-    def _problem(self, context, state, vdot, pcs, work):
+    def _problem(self, context, state, M, vdot, pcs, work):
         """The `DiscreteProblem` of the state (work arrays reserved by the caller)."""
         core = self.core
         p = DiscreteProblem()
@@ -438,7 +456,7 @@ class LcpStepper(ContactStepper):
         p.nc = nc = pcs.nc
         rows = self._rows(context)
         p.m = m = rows.m
-        p.M = core.eval_step_mass_matrix(context)
+        p.M = M
         J = work.J[:3 * nc + m]
         q = state.q
         if nc:

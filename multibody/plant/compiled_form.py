@@ -118,6 +118,8 @@ def _plant_form(plant):
         if not t.velocity_equals_qdot or t.nq != t.nv:
             return None
     discrete = not t.continuous
+    if discrete and plant._pd.num_controlled:
+        return None             # PD-controlled actuators: the implicit step in Python
     actuation = plant._ports.actuation
     offset = sum(plant.get_input_port(i).size() for i in range(actuation.get_index())
                  if plant.get_input_port(i).get_data_type() == VECTOR)

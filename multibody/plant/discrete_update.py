@@ -20,6 +20,8 @@ The default step (symplectic Euler)::
 
 import numpy as np
 
+from merganser.multibody.plant.pd_controlled_actuators import implicit_pd_step
+
 __all__ = ["DiscreteStepper", "SemiExplicitEulerStepper"]
 
 
@@ -41,7 +43,9 @@ class DiscreteStepper:
 
 
 class SemiExplicitEulerStepper(DiscreteStepper):
-    """The contact-free symplectic Euler step (see the module docstring)."""
+    """The contact-free symplectic Euler step (see the module docstring); with armed
+    PD-controlled actuators, the implicit controller step
+    (`multibody.plant.pd_controlled_actuators`)."""
 
     def calc_next_state(self, context, x_next):
         core = self.core
@@ -49,9 +53,26 @@ class SemiExplicitEulerStepper(DiscreteStepper):
         state = core.cache.state.eval(context)
         vdot = core.cache.forward_dynamics.eval(context).vdot
         v_next = x_next[core.tables.nq:]
-        np.multiply(vdot, h, out=v_next)
-        v_next += state.v
+        terms = core.eval_pd_terms(context)
+        if terms is None:
+            np.multiply(vdot, h, out=v_next)
+            v_next += state.v
+        else:
+            v_next[:] = self._pd_step(context, state, vdot, terms)[0]
         locked = core.eval_locked_velocities(context)
         if locked is not None:              # locked joints: held at zero
             v_next[locked] = 0.0
         core.dyn.next_state(state.q, v_next, h, x_next)
+
+    def _pd_step(self, context, state, vdot, terms):
+        core = self.core
+        h, v0 = core.time_step, state.v
+        return implicit_pd_step(terms, core.eval_step_mass_matrix(context), vdot, state.q, v0,
+                                core.eval_actuation_input(context), h,
+                                lambda M_hat, vdot_hat: v0 + h * vdot_hat, context.get_time())
+
+    def eval_pd_actuation(self, context, terms):
+        """The PD-controlled actuators' actuation (n,) of the step from `context`."""
+        core = self.core
+        return self._pd_step(context, core.cache.state.eval(context),
+                             core.cache.forward_dynamics.eval(context).vdot, terms)[1]

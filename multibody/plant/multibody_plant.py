@@ -40,6 +40,7 @@ from merganser.multibody.contact.contact_manager import ContactManager
 from merganser.multibody.batched.plant_loop import PlantLoop
 from merganser.multibody.kernels import TreeDynamics
 from merganser.multibody.plant.discrete_solvers import make_discrete_stepper
+from merganser.multibody.plant.pd_controlled_actuators import PdControlledActuators
 from merganser.multibody.plant.plant_core import PlantCore
 from merganser.multibody.plant.plant_geometry import PlantGeometryMixin
 from merganser.multibody.plant.plant_cache import PlantCacheMixin
@@ -184,9 +185,14 @@ class MultibodyPlant(PlantConstructionMixin, PlantSettingsMixin, PlantStateMixin
         self._declare_body_parameters()
         self._declare_element_parameters()
         actuation_tickets, force_tickets = self._declare_input_ports()
+        self._pd = core.pd_control = PdControlledActuators(
+            self, self._tree, t, self._ports.instance_desired_state)
         query_ticket = [self.input_port_ticket(self._ports.geometry_query)]
         self._declare_cache_entries(state_ticket, actuation_tickets + force_tickets + query_ticket)
-        self._declare_output_ports(state_ticket, actuation_tickets)
+        # with PD-controlled actuators the net actuation is the step's (state, desired
+        # state and contact dependent)
+        self._declare_output_ports(state_ticket, [self.all_sources_ticket()]
+                                   if self._pd.num_controlled else actuation_tickets)
         self._finalize_geometry(core)
         manager = ContactManager(core, state_ticket, actuation_tickets + force_tickets)
         self._contact_manager = core.contact_manager = manager
@@ -221,11 +227,6 @@ class MultibodyPlant(PlantConstructionMixin, PlantSettingsMixin, PlantStateMixin
 
     # ---- discrete update ---------------------------------------------------------------
     def _discrete_update(self, context, discrete_state):
-        if self._pd_controlled_actuators:
-            raise NotImplementedError(
-                f"MultibodyPlant discrete update: actuators {self._pd_controlled_actuators} "
-                f"are PD-controlled (set_controller_gains); merganser does not simulate "
-                f"PD-controlled actuators yet")
         self._stepper.calc_next_state(context, discrete_state.get_mutable_value(0))
 
     def _repeat_discrete_update(self, context, event, groups, num_updates):

@@ -21,6 +21,7 @@ attributes. It holds what the plant derived once:
 ``gravity``         g (3,) as the kernels take it (zero when gravity is applied as forces)
 ``stepper``         the discrete stepper chosen at finalize (see ``discrete_solvers``)
 ``contact_manager`` the `ContactManager` (point contacts, contact results, penalty forces)
+``pd_control``      the `PdControlledActuators` (desired-state ports, gains)
 ``one_call_forward_dynamics``  whether v̇ is one compiled ABA call on the actuation
 ==================  ======================================================================
 
@@ -55,7 +56,8 @@ class PlantCore:
 
     __slots__ = ("plant", "tree", "model", "ip", "fp", "added_mass", "tables", "time_step",
                  "cache", "ports", "scene_graph", "geometry_body", "has_collision", "gravity",
-                 "stepper", "contact_manager", "one_call_forward_dynamics", "_per_thread",
+                 "stepper", "contact_manager", "one_call_forward_dynamics", "pd_control",
+                 "_per_thread",
                  "_frozen")
 
     def __init__(self, plant, tree, model, tables, dynamics, cache, ports, gravity):
@@ -73,6 +75,7 @@ class PlantCore:
         self.stepper = None
         self.contact_manager = None
         self.one_call_forward_dynamics = False
+        self.pd_control = None
         self._per_thread = _ThreadDynamics(dynamics)
 
     def freeze(self):
@@ -135,6 +138,15 @@ class PlantCore:
     def eval_locked_velocities(self, context):
         """The velocity indices (int64) of the joints locked in `context`, or None."""
         return self.plant._locked_velocities(context)
+
+    def eval_pd_terms(self, context):
+        """The `PdTerms` of the PD controllers armed in `context` (on joints not locked),
+        or None (`multibody.plant.pd_controlled_actuators`)."""
+        return self.pd_control.eval_terms(context, self.plant._locked_velocities(context))
+
+    def eval_actuation_input(self, context):
+        """The summed actuation inputs u_ff (nu,) of `context` (read-only)."""
+        return self.plant._net_actuation(context, np.empty(self.tables.nu))
 
     def eval_step_mass_matrix(self, context):
         """M(q) as the discrete solvers take it: `eval_mass_matrix`, or, with joints

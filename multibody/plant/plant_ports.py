@@ -2,12 +2,19 @@
 
 Inputs (all optional; an unconnected input applies nothing):
 
+Drake's order: ``geometry_query``, ``actuation``, ``applied_generalized_force``,
+``applied_spatial_force``, then ``<instance>_actuation`` and ``<instance>_desired_state``
+for each model instance.
+
 - ``geometry_query`` (abstract, declared at construction): SceneGraph's query object.
 - ``actuation`` (nu): actuation u of every actuator, in actuator-index order.
 - ``<instance>_actuation`` (nu of the instance): added to the entries of ``actuation``
   that belong to the instance (Drake sums the two).
 - ``applied_generalized_force`` (nv): generalized forces added to the dynamics.
 - ``applied_spatial_force`` (abstract): list of ExternallyAppliedSpatialForce.
+- ``<instance>_desired_state`` (2 nu of the instance): [q_d; v_d] of the instance's
+  PD-controlled actuators; unconnected, they are disarmed
+  (`multibody.plant.pd_controlled_actuators`).
 
 Outputs:
 
@@ -17,8 +24,9 @@ Outputs:
   indexed by body index.
 - ``generalized_acceleration`` (nv) and ``<instance>_generalized_acceleration``: v̇ (direct
   feedthrough from the force inputs, as in Drake's continuous plant).
-- ``net_actuation`` (nu): the summed actuation u; ``<instance>_net_actuation`` its part
-  for one model instance.
+- ``net_actuation`` (nu): the summed actuation u, the armed PD-controlled actuators'
+  entries replaced by their controllers' actuation; ``<instance>_net_actuation`` its
+  part for one model instance.
 - ``reaction_forces`` (abstract): per joint index, the SpatialForce F_CJc_Jc on the child
   body C at the joint's child frame origin Jc, expressed in Jc (see
   `multibody.plant.plant_reaction_forces`).
@@ -63,20 +71,23 @@ class PlantPortsMixin:
         zeros = np.zeros
         p.actuation = self.declare_vector_input_port("actuation", t.nu, required=False,
                                                      default_value=zeros(t.nu))
-        p.instance_actuation = []
-        p.instance_actuation_active = []
-        for mi in range(tree.num_model_instances()):
-            n = len(t.u_indices[mi])
-            port = self.declare_vector_input_port(
-                f"{tree.get_model_instance_name(mi)}_actuation", n, required=False,
-                default_value=zeros(n))
-            p.instance_actuation.append(port)
-            if n:
-                p.instance_actuation_active.append((t.u_indices[mi], port))
         p.applied_generalized_force = self.declare_vector_input_port(
             "applied_generalized_force", t.nv, required=False, default_value=zeros(t.nv))
         p.applied_spatial_force = self.declare_abstract_input_port(
             "applied_spatial_force", [], required=False)
+        p.instance_actuation = []
+        p.instance_actuation_active = []
+        p.instance_desired_state = []
+        for mi in range(tree.num_model_instances()):
+            n = len(t.u_indices[mi])
+            name = tree.get_model_instance_name(mi)
+            port = self.declare_vector_input_port(f"{name}_actuation", n, required=False,
+                                                  default_value=zeros(n))
+            p.instance_actuation.append(port)
+            if n:
+                p.instance_actuation_active.append((t.u_indices[mi], port))
+            p.instance_desired_state.append(self.declare_vector_input_port(
+                f"{name}_desired_state", 2 * n, required=False, default_value=zeros(2 * n)))
         actuation = [self.input_port_ticket(p.actuation)] + [
             self.input_port_ticket(port) for _, port in p.instance_actuation_active]
         forces = [self.input_port_ticket(p.applied_generalized_force),
@@ -151,16 +162,31 @@ class PlantPortsMixin:
         vdot = self._cache.forward_dynamics.eval(context).vdot
         output.get_mutable_value()[:] = vdot[self._tables.v_indices[model_instance]]
 
+    def _applied_actuation(self, context, out):
+        """The net actuation u (nu,) applied in `context`'s step: the summed actuation
+        inputs, with the armed PD-controlled actuators' entries replaced by the actuation
+        of their controllers (effort-limited, as Drake's net actuation). Returns `out` or
+        the (read-only) input value."""
+        u = self._net_actuation(context, out)
+        if self._pd.num_controlled:
+            terms = self._core.eval_pd_terms(context)
+            if terms is not None:
+                if u is not out:
+                    out[:] = u
+                    u = out
+                u[terms.u] = self._stepper.eval_pd_actuation(context, terms)
+        return u
+
     def _calc_net_actuation(self, context, output):
         if self._tables.nu:
             out = output.get_mutable_value()
-            u = self._net_actuation(context, out)
+            u = self._applied_actuation(context, out)
             if u is not out:
                 out[:] = u
 
     def _calc_instance_net_actuation(self, model_instance, context, output):
         if len(self._tables.u_indices[model_instance]):
-            u = self._net_actuation(context, np.zeros(self._tables.nu))
+            u = self._applied_actuation(context, np.zeros(self._tables.nu))
             output.get_mutable_value()[:] = u[self._tables.u_indices[model_instance]]
 
     def _calc_reaction_forces(self, context, value):
@@ -186,6 +212,14 @@ class PlantPortsMixin:
         """``actuation`` (nu), or ``<instance>_actuation`` for `model_instance`."""
         return self._plant_port("actuation", "get_actuation_input_port", model_instance,
                                 "instance_actuation")
+
+    def get_desired_state_input_port(self, model_instance):
+        """``<instance>_desired_state`` (2 n, n the instance's actuators): [q_d; v_d] of
+        the instance's PD-controlled actuators, in actuator order (entries of actuators
+        without gains are ignored). Neither connected nor fixed, the instance's
+        controllers are disarmed (see `multibody.plant.pd_controlled_actuators`)."""
+        self._tree._throw_if_not_finalized("get_desired_state_input_port")
+        return self._pd.ports[self._instance(model_instance, "get_desired_state_input_port")]
 
     def get_applied_generalized_force_input_port(self):
         """``applied_generalized_force`` (nv)."""

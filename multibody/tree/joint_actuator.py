@@ -114,16 +114,18 @@ class JointActuator(MultibodyElement):
 
     def set_controller_gains(self, gains) -> None:
         """Make this a PD-controlled actuator with `gains` (a PdControllerGains), before
-        finalize, as pydrake's ``JointActuator.set_controller_gains``. merganser does not
-        simulate PD-controlled actuators yet: a discrete update raises NotImplementedError
-        and a continuous plant refuses them at finalize (Drake supports them for
-        discrete plants only)."""
+        finalize, as pydrake's ``JointActuator.set_controller_gains``: a discrete plant
+        applies u = clamp(-p (q - q_d) - d (v - v_d) + u_ff, -e, e) implicitly in its step,
+        with [q_d; v_d] from ``get_desired_state_input_port(model_instance)``
+        (`multibody.plant.pd_controlled_actuators`); a continuous plant refuses them at
+        finalize, as Drake. Both gains zero removes the controller, as in Drake."""
         if not isinstance(gains, PdControllerGains):
             raise TypeError(f"JointActuator.set_controller_gains: actuator {self._name!r}: "
                             f"gains must be a PdControllerGains, got {type(gains).__name__}")
         tree = self._require_tree("set_controller_gains")
         tree._throw_if_finalized("JointActuator.set_controller_gains", "controller gains")
-        self._pd_gains = PdControllerGains(gains.p, gains.d)
+        self._pd_gains = (None if gains.p == 0.0 and gains.d == 0.0
+                          else PdControllerGains(gains.p, gains.d))
 
     def get_controller_gains(self):
         """The PdControllerGains given to `set_controller_gains`.

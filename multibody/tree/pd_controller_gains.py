@@ -10,9 +10,8 @@ __all__ = ["PdControllerGains"]
 class PdControllerGains:
     """Gains of the PD controller of a joint actuator (Drake's ``PdControllerGains``).
 
-    The controlled actuation is u = -p (q - q_d) - d (v - v_d) + u_ff in Drake; merganser
-    stores the gains (`JointActuator.set_controller_gains`) but does not simulate
-    PD-controlled actuators yet (a discrete update of a plant with one raises).
+    The controlled actuation is u = clamp(-p (q - q_d) - d (v - v_d) + u_ff, -e, e), applied
+    implicitly by a discrete plant's step (`JointActuator.set_controller_gains`).
 
     Parameters
     ----------

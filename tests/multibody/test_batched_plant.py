@@ -14,7 +14,8 @@ from merganser.multibody.batched import BATCHED_INTEGRATION_SCHEMES, BatchedPlan
 from merganser.multibody.math import SpatialInertia
 from merganser.multibody.plant import MultibodyPlant, add_multibody_plant_scene_graph
 from merganser.multibody.tree import (
-    LinearSpringDamper, PrismaticJoint, QuaternionFloatingJoint, RevoluteJoint,
+    LinearSpringDamper, PdControllerGains, PrismaticJoint, QuaternionFloatingJoint,
+    RevoluteJoint,
 )
 
 H = 1e-3
@@ -358,6 +359,15 @@ def test_plants_the_kernel_cannot_model_are_rejected():
     plant.finalize()
     with pytest.raises(ValueError, match="has force elements other than gravity"):
         BatchedPlant(plant, 2)
+    pd_plant = MultibodyPlant(H)
+    bob = pd_plant.add_rigid_body("bob", SpatialInertia.solid_sphere_with_mass(1.0, 0.1))
+    pivot = pd_plant.add_joint(RevoluteJoint("pivot", pd_plant.world_frame(), bob.body_frame(),
+                                             [0, 1, 0]))
+    pd_plant.add_joint_actuator("pivot", pivot).set_controller_gains(
+        PdControllerGains(10.0, 1.0))
+    pd_plant.finalize()
+    with pytest.raises(ValueError, match="PD-controlled actuators"):
+        BatchedPlant(pd_plant, 2)
 
 
 def test_a_continuous_plants_contact_geometry_is_ignored_with_a_warning():

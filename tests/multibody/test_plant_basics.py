@@ -488,9 +488,10 @@ def test_center_of_mass_jacobian_and_per_instance_mass_properties():
 def test_port_names_and_feedthrough_follow_drake():
     plant = two_robots()
     names_in = [plant.get_input_port(i).get_name() for i in range(plant.num_input_ports())]
-    assert names_in == ["geometry_query", "actuation", "WorldModelInstance_actuation",
-                        "DefaultModelInstance_actuation", "left_actuation", "right_actuation",
-                        "applied_generalized_force", "applied_spatial_force"]
+    assert names_in == ["geometry_query", "actuation", "applied_generalized_force",
+                        "applied_spatial_force"] + [
+        f"{name}_{kind}" for name in ("WorldModelInstance", "DefaultModelInstance", "left",
+                                      "right") for kind in ("actuation", "desired_state")]
     right = plant.get_model_instance_by_name("right")
     assert plant.get_actuation_input_port(right).get_name() == "right_actuation"
     assert plant.get_state_output_port(right).get_name() == "right_state"
