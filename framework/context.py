@@ -23,8 +23,8 @@ import numpy as np
 from .cache import Tracker, downstream_entries, notify
 from .errors import ContextError
 from .parameters import Parameters
-from .state import AbstractValues, ContinuousState, DiscreteValues, State
-from .value import BasicVector, Value, as_vector_base, discrete_state_view
+from .state import AbstractValues, ContinuousState, DiscreteValues, State, discrete_state_view
+from .value import BasicVector, Value, as_vector_base
 
 
 def _readonly(array):

@@ -5,7 +5,8 @@ import numpy as np
 from . import graphviz
 from .cache import frozen_cache_error
 from .context import DiagramContext
-from .ports import DiagramInputPort, DiagramOutputPort
+from .ports import VECTOR, DiagramInputPort, DiagramOutputPort
+from .state import DiscreteValues
 from .system import System, _write_derivatives
 
 
@@ -175,6 +176,78 @@ class Diagram(System):
 
     def num_abstract_parameters(self):
         return sum(s.num_abstract_parameters() for s in self._systems)
+
+    # ---- periodic updates and witnesses over the leaves (Drake's System methods) ------------
+    def _leaf_systems(self):
+        """The leaf systems of the subtree, depth first in subsystem order."""
+        for system in self._systems:
+            if isinstance(system, Diagram):
+                yield from system._leaf_systems()
+            else:
+                yield system
+
+    def get_unique_periodic_discrete_update_attribute(self):
+        """The PeriodicEventData shared by every periodic discrete update of the leaves,
+        or None when there is none or several timings (Drake's
+        GetUniquePeriodicDiscreteUpdateAttribute)."""
+        timings = {t for leaf in self._leaf_systems() for t, e in leaf.get_periodic_events()
+                   if e.kind == "discrete"}
+        return next(iter(timings)) if len(timings) == 1 else None
+
+    def is_difference_equation_system(self):
+        """``(True, period)`` when the diagram is x[n+1] = f(n, x[n], u[n]): one discrete
+        state group in all, no continuous or abstract state, one periodic discrete update
+        timing with offset 0; ``(False, 0.0)`` otherwise (pydrake's tuple form of
+        IsDifferenceEquationSystem)."""
+        timing = self.get_unique_periodic_discrete_update_attribute()
+        if (self.num_continuous_states() or self.num_abstract_states()
+                or self.num_discrete_state_groups() != 1 or timing is None
+                or timing.offset_sec() != 0.0):
+            return False, 0.0
+        return True, timing.period_sec()
+
+    def is_differential_equation_system(self):
+        """True when no leaf has discrete or abstract state and every input port of the
+        diagram is a vector port (Drake's IsDifferentialEquationSystem)."""
+        return (not self.num_discrete_state_groups() and not self.num_abstract_states()
+                and all(self.get_input_port(i).get_data_type() == VECTOR
+                        for i in range(self.num_input_ports())))
+
+    def eval_unique_periodic_discrete_update(self, context):
+        """The diagram's discrete state (a new DiscreteValues, the groups in the context's
+        order) after every leaf's periodic discrete updates, all computed from `context`,
+        which is unchanged (Drake's EvalUniquePeriodicDiscreteUpdate).
+
+        Raises
+        ------
+        ValueError
+            When the periodic discrete updates do not share one period and offset.
+        """
+        fn = "eval_unique_periodic_discrete_update"
+        if self.get_unique_periodic_discrete_update_attribute() is None:
+            raise ValueError(f"Diagram.{fn}: diagram '{self.get_name()}' must have periodic "
+                             f"discrete updates of one single period and offset")
+        ctx = self._check_context(context, f"Diagram.{fn}")
+        updated = {}
+        groups = []
+        for leaf_ctx, k in ctx._discrete_groups():
+            key = id(leaf_ctx)
+            if key not in updated:
+                leaf = leaf_ctx._system
+                updated[key] = (leaf.eval_unique_periodic_discrete_update(leaf_ctx)
+                                if leaf.get_unique_periodic_discrete_update_attribute()
+                                else None)
+            values = updated[key]
+            groups.append(np.array(values.get_value(k) if values is not None
+                                   else leaf_ctx.get_discrete_state(k), dtype=float))
+        return DiscreteValues(groups)
+
+    def get_witness_functions(self, context):
+        """The witness functions of every leaf (Drake's GetWitnessFunctions), in leaf
+        order."""
+        ctx = self._check_context(context, "Diagram.get_witness_functions")
+        return [w for leaf_ctx in ctx._leaves
+                for w in leaf_ctx._system.get_witness_functions(leaf_ctx)]
 
     def do_get_graphviz_fragment(self, params):
         """A cluster of the subsystems' fragments, with the diagram's port nodes and

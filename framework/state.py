@@ -8,7 +8,7 @@ group arrays (a context's own, or copies the simulator hands to an update handle
 
 import numpy as np
 
-from .value import BasicVector, as_vector_base
+from .value import BasicVector, VectorBase, as_vector_base
 
 class ContinuousState:
     """The continuous state x = [q; v; z] (Drake's ContinuousState).
@@ -367,3 +367,48 @@ class State:
         self._xd.set_from(other._xd)
         for dst, src in zip(self._xa, other._xa):
             dst.set_value(src.clone().get_value())
+
+
+class DiscreteStateView(VectorBase):
+    """``context.get_discrete_state()`` without an index: Drake returns the DiscreteValues,
+    merganser's callers read group 0 as an array. This is both: the read-only group-0
+    array (empty when there are no groups) with DiscreteValues' group accessors.
+    """
+
+    def num_groups(self):
+        """Number of discrete state groups."""
+        return len(getattr(self, "_groups", ()))
+
+    def get_vector(self, index=0):
+        """Group ``index``, shape (n_i,), read-only."""
+        return self._group("get_vector", index)
+
+    def get_value(self, index=0):
+        """Group ``index``, shape (n_i,), read-only."""
+        return self._group("get_value", index)
+
+    value = get_value
+
+    def get_data(self):
+        """The groups (read-only arrays)."""
+        return list(getattr(self, "_groups", ()))
+
+    def clone(self):
+        """An independent DiscreteValues holding copies of the groups (Drake's Clone)."""
+        return DiscreteValues([np.array(g, dtype=float) for g in getattr(self, "_groups", ())])
+
+    def _group(self, fn, index):
+        groups = getattr(self, "_groups", ())
+        if not 0 <= int(index) < len(groups):
+            raise IndexError(f"DiscreteValues.{fn}: group {index} out of range; there are "
+                             f"{len(groups)} group(s)")
+        return groups[int(index)]
+
+
+def discrete_state_view(groups):
+    """The DiscreteStateView of ``groups`` (read-only VectorBase arrays, one per group)."""
+    first = groups[0] if groups else np.zeros(0)
+    view = np.asarray(first).view(DiscreteStateView)
+    view.flags.writeable = False
+    view._groups = list(groups)
+    return view

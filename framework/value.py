@@ -140,47 +140,6 @@ class VectorBase(np.ndarray, metaclass=_VectorBaseType):
                 f"through the context's setters or its get_mutable_* accessors")
 
 
-class DiscreteStateView(VectorBase):
-    """``context.get_discrete_state()`` without an index: Drake returns the DiscreteValues,
-    merganser's callers read group 0 as an array. This is both: the read-only group-0
-    array (empty when there are no groups) with DiscreteValues' group accessors.
-    """
-
-    def num_groups(self):
-        """Number of discrete state groups."""
-        return len(getattr(self, "_groups", ()))
-
-    def get_vector(self, index=0):
-        """Group ``index``, shape (n_i,), read-only."""
-        return self._group("get_vector", index)
-
-    def get_value(self, index=0):
-        """Group ``index``, shape (n_i,), read-only."""
-        return self._group("get_value", index)
-
-    value = get_value
-
-    def get_data(self):
-        """The groups (read-only arrays)."""
-        return list(getattr(self, "_groups", ()))
-
-    def _group(self, fn, index):
-        groups = getattr(self, "_groups", ())
-        if not 0 <= int(index) < len(groups):
-            raise IndexError(f"DiscreteValues.{fn}: group {index} out of range; there are "
-                             f"{len(groups)} group(s)")
-        return groups[int(index)]
-
-
-def discrete_state_view(groups):
-    """The DiscreteStateView of ``groups`` (read-only VectorBase arrays, one per group)."""
-    first = groups[0] if groups else np.zeros(0)
-    view = np.asarray(first).view(DiscreteStateView)
-    view.flags.writeable = False
-    view._groups = list(groups)
-    return view
-
-
 def as_vector_base(array, writeable):
     """A VectorBase view of ``array`` (a float64 ndarray), read-only unless ``writeable``."""
     view = array.view(VectorBase)

@@ -96,6 +96,22 @@ class RigidTransform:
         return (_rebuild, (self._R._R.copy(), self._p.copy()))
 
     @classmethod
+    def make_unchecked(cls, pose):
+        """The RigidTransform of the (3, 4) matrix [R_AB | p_AoBo_A] without the rotation's
+        orthonormality check (Drake's MakeUnchecked).
+
+        Raises
+        ------
+        ValueError
+            If `pose` is not of shape (3, 4).
+        """
+        a = np.array(pose, dtype=np.float64)
+        if a.shape != (3, 4):
+            raise ValueError(f"RigidTransform.make_unchecked: pose must have shape (3, 4), "
+                             f"got {a.shape}")
+        return cls._unchecked(RotationMatrix.make_unchecked(a[:, :3]), a[:, 3].copy())
+
+    @classmethod
     def identity(cls):
         """Return the identity transform."""
         return cls._unchecked(RotationMatrix.identity(), np.zeros(3))

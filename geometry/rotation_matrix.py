@@ -17,6 +17,8 @@ conversion still reproduces the matrix.
 They share one module because each constructs the other (as in Drake).
 """
 
+import math
+
 import numpy as np
 
 from .quaternion import quaternion_to_rotation_matrix, rotation_matrix_to_quaternion
@@ -190,6 +192,62 @@ class RotationMatrix:
         return cls._unchecked(
             quaternion_to_rotation_matrix(np.r_[np.cos(half), np.sin(half) * axis])
         )
+
+    @classmethod
+    def make_from_one_unit_vector(cls, u_A, axis_index):
+        """R_AB whose column `axis_index` is the unit vector `u_A` (3,), the other two
+        columns completing a right-handed orthonormal basis (Drake's
+        MakeFromOneUnitVector, the same basis): with i the index of u_A's entry of
+        smallest magnitude and (i, j, k) cyclic, the next column is v = a × u / |a × u|
+        (a the i-th unit vector) and the last is w = u × v.
+
+        Raises
+        ------
+        ValueError
+            If `u_A` is not a unit vector of shape (3,) (|1 - |u|| <= 4 eps, as Drake) or
+            `axis_index` is not 0, 1 or 2.
+        """
+        u = np.asarray(u_A, dtype=np.float64)
+        fn = "RotationMatrix.make_from_one_unit_vector"
+        norm = float(np.linalg.norm(u)) if u.shape == (3,) else math.nan
+        if not abs(1.0 - norm) <= 4 * np.finfo(float).eps:
+            raise ValueError(f"{fn}: u_A must be a unit vector of shape (3,), got "
+                             f"{np.asarray(u_A).tolist()} (norm {norm:.17g})")
+        return cls._from_unit_vector(u, axis_index, fn)
+
+    @classmethod
+    def make_from_one_vector(cls, b_A, axis_index):
+        """`make_from_one_unit_vector` of b_A / |b_A| (Drake's MakeFromOneVector).
+
+        Raises
+        ------
+        ValueError
+            If `b_A` is not of shape (3,), not finite or shorter than 1e-10 (as Drake),
+            or `axis_index` is not 0, 1 or 2.
+        """
+        b = np.asarray(b_A, dtype=np.float64)
+        fn = "RotationMatrix.make_from_one_vector"
+        norm = float(np.linalg.norm(b)) if b.shape == (3,) else math.nan
+        if not (math.isfinite(norm) and norm >= 1e-10):
+            raise ValueError(f"{fn}: b_A must be a finite vector of shape (3,) with magnitude "
+                             f">= 1e-10, got {np.asarray(b_A).tolist()}")
+        return cls._from_unit_vector(b / norm, axis_index, fn)
+
+    @classmethod
+    def _from_unit_vector(cls, u, axis_index, fn):
+        if axis_index not in (0, 1, 2) or isinstance(axis_index, bool):
+            raise ValueError(f"{fn}: axis_index must be 0, 1 or 2, got {axis_index!r}")
+        i = int(np.argmin(np.abs(u)))
+        j, k = (i + 1) % 3, (i + 2) % 3
+        mag = math.sqrt(1.0 - u[i] * u[i])           # |a × u|, in [sqrt(2/3), 1]
+        r = 1.0 / mag
+        s = -r * u[i]
+        R = np.empty((3, 3))
+        R[:, axis_index] = u
+        v, w = R[:, (axis_index + 1) % 3], R[:, (axis_index + 2) % 3]
+        v[i], v[j], v[k] = 0.0, -r * u[k], r * u[j]
+        w[i], w[j], w[k] = mag, s * u[j], s * u[k]
+        return cls._unchecked(R)
 
     @classmethod
     def project_to_rotation_matrix(cls, M):

@@ -226,16 +226,18 @@ class PlantMassPropertiesMixin:
     def calc_potential_energy(self, context):
         """Potential energy of gravity and the force elements (J)."""
         ctx = self._ctx(context, "calc_potential_energy")
-        return self._tree.calc_potential_energy(*self._kinematics_for_elements(ctx),
-                                                include_gravity=True,
-                                                inertia_params=self._eval_I10(ctx))
+        return self._tree.calc_potential_energy(
+            *self._kinematics_for_elements(ctx), include_gravity=True,
+            inertia_params=self._eval_I10(ctx),
+            element_parameters=self._force_element_parameters(ctx))
 
     def calc_conservative_power(self, context):
         """Power of the conservative forces (gravity, springs), -dPE/dt (W)."""
         ctx = self._ctx(context, "calc_conservative_power")
-        return self._tree.calc_conservative_power(*self._kinematics_for_elements(ctx),
-                                                  include_gravity=True,
-                                                  inertia_params=self._eval_I10(ctx))
+        return self._tree.calc_conservative_power(
+            *self._kinematics_for_elements(ctx), include_gravity=True,
+            inertia_params=self._eval_I10(ctx),
+            element_parameters=self._force_element_parameters(ctx))
 
     def calc_non_conservative_power(self, context):
         """Power (W) of actuation, applied generalized and spatial forces, joint damping and
@@ -244,7 +246,8 @@ class PlantMassPropertiesMixin:
         t = self._tables
         X_WB, V_WB, q, v = self._kinematics_for_elements(ctx)
         power = self._tree.calc_non_conservative_power(
-            X_WB, V_WB, q, v, include_gravity=True, inertia_params=self._eval_I10(ctx))
+            X_WB, V_WB, q, v, include_gravity=True, inertia_params=self._eval_I10(ctx),
+            element_parameters=self._force_element_parameters(ctx))
         if t.has_damping:
             power -= float(t.damping @ (v * v))
         if t.nu:

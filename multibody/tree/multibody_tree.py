@@ -705,36 +705,46 @@ class MultibodyTree(TreeLookupsMixin, TreeCoordinatesMixin, TreeConstraintsMixin
             else:
                 element.calc_and_add_forces(X_WB, V_WB_W, q, v, tau_out, F_Bo_W_out)
 
-    def _sum_over_elements(self, method, X_WB, V_WB_W, q, v, include_gravity, inertia_params):
+    def _sum_over_elements(self, method, X_WB, V_WB_W, q, v, include_gravity, inertia_params,
+                           element_parameters=None):
         self._throw_if_not_finalized(method)
         total = 0.0
         for element in self._elements(include_gravity):
             if element is self._gravity:
                 total += getattr(element, method)(X_WB, V_WB_W, q, v, inertia_params=inertia_params)
+            elif element_parameters and element._index in element_parameters:
+                total += getattr(element, method)(X_WB, V_WB_W, q, v,
+                                                  parameters=element_parameters[element._index])
             else:
                 total += getattr(element, method)(X_WB, V_WB_W, q, v)
         return float(total)
 
     def calc_potential_energy(
-        self, X_WB, V_WB_W, q, v, include_gravity: bool = True, inertia_params=None
+        self, X_WB, V_WB_W, q, v, include_gravity: bool = True, inertia_params=None,
+        element_parameters=None,
     ) -> float:
-        """Sum of the force elements' potential energies (J)."""
+        """Sum of the force elements' potential energies (J). (`element_parameters` as for `calc_force_elements_contribution`)"""
         return self._sum_over_elements(
-            "calc_potential_energy", X_WB, V_WB_W, q, v, include_gravity, inertia_params
+            "calc_potential_energy", X_WB, V_WB_W, q, v, include_gravity, inertia_params,
+            element_parameters,
         )
 
     def calc_conservative_power(
-        self, X_WB, V_WB_W, q, v, include_gravity: bool = True, inertia_params=None
+        self, X_WB, V_WB_W, q, v, include_gravity: bool = True, inertia_params=None,
+        element_parameters=None,
     ) -> float:
-        """Sum of the force elements' conservative powers (W)."""
+        """Sum of the force elements' conservative powers (W). (`element_parameters` as for `calc_force_elements_contribution`)"""
         return self._sum_over_elements(
-            "calc_conservative_power", X_WB, V_WB_W, q, v, include_gravity, inertia_params
+            "calc_conservative_power", X_WB, V_WB_W, q, v, include_gravity, inertia_params,
+            element_parameters,
         )
 
     def calc_non_conservative_power(
-        self, X_WB, V_WB_W, q, v, include_gravity: bool = True, inertia_params=None
+        self, X_WB, V_WB_W, q, v, include_gravity: bool = True, inertia_params=None,
+        element_parameters=None,
     ) -> float:
-        """Sum of the force elements' non-conservative powers (W), joint damping excluded."""
+        """Sum of the force elements' non-conservative powers (W), joint damping excluded. (`element_parameters` as for `calc_force_elements_contribution`)"""
         return self._sum_over_elements(
-            "calc_non_conservative_power", X_WB, V_WB_W, q, v, include_gravity, inertia_params
+            "calc_non_conservative_power", X_WB, V_WB_W, q, v, include_gravity, inertia_params,
+            element_parameters,
         )

@@ -178,6 +178,43 @@ def test_eval_unique_periodic_discrete_update_leaves_the_context_alone():
         continuous.eval_unique_periodic_discrete_update(continuous.create_default_context())
 
 
+def test_diagram_periodic_update_queries_cover_the_leaves():
+    from merganser.framework import DiscreteTimeIntegrator
+    builder = DiagramBuilder()
+    first = builder.add_system(DiscreteTimeIntegrator(size=2, time_step=0.1))
+    second = builder.add_system(DiscreteTimeIntegrator(size=1, time_step=0.1))
+    builder.connect(builder.add_system(ConstantVectorSource([3.0, 4.0])).get_output_port(),
+                    first.get_input_port(0))
+    builder.connect(builder.add_system(ConstantVectorSource([-1.0])).get_output_port(),
+                    second.get_input_port(0))
+    diagram = builder.build()
+    assert diagram.get_unique_periodic_discrete_update_attribute() == PeriodicEventData(0.1, 0)
+    assert diagram.is_difference_equation_system() == (False, 0.0)      # two groups
+    assert not diagram.is_differential_equation_system()
+    ctx = diagram.create_default_context()
+    first.set_integral_value(first.get_my_context_from_root(ctx), [1.0, 2.0])
+    values = diagram.eval_unique_periodic_discrete_update(ctx)
+    clone = ctx.get_discrete_state().clone()
+    assert values.num_groups() == 2 and clone.num_groups() == 2
+    np.testing.assert_allclose(values.get_value(0), [1.3, 2.4])
+    np.testing.assert_allclose(values.get_value(1), [-0.1])
+    np.testing.assert_array_equal(ctx.get_discrete_state(0), [1.0, 2.0])   # unchanged
+    clone.get_mutable_value(0)[:] = 7.0                                     # independent
+    np.testing.assert_array_equal(ctx.get_discrete_state(0), [1.0, 2.0])
+    assert diagram.get_witness_functions(ctx) == []
+
+    single = DiagramBuilder()
+    single.add_system(DiscreteTimeIntegrator(size=1, time_step=0.25))
+    assert single.build().is_difference_equation_system() == (True, 0.25)
+    continuous = DiagramBuilder()
+    continuous.add_system(Integrator(2))
+    continuous = continuous.build()
+    assert continuous.is_differential_equation_system()
+    assert continuous.get_unique_periodic_discrete_update_attribute() is None
+    with pytest.raises(ValueError, match="one single period and offset"):
+        continuous.eval_unique_periodic_discrete_update(continuous.create_default_context())
+
+
 def test_eval_vector_and_abstract_input_and_trigger_type_spellings():
     from merganser.framework import PassThrough, TriggerType
     dut = PassThrough(vector_size=2)

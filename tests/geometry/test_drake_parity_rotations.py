@@ -154,3 +154,44 @@ def test_rigid_transform_comparisons_and_invert_and_compose():
     with pytest.raises(TypeError, match="RigidTransform.invert_and_compose: other must be a "
                                         "RigidTransform, got ndarray"):
         X_AB.invert_and_compose(np.eye(4))
+
+
+@pytest.mark.parametrize("axis_index", [0, 1, 2])
+def test_make_from_one_vector_puts_the_vector_in_the_column_and_completes_the_basis(
+        axis_index):
+    rng = np.random.default_rng(axis_index)
+    for b in [rng.normal(size=3) for _ in range(20)] + [np.array([0.0, 0.0, 3.0]),
+                                                         np.array([1.0, -2.0, 0.0])]:
+        R = RotationMatrix.make_from_one_vector(b, axis_index).matrix()
+        np.testing.assert_allclose(R[:, axis_index], b / np.linalg.norm(b), rtol=1e-15)
+        np.testing.assert_allclose(R.T @ R, np.eye(3), atol=1e-15)
+        assert np.linalg.det(R) == pytest.approx(1.0, abs=1e-15)
+        # Drake's basis: with i the smallest-magnitude entry of u, the next column has a
+        # zero there and the last its largest (positive) entry there
+        u = b / np.linalg.norm(b)
+        i = int(np.argmin(np.abs(u)))
+        v, w = R[:, (axis_index + 1) % 3], R[:, (axis_index + 2) % 3]
+        assert v[i] == 0.0
+        assert w[i] == pytest.approx(np.sqrt(1.0 - u[i] ** 2), rel=1e-15)
+        np.testing.assert_allclose(w, np.cross(u, v), atol=1e-15)
+    z = RotationMatrix.make_from_one_vector([0.0, 0.0, 1.0], 2).matrix()
+    np.testing.assert_array_equal(z, [[0.0, 1.0, 0.0], [-1.0, 0.0, 0.0], [0.0, 0.0, 1.0]])
+    np.testing.assert_array_equal(
+        RotationMatrix.make_from_one_unit_vector([0.0, 0.0, 1.0], 2).matrix(), z)
+    with pytest.raises(ValueError, match="magnitude >= 1e-10"):
+        RotationMatrix.make_from_one_vector([0.0, 0.0, 1e-12], 0)
+    with pytest.raises(ValueError, match="axis_index must be 0, 1 or 2, got 3"):
+        RotationMatrix.make_from_one_vector([1.0, 0.0, 0.0], 3)
+    with pytest.raises(ValueError, match="must be a unit vector"):
+        RotationMatrix.make_from_one_unit_vector([1.0, 1.0, 0.0], 0)
+
+
+def test_rigid_transform_make_unchecked_takes_a_3x4_pose_without_checks():
+    R = RotationMatrix.make_z_rotation(0.3).matrix()
+    X = RigidTransform.make_unchecked(np.hstack([R, [[1.0], [2.0], [3.0]]]))
+    np.testing.assert_array_equal(X.rotation().matrix(), R)
+    np.testing.assert_array_equal(X.translation(), [1.0, 2.0, 3.0])
+    skewed = RigidTransform.make_unchecked(np.hstack([2.0 * np.eye(3), np.zeros((3, 1))]))
+    assert not skewed.rotation().is_valid()
+    with pytest.raises(ValueError, match=r"pose must have shape \(3, 4\), got \(4, 4\)"):
+        RigidTransform.make_unchecked(np.eye(4))

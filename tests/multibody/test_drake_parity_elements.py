@@ -314,3 +314,33 @@ def test_api_md_keyword_spellings_of_weld_and_fixed_offset_frame_keep_working():
     assert plant.eval_body_pose_in_world(context, body).translation()[2] == 0.5
     with pytest.raises(TypeError, match="not both"):
         WeldJoint("x", plant.world_frame(), body.body_frame(), frame_on_parent=frame)
+
+
+def test_default_pose_of_floating_joints_and_drakes_refusal_elsewhere():
+    from merganser.multibody import QuaternionFloatingJoint, RpyFloatingJoint
+    plant = MultibodyPlant(0.0)
+    bodies = [plant.add_rigid_body(name, SpatialInertia.solid_sphere_with_mass(1.0, 0.1))
+              for name in ("a", "b", "c")]
+    quat = plant.add_joint(QuaternionFloatingJoint("quat", plant.world_frame(),
+                                                   bodies[0].body_frame()))
+    rpy = plant.add_joint(RpyFloatingJoint("rpy", plant.world_frame(), bodies[1].body_frame()))
+    hinge = plant.add_joint(RevoluteJoint("hinge", plant.world_frame(), bodies[2].body_frame(),
+                                          [0.0, 0.0, 1.0]))
+    q_FM = np.array([0.5, 0.5, 0.5, 0.5])           # 120° about (1, 1, 1)/√3
+    quat.set_default_pose_pair(q_FM, [1.0, 2.0, 3.0])
+    q, p = quat.get_default_pose_pair()
+    np.testing.assert_array_equal(q.wxyz(), q_FM)    # the stored coordinates, bit for bit
+    np.testing.assert_array_equal(p, [1.0, 2.0, 3.0])
+    np.testing.assert_array_equal(quat.get_default_positions(), [0.5, 0.5, 0.5, 0.5, 1, 2, 3])
+    rpy.set_default_pose_pair(q_FM, [1.0, 2.0, 3.0])
+    # the same rotation in roll-pitch-yaw: (π/2, 0, π/2)
+    np.testing.assert_allclose(rpy.get_default_positions()[:3], [np.pi / 2, 0.0, np.pi / 2],
+                               atol=1e-15)
+    X = rpy.get_default_pose()
+    np.testing.assert_allclose(X.rotation().matrix(),
+                               RotationMatrix(quaternion=q).matrix(), atol=1e-15)
+    for fn, args in (("get_default_pose", ()), ("set_default_pose", (RigidTransform(),)),
+                     ("get_default_pose_pair", ()),
+                     ("set_default_pose_pair", (q_FM, [0.0, 0.0, 0.0]))):
+        with pytest.raises(RuntimeError, match="'hinge' is a revolute joint; only floating"):
+            getattr(hinge, fn)(*args)

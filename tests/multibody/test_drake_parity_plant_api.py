@@ -160,6 +160,7 @@ def test_effort_limits_can_be_set_and_removed():
 
 
 def test_pd_controller_gains_are_stored_and_refused_where_drake_refuses():
+    # (the simulated behaviour: tests/multibody/test_pd_controlled_actuators.py)
     plant, _, _, actuator = _pendulum(time_step=0.01)
     assert not actuator.has_controller()
     with pytest.raises(RuntimeError, match="has no PD controller"):
@@ -170,11 +171,11 @@ def test_pd_controller_gains_are_stored_and_refused_where_drake_refuses():
     with pytest.raises(ValueError, match="d must be finite and >= 0"):
         PdControllerGains(p=1.0, d=-1.0)
     plant.finalize()
-    # queries still work; stepping is refused rather than ignoring the controller
-    ctx = plant.create_default_context()
-    assert plant.calc_mass_matrix(ctx).shape == (1, 1)
-    with pytest.raises(NotImplementedError, match="PD-controlled"):
-        plant._discrete_update(ctx, ctx.get_mutable_discrete_state())
+    # the desired-state input of the actuator's instance: [q_d; v_d]
+    port = plant.get_desired_state_input_port(actuator.model_instance())
+    assert port.size() == 2
+    with pytest.raises(Exception, match="get_desired_state_input_port"):
+        plant.get_desired_state_input_port(99)
 
     continuous, _, _, act = _pendulum(time_step=0.0)
     act.set_controller_gains(PdControllerGains(p=1.0, d=1.0))
@@ -292,6 +293,40 @@ def _hinged_door(config):
                                                     stiffness=100.0))
     plant.finalize()
     return plant, hinge, element, spring
+
+
+def test_revolute_spring_parameters_live_in_the_context():
+    plant = MultibodyPlant(0.0)
+    arm = plant.add_rigid_body("arm", SpatialInertia.solid_box_with_mass(1, .5, .02, 1))
+    hinge = plant.add_joint(RevoluteJoint("hinge", plant.world_frame(), arm.body_frame(),
+                                          [0.0, 0.0, 1.0]))
+    spring = plant.add_force_element(RevoluteSpring(joint=hinge, nominal_angle=0.1,
+                                                    stiffness=100.0))
+    plant.finalize()
+    ctx, other = plant.create_default_context(), plant.create_default_context()
+    assert (spring.get_nominal_angle(ctx), spring.get_stiffness(ctx)) == (0.1, 100.0)
+    spring.set_nominal_angle(ctx, 0.5)
+    spring.set_stiffness(ctx, 40.0)
+    assert (spring.get_nominal_angle(ctx), spring.get_stiffness(ctx)) == (0.5, 40.0)
+    assert (spring.default_nominal_angle(), spring.default_stiffness()) == (0.1, 100.0)
+    assert spring.get_stiffness(other) == 100.0                    # other contexts keep theirs
+    q, qdot = 0.2, 0.3
+    for c in (ctx, other):
+        plant.set_positions(c, [q])
+        plant.set_velocities(c, [qdot])
+    forces = MultibodyForces(plant)
+    plant.calc_force_elements_contribution(ctx, forces)
+    np.testing.assert_allclose(forces.generalized_forces(), [-40.0 * (q - 0.5)], rtol=1e-15)
+    assert plant.calc_potential_energy(ctx) == pytest.approx(0.5 * 40.0 * (q - 0.5) ** 2)
+    assert plant.calc_conservative_power(ctx) == pytest.approx(-40.0 * (q - 0.5) * qdot)
+    assert plant.calc_potential_energy(other) == pytest.approx(0.5 * 100.0 * (q - 0.1) ** 2)
+    # the dynamics use the context's spring: M v̇ = τ_spring (no gravity about z)
+    M = plant.calc_mass_matrix(ctx)
+    np.testing.assert_allclose(M @ plant.calc_forward_dynamics(ctx), [-40.0 * (q - 0.5)],
+                               rtol=1e-12)
+    with pytest.raises(ValueError, match="set_stiffness: stiffness must be finite and >= 0"):
+        spring.set_stiffness(ctx, -1.0)
+    assert spring.get_stiffness(ctx) == 40.0
 
 
 def test_door_hinge_torque_energy_and_power_follow_drakes_model():

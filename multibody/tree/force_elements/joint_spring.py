@@ -55,14 +55,28 @@ class JointSpring(ForceElement):
         self._iq = self._joint.position_start()
         self._iv = self._joint.velocity_start()
 
-    def calc_and_add_forces(self, X_WB, V_WB_W, q, v, tau_out, F_Bo_W_out) -> None:
+    def _nominal_and_stiffness(self, parameters):
+        """(q₀, k): a Context's [q₀, k] when given (`parameters`), else the defaults."""
+        if parameters is None:
+            return self._nominal, self._stiffness
+        return float(parameters[0]), float(parameters[1])
+
+    def calc_and_add_forces(self, X_WB, V_WB_W, q, v, tau_out, F_Bo_W_out,
+                            parameters=None) -> None:
         """Add τ = -k (q - q₀) into `tau_out` (nv,)."""
-        tau_out[self._iv] -= self._stiffness * (q[self._iq] - self._nominal)
+        q0, k = self._nominal_and_stiffness(parameters)
+        tau_out[self._iv] -= k * (q[self._iq] - q0)
 
-    def calc_potential_energy(self, X_WB, V_WB_W, q, v) -> float:
+    def calc_potential_energy(self, X_WB, V_WB_W, q, v, parameters=None) -> float:
         """V = ½ k (q - q₀)² (J)."""
-        return 0.5 * self._stiffness * (q[self._iq] - self._nominal) ** 2
+        q0, k = self._nominal_and_stiffness(parameters)
+        return 0.5 * k * (q[self._iq] - q0) ** 2
 
-    def calc_conservative_power(self, X_WB, V_WB_W, q, v) -> float:
+    def calc_conservative_power(self, X_WB, V_WB_W, q, v, parameters=None) -> float:
         """Pc = -k (q - q₀) q̇ (W)."""
-        return -self._stiffness * (q[self._iq] - self._nominal) * v[self._iv]
+        q0, k = self._nominal_and_stiffness(parameters)
+        return -k * (q[self._iq] - q0) * v[self._iv]
+
+    def calc_non_conservative_power(self, X_WB, V_WB_W, q, v, parameters=None) -> float:
+        """Pnc = 0 (W)."""
+        return 0.0

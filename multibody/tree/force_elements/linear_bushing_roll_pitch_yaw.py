@@ -238,14 +238,14 @@ class LinearBushingRollPitchYaw(ForceElement):
             f"issue #12982)"
         )
 
-    def calc_potential_energy(self, X_WB, V_WB_W, q, v) -> float:
+    def calc_potential_energy(self, X_WB, V_WB_W, q, v, parameters=None) -> float:
         """Not implemented (as in Drake)."""
         self._not_implemented("calc_potential_energy")
 
-    def calc_conservative_power(self, X_WB, V_WB_W, q, v) -> float:
+    def calc_conservative_power(self, X_WB, V_WB_W, q, v, parameters=None) -> float:
         """Not implemented (as in Drake)."""
         self._not_implemented("calc_conservative_power")
 
-    def calc_non_conservative_power(self, X_WB, V_WB_W, q, v) -> float:
+    def calc_non_conservative_power(self, X_WB, V_WB_W, q, v, parameters=None) -> float:
         """Not implemented (as in Drake)."""
         self._not_implemented("calc_non_conservative_power")

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from merganser.geometry import Quaternion, RigidTransform, RotationMatrix
 from merganser.multibody.tree.element import MultibodyElement
 from merganser.multibody.tree.frames import Frame
 
@@ -364,6 +365,46 @@ class Joint(MultibodyElement):
         return self._default_positions.copy()
 
     default_positions = get_default_positions
+
+    # -- default pose (Drake: floating joints only) -------------------------------------------
+    def _no_pose(self, fn):
+        return RuntimeError(
+            f"Joint.{fn}: joint {self.name()!r} is a {self.type_name()} joint; only floating "
+            f"(6-dof) joints represent a pose X_FM (as in Drake); set its default positions "
+            f"with set_default_positions")
+
+    def get_default_pose(self):
+        """The default X_FM (RigidTransform) of a floating joint (Drake's GetDefaultPose).
+
+        Raises
+        ------
+        RuntimeError
+            For joints that are not floating (6-dof), as Drake.
+        """
+        raise self._no_pose("get_default_pose")
+
+    def set_default_pose(self, X_FM) -> None:
+        """Set the default positions of a floating joint from X_FM (Drake's
+        SetDefaultPose).
+
+        Raises
+        ------
+        RuntimeError
+            For joints that are not floating (6-dof), as Drake.
+        """
+        raise self._no_pose("set_default_pose")
+
+    def get_default_pose_pair(self):
+        """The default pose as (Quaternion q_FM, translation p_FoMo_F (3,)) (Drake's
+        GetDefaultPosePair; floating joints only)."""
+        X = self.get_default_pose()
+        return X.rotation().to_quaternion(), X.translation()
+
+    def set_default_pose_pair(self, q_FM, p_FM) -> None:
+        """Set the default pose from a unit quaternion [w, x, y, z] and a translation
+        (Drake's SetDefaultPosePair; floating joints only)."""
+        from_quaternion = RotationMatrix(quaternion=Quaternion(np.asarray(q_FM, dtype=float)))
+        self.set_default_pose(RigidTransform(from_quaternion, p_FM))
 
     # -- context access (through the plant) ---------------------------------------------
     def get_positions(self, context) -> np.ndarray:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from merganser.geometry import RigidTransform, RotationMatrix
+from merganser.geometry import Quaternion, RigidTransform, RotationMatrix
 from merganser.multibody.tree.frames import pose_matrix
 from merganser.multibody.tree.joints.joint import as_vector
 from merganser.multibody.tree.joints.multi_dof import FloatingJoint
@@ -67,6 +67,18 @@ class QuaternionFloatingJoint(FloatingJoint):
         """Set the default X_FM (RigidTransform)."""
         X = RigidTransform(pose_matrix(X_FM, "QuaternionFloatingJoint.set_default_pose", "X_FM"))
         self.set_default_positions(np.concatenate([X.rotation().to_quaternion(), X.translation()]))
+
+    def get_default_pose_pair(self):
+        """The default (Quaternion q_FM, p_FoMo_F (3,)): the stored coordinates themselves
+        (bit-identical to what `set_default_pose_pair` stored, as Drake)."""
+        q = self._default_positions
+        return Quaternion(q[:4]), q[4:].copy()
+
+    def set_default_pose_pair(self, q_FM, p_FM) -> None:
+        """Set the default quaternion (normalized here) and translation."""
+        fn = "QuaternionFloatingJoint.set_default_pose_pair"
+        self.set_default_positions(np.concatenate([_unit_quaternion(q_FM, fn),
+                                                   as_vector(p_FM, 3, fn, "p_FM")]))
 
     # -- context ------------------------------------------------------------------------
     def get_quaternion(self, context) -> np.ndarray:
