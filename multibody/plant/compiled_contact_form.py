@@ -80,6 +80,9 @@ def _check(plant, loop):
             return f"input port '{query.get_name()}' is not connected"
         if plant._locked_velocities(context) is not None:
             return "joints are locked in the context (the compiled form has no locking)"
+        if plant._context_damping(context) is not None:
+            return ("the context holds its own joint damping (the compiled form has the "
+                    "defaults)")
         if loop._scene(context) is None:
             return ("a proximity geometry is not modeled by the compiled contact step "
                     "(hydroelastic, or posed by another source)")

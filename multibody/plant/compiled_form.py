@@ -105,6 +105,9 @@ def _check(plant):
                         f"compiled form applies the actuation only)")
         if plant._locked_velocities(context) is not None:
             return "joints are locked in the context (the compiled form has no locking)"
+        if plant._context_damping(context) is not None:
+            return ("the context holds its own joint damping (the compiled form has the "
+                    "defaults)")
         return None
 
     return check

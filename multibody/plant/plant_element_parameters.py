@@ -17,6 +17,11 @@
   (k = τ - C v, so the locked joints act as welds, v̇ = 0 on them), and the discrete
   solvers see the locked velocities decoupled (see `locked_step_mass_matrix`) and write
   v_next = 0 there.
+- Joint damping per Context (Drake's Joint::GetDampingVector / SetDampingVector): one
+  abstract parameter, None (the joints' defaults) or the plant's damping vector D (nv,)
+  once a Context changed some joint's. The dynamics read `_damping(context)`; the fused
+  kernels that compile D in (the one-call forward dynamics, the lazy force elements, the
+  compiled forms and the discrete loop) are bypassed for such a Context.
 - A FixedOffsetFrame's pose X_PF in its parent can be set per Context (Drake's
   SetPoseInParentFrame): one abstract parameter, ``{frame index: X_PF}`` (empty by
   default); the frame queries of that Context use it. Frames a joint or a bushing is
@@ -30,7 +35,7 @@ from merganser.multibody.tree.constraints import DistanceConstraintParams, Dista
 from merganser.multibody.tree.errors import ElementLookupError
 from merganser.multibody.tree.frames import FixedOffsetFrame
 
-__all__ = ["FramePoseError", "JointLocks", "PlantElementParametersMixin", "apply_joint_locks",
+__all__ = ["FramePoseError", "JointDamping", "JointLocks", "PlantElementParametersMixin", "apply_joint_locks",
            "locked_step_mass_matrix"]
 
 #: The mass a locked velocity gets in the discrete solvers, relative to the largest
@@ -53,6 +58,22 @@ class JointLocks:
 
     def __repr__(self):
         return f"JointLocks(joints={sorted(self.joints)}, v={self.v.tolist()})"
+
+
+class JointDamping:
+    """The joint damping a Context holds (immutable): ``D``, the plant's damping vector
+    (nv,), read-only, or None for the joints' defaults."""
+
+    __slots__ = ("D",)
+
+    def __init__(self, D=None):
+        if D is not None:
+            D = np.array(D, dtype=float)
+            D.flags.writeable = False
+        self.D = D
+
+    def __repr__(self):
+        return f"JointDamping(D={None if self.D is None else self.D.tolist()})"
 
 
 class FramePoseError(RuntimeError):
@@ -111,6 +132,9 @@ class PlantElementParametersMixin:
     # True once any Context of this plant got a frame pose of its own: the fused Jacobian
     # (plant_queries) memoizes the frames' default offsets and then takes the general path.
     _frame_poses_ever_set = False
+    # Set (on the plant) once some Context holds its own joint damping: the fused paths
+    # that compile the default damping in then check the Context (see `_damping`).
+    _context_damping_ever_set = False
 
     def _declare_element_parameters(self):
         """At finalize: a numeric parameter per parametrized force element and the
@@ -122,6 +146,7 @@ class PlantElementParametersMixin:
             if defaults is not None:
                 self._element_parameter_index[i] = self.declare_numeric_parameter(defaults)
         self._joint_locks_index = self.declare_abstract_parameter(JointLocks())
+        self._joint_damping_index = self.declare_abstract_parameter(JointDamping())
         self._frame_poses_index = self.declare_abstract_parameter({})
         self._compiled_frames = _frames_compiled_into_the_model(self._tree)
         ids = self._tree.get_constraint_ids()
@@ -189,6 +214,36 @@ class PlantElementParametersMixin:
         """The locked velocity indices (int64) of the plant's own `context`, or None when
         no velocity is locked."""
         return context._pa[self._joint_locks_index].get_value().locked
+
+    # ---- joint damping ----------------------------------------------------------------------
+    def _context_damping(self, context):
+        """The damping vector D (nv,) `context` holds, or None when it holds the defaults
+        (the plant's own context; read-only)."""
+        if not self._context_damping_ever_set:
+            return None
+        return context._pa[self._joint_damping_index].get_value().D
+
+    def _damping(self, context):
+        """The damping vector D (nv,) of the plant's own `context` (read-only)."""
+        d = self._context_damping(context)
+        return self._tables.damping if d is None else d
+
+    def _get_joint_damping(self, context, joint):
+        fn = "Joint.get_damping_vector"
+        self._tree._check_element(joint, self._tree._joint_slots, fn, "joint")
+        ctx = self._ctx(context, fn)
+        start = joint.velocity_start()
+        return np.array(self._damping(ctx)[start:start + joint.num_velocities()])
+
+    def _set_joint_damping(self, context, joint, damping):
+        fn = "Joint.set_damping_vector"
+        self._tree._check_element(joint, self._tree._joint_slots, fn, "joint")
+        ctx = self._ctx(context, fn)
+        d = np.array(self._damping(ctx), dtype=float)
+        start = joint.velocity_start()
+        d[start:start + joint.num_velocities()] = damping
+        self._context_damping_ever_set = True
+        ctx.set_abstract_parameter(self._joint_damping_index, JointDamping(d))
 
     # ---- fixed offset frames' poses -------------------------------------------------------
     def _frame_poses(self, ctx):

@@ -115,12 +115,16 @@ class PlantForcesMixin:
         port = self._ports.applied_generalized_force
         has_tau_input = context._inputs[port._index] is not None
         damped = False
+        D = self._context_damping(context)
+        has_damping = t.has_damping if D is None else bool(D.any())
+        if D is None:
+            D = t.damping
         if t.nu:
             u = self._net_actuation(context, fd.u)
             if t.actuation_is_identity:
-                if t.has_damping and not has_tau_input:
+                if has_damping and not has_tau_input:
                     # τ = u − D v in one pass: the numbers of τ = u, then τ -= D v below.
-                    np.multiply(t.damping, state.v, out=fd.scratch)
+                    np.multiply(D, state.v, out=fd.scratch)
                     np.subtract(u, fd.scratch, out=tau)
                     damped = True
                 else:
@@ -133,8 +137,8 @@ class PlantForcesMixin:
             tau[:] = 0.0
         if has_tau_input:
             tau += port.eval(context)
-        if t.has_damping and not damped:
-            np.multiply(t.damping, state.v, out=fd.scratch)
+        if has_damping and not damped:
+            np.multiply(D, state.v, out=fd.scratch)
             tau -= fd.scratch
         F = fd.F_Bo_W
         has_F = self._add_applied_spatial_forces(context, F, zero_first=True)
@@ -206,7 +210,7 @@ class PlantForcesMixin:
                     u = self._scattered_actuation(u, fd.scratch)
                 if not calc_forward_dynamics_damped(
                         core.ip, core.fp, core.dyn.workspace, state.q, state.v,
-                        u, self._tables.damping, I10,
+                        u, self._damping(context), I10,
                         self._kernel_gravity(), fd.F_Bo_W, False, fd.tau, fd.vdot):
                     return
         self._assemble_applied_forces(context, state, fd)
@@ -263,8 +267,9 @@ class PlantForcesMixin:
 
     def _fused_forward_dynamics(self, ctx, qt, views):
         """v̇ (a new (nv,) array) in one kernel call, or None (general path)."""
-        if not self._facade_one_call_fd or self._locked_velocities(ctx) is not None:
-            return None
+        if (not self._facade_one_call_fd or self._locked_velocities(ctx) is not None
+                or self._context_damping(ctx) is not None):
+            return None                # (its kernel has the default damping compiled in)
         inputs = ctx._inputs
         ports = self._ports
         if (inputs[ports.applied_generalized_force._index] is not None
@@ -435,8 +440,9 @@ class PlantForcesMixin:
         I10 = self._eval_I10(ctx)
         if t.gravity_in_kernel and not t.has_force_elements:
             tau = self._dyn.inverse_dynamics(q, v, known_vdot, I10, self._kernel_gravity())
-            if t.has_damping:
-                np.multiply(t.damping, v, out=out)
+            D = self._damping(ctx)
+            if D is not t.damping or t.has_damping:
+                np.multiply(D, v, out=out)
                 np.add(tau, out, out=out)
             else:
                 out[:] = tau
@@ -449,8 +455,9 @@ class PlantForcesMixin:
                 self._dyn.body_spatial_velocities(q, v).copy(), q, v, tau_app, F_node,
                 include_gravity=True, inertia_params=I10,
                 element_parameters=self._force_element_parameters(ctx))
-            if t.has_damping:
-                tau_app -= t.damping * v
+            D = self._damping(ctx)
+            if D is not t.damping or t.has_damping:
+                tau_app -= D * v
             np.subtract(self._dyn.inverse_dynamics(q, v, known_vdot, I10, _ZERO3, F_node),
                         tau_app, out=out)
         if t.has_reflected_inertia:
@@ -481,7 +488,8 @@ class PlantForcesMixin:
             context, qt, views = self._fast_context(context, fn)
         if forces.__class__ is not MultibodyForces or forces._sized_for is not qt:
             self._check_forces(forces, fn)
-        if views is not None and qt.lazy_forces and forces._sized_for is qt:
+        if (views is not None and qt.lazy_forces and forces._sized_for is qt
+                and self._context_damping(context) is None):
             # lazy: record the state and the inertial parameters; the values are computed
             # from them when read, or by calc_inverse_dynamics (MultibodyForces' notes)
             entry = context.cache_entries[qt.inertia_index]
@@ -499,8 +507,9 @@ class PlantForcesMixin:
             self._eval_X_WB(ctx), self._eval_V_WB(ctx), q, v, tau, F_node,
             include_gravity=True, inertia_params=self._eval_I10(ctx),
             element_parameters=self._force_element_parameters(ctx))
-        if t.has_damping:
-            tau -= t.damping * v
+        D = self._damping(ctx)
+        if D is not t.damping or t.has_damping:
+            tau -= D * v
         forces.set_zero()
         forces.generalized_forces()[:] = tau
         forces.body_forces()[t.body_of_node] = F_node

@@ -62,8 +62,9 @@ class PlantLinearizationMixin:
         tau = self._cache.forward_dynamics.eval(ctx).tau.copy()
         dq, dv, Minv = self._dyn.forward_dynamics_derivatives(
             q, v, tau, I10, self._kernel_gravity(), None, q_derivative="coordinates")
-        if t.has_damping:
-            dv = dv - Minv * t.damping[None, :]
+        D = self._damping(ctx)
+        if D is not t.damping or t.has_damping:
+            dv = dv - Minv * D[None, :]
         A = np.zeros((n, n))
         A[:nq, :nq] = self._qdot_jacobian_q(q, v)
         A[:nq, nq:] = self._dyn.N_matrix(q)

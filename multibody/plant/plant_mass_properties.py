@@ -248,8 +248,9 @@ class PlantMassPropertiesMixin:
         power = self._tree.calc_non_conservative_power(
             X_WB, V_WB, q, v, include_gravity=True, inertia_params=self._eval_I10(ctx),
             element_parameters=self._force_element_parameters(ctx))
-        if t.has_damping:
-            power -= float(t.damping @ (v * v))
+        D = self._damping(ctx)
+        if D is not t.damping or t.has_damping:
+            power -= float(D @ (v * v))
         if t.nu:
             u = self._net_actuation(ctx, np.zeros(t.nu))
             power += float(v[t.actuator_v] @ u)

@@ -411,6 +411,12 @@ class PlantStateAccessor:
     def is_joint_locked(self, context, joint):
         return self._plant._is_joint_locked(context, joint)
 
+    def get_joint_damping(self, context, joint):
+        return self._plant._get_joint_damping(context, joint)
+
+    def set_joint_damping(self, context, joint, damping):
+        self._plant._set_joint_damping(context, joint, damping)
+
     def get_force_element_parameters(self, context, element):
         return self._plant._get_force_element_parameters(context, element)
 

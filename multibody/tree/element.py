@@ -72,6 +72,12 @@ class StateAccessor(Protocol):
     def is_joint_locked(self, context: Any, joint: Any) -> bool:
         """True if `joint` is locked in `context`."""
 
+    def get_joint_damping(self, context: Any, joint: Any) -> np.ndarray:
+        """Return the damping (nv of the joint,) `context` holds for `joint` (a copy)."""
+
+    def set_joint_damping(self, context: Any, joint: Any, damping: np.ndarray) -> None:
+        """Set the damping (nv of the joint,) of `joint` in `context` only."""
+
     def get_force_element_parameters(self, context: Any, element: Any) -> np.ndarray:
         """Return the parameters `context` holds for force `element` (a copy)."""
 

@@ -723,7 +723,8 @@ class MultibodyTree(TreeLookupsMixin, TreeCoordinatesMixin, TreeConstraintsMixin
         self, X_WB, V_WB_W, q, v, include_gravity: bool = True, inertia_params=None,
         element_parameters=None,
     ) -> float:
-        """Sum of the force elements' potential energies (J). (`element_parameters` as for `calc_force_elements_contribution`)"""
+        """Sum of the force elements' potential energies (J); `element_parameters` as
+        for `calc_force_elements_contribution`."""
         return self._sum_over_elements(
             "calc_potential_energy", X_WB, V_WB_W, q, v, include_gravity, inertia_params,
             element_parameters,
@@ -733,7 +734,8 @@ class MultibodyTree(TreeLookupsMixin, TreeCoordinatesMixin, TreeConstraintsMixin
         self, X_WB, V_WB_W, q, v, include_gravity: bool = True, inertia_params=None,
         element_parameters=None,
     ) -> float:
-        """Sum of the force elements' conservative powers (W). (`element_parameters` as for `calc_force_elements_contribution`)"""
+        """Sum of the force elements' conservative powers (W); `element_parameters` as
+        for `calc_force_elements_contribution`."""
         return self._sum_over_elements(
             "calc_conservative_power", X_WB, V_WB_W, q, v, include_gravity, inertia_params,
             element_parameters,
@@ -743,7 +745,8 @@ class MultibodyTree(TreeLookupsMixin, TreeCoordinatesMixin, TreeConstraintsMixin
         self, X_WB, V_WB_W, q, v, include_gravity: bool = True, inertia_params=None,
         element_parameters=None,
     ) -> float:
-        """Sum of the force elements' non-conservative powers (W), joint damping excluded. (`element_parameters` as for `calc_force_elements_contribution`)"""
+        """Sum of the force elements' non-conservative powers (W), joint damping excluded; `element_parameters` as
+        for `calc_force_elements_contribution`."""
         return self._sum_over_elements(
             "calc_non_conservative_power", X_WB, V_WB_W, q, v, include_gravity, inertia_params,
             element_parameters,

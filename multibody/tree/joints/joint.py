@@ -323,6 +323,19 @@ class Joint(MultibodyElement):
         """Set the damping: a scalar for every velocity, or a (nv,) vector (before finalize)."""
         self.set_default_damping_vector(damping)
 
+    def get_damping_vector(self, context) -> np.ndarray:
+        """The damping (nv,) held in `context` (the default until `set_damping_vector`),
+        as Drake's Joint::GetDampingVector."""
+        return self._state("get_damping_vector").get_joint_damping(context, self)
+
+    def set_damping_vector(self, context, damping) -> None:
+        """Set this joint's damping (nv,), entries >= 0, in `context` only (the default and
+        other Contexts keep theirs), as Drake's Joint::SetDampingVector; the dynamics of
+        that Context use it."""
+        d = as_vector(damping, self.num_velocities(), "Joint.set_damping_vector", "damping",
+                      nonnegative=True)
+        self._state("set_damping_vector").set_joint_damping(context, self, d)
+
     # -- armature (merganser extension) -------------------------------------------------
     def default_armature_vector(self) -> np.ndarray:
         """Armature per generalized velocity (kg·m² or kg), shape (nv,); zeros by default."""

@@ -47,6 +47,14 @@ class OneDofJoint(Joint):
 
     default_damping = damping
 
+    def get_damping(self, context) -> float:
+        """The damping coefficient held in `context` (Drake's GetDamping)."""
+        return float(self.get_damping_vector(context)[0])
+
+    def set_damping(self, context, damping: float) -> None:
+        """Set the damping coefficient (>= 0) in `context` only (Drake's SetDamping)."""
+        self.set_damping_vector(context, [damping])
+
     def default_armature(self) -> float:
         """Armature of the one velocity (see `Joint.set_default_armature_vector`)."""
         return float(self._armature[0])
