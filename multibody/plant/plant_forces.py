@@ -210,7 +210,8 @@ class PlantForcesMixin:
                     u = self._scattered_actuation(u, fd.scratch)
                 if not calc_forward_dynamics_damped(
                         core.ip, core.fp, core.dyn.workspace, state.q, state.v,
-                        u, self._damping(context), I10,
+                        u, self._damping(context) if self._context_damping_ever_set
+                        else self._tables.damping, I10,
                         self._kernel_gravity(), fd.F_Bo_W, False, fd.tau, fd.vdot):
                     return
         self._assemble_applied_forces(context, state, fd)
@@ -268,7 +269,7 @@ class PlantForcesMixin:
     def _fused_forward_dynamics(self, ctx, qt, views):
         """v̇ (a new (nv,) array) in one kernel call, or None (general path)."""
         if (not self._facade_one_call_fd or self._locked_velocities(ctx) is not None
-                or self._context_damping(ctx) is not None):
+                or (self._context_damping_ever_set and self._context_damping(ctx) is not None)):
             return None                # (its kernel has the default damping compiled in)
         inputs = ctx._inputs
         ports = self._ports
