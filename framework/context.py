@@ -33,6 +33,22 @@ def _readonly(array):
     return view
 
 
+
+def _discrete_state_args(i_or_x, x, group_index, xd):
+    """(i_or_x, x) of ``set_discrete_state`` from its positional arguments and pydrake's
+    keywords ``group_index=`` / ``xd=``."""
+    if group_index is None and xd is None:
+        if i_or_x is None:
+            raise TypeError("Context.set_discrete_state: give the values (xd), or a group "
+                            "index and the values")
+        return i_or_x, x
+    if xd is None or (group_index is not None and (i_or_x is not None or x is not None)) \
+            or (group_index is None and x is not None):
+        raise TypeError("Context.set_discrete_state: give (xd) or (group_index, xd), each once")
+    if group_index is None:
+        return (xd, None) if i_or_x is None else (i_or_x, xd)
+    return group_index, xd
+
 class _RootData:
     """State shared by every context of one tree."""
 
@@ -160,8 +176,13 @@ class Context:
         """Current time (s)."""
         return self._root.time
 
-    def set_time(self, t):
-        """Set the time; only allowed on the root context."""
+    def set_time(self, t=None, *, time_sec=None):
+        """Set the time (`t`, or pydrake's keyword `time_sec`); only allowed on the root
+        context."""
+        if (t is None) == (time_sec is None):
+            raise TypeError("Context.set_time: give the time once, as t or time_sec")
+        if t is None:
+            t = time_sec
         if self._parent is not None:
             raise ContextError(
                 f"Context.set_time: time can only be set on the root context, but this is the "
@@ -534,8 +555,10 @@ class LeafContext(Context):
                 f"{self._describe()} has {len(self._xd)}")
         return self._xd_ro[0]
 
-    def set_discrete_state(self, i_or_x, x=None):
-        """``set_discrete_state(x)`` (group 0) or ``set_discrete_state(i, x)``."""
+    def set_discrete_state(self, i_or_x=None, x=None, *, group_index=None, xd=None):
+        """``set_discrete_state(x)`` (group 0) or ``set_discrete_state(i, x)``; pydrake's
+        keywords ``group_index=`` and ``xd=`` are accepted."""
+        i_or_x, x = _discrete_state_args(i_or_x, x, group_index, xd)
         if x is None:
             i, x = 0, i_or_x
         else:
@@ -832,7 +855,8 @@ class DiagramContext(Context):
             return leaf._xd_ro[k]
         return as_vector_base(np.concatenate([leaf._xd[k] for leaf, k in self._xd_map]), False)
 
-    def set_discrete_state(self, i_or_x, x=None):
+    def set_discrete_state(self, i_or_x=None, x=None, *, group_index=None, xd=None):
+        i_or_x, x = _discrete_state_args(i_or_x, x, group_index, xd)
         if x is not None:
             leaf, k = self._map(self._xd_map, "set_discrete_state", int(i_or_x), "discrete state group")
             leaf.set_discrete_state(k, x)

@@ -154,10 +154,7 @@ class Diagram(System):
             return False
         return self._connection_map.get((dst, input.get_index())) == (src, output.get_index())
 
-    def has_direct_feedthrough(self, input_index, output_index=None):
-        if output_index is None:
-            return any(self.has_direct_feedthrough(input_index, j)
-                       for j in range(len(self._output_ports)))
+    def _has_feedthrough(self, input_index, output_index):
         i = self.get_input_port(input_index).get_index()
         j = self.get_output_port(output_index).get_index()
         return (i, j) in self._feedthrough

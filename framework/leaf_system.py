@@ -629,10 +629,7 @@ class LeafSystem(System):
         return values
 
     # ---- structure --------------------------------------------------------------------------
-    def has_direct_feedthrough(self, input_index, output_index=None):
-        if output_index is None:
-            return any(self.has_direct_feedthrough(input_index, j)
-                       for j in range(len(self._output_ports)))
+    def _has_feedthrough(self, input_index, output_index):
         inp = self.get_input_port(input_index)
         out = self.get_output_port(output_index)
         return self._depends_on_input(out._prerequisites, inp.get_index(), set())

@@ -91,8 +91,8 @@ class ContinuousState:
     def copy_to_vector(self):
         return np.array(self._owner._xc_read())
 
-    def set_from_vector(self, x):
-        self._owner._xc_write(x)
+    def set_from_vector(self, value):
+        self._owner._xc_write(value)
 
     set_value = set_from_vector
 

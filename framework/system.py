@@ -401,14 +401,50 @@ class System(metaclass=_SystemType):
         return 0.0
 
     # ---- structure --------------------------------------------------------------------------
-    def has_direct_feedthrough(self, input_index, output_index=None):
-        """True if output ``output_index`` may depend on input ``input_index`` at the same time
-        instant. With a single argument, whether any output depends on that input."""
+    def has_direct_feedthrough(self, *args, input_port=None, output_port=None,
+                               input_index=None, output_index=None):
+        """True if output ``output_port`` may depend on input ``input_port`` at the same
+        time instant: ``has_direct_feedthrough(input_port, output_port)``. With one
+        argument, ``has_direct_feedthrough(output_port)``: whether that output depends on
+        some input (Drake's HasDirectFeedthrough overloads). Ports are indices (or
+        names); pydrake's keywords ``input_port=`` / ``output_port=`` and the older
+        ``input_index=`` / ``output_index=`` are accepted.
+
+        Raises
+        ------
+        TypeError
+            On more than two arguments or an argument given twice.
+        """
+        fn = "has_direct_feedthrough"
+        if len(args) > 2:
+            raise TypeError(f"{fn}: takes (output_port) or (input_port, output_port), got "
+                            f"{len(args)} arguments")
+        if len(args) == 1:
+            args = (None, args[0])
+        given_in = [x for x in (args[0] if args else None, input_port, input_index)
+                    if x is not None]
+        given_out = [x for x in (args[1] if args else None, output_port, output_index)
+                     if x is not None]
+        if len(given_in) > 1 or len(given_out) > 1:
+            raise TypeError(f"{fn}: an input or output port given twice")
+        if not given_out:
+            if not given_in:
+                raise TypeError(f"{fn}: give output_port, or input_port and output_port")
+            # (input only: whether some output depends on it)
+            return any(self._has_feedthrough(given_in[0], j)
+                       for j in range(self.num_output_ports()))
+        if not given_in:
+            return any(self._has_feedthrough(i, given_out[0])
+                       for i in range(self.num_input_ports()))
+        return self._has_feedthrough(given_in[0], given_out[0])
+
+    def _has_feedthrough(self, input_index, output_index):
+        """Whether output `output_index` may depend on input `input_index` (subclasses)."""
         raise NotImplementedError
 
     def has_any_direct_feedthrough(self):
         """True when some output may depend on some input at the same instant."""
-        return any(self.has_direct_feedthrough(i, j) for i in range(self.num_input_ports())
+        return any(self._has_feedthrough(i, j) for i in range(self.num_input_ports())
                    for j in range(self.num_output_ports()))
 
     def validate_context(self, context):

@@ -17,9 +17,18 @@ def _vector_values(fn, value, size):
     return a
 
 
-def _scaled_sum(fn, values, args):
+def _scaled_sum(fn, values, args, kwargs):
     """``values + Σ scale * rhs`` for pydrake's ``plus_eq_scaled(scale, rhs)`` or
-    ``plus_eq_scaled([(scale, rhs), ...])`` (`args` the call's arguments)."""
+    ``plus_eq_scaled([(scale, rhs), ...])`` (`args` and `kwargs` the call's arguments,
+    pydrake's keywords ``scale=``, ``rhs=`` and ``rhs_scale=``)."""
+    unknown = sorted(set(kwargs) - {"scale", "rhs", "rhs_scale"})
+    if unknown:
+        raise TypeError(f"{fn}: unexpected keyword {unknown[0]!r}; valid keywords: scale, rhs, "
+                        f"rhs_scale")
+    if "rhs_scale" in kwargs:
+        args = args + (kwargs["rhs_scale"],)
+    elif "scale" in kwargs or "rhs" in kwargs:
+        args = args + tuple(kwargs[k] for k in ("scale", "rhs") if k in kwargs)
     if len(args) == 2:
         pairs = [args]
     elif len(args) == 1:
@@ -106,10 +115,10 @@ class VectorBase(np.ndarray, metaclass=_VectorBaseType):
         (Drake's SetFrom)."""
         self.set_from_vector(_vector_values("VectorBase.set_from", value, len(self)))
 
-    def plus_eq_scaled(self, *args):
+    def plus_eq_scaled(self, *args, **kwargs):
         """``self += scale * rhs`` (``plus_eq_scaled(scale, rhs)``), or the sum over
-        ``[(scale, rhs), ...]``; returns self (Drake's PlusEqScaled)."""
-        self.set_from_vector(_scaled_sum("VectorBase.plus_eq_scaled", self, args))
+        ``[(scale, rhs), ...]`` (``rhs_scale=``); returns self (Drake's PlusEqScaled)."""
+        self.set_from_vector(_scaled_sum("VectorBase.plus_eq_scaled", self, args, kwargs))
         return self
 
     def set_from_vector(self, value):
@@ -234,10 +243,10 @@ class BasicVector:
         (Drake's SetFrom)."""
         self._data[:] = _vector_values("BasicVector.set_from", value, self._data.shape[0])
 
-    def plus_eq_scaled(self, *args):
+    def plus_eq_scaled(self, *args, **kwargs):
         """``self += scale * rhs`` (``plus_eq_scaled(scale, rhs)``), or the sum over
-        ``[(scale, rhs), ...]``; returns self (Drake's PlusEqScaled)."""
-        self._data[:] = _scaled_sum("BasicVector.plus_eq_scaled", self._data, args)
+        ``[(scale, rhs), ...]`` (``rhs_scale=``); returns self (Drake's PlusEqScaled)."""
+        self._data[:] = _scaled_sum("BasicVector.plus_eq_scaled", self._data, args, kwargs)
         return self
 
     def set_zero(self):

@@ -237,3 +237,46 @@ def test_declare_input_port_by_data_type_and_default_names():
     assert repr(kUseDefaultName) == "kUseDefaultName"
     with pytest.raises(TypeError):
         s.declare_input_port("bad", "matrix", 1)
+
+
+def test_pydrake_keywords_on_context_and_vector_setters():
+    from merganser.framework import BasicVector, LeafSystem
+    system = LeafSystem()
+    system.declare_discrete_state(2)
+    system.declare_discrete_state(1)
+    system.declare_continuous_state(2)
+    ctx = system.create_default_context()
+    ctx.set_time(time_sec=2.5)
+    assert ctx.get_time() == 2.5
+    ctx.set_time(3.0)
+    assert ctx.get_time() == 3.0
+    with pytest.raises(TypeError, match="give the time once"):
+        ctx.set_time(1.0, time_sec=2.0)
+    ctx.set_discrete_state(group_index=1, xd=[5.0])
+    ctx.set_discrete_state(xd=[1.0, 2.0])
+    np.testing.assert_array_equal(ctx.get_discrete_state(0), [1.0, 2.0])
+    np.testing.assert_array_equal(ctx.get_discrete_state(1), [5.0])
+    with pytest.raises(TypeError, match="each once"):
+        ctx.set_discrete_state(0, group_index=1, xd=[5.0])
+    ctx.get_mutable_continuous_state().set_from_vector(value=[3.0, 4.0])
+    np.testing.assert_array_equal(ctx.get_continuous_state_vector(), [3.0, 4.0])
+    v = BasicVector([1.0, 2.0])
+    v.plus_eq_scaled(scale=2.0, rhs=[1.0, 1.0])
+    v.plus_eq_scaled(rhs_scale=[(1.0, [1.0, -1.0]), (0.5, [2.0, 2.0])])
+    np.testing.assert_array_equal(v.get_value(), [5.0, 4.0])
+    with pytest.raises(TypeError, match="unexpected keyword 'factor'"):
+        v.plus_eq_scaled(factor=2.0, rhs=[1.0, 1.0])
+
+
+def test_has_direct_feedthrough_takes_drakes_overloads_and_keywords():
+    from merganser.framework import ConstantVectorSource, Gain, Integrator
+    gain, integrator = Gain(k=2.0, size=1), Integrator(1)
+    # one argument: the output port (does it depend on some input?), as Drake
+    assert gain.has_direct_feedthrough(0) and not integrator.has_direct_feedthrough(0)
+    assert not ConstantVectorSource([1.0]).has_direct_feedthrough(0)
+    assert gain.has_direct_feedthrough(input_port=0, output_port=0)
+    assert gain.has_direct_feedthrough(output_port=0)
+    assert gain.has_direct_feedthrough(input_index=0, output_index=0)   # API.md's names
+    assert not integrator.has_direct_feedthrough(0, 0)
+    with pytest.raises(TypeError, match="given twice"):
+        gain.has_direct_feedthrough(0, 0, output_port=0)
