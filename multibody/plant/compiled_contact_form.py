@@ -83,6 +83,9 @@ def _check(plant, loop):
         if plant._context_damping(context) is not None:
             return ("the context holds its own joint damping (the compiled form has the "
                     "defaults)")
+        if plant._context_reflected_inertia(context) is not None:
+            return ("the context holds its own rotor inertia or gear ratio (the compiled "
+                    "form has the defaults)")
         if loop._scene(context) is None:
             return ("a proximity geometry is not modeled by the compiled contact step "
                     "(hydroelastic, or posed by another source)")

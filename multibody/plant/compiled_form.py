@@ -108,6 +108,9 @@ def _check(plant):
         if plant._context_damping(context) is not None:
             return ("the context holds its own joint damping (the compiled form has the "
                     "defaults)")
+        if plant._context_reflected_inertia(context) is not None:
+            return ("the context holds its own rotor inertia or gear ratio (the compiled "
+                    "form has the defaults)")
         return None
 
     return check

@@ -184,8 +184,9 @@ class PlantCacheMixin:
         inertia = self._cache.inertia.eval(context)
         t = self._tables
         mm.M[:] = self._dyn.mass_matrix(s.q, inertia.I10)
-        if t.has_reflected_inertia:
-            mm.M[t.diag_nv] += t.reflected_inertia
+        reflected, has_reflected = self._reflected_inertia(context)
+        if has_reflected:
+            mm.M[t.diag_nv] += reflected
 
     def _calc_acceleration_kinematics(self, context, acc):
         s = self._cache.state.eval(context)

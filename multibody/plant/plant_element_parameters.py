@@ -22,6 +22,11 @@
   once a Context changed some joint's. The dynamics read `_damping(context)`; the fused
   kernels that compile D in (the one-call forward dynamics, the lazy force elements, the
   compiled forms and the discrete loop) are bypassed for such a Context.
+- Actuators' rotor inertia Iᵣ and gear ratio ρ per Context (Drake's
+  JointActuator::SetRotorInertia / SetGearRatio): one abstract parameter, an
+  `ActuatorRotors` (None until a Context changes one), with the reflected-inertia vector
+  (armature + Σ ρ² Iᵣ, nv) it gives; the dynamics read `_reflected_inertia(context)`, and
+  the fused kernels (which compile the default in) step aside for such a Context.
 - A FixedOffsetFrame's pose X_PF in its parent can be set per Context (Drake's
   SetPoseInParentFrame): one abstract parameter, ``{frame index: X_PF}`` (empty by
   default); the frame queries of that Context use it. Frames a joint or a bushing is
@@ -35,8 +40,8 @@ from merganser.multibody.tree.constraints import DistanceConstraintParams, Dista
 from merganser.multibody.tree.errors import ElementLookupError
 from merganser.multibody.tree.frames import FixedOffsetFrame
 
-__all__ = ["FramePoseError", "JointDamping", "JointLocks", "PlantElementParametersMixin", "apply_joint_locks",
-           "locked_step_mass_matrix"]
+__all__ = ["ActuatorRotors", "FramePoseError", "JointDamping", "JointLocks",
+           "PlantElementParametersMixin", "apply_joint_locks", "locked_step_mass_matrix"]
 
 #: The mass a locked velocity gets in the discrete solvers, relative to the largest
 #: diagonal entry of M: large enough that contact impulses cannot move it (its velocity
@@ -74,6 +79,30 @@ class JointDamping:
 
     def __repr__(self):
         return f"JointDamping(D={None if self.D is None else self.D.tolist()})"
+
+
+class ActuatorRotors:
+    """The actuators' rotor inertias and gear ratios a Context holds (immutable):
+    ``rotor_inertia``, ``gear_ratio`` (nu,) in actuation order and ``reflected`` (nv,),
+    the reflected-inertia vector they give (armature included), all read-only; all None
+    for the defaults."""
+
+    __slots__ = ("rotor_inertia", "gear_ratio", "reflected")
+
+    def __init__(self, rotor_inertia=None, gear_ratio=None, reflected=None):
+        values = []
+        for a in (rotor_inertia, gear_ratio, reflected):
+            if a is not None:
+                a = np.array(a, dtype=float)
+                a.flags.writeable = False
+            values.append(a)
+        self.rotor_inertia, self.gear_ratio, self.reflected = values
+
+    def __repr__(self):
+        if self.rotor_inertia is None:
+            return "ActuatorRotors(defaults)"
+        return (f"ActuatorRotors(rotor_inertia={self.rotor_inertia.tolist()}, "
+                f"gear_ratio={self.gear_ratio.tolist()})")
 
 
 class FramePoseError(RuntimeError):
@@ -135,6 +164,8 @@ class PlantElementParametersMixin:
     # Set (on the plant) once some Context holds its own joint damping: the fused paths
     # that compile the default damping in then check the Context (see `_damping`).
     _context_damping_ever_set = False
+    # Likewise once some Context holds its own rotor inertia or gear ratio.
+    _context_rotors_ever_set = False
 
     def _declare_element_parameters(self):
         """At finalize: a numeric parameter per parametrized force element and the
@@ -147,6 +178,7 @@ class PlantElementParametersMixin:
                 self._element_parameter_index[i] = self.declare_numeric_parameter(defaults)
         self._joint_locks_index = self.declare_abstract_parameter(JointLocks())
         self._joint_damping_index = self.declare_abstract_parameter(JointDamping())
+        self._actuator_rotors_index = self.declare_abstract_parameter(ActuatorRotors())
         self._frame_poses_index = self.declare_abstract_parameter({})
         self._compiled_frames = _frames_compiled_into_the_model(self._tree)
         ids = self._tree.get_constraint_ids()
@@ -244,6 +276,54 @@ class PlantElementParametersMixin:
         d[start:start + joint.num_velocities()] = damping
         self._context_damping_ever_set = True
         ctx.set_abstract_parameter(self._joint_damping_index, JointDamping(d))
+
+    # ---- actuators' rotor inertia and gear ratio ------------------------------------------
+    def _context_reflected_inertia(self, context):
+        """The reflected-inertia vector (nv,) `context` holds, or None when it holds the
+        defaults (the plant's own context; read-only)."""
+        if not self._context_rotors_ever_set:
+            return None
+        return context._pa[self._actuator_rotors_index].get_value().reflected
+
+    def _reflected_inertia(self, context):
+        """(reflected inertia (nv,), whether any is non-zero) of the plant's own
+        `context`."""
+        r = self._context_reflected_inertia(context)
+        if r is None:
+            return self._tables.reflected_inertia, self._tables.has_reflected_inertia
+        return r, bool(r.any())
+
+    def _get_actuator_rotor(self, context, actuator):
+        fn = "JointActuator.rotor_inertia"
+        self._tree._check_element(actuator, self._tree._actuator_slots, fn, "actuator")
+        ctx = self._ctx(context, fn)
+        held = ctx._pa[self._actuator_rotors_index].get_value()
+        a = actuator.input_start()
+        if held.rotor_inertia is None:
+            return actuator.default_rotor_inertia(), actuator.default_gear_ratio()
+        return float(held.rotor_inertia[a]), float(held.gear_ratio[a])
+
+    def _set_actuator_rotor(self, context, actuator, rotor_inertia=None, gear_ratio=None):
+        fn = "JointActuator.set_rotor_inertia"
+        self._tree._check_element(actuator, self._tree._actuator_slots, fn, "actuator")
+        ctx = self._ctx(context, fn)
+        actuators = self._tree._actuators
+        held = ctx._pa[self._actuator_rotors_index].get_value()
+        if held.rotor_inertia is None:
+            Ir = np.array([x.default_rotor_inertia() for x in actuators], dtype=float)
+            rho = np.array([x.default_gear_ratio() for x in actuators], dtype=float)
+        else:
+            Ir, rho = held.rotor_inertia.copy(), held.gear_ratio.copy()
+        a = actuator.input_start()
+        if rotor_inertia is not None:
+            Ir[a] = rotor_inertia
+        if gear_ratio is not None:
+            rho[a] = gear_ratio
+        R = np.array(self._tables.reflected_inertia, dtype=float)
+        for k, x in enumerate(actuators):
+            R[x.joint().velocity_start()] += rho[k] ** 2 * Ir[k] - x.default_reflected_inertia()
+        self._context_rotors_ever_set = True
+        ctx.set_abstract_parameter(self._actuator_rotors_index, ActuatorRotors(Ir, rho, R))
 
     # ---- fixed offset frames' poses -------------------------------------------------------
     def _frame_poses(self, ctx):

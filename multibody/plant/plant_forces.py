@@ -197,7 +197,8 @@ class PlantForcesMixin:
     def _calc_unlocked_forward_dynamics(self, context, fd):
         state = self._cache.state.eval(context)
         I10 = self._cache.inertia.eval(context).I10
-        if self._facade_one_call_fd:
+        if self._facade_one_call_fd and not (self._context_rotors_ever_set and
+                                             self._context_reflected_inertia(context) is not None):
             inputs = context._inputs
             ports = self._ports
             if (inputs[ports.applied_generalized_force._index] is None
@@ -218,7 +219,8 @@ class PlantForcesMixin:
         self._add_contact_forces(context, fd)
         g = self._kernel_gravity()
         F = fd.F_Bo_W if fd.has_F else None
-        if self._tables.has_reflected_inertia:
+        reflected, has_reflected = self._reflected_inertia(context)
+        if has_reflected:
             M = self._cache.mass_matrix.eval(context).M
             tau0 = self._dyn.inverse_dynamics(state.q, state.v, np.zeros(self._tables.nv), I10,
                                               g, F)
@@ -269,7 +271,9 @@ class PlantForcesMixin:
     def _fused_forward_dynamics(self, ctx, qt, views):
         """v̇ (a new (nv,) array) in one kernel call, or None (general path)."""
         if (not self._facade_one_call_fd or self._locked_velocities(ctx) is not None
-                or (self._context_damping_ever_set and self._context_damping(ctx) is not None)):
+                or (self._context_damping_ever_set and self._context_damping(ctx) is not None)
+                or (self._context_rotors_ever_set
+                    and self._context_reflected_inertia(ctx) is not None)):
             return None                # (its kernel has the default damping compiled in)
         inputs = ctx._inputs
         ports = self._ports
@@ -359,7 +363,8 @@ class PlantForcesMixin:
             vdot = self._vector_arg(fn, "known_vdot", known_vdot, qt.nv, "nv")
         if forces.__class__ is not MultibodyForces or forces._sized_for is not qt:
             self._check_forces(forces, fn)
-        if views is not None:
+        if views is not None and not (self._context_rotors_ever_set and
+                                      self._context_reflected_inertia(context) is not None):
             entry = context.cache_entries[qt.inertia_index]
             I10 = entry.value.I10 if entry.valid else qt.inertia_entry.eval(context).I10
             tau = _empty(qt.nv)
@@ -380,13 +385,14 @@ class PlantForcesMixin:
                 if not qt.k_inverse(qt.ip, qt.fp, qt.local.ws, views[3], views[4], vdot, I10,
                                     qt.constants, forces._F_Bo_W, forces._tau, tau):
                     return tau
-        ctx, t = context, self._tables
+        ctx = context
         q, v = self._eval_q_v(ctx)
         tau = self._dyn.inverse_dynamics(q, v, vdot, self._eval_I10(ctx), _ZERO3,
                                          self._node_forces(external_forces)).copy()
         tau -= external_forces.generalized_forces()
-        if t.has_reflected_inertia:
-            tau += t.reflected_inertia * vdot
+        reflected, has_reflected = self._reflected_inertia(ctx)
+        if has_reflected:
+            tau += reflected * vdot
         return tau
 
     def calc_generalized_forces_for_acceleration(self, context, x, known_vdot, out=None):
@@ -461,8 +467,9 @@ class PlantForcesMixin:
                 tau_app -= D * v
             np.subtract(self._dyn.inverse_dynamics(q, v, known_vdot, I10, _ZERO3, F_node),
                         tau_app, out=out)
-        if t.has_reflected_inertia:
-            out += t.reflected_inertia * known_vdot
+        reflected, has_reflected = self._reflected_inertia(ctx)
+        if has_reflected:
+            out += reflected * known_vdot
         return out
 
     def calc_generalized_forces(self, context, forces):
@@ -541,7 +548,8 @@ class PlantForcesMixin:
         """Mass matrix M(q) (nv, nv) by the composite rigid body algorithm (actuators'
         reflected inertia on the diagonal)."""
         context, qt, views = self._fast_context(context, "calc_mass_matrix")
-        if views is not None:
+        if views is not None and not (self._context_rotors_ever_set and
+                                      self._context_reflected_inertia(context) is not None):
             entry = context.cache_entries[qt.inertia_index]
             M = _empty(qt.shape_vv)
             if not qt.k_mass(qt.ip, qt.fp, qt.local.ws, views[3],
@@ -551,8 +559,9 @@ class PlantForcesMixin:
         ctx = context
         q, _ = self._eval_q_v(ctx)
         M = self._dyn.mass_matrix(q, self._eval_I10(ctx)).copy()
-        if self._tables.has_reflected_inertia:
-            M[self._tables.diag_nv] += self._tables.reflected_inertia
+        reflected, has_reflected = self._reflected_inertia(ctx)
+        if has_reflected:
+            M[self._tables.diag_nv] += reflected
         return M
 
     def calc_mass_matrix_via_inverse_dynamics(self, context):
@@ -568,8 +577,9 @@ class PlantForcesMixin:
             e[:] = 0.0
             e[j] = 1.0
             M[:, j] = self._dyn.inverse_dynamics(q, zeros, e, I10, _ZERO3)
-        if t.has_reflected_inertia:
-            M[t.diag_nv] += t.reflected_inertia
+        reflected, has_reflected = self._reflected_inertia(ctx)
+        if has_reflected:
+            M[t.diag_nv] += reflected
         return M
 
     @staticmethod

@@ -31,7 +31,7 @@ class PlantLinearizationMixin:
     def _exactly_linearizable(self, context):
         t = self._tables
         if (not t.continuous or t.has_rpy or t.has_force_elements or not t.gravity_in_kernel
-                or t.has_reflected_inertia):
+                or self._reflected_inertia(context)[1]):
             return False
         port = self._ports.applied_spatial_force
         return not (port.has_value(context) and port.eval(context))

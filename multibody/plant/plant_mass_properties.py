@@ -219,8 +219,9 @@ class PlantMassPropertiesMixin:
         ctx = self._ctx(context, "calc_kinetic_energy")
         q, v = self._eval_q_v(ctx)
         ke = self._dyn.kinetic_energy(q, v, self._eval_I10(ctx))
-        if self._tables.has_reflected_inertia:
-            ke += 0.5 * float(self._tables.reflected_inertia @ (v * v))
+        reflected, has_reflected = self._reflected_inertia(ctx)
+        if has_reflected:
+            ke += 0.5 * float(reflected @ (v * v))
         return ke
 
     def calc_potential_energy(self, context):

@@ -411,6 +411,12 @@ class PlantStateAccessor:
     def is_joint_locked(self, context, joint):
         return self._plant._is_joint_locked(context, joint)
 
+    def get_actuator_rotor(self, context, actuator):
+        return self._plant._get_actuator_rotor(context, actuator)
+
+    def set_actuator_rotor(self, context, actuator, rotor_inertia=None, gear_ratio=None):
+        self._plant._set_actuator_rotor(context, actuator, rotor_inertia, gear_ratio)
+
     def get_joint_damping(self, context, joint):
         return self._plant._get_joint_damping(context, joint)
 

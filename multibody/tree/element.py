@@ -78,6 +78,13 @@ class StateAccessor(Protocol):
     def set_joint_damping(self, context: Any, joint: Any, damping: np.ndarray) -> None:
         """Set the damping (nv of the joint,) of `joint` in `context` only."""
 
+    def get_actuator_rotor(self, context: Any, actuator: Any) -> tuple:
+        """Return (rotor inertia, gear ratio) `context` holds for `actuator`."""
+
+    def set_actuator_rotor(self, context: Any, actuator: Any, rotor_inertia=None,
+                           gear_ratio=None) -> None:
+        """Set the rotor inertia and/or gear ratio of `actuator` in `context` only."""
+
     def get_force_element_parameters(self, context: Any, element: Any) -> np.ndarray:
         """Return the parameters `context` holds for force `element` (a copy)."""
 

@@ -95,13 +95,36 @@ class JointActuator(MultibodyElement):
         return u
 
     def rotor_inertia(self, context) -> float:
-        """The rotor inertia in `context`: the default (merganser keeps rotor inertia and
-        gear ratio as model constants, not Context parameters)."""
-        return self._rotor_inertia
+        """The rotor inertia Iᵣ held in `context` (the default until `set_rotor_inertia`),
+        as Drake's Context parameter."""
+        return self._state("rotor_inertia").get_actuator_rotor(context, self)[0]
+
+    def set_rotor_inertia(self, context, rotor_inertia: float) -> None:
+        """Set Iᵣ (>= 0) in `context` only; that Context's dynamics use ρ² Iᵣ (Drake's
+        SetRotorInertia)."""
+        value = float(rotor_inertia)
+        if not (np.isfinite(value) and value >= 0.0):
+            raise ValueError(f"JointActuator.set_rotor_inertia: actuator {self._name!r}: "
+                             f"rotor_inertia must be finite and >= 0, got {rotor_inertia!r}")
+        self._state("set_rotor_inertia").set_actuator_rotor(context, self, rotor_inertia=value)
+
+    def set_gear_ratio(self, context, gear_ratio: float) -> None:
+        """Set ρ (finite) in `context` only (Drake's SetGearRatio)."""
+        value = float(gear_ratio)
+        if not np.isfinite(value):
+            raise ValueError(f"JointActuator.set_gear_ratio: actuator {self._name!r}: "
+                             f"gear_ratio must be finite, got {gear_ratio!r}")
+        self._state("set_gear_ratio").set_actuator_rotor(context, self, gear_ratio=value)
+
+    def calc_reflected_inertia(self, context) -> float:
+        """ρ² Iᵣ of the values held in `context` (Drake's calc_reflected_inertia)."""
+        rotor_inertia, gear_ratio = self._state("calc_reflected_inertia").get_actuator_rotor(
+            context, self)
+        return gear_ratio ** 2 * rotor_inertia
 
     def gear_ratio(self, context) -> float:
-        """The gear ratio in `context`: the default (see `rotor_inertia`)."""
-        return self._gear_ratio
+        """The gear ratio ρ held in `context` (the default until `set_gear_ratio`)."""
+        return self._state("gear_ratio").get_actuator_rotor(context, self)[1]
 
     def num_inputs(self) -> int:
         """Number of actuation inputs (always 1)."""
