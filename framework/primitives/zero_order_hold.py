@@ -84,6 +84,22 @@ class ZeroOrderHold(LeafSystem):
         else:
             ctx.set_discrete_state(0, self.get_input_port(0).eval(ctx))
 
+    def set_vector_state(self, context, value):
+        """Set the held value of a vector hold to `value` (size n), Drake's
+        SetVectorState.
+
+        Raises
+        ------
+        TypeError
+            For a hold of abstract values (see `latch_input_port_to_state`).
+        """
+        fn = "ZeroOrderHold.set_vector_state"
+        if self._abstract:
+            raise TypeError(f"{fn}: system '{self.get_name()}' holds abstract values, not a "
+                            f"vector")
+        ctx = self._context_from(context, fn)
+        ctx.set_discrete_state(0, value)
+
     def _output_abstract(self, context, output):
         output.set_value(copy.deepcopy(context.get_abstract_state(0).get_value()))
 

@@ -411,6 +411,10 @@ class PlantStateAccessor:
     def is_joint_locked(self, context, joint):
         return self._plant._is_joint_locked(context, joint)
 
+    def eval_element_kinematics(self, context):
+        plant = self._plant
+        return plant._kinematics_for_elements(plant._ctx(context, "eval_element_kinematics"))
+
     def get_actuator_rotor(self, context, actuator):
         return self._plant._get_actuator_rotor(context, actuator)
 

@@ -78,6 +78,9 @@ class StateAccessor(Protocol):
     def set_joint_damping(self, context: Any, joint: Any, damping: np.ndarray) -> None:
         """Set the damping (nv of the joint,) of `joint` in `context` only."""
 
+    def eval_element_kinematics(self, context: Any) -> tuple:
+        """Return (X_WB (nb, 4, 4), V_WB_W (nb, 6), q, v), node order, of `context`."""
+
     def get_actuator_rotor(self, context: Any, actuator: Any) -> tuple:
         """Return (rotor inertia, gear ratio) `context` holds for `actuator`."""
 

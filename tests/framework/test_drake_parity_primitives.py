@@ -238,3 +238,16 @@ def test_add_random_inputs_feeds_unconnected_random_ports_only():
     w_in = sources[0].get_output_port(0).eval(sources[0].get_my_context_from_root(ctx))
     np.testing.assert_allclose(
         density.get_output_port_w_out().eval(density.get_my_context_from_root(ctx)), w_in)
+
+
+def test_zero_order_hold_set_vector_state_sets_the_held_value():
+    from merganser.framework import ZeroOrderHold
+    zoh = ZeroOrderHold(period_sec=0.1, vector_size=2)
+    ctx = zoh.create_default_context()
+    zoh.set_vector_state(ctx, [1.0, -2.0])
+    np.testing.assert_array_equal(zoh.get_output_port().eval(ctx), [1.0, -2.0])
+    with pytest.raises(ValueError):
+        zoh.set_vector_state(ctx, [1.0])
+    abstract = ZeroOrderHold(period_sec=0.1, abstract_model_value="x")
+    with pytest.raises(TypeError, match="holds abstract values"):
+        abstract.set_vector_state(abstract.create_default_context(), [1.0])

@@ -49,6 +49,50 @@ def test_bushing_constants_in_a_context_change_its_dynamics_only():
     np.testing.assert_array_equal(bushing.get_force_damping_constants(fresh), [4.0] * 3)
 
 
+def test_bushing_spatial_forces_on_its_frames_balance():
+    plant, bushing = _bushing_plant()
+    ctx = plant.create_default_context()
+    plant.set_positions(ctx, [0.1])
+    plant.set_velocities(ctx, [0.5])
+    bushing.set_force_damping_constants(ctx, [0.0, 0.0, 0.0])
+    F_C = bushing.calc_bushing_spatial_force_on_frame_c(ctx)
+    F_A = bushing.calc_bushing_spatial_force_on_frame_a(ctx)
+    # C is 0.1 m along +x of A: f = -k x on C (at Co, no moment), -f on A; the moment of
+    # -f about Ao is zero since f acts along the line AoCo
+    np.testing.assert_allclose(F_C.translational(), [-100.0 * 0.1, 0.0, 0.0], atol=1e-12)
+    np.testing.assert_allclose(F_C.rotational(), [0.0, 0.0, 0.0], atol=1e-12)
+    np.testing.assert_allclose(F_A.translational(), -F_C.translational(), atol=1e-15)
+    np.testing.assert_allclose(F_A.rotational(), [0.0, 0.0, 0.0], atol=1e-12)
+    # the force the plant applies on the body is F_C
+    vdot = plant.calc_forward_dynamics(ctx)
+    np.testing.assert_allclose(vdot, [F_C.translational()[0] / 2.0], rtol=1e-12)
+
+
+def test_bushing_frame_forces_are_equal_and_opposite_about_one_point():
+    from merganser.geometry import RigidTransform
+    from merganser.multibody import FixedOffsetFrame
+    plant = MultibodyPlant(0.0)
+    body = plant.add_rigid_body("body", M_BBo_B=SpatialInertia.solid_sphere_with_mass(2.0, 0.1))
+    plant.add_joint(PrismaticJoint("x", plant.world_frame(), body.body_frame(), [1.0, 0, 0]))
+    C = plant.add_frame(FixedOffsetFrame("C", body.body_frame(), RigidTransform([0, 0.05, 0])))
+    bushing = plant.add_force_element(LinearBushingRollPitchYaw(
+        plant.world_frame(), C, [1.0, 1.0, 1.0], [0.0, 0.0, 0.0], [100.0, 200.0, 300.0],
+        [0.0, 0.0, 0.0]))
+    plant.finalize()
+    ctx = plant.create_default_context()
+    plant.set_positions(ctx, [0.1])
+    F_A = bushing.calc_bushing_spatial_force_on_frame_a(ctx).get_coeffs()
+    F_C = bushing.calc_bushing_spatial_force_on_frame_c(ctx).get_coeffs()
+    # f = -(kx x, ky y, kz z) at p_AoCo = (0.1, 0.05, 0): not along AoCo, so both have a
+    # moment; shifted to one point the two cancel (Newton's third law)
+    np.testing.assert_allclose(F_C[3:], [-10.0, -10.0, 0.0], atol=1e-12)
+    assert abs(F_A[2]) > 0.1 and abs(F_C[2]) > 0.1
+    p_CoAo = np.array([-0.1, -0.05, 0.0])
+    tau_A_at_Co = F_A[:3] + np.cross(p_CoAo, F_A[3:])
+    np.testing.assert_allclose(tau_A_at_Co + F_C[:3], 0.0, atol=1e-12)
+    np.testing.assert_allclose(F_A[3:] + F_C[3:], 0.0, atol=1e-15)
+
+
 def test_bushing_torque_constants_round_trip_and_are_checked():
     plant, bushing = _bushing_plant()
     ctx = plant.create_default_context()

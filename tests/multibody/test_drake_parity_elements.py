@@ -344,3 +344,22 @@ def test_default_pose_of_floating_joints_and_drakes_refusal_elsewhere():
                      ("set_default_pose_pair", (q_FM, [0.0, 0.0, 0.0]))):
         with pytest.raises(RuntimeError, match="'hinge' is a revolute joint; only floating"):
             getattr(hinge, fn)(*args)
+
+
+def test_quaternion_floating_joint_set_orientation_keeps_the_translation():
+    from merganser.multibody import QuaternionFloatingJoint
+    plant = MultibodyPlant(0.0)
+    body = plant.add_rigid_body("b", SpatialInertia.solid_sphere_with_mass(1.0, 0.1))
+    joint = plant.add_joint(QuaternionFloatingJoint("f", plant.world_frame(), body.body_frame()))
+    plant.finalize()
+    ctx = plant.create_default_context()
+    joint.set_pose(ctx, RigidTransform([1.0, 2.0, 3.0]))
+    R = RotationMatrix.make_z_rotation(0.5)
+    joint.set_orientation(ctx, R)
+    X = joint.get_pose(ctx)
+    np.testing.assert_allclose(X.rotation().matrix(), R.matrix(), atol=1e-15)
+    np.testing.assert_array_equal(X.translation(), [1.0, 2.0, 3.0])
+    np.testing.assert_allclose(joint.get_quaternion(ctx), [np.cos(0.25), 0, 0, np.sin(0.25)],
+                               atol=1e-15)
+    with pytest.raises(TypeError, match="must be a RotationMatrix"):
+        joint.set_orientation(ctx, np.eye(3))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from merganser.geometry import RollPitchYaw, RotationMatrix
+from merganser.multibody.math.spatial_force import SpatialForce
 from merganser.multibody.tree.force_elements.force_element import ForceElement, add_point_force
 from merganser.multibody.tree.frames import Frame
 from merganser.multibody.tree.joints.joint import as_vector
@@ -221,6 +222,30 @@ class LinearBushingRollPitchYaw(ForceElement):
 
         p_WBo = X_WA[:3, 3] + 0.5 * p_AoCo_W
         return R_WA @ t_A, R_WA @ f_A, p_WBo
+
+    def _spatial_forces_on_frames(self, context, fn):
+        """(F_A_W at Ao, F_C_W at Co) (6,) each, [torque; force] in W, in `context`."""
+        state = self._state(fn)
+        X_WB, V_WB_W, _, _ = state.eval_element_kinematics(context)
+        t_W, f_W, p_WBo = self.calc_torque_and_force(
+            X_WB, V_WB_W, state.get_force_element_parameters(context, self))
+        p_WAo = (X_WB[self._node0] @ self._frameA.pose_in_body_matrix())[:3, 3]
+        p_WCo = (X_WB[self._node1] @ self._frameC.pose_in_body_matrix())[:3, 3]
+        F_C = np.concatenate([t_W + np.cross(p_WBo - p_WCo, f_W), f_W])
+        F_A = np.concatenate([-t_W - np.cross(p_WBo - p_WAo, f_W), -f_W])
+        return F_A, F_C
+
+    def calc_bushing_spatial_force_on_frame_a(self, context):
+        """The SpatialForce F_A_W the bushing applies on frame A, at Ao, expressed in W
+        (Drake's CalcBushingSpatialForceOnFrameA): minus the force on C, shifted."""
+        F_A, _ = self._spatial_forces_on_frames(context, "calc_bushing_spatial_force_on_frame_a")
+        return SpatialForce(F_A[:3], F_A[3:])
+
+    def calc_bushing_spatial_force_on_frame_c(self, context):
+        """The SpatialForce F_C_W the bushing applies on frame C, at Co, expressed in W
+        (Drake's CalcBushingSpatialForceOnFrameC)."""
+        _, F_C = self._spatial_forces_on_frames(context, "calc_bushing_spatial_force_on_frame_c")
+        return SpatialForce(F_C[:3], F_C[3:])
 
     def calc_and_add_forces(self, X_WB, V_WB_W, q, v, tau_out, F_Bo_W_out,
                             parameters=None) -> None:

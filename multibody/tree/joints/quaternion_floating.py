@@ -91,6 +91,14 @@ class QuaternionFloatingJoint(FloatingJoint):
         q[:4] = _unit_quaternion(q_FM, "QuaternionFloatingJoint.set_quaternion")
         self.set_positions(context, q)
 
+    def set_orientation(self, context, R) -> None:
+        """Set R_FM (a RotationMatrix) in `context`, keeping p_FoMo_F (Drake's
+        SetOrientation)."""
+        if not isinstance(R, RotationMatrix):
+            raise TypeError(f"QuaternionFloatingJoint.set_orientation: R must be a "
+                            f"RotationMatrix, got {type(R).__name__}")
+        self.set_quaternion(context, np.asarray(R.to_quaternion(), dtype=float))
+
     def get_pose(self, context) -> RigidTransform:
         """X_FM in `context` (the quaternion is normalized)."""
         q = self.get_positions(context)
