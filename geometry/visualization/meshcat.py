@@ -21,12 +21,14 @@ from __future__ import annotations
 
 import base64
 import json
+import math
 import warnings
 from pathlib import Path
 
 import numpy as np
 
 from merganser.geometry.visualization.meshcat_animation import MeshcatAnimation
+from merganser.geometry.visualization.meshcat_controls import MeshcatControls
 from merganser.geometry.visualization.meshcat_shapes import shape_to_object
 
 __all__ = ["Meshcat", "MeshcatUnavailableError", "meshcat_viewer_bundle"]
@@ -90,8 +92,10 @@ class _Command:
         return self._data
 
 
-class Meshcat:
-    """A meshcat scene (see the module docstring).
+class Meshcat(MeshcatControls):
+    """A meshcat scene (see the module docstring), with Drake's sliders and buttons
+    (`geometry.visualization.meshcat_controls`: values held for the program,
+    no controls drawn) and realtime-rate / simulation-time reports.
 
     Parameters
     ----------
@@ -100,6 +104,9 @@ class Meshcat:
     """
 
     def __init__(self, start_server=False):
+        super().__init__()
+        self._realtime_rate = 0.0
+        self._simulation_time = 0.0
         self._objects = {}        # path -> set_object command
         self._transforms = {}     # path -> set_transform command
         self._properties = {}     # (path, property) -> set_property command
@@ -147,9 +154,14 @@ class Meshcat:
             self._server.window.send(_Command(cmd))
 
     # ---- scene ---------------------------------------------------------------------------
-    def set_object(self, path, shape_or_object, rgba=None):
-        """Set the object at `path`: a geometry Shape (drawn with `rgba`) or a three.js
-        object JSON dict."""
+    def set_object(self, path, shape_or_object=None, rgba=None, *, shape=None):
+        """Set the object at `path`: a geometry Shape (drawn with `rgba`; pydrake's keyword
+        ``shape=``) or a three.js object JSON dict."""
+        if (shape_or_object is None) == (shape is None):
+            raise TypeError("Meshcat.set_object: give the shape once (positionally or as "
+                            "shape=)")
+        if shape_or_object is None:
+            shape_or_object = shape
         full = _full_path(path)
         obj = shape_or_object if isinstance(shape_or_object, dict) else shape_to_object(
             shape_or_object, rgba)
@@ -157,9 +169,15 @@ class Meshcat:
         self._objects[full] = cmd
         self._send(cmd)
 
-    def set_transform(self, path, X_ParentPath, time_in_recording=None):
+    def set_transform(self, path, X_ParentPath=None, time_in_recording=None, *, matrix=None):
         """Set the transform of `path` relative to its parent path (RigidTransform or (4, 4),
-        which may include a positive scale); keyframed too while recording."""
+        which may include a positive scale; pydrake's ``matrix=`` for the (4, 4) form);
+        keyframed too while recording."""
+        if (X_ParentPath is None) == (matrix is None):
+            raise TypeError("Meshcat.set_transform: give the transform once (X_ParentPath "
+                            "or matrix=)")
+        if X_ParentPath is None:
+            X_ParentPath = matrix
         full = _full_path(path)
         X = _matrix4("Meshcat.set_transform", X_ParentPath)
         if self._recording is not None and time_in_recording is not None:
@@ -170,8 +188,15 @@ class Meshcat:
         self._transforms[full] = cmd
         self._send(cmd)
 
-    def set_property(self, path, prop, value, time_in_recording=None):
-        """Set a property of `path` ("visible", "color", "position", ...)."""
+    def set_property(self, path, prop=None, value=None, time_in_recording=None, *,
+                     property=None):  # noqa: A002 (pydrake's keyword)
+        """Set a property of `path` ("visible", "color", "position", ...; the name as
+        `prop` or pydrake's ``property=``)."""
+        if (prop is None) == (property is None) or value is None:
+            raise TypeError("Meshcat.set_property: give the property name once (prop or "
+                            "property=) and its value")
+        if prop is None:
+            prop = property
         full = _full_path(path)
         if isinstance(value, np.ndarray):
             value = [float(v) for v in value]
@@ -223,12 +248,46 @@ class Meshcat:
         m = self._transforms[_full_path(path)]["matrix"]
         return np.array(m, dtype=float).reshape(4, 4).T
 
+    # ---- realtime rate and simulation time (Drake's reports to the browser) ------------------
+    def set_realtime_rate(self, rate):
+        """Record the realtime rate to report (the Simulator's, as Drake's visualizers
+        send it); shown by Drake's own viewer, kept here for `get_realtime_rate`."""
+        rate = float(rate)
+        if not math.isfinite(rate):
+            raise ValueError(f"Meshcat.set_realtime_rate: rate must be finite, got {rate!r}")
+        self._realtime_rate = rate
+
+    def get_realtime_rate(self):
+        """The last rate given to `set_realtime_rate` (0 before)."""
+        return self._realtime_rate
+
+    def set_simulation_time(self, sim_time):
+        """Record the simulation time to report (Drake's SetSimulationTime)."""
+        sim_time = float(sim_time)
+        if not math.isfinite(sim_time):
+            raise ValueError(f"Meshcat.set_simulation_time: sim_time must be finite, got "
+                             f"{sim_time!r}")
+        self._simulation_time = sim_time
+
+    def get_simulation_time(self):
+        """The last time given to `set_simulation_time` (0 before)."""
+        return self._simulation_time
+
+    def flush(self):
+        """Drake's Flush: commands are sent as they are made here, so nothing is pending."""
+
     # ---- recording -----------------------------------------------------------------------
-    def start_recording(self, frames_per_second=64.0, set_transforms_while_recording=True):
-        """Start keyframing; an existing recording is replaced."""
+    def start_recording(self, frames_per_second=64.0, set_visualizations_while_recording=True,
+                        *, set_transforms_while_recording=None):
+        """Start keyframing; an existing recording is replaced. With
+        `set_visualizations_while_recording` False (pydrake's keyword; the older
+        ``set_transforms_while_recording`` too) the scene itself is not updated while
+        recording."""
+        if set_transforms_while_recording is not None:
+            set_visualizations_while_recording = set_transforms_while_recording
         self._recording = MeshcatAnimation(frames_per_second)
         self._animation = self._recording
-        self._set_while_recording = bool(set_transforms_while_recording)
+        self._set_while_recording = bool(set_visualizations_while_recording)
 
     def stop_recording(self):
         """Stop keyframing (the recording is kept)."""

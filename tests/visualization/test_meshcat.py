@@ -197,3 +197,50 @@ def test_live_server_serves_the_viewer_and_stops():
         meshcat.stop_server()
     assert process.poll() is not None
     assert meshcat.object_paths() == ["/merganser/box"]      # the scene outlives the server
+
+
+def test_sliders_and_buttons_follow_drakes_semantics():
+    meshcat = Meshcat()
+    with pytest.warns(UserWarning, match="shows no sliders or buttons"):
+        value = meshcat.add_slider("a", min=0.0, max=1.0, step=0.1, value=0.55)
+    assert value == pytest.approx(0.6)                      # snapped to the step from min
+    assert meshcat.add_slider("b", 0.0, 1.0, 0.25, 2.0) == 1.0          # clamped
+    assert meshcat.get_slider_names() == ["a", "b"]
+    assert meshcat.set_slider_value("a", -3.0) == 0.0
+    assert meshcat.get_slider_value("a") == 0.0
+    with pytest.raises(RuntimeError, match="already has a slider named a"):
+        meshcat.add_slider("a", 0.0, 1.0, 0.1, 0.5)
+    with pytest.raises(RuntimeError, match=r"any slider named zz\. The registered slider "
+                                           r"names are \(a, b\)"):
+        meshcat.get_slider_value("zz")
+    assert meshcat.delete_slider("a") and not meshcat.delete_slider("a", strict=False)
+    with pytest.raises(RuntimeError, match="any slider named a"):
+        meshcat.delete_slider("a")
+    meshcat.add_button("go", keycode="KeyG")
+    assert meshcat.get_button_clicks("go") == 0 and meshcat.get_button_names() == ["go"]
+    meshcat.add_button("go")                                # re-adding resets the count
+    with pytest.raises(RuntimeError, match="any button named stop"):
+        meshcat.get_button_clicks("stop")
+    meshcat.delete_added_controls()
+    assert meshcat.get_slider_names() == [] and meshcat.get_button_names() == []
+    with pytest.raises(ValueError, match="need finite min <= max"):
+        meshcat.add_slider("c", 1.0, 0.0, 0.1, 0.5)
+
+
+def test_realtime_rate_simulation_time_and_pydrake_keywords():
+    meshcat = Meshcat()
+    assert meshcat.get_realtime_rate() == 0.0
+    meshcat.set_realtime_rate(0.8)
+    meshcat.set_simulation_time(1.5)
+    assert (meshcat.get_realtime_rate(), meshcat.get_simulation_time()) == (0.8, 1.5)
+    meshcat.flush()
+    meshcat.set_object("box", shape=Box(1.0, 2.0, 3.0))
+    meshcat.set_transform("box", matrix=np.eye(4))
+    meshcat.set_property("box", property="visible", value=False)
+    assert meshcat.has_path("box")
+    with pytest.raises(TypeError, match="give the shape once"):
+        meshcat.set_object("box", Box(1.0, 1.0, 1.0), shape=Box(1.0, 1.0, 1.0))
+    meshcat.start_recording(set_visualizations_while_recording=False)
+    meshcat.set_transform("box", RigidTransform([1.0, 0.0, 0.0]), time_in_recording=0.0)
+    # keyframed, not applied to the scene while recording
+    np.testing.assert_array_equal(meshcat.get_transform("box"), np.eye(4))
