@@ -168,7 +168,11 @@ class BasicVector:
 
     __slots__ = ("_data",)
 
-    def __init__(self, data):
+    def __init__(self, data=None, *, size=None):
+        if (data is None) == (size is None):
+            raise TypeError("BasicVector: give the values (data) or a size (size=), once")
+        if size is not None:
+            data = int(size)
         if isinstance(data, (int, np.integer)):
             self._data = np.zeros(int(data))
         else:

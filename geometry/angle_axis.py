@@ -24,7 +24,12 @@ class AngleAxis:
 
     __slots__ = ("_angle", "_axis")
 
-    def __init__(self, angle=None, axis=None, *, quaternion=None, rotation=None):
+    def __init__(self, angle=None, axis=None, *, quaternion=None, rotation=None, other=None):
+        if other is not None:                   # pydrake's copy constructor
+            if not isinstance(other, AngleAxis):
+                raise TypeError(f"AngleAxis: other must be an AngleAxis, got "
+                                f"{type(other).__name__}")
+            angle, axis = other.angle(), other.axis()
         if quaternion is not None or rotation is not None:
             R = RotationMatrix(quaternion if quaternion is not None else rotation)
             angle, axis = R.to_angle_axis()

@@ -43,7 +43,12 @@ class Quaternion(np.ndarray):
         (3, 3) rotation matrix (or a RotationMatrix).
     """
 
-    def __new__(cls, wxyz=None, x=None, y=None, z=None, *, w=None, rotation=None):
+    def __new__(cls, wxyz=None, x=None, y=None, z=None, *, w=None, rotation=None, other=None):
+        if other is not None:                   # pydrake's copy constructor
+            if not isinstance(other, Quaternion):
+                raise TypeError(f"Quaternion: other must be a Quaternion, got "
+                                f"{type(other).__name__}")
+            wxyz = np.array(other, dtype=float)
         if rotation is not None:
             R = rotation.matrix() if hasattr(rotation, "matrix") else rotation
             return cls._raw(rotation_matrix_to_quaternion(np.asarray(R, dtype=np.float64)))

@@ -278,7 +278,8 @@ class PiecewisePolynomial(Trajectory):
     @classmethod
     def cubic_with_continuous_second_derivatives(
             cls, breaks, samples, sample_dot_at_start=None, sample_dot_at_end=None,
-            periodic_end_condition: bool = False) -> PiecewisePolynomial:
+            periodic_end_condition: bool = False, *,
+            periodic_end: bool | None = None) -> PiecewisePolynomial:
         """Cubic spline with continuous first and second derivatives at interior breaks.
 
         End conditions: the given first derivatives at both ends (clamped) when
@@ -295,9 +296,15 @@ class PiecewisePolynomial(Trajectory):
         sample_dot_at_start, sample_dot_at_end : array_like, shape (rows, cols), optional
             First time derivatives at the first and last breaks (both or neither).
         periodic_end_condition : bool, optional
-            Use the periodic end condition (only without end derivatives).
+            Use the periodic end condition (only without end derivatives). As in pydrake,
+            it may also be the third positional argument (``(breaks, samples, True)``),
+            or the keyword ``periodic_end=``.
         """
         function = "cubic_with_continuous_second_derivatives"
+        if isinstance(sample_dot_at_start, (bool, np.bool_)) and sample_dot_at_end is None:
+            sample_dot_at_start, periodic_end_condition = None, bool(sample_dot_at_start)
+        if periodic_end is not None:
+            periodic_end_condition = bool(periodic_end)
         clamped = sample_dot_at_start is not None or sample_dot_at_end is not None
         if clamped and (sample_dot_at_start is None or sample_dot_at_end is None):
             missing = "sample_dot_at_end" if sample_dot_at_end is None else "sample_dot_at_start"

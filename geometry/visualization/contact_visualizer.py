@@ -91,9 +91,17 @@ class ContactVisualizer(LeafSystem):
         self.declare_forced_publish_event(self._publish)
 
     @staticmethod
-    def add_to_builder(builder, plant_or_contact_results_port, meshcat, params=None):
-        """Add a ContactVisualizer fed by the plant's contact results output; returns it."""
-        port = plant_or_contact_results_port
+    def add_to_builder(builder, plant_or_contact_results_port=None, meshcat=None, params=None, *,
+                       plant=None, contact_results_port=None):
+        """Add a ContactVisualizer fed by the plant's contact results output (pydrake's
+        keywords ``plant=`` or ``contact_results_port=`` also name the source); returns
+        it."""
+        given = [x for x in (plant_or_contact_results_port, plant, contact_results_port)
+                 if x is not None]
+        if len(given) != 1 or meshcat is None:
+            raise TypeError("ContactVisualizer.add_to_builder: give the plant or the contact "
+                            "results port once, and the meshcat")
+        port = given[0]
         if hasattr(port, "get_contact_results_output_port"):
             port = port.get_contact_results_output_port()
         visualizer = builder.add_system(ContactVisualizer(meshcat, params))

@@ -97,10 +97,17 @@ class MeshcatVisualizer(LeafSystem):
 
     # ---- construction helpers ------------------------------------------------------------
     @staticmethod
-    def add_to_builder(builder, scene_graph_or_query_port, meshcat, params=None):
+    def add_to_builder(builder, scene_graph_or_query_port=None, meshcat=None, params=None, *,
+                       scene_graph=None, query_object_port=None):
         """Add a MeshcatVisualizer to `builder`, fed by the SceneGraph's query output port
-        (or by the given query output port); returns it."""
-        port = scene_graph_or_query_port
+        (or by the given query output port; pydrake's keywords ``scene_graph=`` or
+        ``query_object_port=`` also name it); returns it."""
+        given = [x for x in (scene_graph_or_query_port, scene_graph, query_object_port)
+                 if x is not None]
+        if len(given) != 1 or meshcat is None:
+            raise TypeError("MeshcatVisualizer.add_to_builder: give the scene graph or its "
+                            "query port once, and the meshcat")
+        port = given[0]
         if hasattr(port, "get_query_output_port"):
             port = port.get_query_output_port()
         visualizer = builder.add_system(MeshcatVisualizer(meshcat, params))

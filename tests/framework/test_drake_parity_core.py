@@ -280,3 +280,20 @@ def test_has_direct_feedthrough_takes_drakes_overloads_and_keywords():
     assert not integrator.has_direct_feedthrough(0, 0)
     with pytest.raises(TypeError, match="given twice"):
         gain.has_direct_feedthrough(0, 0, output_port=0)
+
+
+def test_basic_vector_of_a_size_and_periodic_spline_spellings():
+    from merganser.framework import BasicVector, PiecewisePolynomial
+    np.testing.assert_array_equal(BasicVector(size=3).get_value(), [0.0, 0.0, 0.0])
+    with pytest.raises(TypeError, match="once"):
+        BasicVector([1.0], size=1)
+    breaks, samples = [0.0, 1.0, 2.0, 3.0], np.array([[0.0, 1.0, 0.0, 0.0]])
+    splines = [PiecewisePolynomial.cubic_with_continuous_second_derivatives(breaks, samples, True),
+               PiecewisePolynomial.cubic_with_continuous_second_derivatives(
+                   breaks, samples, periodic_end=True),
+               PiecewisePolynomial.cubic_with_continuous_second_derivatives(
+                   breaks, samples, periodic_end_condition=True)]
+    for pp in splines:          # pydrake's periodic spline gives 0.625 at t = 0.5
+        np.testing.assert_allclose(pp.value(0.5), [[0.625]], rtol=1e-14)
+        np.testing.assert_allclose(pp.eval_derivative(0.0, 1), pp.eval_derivative(3.0, 1),
+                                   atol=1e-12)

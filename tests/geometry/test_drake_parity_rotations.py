@@ -195,3 +195,14 @@ def test_rigid_transform_make_unchecked_takes_a_3x4_pose_without_checks():
     assert not skewed.rotation().is_valid()
     with pytest.raises(ValueError, match=r"pose must have shape \(3, 4\), got \(4, 4\)"):
         RigidTransform.make_unchecked(np.eye(4))
+
+
+def test_copy_constructors_take_pydrakes_other_keyword():
+    from merganser.geometry import AngleAxis
+    q = Quaternion([0.5, 0.5, 0.5, 0.5])
+    np.testing.assert_array_equal(Quaternion(other=q).wxyz(), q.wxyz())
+    a = AngleAxis(0.3, [0.0, 0.0, 1.0])
+    b = AngleAxis(other=a)
+    assert b.angle() == 0.3 and np.array_equal(b.axis(), [0.0, 0.0, 1.0])
+    with pytest.raises(TypeError, match="other must be an AngleAxis"):
+        AngleAxis(other=q)

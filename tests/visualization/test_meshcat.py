@@ -244,3 +244,22 @@ def test_realtime_rate_simulation_time_and_pydrake_keywords():
     meshcat.set_transform("box", RigidTransform([1.0, 0.0, 0.0]), time_in_recording=0.0)
     # keyframed, not applied to the scene while recording
     np.testing.assert_array_equal(meshcat.get_transform("box"), np.eye(4))
+
+
+def test_visualizers_add_to_builder_take_pydrakes_keywords():
+    from merganser.multibody import add_multibody_plant_scene_graph
+    builder = DiagramBuilder()
+    plant, scene_graph = add_multibody_plant_scene_graph(builder, 0.001)
+    plant.finalize()
+    meshcat = Meshcat()
+    visualizer = MeshcatVisualizer.add_to_builder(builder, scene_graph=scene_graph,
+                                                  meshcat=meshcat)
+    contacts = ContactVisualizer.add_to_builder(builder, plant=plant, meshcat=meshcat)
+    diagram = builder.build()
+    assert diagram.are_connected(scene_graph.get_query_output_port(),
+                                 visualizer.get_query_object_input_port())
+    assert diagram.are_connected(plant.get_contact_results_output_port(),
+                                 contacts.get_contact_results_input_port())
+    with pytest.raises(TypeError, match="give the scene graph or its query port once"):
+        MeshcatVisualizer.add_to_builder(DiagramBuilder(), scene_graph, meshcat,
+                                         scene_graph=scene_graph)
