@@ -594,6 +594,47 @@ class PiecewisePolynomial(Trajectory):
         return self._from_data(self._breaks[first:last + 2],
                                self._coefficients[first:last + 1])
 
+    # ---- matrix shape ------------------------------------------------------------------
+
+    def block(self, start_row: int, start_col: int, block_rows: int,
+              block_cols: int) -> PiecewisePolynomial:
+        """A new trajectory whose value is the (block_rows, block_cols) block of this one's
+        starting at (start_row, start_col) (Drake's Block).
+
+        Raises
+        ------
+        ValueError
+            If the block does not lie inside the (rows, cols) value.
+        """
+        rows, cols = self._coefficients.shape[2:]
+        r, c, br, bc = (int(x) for x in (start_row, start_col, block_rows, block_cols))
+        if not (0 <= r and 0 <= c and 0 <= br and 0 <= bc and r + br <= rows
+                and c + bc <= cols):
+            raise ValueError(f"PiecewisePolynomial.block: the block ({r}, {c}) + ({br}, {bc}) "
+                             f"does not lie inside the ({rows}, {cols}) value")
+        return self._from_data(self._breaks, self._coefficients[:, :, r:r + br, c:c + bc])
+
+    def transpose(self) -> PiecewisePolynomial:
+        """A new trajectory whose value is this one's transposed (Drake's Transpose)."""
+        return self._from_data(self._breaks, self._coefficients.transpose(0, 1, 3, 2))
+
+    def reshape(self, rows: int, cols: int) -> None:
+        """Reshape the value to (rows, cols) in place, the entries kept in column-major
+        order as Eigen's resize (Drake's Reshape).
+
+        Raises
+        ------
+        ValueError
+            If rows * cols differs from the number of entries.
+        """
+        S, D, r0, c0 = self._coefficients.shape
+        rows, cols = int(rows), int(cols)
+        if rows < 0 or cols < 0 or rows * cols != r0 * c0:
+            raise ValueError(f"PiecewisePolynomial.reshape: ({rows}, {cols}) does not hold "
+                             f"the {r0} x {c0} = {r0 * c0} entries")
+        flat = self._coefficients.reshape(S, D, r0 * c0, order="F")
+        self._set_data(self._breaks, flat.reshape(S, D, rows, cols, order="F"))
+
     # ---- calculus and comparison -------------------------------------------------------
 
     def integral(self, value_at_start_time=0.0) -> PiecewisePolynomial:

@@ -11,7 +11,7 @@ import numpy as np
 
 from .rotational_inertia import RotationalInertia, _check_vector3, point_mass_inertia_matrix
 
-__all__ = ["UnitInertia"]
+__all__ = ["UnitInertia", "UnitInertiaMassError"]
 
 _UNIT_VECTOR_TOLERANCE = 1e-10
 
@@ -31,6 +31,10 @@ def _check_unit_vector(caller, unit_vector):
             f"{np.asarray(unit_vector).tolist()} (norm {norm:.6g})"
         )
     return b
+
+
+class UnitInertiaMassError(RuntimeError, ValueError):
+    """A unit inertia asked of a mass that is not strictly positive."""
 
 
 class UnitInertia(RotationalInertia):
@@ -65,6 +69,27 @@ class UnitInertia(RotationalInertia):
             )
         return cls._unchecked(I.copy_to_full_matrix3() / float(mass))
 
+    def set_from_rotational_inertia(self, I, mass):
+        """Set this unit inertia to I / mass in place and return it (Drake's
+        SetFromRotationalInertia; `from_rotational_inertia` makes a new one).
+
+        Raises
+        ------
+        ValueError
+            A `UnitInertiaMassError` (also a RuntimeError, as Drake's) if `mass` is not
+            strictly positive and finite; TypeError if `I` is not a RotationalInertia.
+        """
+        if not isinstance(I, RotationalInertia):
+            raise TypeError(f"UnitInertia.set_from_rotational_inertia: I must be a "
+                            f"RotationalInertia, got {type(I).__name__}")
+        if not (np.isfinite(mass) and mass > 0.0):
+            raise UnitInertiaMassError(f"UnitInertia.set_from_rotational_inertia: mass must "
+                                       f"be strictly positive, got {mass!r}")
+        G = I.copy_to_full_matrix3() / float(mass)
+        G.flags.writeable = False
+        self._I = G
+        return self
+
     # ------------------------------------------------------------------ named solids
     @classmethod
     def point_mass(cls, p_FQ):
@@ -73,7 +98,6 @@ class UnitInertia(RotationalInertia):
         p = _check_vector3(p_FQ, "UnitInertia.point_mass", "p_FQ")
         return cls._unchecked(point_mass_inertia_matrix(p))
 
-    @classmethod
     @classmethod
     def axially_symmetric(cls, moment_parallel, moment_perpendicular, unit_vector):
         """Return J b bᵀ + K (1 - b bᵀ): moment J about the unit axis b, K across it."""

@@ -45,6 +45,10 @@ def drake_resource_root() -> str | None:
     return None
 
 
+#: Files that stop ROS's package crawl in their folder (`populate_from_ros_package_path`).
+_ROS_IGNORE_MARKERS = frozenset({"AMENT_IGNORE", "CATKIN_IGNORE", "COLCON_IGNORE"})
+
+
 class UnresolvedUriError(RuntimeError, ValueError):
     """A URI names an unknown package or a file that does not exist."""
 
@@ -193,10 +197,21 @@ class PackageMap:
         root = os.path.abspath(os.fspath(path))
         if not os.path.isdir(root):
             raise ValueError(f"PackageMap.populate_from_folder: {root!r} is not a directory")
+        return self._crawl(root, ros=False)
+
+    def _crawl(self, root, ros):
+        """Register the packages under `root`; with `ros`, ROS's crawl rules: no descent
+        into a package found or into a folder holding an AMENT_IGNORE, CATKIN_IGNORE or
+        COLCON_IGNORE marker."""
         added = []
         for dirpath, dirnames, filenames in os.walk(root):
             dirnames.sort()
+            if ros and _ROS_IGNORE_MARKERS.intersection(filenames):
+                dirnames[:] = []
+                continue
             if "package.xml" in filenames:
+                if ros:
+                    dirnames[:] = []
                 manifest = os.path.join(dirpath, "package.xml")
                 try:
                     name = _package_name_from_manifest(manifest)
@@ -205,6 +220,17 @@ class PackageMap:
                 if name not in self._paths and name not in self._remote:
                     self._paths[name] = dirpath
                     added.append(name)
+        return added
+
+    def populate_from_ros_package_path(self):
+        """Search the folders of ROS_PACKAGE_PATH with ROS's crawl rules (Drake's
+        PopulateFromRosPackagePath): subfolders of a package found are not searched, nor
+        folders holding an AMENT_IGNORE, CATKIN_IGNORE or COLCON_IGNORE file. Returns the
+        names added."""
+        added = []
+        for folder in os.environ.get("ROS_PACKAGE_PATH", "").split(os.pathsep):
+            if folder and os.path.isdir(folder):
+                added += self._crawl(os.path.abspath(folder), ros=True)
         return added
 
     def populate_from_environment(self, environment_variable: str = "ROS_PACKAGE_PATH"):

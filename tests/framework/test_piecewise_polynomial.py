@@ -556,3 +556,22 @@ def test_from_coefficients_uses_local_time_and_is_read_only():
         trajectory.get_coefficients()[0, 0, 0, 0] = 5.0
     with pytest.raises(ValueError, match="from_coefficients: 2 breaks given for 2 segments"):
         PiecewisePolynomial.from_coefficients([1.0, 2.0], coefficients)
+
+
+def test_block_transpose_and_column_major_reshape():
+    breaks = [0.0, 1.0, 2.0]
+    samples = [np.arange(6.0).reshape(2, 3) + 10.0 * k for k in range(3)]
+    pp = PiecewisePolynomial.first_order_hold(breaks, samples)
+    t = 0.5
+    value = pp.value(t)                                        # (2, 3)
+    np.testing.assert_array_equal(pp.block(0, 1, 2, 2).value(t), value[:, 1:3])
+    np.testing.assert_array_equal(pp.transpose().value(1.5), pp.value(1.5).T)
+    with pytest.raises(ValueError, match=r"does not lie inside the \(2, 3\) value"):
+        pp.block(1, 1, 2, 2)
+    pp.reshape(3, 2)
+    # Eigen's resize keeps the column-major order of the entries
+    np.testing.assert_array_equal(pp.value(t),
+                                  value.reshape(-1, order="F").reshape(3, 2, order="F"))
+    assert (pp.rows(), pp.cols()) == (3, 2)
+    with pytest.raises(ValueError, match="does not hold the 3 x 2 = 6 entries"):
+        pp.reshape(4, 2)

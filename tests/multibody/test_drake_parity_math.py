@@ -148,3 +148,16 @@ def test_inertia_constructors_list_their_valid_keywords():
         RotationalInertia(mass=1.0, p_BQ_E=[1.0, 0.0, 0.0])
     with pytest.raises(TypeError, match="SpatialInertia: unknown keyword argument 'p_BoBcm_B'"):
         SpatialInertia(mass=1.0, p_BoBcm_B=[0, 0, 0], G_SP_E=UnitInertia.solid_sphere(1.0))
+
+
+def test_unit_inertia_set_from_rotational_inertia_in_place():
+    from merganser.multibody import RotationalInertia, UnitInertia
+    G = UnitInertia(1.0, 1.0, 1.0)
+    I = RotationalInertia(2.0, 4.0, 6.0, 0.2, 0.0, -0.4)
+    assert G.set_from_rotational_inertia(I, 2.0) is G
+    np.testing.assert_allclose(G.copy_to_full_matrix3(), I.copy_to_full_matrix3() / 2.0)
+    with pytest.raises(RuntimeError, match="mass must be strictly positive"):
+        G.set_from_rotational_inertia(I, 0.0)
+    with pytest.raises(ValueError):
+        G.set_from_rotational_inertia(I, -1.0)
+    np.testing.assert_allclose(G.get_moments(), [1.0, 2.0, 3.0])     # unchanged by the errors

@@ -1,5 +1,6 @@
 """Parser and PackageMap under pydrake 1.51's API, in snake_case (issue 18)."""
 
+import os
 from pathlib import Path
 
 import pytest
@@ -78,3 +79,25 @@ def test_package_map_api(tmp_path):
         other.add("b", tmp_path / "pkg_a")
     with pytest.raises(TypeError, match="other_map must be a PackageMap"):
         empty.add_map({"x": tmp_path})
+
+
+def test_populate_from_ros_package_path_follows_ros_crawl_rules(tmp_path, monkeypatch):
+    from merganser.multibody.parsing import PackageMap
+
+    def package(folder, name):
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / "package.xml").write_text(f"<package><name>{name}</name></package>")
+
+    package(tmp_path / "ws" / "outer", "outer")
+    package(tmp_path / "ws" / "outer" / "nested", "nested")      # inside a package: skipped
+    package(tmp_path / "ws" / "ignored" / "pkg", "hidden")
+    (tmp_path / "ws" / "ignored" / "COLCON_IGNORE").write_text("")
+    package(tmp_path / "other" / "b", "b_pkg")
+    monkeypatch.setenv("ROS_PACKAGE_PATH",
+                       f"{tmp_path / 'ws'}{os.pathsep}{tmp_path / 'other'}")
+    ros = PackageMap.make_empty()
+    assert sorted(ros.populate_from_ros_package_path()) == ["b_pkg", "outer"]
+    assert ros.get_path("outer") == str(tmp_path / "ws" / "outer")
+    plain = PackageMap.make_empty()          # the plain crawl finds all four
+    assert sorted(plain.populate_from_environment("ROS_PACKAGE_PATH")) == [
+        "b_pkg", "hidden", "nested", "outer"]
