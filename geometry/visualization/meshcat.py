@@ -28,6 +28,9 @@ from pathlib import Path
 import numpy as np
 
 from merganser.geometry.visualization.meshcat_animation import MeshcatAnimation
+from merganser.geometry.visualization.meshcat_buffers import (
+    OrthographicCamera, PerspectiveCamera, SideOfFaceToRender, camera_object, line_object,
+    surface_arrays, triangle_mesh_object)
 from merganser.geometry.visualization.meshcat_controls import MeshcatControls
 from merganser.geometry.visualization.meshcat_shapes import shape_to_object
 
@@ -102,6 +105,10 @@ class Meshcat(MeshcatControls):
     start_server : bool
         Start the live meshcat server now (see `start_server`).
     """
+
+    SideOfFaceToRender = SideOfFaceToRender
+    PerspectiveCamera = PerspectiveCamera
+    OrthographicCamera = OrthographicCamera
 
     def __init__(self, start_server=False):
         super().__init__()
@@ -232,6 +239,86 @@ class Meshcat(MeshcatControls):
         self.set_property("/Cameras/default/rotated/<object>", "position",
                           [float(d[0]), float(d[2]), float(-d[1])])
 
+    # ---- lines, meshes, surfaces (`geometry.visualization.meshcat_buffers`) --------------
+    _DARK = (0.1, 0.1, 0.1, 1.0)
+
+    def set_line(self, path, vertices, line_width=1.0, rgba=_DARK):
+        """A polyline through the (3, N) `vertices` (m, in the path's frame)."""
+        self.set_object(path, line_object("set_line", vertices, line_width, rgba))
+
+    def set_line_segments(self, path, start, end, line_width=1.0, rgba=_DARK):
+        """Segments from each column of `start` (3, N) to the same column of `end`."""
+        start = np.asarray(start, dtype=float)
+        end = np.asarray(end, dtype=float)
+        if start.shape != end.shape or start.ndim != 2 or start.shape[0] != 3:
+            raise ValueError(f"Meshcat.set_line_segments: start and end must be (3, N) "
+                             f"arrays of one shape, got {start.shape} and {end.shape}")
+        pairs = np.empty((3, 2 * start.shape[1]))
+        pairs[:, 0::2], pairs[:, 1::2] = start, end
+        self.set_object(path, line_object("set_line_segments", pairs, line_width, rgba,
+                                          segments=True))
+
+    def set_triangle_mesh(self, path, vertices, faces, rgba=_DARK, wireframe=False,
+                          wireframe_line_width=1.0, side=SideOfFaceToRender.kDoubleSide):
+        """A triangle mesh of the (3, N) `vertices` and (3, M) integer `faces`."""
+        self.set_object(path, triangle_mesh_object(
+            "set_triangle_mesh", vertices, faces, rgba=rgba, wireframe=wireframe,
+            wireframe_line_width=wireframe_line_width, side=side))
+
+    def set_triangle_color_mesh(self, path, vertices, faces, colors, wireframe=False,
+                                wireframe_line_width=1.0,
+                                side=SideOfFaceToRender.kDoubleSide):
+        """A triangle mesh colored per vertex by `colors` (3, N), rgb in [0, 1]."""
+        self.set_object(path, triangle_mesh_object(
+            "set_triangle_color_mesh", vertices, faces, colors=colors, wireframe=wireframe,
+            wireframe_line_width=wireframe_line_width, side=side))
+
+    def plot_surface(self, path, X, Y, Z, rgba=(0.1, 0.1, 0.9, 1.0), wireframe=False,
+                     wireframe_line_width=1.0):
+        """The surface z = Z(X, Y) of (m, n) grids, two triangles per grid cell."""
+        vertices, faces = surface_arrays("plot_surface", X, Y, Z)
+        self.set_triangle_mesh(path, vertices, faces, rgba, wireframe, wireframe_line_width)
+
+    # ---- camera and render mode ----------------------------------------------------------
+    def set_camera(self, camera, path="/Cameras/default/rotated"):
+        """Replace the camera at `path` by a PerspectiveCamera or an OrthographicCamera
+        (Drake's SetCamera)."""
+        self.set_object(path, camera_object(camera))
+
+    def set_camera_target(self, target_in_world):
+        """Point the default camera at `target_in_world` (3,), keeping its offset."""
+        target = np.asarray(target_in_world, dtype=float).reshape(3)
+        X = np.eye(4)
+        X[:3, 3] = target
+        self.set_transform("/Cameras/default", X)
+
+    def set2d_render_mode(self, X_WC=None, xmin=-1.0, xmax=1.0, ymin=-1.0, ymax=1.0):
+        """Look along +y of the camera pose X_WC (default: from (0, -1, 0)) with an
+        orthographic camera spanning [xmin, xmax] x [ymin, ymax] in its x-z plane, the
+        grid, axes and background hidden (Drake's Set2dRenderMode)."""
+        X = np.eye(4) if X_WC is None else _matrix4("Meshcat.set2d_render_mode", X_WC)
+        if X_WC is None:
+            X[1, 3] = -1.0
+        self.set_transform("/Cameras/default", X)
+        self.set_property("/Cameras/default/rotated/<object>", "position", [0.0, 0.0, 0.0])
+        self.set_camera(OrthographicCamera(left=xmin, right=xmax, top=ymax, bottom=ymin,
+                                           near=-1000.0, far=1000.0))
+        for hidden in ("/Grid", "/Axes", "/Background"):
+            self.set_property(hidden, "visible", False)
+
+    def reset_render_mode(self):
+        """Undo `set2d_render_mode`: the default perspective camera, grid, axes and
+        background back (Drake's ResetRenderMode)."""
+        self.set_camera(PerspectiveCamera(fov=75.0, aspect=1.0, near=0.01, far=100.0))
+        self.set_transform("/Cameras/default", np.eye(4))
+        for shown in ("/Grid", "/Axes", "/Background"):
+            self.set_property(shown, "visible", True)
+
+    def get_tracked_camera_pose(self):
+        """None: the viewer reports no camera pose back (Drake returns None until a
+        browser does)."""
+        return None
+
     def has_path(self, path):
         """True when an object or a transform is set at `path` or below."""
         full = _full_path(path)
@@ -242,6 +329,10 @@ class Meshcat(MeshcatControls):
     def object_paths(self):
         """Paths of every object set, sorted."""
         return sorted(self._objects)
+
+    def get_object(self, path):
+        """The three.js object JSON (a dict) last set at `path` (KeyError if none)."""
+        return self._objects[_full_path(path)]["object"]
 
     def get_transform(self, path):
         """The last (4, 4) transform set at `path` (KeyError if none)."""

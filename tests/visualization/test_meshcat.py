@@ -10,8 +10,8 @@ import pytest
 
 import viz_scene
 from merganser.framework import DiagramBuilder
-from merganser.geometry import (Box, Capsule, Cylinder, Ellipsoid, HalfSpace, Mesh, RigidTransform,
-                      RollPitchYaw, RotationMatrix, Sphere)
+from merganser.geometry import (Box, Capsule, Cylinder, Ellipsoid, HalfSpace, Mesh, Rgba,
+                               RigidTransform, RollPitchYaw, RotationMatrix, Sphere)
 from merganser.geometry.visualization import (ContactVisualizer, ContactVisualizerParams, Meshcat,
                                     MeshcatVisualizer, MeshcatVisualizerParams,
                                     add_default_visualization)
@@ -263,3 +263,55 @@ def test_visualizers_add_to_builder_take_pydrakes_keywords():
     with pytest.raises(TypeError, match="give the scene graph or its query port once"):
         MeshcatVisualizer.add_to_builder(DiagramBuilder(), scene_graph, meshcat,
                                          scene_graph=scene_graph)
+
+
+def _object_at(meshcat, path):
+    return meshcat.get_object(path)
+
+
+def test_lines_meshes_and_surfaces_become_buffer_geometries():
+    meshcat = Meshcat()
+    vertices = np.array([[0.0, 1.0, 2.0], [0.0, 0.0, 0.0], [0.0, 1.0, 0.0]])
+    meshcat.set_line("line", vertices, line_width=2.0, rgba=Rgba(1.0, 0.0, 0.0, 1.0))
+    line = _object_at(meshcat, "/merganser/line")
+    assert line["object"]["type"] == "Line"
+    assert line["geometries"][0]["data"]["attributes"]["position"]["array"] == [
+        0.0, 0.0, 0.0, 1.0, 0.0, 1.0, 2.0, 0.0, 0.0]              # column by column
+    assert line["materials"][0]["color"] == 0xFF0000
+    meshcat.set_line_segments("segs", np.zeros((3, 2)), np.ones((3, 2)))
+    segs = _object_at(meshcat, "/merganser/segs")
+    assert segs["object"]["type"] == "LineSegments"
+    assert len(segs["geometries"][0]["data"]["attributes"]["position"]["array"]) == 12
+    meshcat.set_triangle_color_mesh("tri", np.eye(3), np.array([[0], [1], [2]]), np.eye(3),
+                                    side=Meshcat.SideOfFaceToRender.kFrontSide)
+    tri = _object_at(meshcat, "/merganser/tri")
+    data = tri["geometries"][0]["data"]
+    assert data["index"]["array"] == [0, 1, 2] and "color" in data["attributes"]
+    assert tri["materials"][0]["side"] == 0 and tri["materials"][0]["vertexColors"]
+    X, Y = np.meshgrid(np.linspace(0.0, 1.0, 3), np.linspace(0.0, 1.0, 4))
+    meshcat.plot_surface("surface", X, Y, X * Y)
+    surface = _object_at(meshcat, "/merganser/surface")["geometries"][0]["data"]
+    assert len(surface["attributes"]["position"]["array"]) == 3 * 12
+    assert len(surface["index"]["array"]) == 3 * 2 * (3 * 2)       # two per grid cell
+    with pytest.raises(ValueError, match="faces must be a .3, M. integer array"):
+        meshcat.set_triangle_mesh("bad", np.eye(3), np.array([[0], [1], [3]]))
+    with pytest.raises(ValueError, match="vertices must be a finite .3, N. array"):
+        meshcat.set_line("bad", np.zeros((2, 3)))
+
+
+def test_cameras_and_the_2d_render_mode():
+    meshcat = Meshcat()
+    meshcat.set2d_render_mode(xmin=-2.0, xmax=2.0, ymin=-1.0, ymax=3.0)
+    camera = _object_at(meshcat, "/Cameras/default/rotated")["object"]
+    assert camera["type"] == "OrthographicCamera"
+    assert (camera["left"], camera["right"], camera["bottom"], camera["top"]) == (-2, 2, -1, 3)
+    np.testing.assert_array_equal(meshcat.get_transform("/Cameras/default")[:3, 3],
+                                  [0.0, -1.0, 0.0])
+    meshcat.reset_render_mode()
+    assert _object_at(meshcat, "/Cameras/default/rotated")["object"]["type"] == \
+        "PerspectiveCamera"
+    meshcat.set_camera(Meshcat.PerspectiveCamera(fov=40.0))
+    assert _object_at(meshcat, "/Cameras/default/rotated")["object"]["fov"] == 40.0
+    with pytest.raises(TypeError, match="PerspectiveCamera or an OrthographicCamera"):
+        meshcat.set_camera("wide")
+    assert meshcat.get_tracked_camera_pose() is None
