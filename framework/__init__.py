@@ -7,7 +7,7 @@ from merganser.framework.lazy_exports import lazy_exports
 
 __all__, __getattr__, __dir__ = lazy_exports(__name__, {
     ".cache": ("CacheEntryValue", "DependencyTicket", "Tickets", "ValueProducer"),
-    ".context": ("Context", "ContextBase", "DiagramContext", "LeafContext"),
+    ".context": ("Context", "ContextBase", "DiagramContext", "FixedInputPortValue", "LeafContext"),
     ".diagram": ("Diagram",),
     ".diagram_builder": ("DiagramBuilder",),
     ".errors": (

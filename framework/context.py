@@ -67,7 +67,7 @@ class _RootData:
         self.cache_frozen = False
 
 
-class FixedInputValue(Tracker):
+class FixedInputPortValue(Tracker):
     """A value fixed on an input port of a context (Drake's FixedInputPortValue)."""
 
     __slots__ = ("value", "ro", "is_vector")
@@ -99,7 +99,7 @@ class FixedInputValue(Tracker):
         """The fixed value of a vector port as a BasicVector view (Drake's
         ``GetMutableVectorData``); invalidates the dependents."""
         if not self.is_vector:
-            raise TypeError("FixedInputValue.get_mutable_vector_data: the port is abstract; "
+            raise TypeError("FixedInputPortValue.get_mutable_vector_data: the port is abstract; "
                             "use get_mutable_data()")
         return self.get_mutable_data().get_value()
 

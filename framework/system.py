@@ -13,7 +13,7 @@ import operator
 
 import numpy as np
 
-from .context import FixedInputValue
+from .context import FixedInputPortValue
 from .context_tree import finalize_root, wire_subtree
 from . import event_dispatch
 from .errors import ContextError, PortError
@@ -327,7 +327,7 @@ class System(metaclass=_SystemType):
 
     def _fix_input(self, ctx, port, value):
         """Fix ``value`` (already checked by the port) on ``port`` in ``ctx`` and rewire."""
-        fixed = FixedInputValue(value, port._kind == VECTOR)
+        fixed = FixedInputPortValue(value, port._kind == VECTOR)
         ctx._fixed[port.get_index()] = fixed
         root = ctx
         while root._parent is not None:

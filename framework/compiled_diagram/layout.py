@@ -18,7 +18,7 @@ import dataclasses
 
 import numpy as np
 
-from ..context import DiagramContext, FixedInputValue
+from ..context import DiagramContext, FixedInputPortValue
 from ..ports import VECTOR
 from ..vector_log_sink import VectorLogSink
 from .protocol import compiled_form_of
@@ -131,7 +131,7 @@ def build_layout(ctx):
         return forms[k]
 
     def source_of(k, i):
-        """('port', leaf index, port index) | ('fixed', FixedInputValue) | ('default', array)
+        """('port', leaf index, port index) | ('fixed', FixedInputPortValue) | ('default', array)
         | ('none',) (abstract, or optional and unconnected: zeros)."""
         leaf = leaves[k]
         port = leaf._system.get_input_port(i)
@@ -145,7 +145,7 @@ def build_layout(ctx):
                 raise NotCompilable(f"input port '{port.get_name()}' of system "
                                     f"{_describe(leaf._system)} is neither connected nor fixed")
             return ("default", port._default)
-        if isinstance(source, FixedInputValue):
+        if isinstance(source, FixedInputPortValue):
             return ("fixed", source)
         out_port, src_leaf = source
         if out_port.get_data_type() != VECTOR:

@@ -7,7 +7,7 @@ from merganser.framework.lazy_exports import lazy_exports
 __all__, __getattr__, __dir__ = lazy_exports(__name__, {
     ".contact_visualizer": ("ContactVisualizer", "ContactVisualizerParams"),
     ".default_visualization": ("add_default_visualization",),
-    ".meshcat": ("Meshcat", "MeshcatUnavailableError"),
+    ".meshcat": ("Meshcat", "MeshcatUnavailableError", "start_meshcat"),
     ".meshcat_animation": ("MeshcatAnimation",),
     ".meshcat_visualizer": ("MeshcatVisualizer", "MeshcatVisualizerParams"),
 })

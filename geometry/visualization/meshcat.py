@@ -34,7 +34,7 @@ from merganser.geometry.visualization.meshcat_buffers import (
 from merganser.geometry.visualization.meshcat_controls import MeshcatControls
 from merganser.geometry.visualization.meshcat_shapes import shape_to_object
 
-__all__ = ["Meshcat", "MeshcatUnavailableError", "meshcat_viewer_bundle"]
+__all__ = ["Meshcat", "MeshcatUnavailableError", "meshcat_viewer_bundle", "start_meshcat"]
 
 ROOT = "/merganser"
 
@@ -454,3 +454,16 @@ def _json_commands(commands):
     text = json.dumps(_jsonable(commands), separators=(",", ":"))
     return text.replace("</", "<\\/")
 
+
+def start_meshcat():
+    """A Meshcat with its live server started, the URL printed (Drake's StartMeshcat).
+
+    Raises
+    ------
+    MeshcatUnavailableError
+        Without the ``meshcat`` package (the `viz` extra).
+    """
+    meshcat = Meshcat()
+    url = meshcat.start_server()
+    print(f"Meshcat is now available at {url}")
+    return meshcat

@@ -23,7 +23,7 @@ __all__, __getattr__, __dir__ = lazy_exports(__name__, {
         "RevoluteSpring", "UniformGravityFieldElement",
     ),
     ".force_density_field": ("ForceDensityField", "ForceDensityType", "GravityForceField"),
-    ".frames": ("BodyFrame", "FixedOffsetFrame", "Frame"),
+    ".frames": ("BodyFrame", "FixedOffsetFrame", "Frame", "RigidBodyFrame"),
     ".geometry_spatial_inertia": ("calc_spatial_inertia",),
     ".indices": "*",
     ".joint_actuator": ("JointActuator",),

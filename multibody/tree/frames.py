@@ -1,9 +1,10 @@
 """Frames: the body frame of each rigid body and frames fixed to it.
 
 A frame F is attached to exactly one body B and has a fixed pose X_BF in that body's
-frame. ``BodyFrame`` is the body's own frame (X_BF = identity, same name as the
-body); ``FixedOffsetFrame(name, P, X_PF)`` is fixed at pose X_PF in another frame P,
-so its pose in the body is X_BF = X_BP @ X_PF (chains of fixed-offset frames compose).
+frame. ``RigidBodyFrame`` (Drake's name; ``BodyFrame``, its older one, is the same
+class) is the body's own frame (X_BF = identity, same name as the body);
+``FixedOffsetFrame(name, P, X_PF)`` is fixed at pose X_PF in another frame P, so its pose
+in the body is X_BF = X_BP @ X_PF (chains of fixed-offset frames compose).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from merganser.multibody.tree.element import MultibodyElement
 from merganser.multibody.tree.frame_kinematics import FrameKinematicsMixin
 from merganser.multibody.tree.scoped_name import ScopedName
 
-__all__ = ["BodyFrame", "FixedOffsetFrame", "Frame", "pose_matrix"]
+__all__ = ["BodyFrame", "FixedOffsetFrame", "Frame", "RigidBodyFrame", "pose_matrix"]
 
 
 def pose_matrix(X, func: str, arg: str) -> np.ndarray:
@@ -132,13 +133,11 @@ class Frame(FrameKinematicsMixin, MultibodyElement):
 
 
 
-class BodyFrame(Frame):
+class RigidBodyFrame(Frame):
     """The frame B of a rigid body B (pose identity in itself, same name as the body).
 
     Created by the body; users get it from ``body.body_frame()``.
     """
-
-    _repr_name = "RigidBodyFrame"     # Drake's class name for a body's frame
 
     def __init__(self, body):
         super().__init__(body.name(), body, np.eye(4))
@@ -150,6 +149,10 @@ class BodyFrame(Frame):
     def is_body_frame(self) -> bool:
         """Always True."""
         return True
+
+
+#: Drake's earlier name of the class (still importable there too).
+BodyFrame = RigidBodyFrame
 
 
 class FixedOffsetFrame(Frame):

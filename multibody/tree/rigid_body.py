@@ -13,7 +13,7 @@ import numpy as np
 from merganser.multibody.tree.body_forces import RigidBodyForcesMixin
 from merganser.multibody.tree.body_kinematics import RigidBodyKinematicsMixin
 from merganser.multibody.tree.element import MultibodyElement
-from merganser.multibody.tree.frames import BodyFrame
+from merganser.multibody.tree.frames import RigidBodyFrame
 from merganser.multibody.tree.model_instance import DEFAULT_MODEL_INSTANCE
 from merganser.multibody.tree.scoped_name import ScopedName
 
@@ -69,7 +69,7 @@ class RigidBody(RigidBodyForcesMixin, RigidBodyKinematicsMixin, MultibodyElement
                 )
         params.flags.writeable = False
         self._params = params
-        self._body_frame = BodyFrame(self)
+        self._body_frame = RigidBodyFrame(self)
         # Set by MultibodyTree.finalize().
         self._is_floating_base = False
         self._floating_q_start = -1
@@ -86,7 +86,7 @@ class RigidBody(RigidBodyForcesMixin, RigidBodyKinematicsMixin, MultibodyElement
         tree = self._require_tree("scoped_name")
         return ScopedName(tree.get_model_instance_name(self.model_instance()), self._name)
 
-    def body_frame(self) -> BodyFrame:
+    def body_frame(self) -> RigidBodyFrame:
         """The body frame B (same name as the body)."""
         return self._body_frame
 

@@ -363,3 +363,15 @@ def test_quaternion_floating_joint_set_orientation_keeps_the_translation():
                                atol=1e-15)
     with pytest.raises(TypeError, match="must be a RotationMatrix"):
         joint.set_orientation(ctx, np.eye(3))
+
+
+def test_drakes_class_names_for_the_body_frame_and_fixed_input_values():
+    from merganser.framework import FixedInputPortValue, Integrator
+    from merganser.multibody import BodyFrame, RigidBodyFrame
+    plant = MultibodyPlant(0.0)
+    body = plant.add_rigid_body("b", SpatialInertia.solid_sphere_with_mass(1.0, 0.1))
+    assert isinstance(body.body_frame(), RigidBodyFrame) and BodyFrame is RigidBodyFrame
+    integrator = Integrator(1)
+    fixed = integrator.get_input_port().fix_value(integrator.create_default_context(), [2.0])
+    assert isinstance(fixed, FixedInputPortValue)
+    np.testing.assert_array_equal(fixed.get_value(), [2.0])

@@ -199,6 +199,15 @@ def test_live_server_serves_the_viewer_and_stops():
     assert meshcat.object_paths() == ["/merganser/box"]      # the scene outlives the server
 
 
+def test_start_meshcat_starts_the_live_server(capsys):
+    from merganser.geometry import start_meshcat
+    meshcat = start_meshcat()
+    try:
+        assert f"Meshcat is now available at {meshcat.web_url()}" in capsys.readouterr().out
+    finally:
+        meshcat.stop_server()
+
+
 def test_sliders_and_buttons_follow_drakes_semantics():
     meshcat = Meshcat()
     with pytest.warns(UserWarning, match="shows no sliders or buttons"):
