@@ -739,6 +739,8 @@ class Simulator:
                 "DiagramBuilder or fix their values with port.fix_value(context, value)")
         self._integrator.reset_context(ctx)
         self._integrator.initialize()
+        # (before the initialization events: Drake counts their publishes and updates)
+        self.reset_statistics()
         status = None
         if self._init_events and not suppress:
             status = self._run_events(self._init_events)
@@ -755,7 +757,6 @@ class Simulator:
             self._forced_publish()
         status = self._merge(status, self._call_monitor())
         self._initialized = True
-        self.reset_statistics()
         self._check_finite("initialization")
         if status is not None and status.is_reached_termination():
             return self._terminated(t0, status)
