@@ -277,10 +277,11 @@ class SceneGraph(LeafSystem):
         if gid in model.geometries:
             raise SceneGraphError(f"{fn}: geometry {geometry.name()!r} ({gid}) is already "
                                   f"registered")
-        for other in model.frame_geometries(frame_id):
-            if model.geometries[other].name == geometry.name():
-                raise SceneGraphError(f"{fn}: frame already has a geometry named "
-                                      f"{geometry.name()!r}")
+        roles = [role_of(props, fn) for props in (
+            geometry.proximity_properties(), geometry.illustration_properties(),
+            geometry.perception_properties()) if props is not None]
+        for role in roles:
+            _check_name_free(model, frame_id, geometry.name(), role, None, fn)
         rec = GeometryRecord(gid, geometry.name(), source_id, frame_id,
                              geometry.pose().get_as_matrix4(), geometry.shape())
         model.geometries[gid] = rec
@@ -342,6 +343,7 @@ class SceneGraph(LeafSystem):
         if assign == "new" and role in rec.roles:
             raise SceneGraphError(f"{fn}: geometry {rec.name!r} already has the {role} role; "
                                   f"use assign='replace'")
+        _check_name_free(model, rec.frame_id, rec.name, role, rec.id, fn)
         self._set_role(model, rec, role, properties)
         model.bump(roles=(role,))
 
@@ -364,7 +366,8 @@ class SceneGraph(LeafSystem):
         rec = self._model.geometries[geometry_id]
         _rename(self._model, rec, fn, name,
                 [self._model.geometries[g].name for g in self._model.frame_geometries(rec.frame_id)
-                 if g != geometry_id], "geometry of its frame")
+                 if g != geometry_id and set(self._model.geometries[g].roles) & set(rec.roles)],
+                "geometry of its frame sharing one of its roles")
 
     def change_shape(self, *args, **kwargs):
         """``change_shape([context,] source_id, geometry_id, shape, X_FG=None)``: replace
@@ -596,6 +599,17 @@ class SceneGraph(LeafSystem):
     def __repr__(self):
         return (f"<SceneGraph '{self.get_name()}' ({len(self._model.sources)} sources, "
                 f"{len(self._model.geometries)} geometries)>")
+
+
+def _check_name_free(model, frame_id, name, role, own_id, fn):
+    """Raise if another geometry on `frame_id` with `role` is named `name` (Drake's rule:
+    names are unique per frame and role, so a visual and a collision geometry of one body
+    may share a name)."""
+    for other in model.frame_geometries(frame_id):
+        rec = model.geometries[other]
+        if other != own_id and rec.name == name and role in rec.roles:
+            raise SceneGraphError(f"{fn}: frame already has a geometry named {name!r} with "
+                                  f"the {role} role")
 
 
 def _rename(model, rec, fn, name, taken, what):

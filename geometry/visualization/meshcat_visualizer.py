@@ -57,7 +57,9 @@ class MeshcatVisualizerParams:
 
 
 def _clean(name):
-    return str(name).replace("/", "_") or "_"
+    """A Meshcat path segment of a SceneGraph name; Drake's scope separator "::" becomes
+    a path level ("model::link" -> "model/link")."""
+    return str(name).replace("/", "_").replace("::", "/") or "_"
 
 
 class MeshcatVisualizer(LeafSystem):

@@ -382,8 +382,8 @@ class Parser:
             register_parsed_geometry(plant, report.geometries, self._geometry_roles)
         except (ValueError, TypeError, LookupError, OSError, NotImplementedError) as err:
             text = str(err)
-            named = [g for g in report.geometries if g.name and f"'{g.name}'" in text
-                     or (g.name and f"collision_{g.name}" in text)]
+            named = [g for g in report.geometries if g.name and (
+                f"'{g.name}'" in text or f"::{g.name}'" in text)]
             where = named[0] if named else (report.geometries[0] if report.geometries else None)
             raise ParseError(f"registering the parsed geometry with the SceneGraph failed: "
                              f"{text}", where.file if where else report.source,

@@ -114,14 +114,17 @@ def parse_urdf_geometry(doc, el, ws, *, body_name: str, model_instance: int,
     role = doc.tag(el)
     doc.mark(el)
     given = doc.attr(el, "name", None)
-    name = _unique_name(given or f"{body_name}_{role}", used_names)
-    what = f"link '{body_name}' {role} '{name}'"
+    what = f"link '{body_name}' {role}" + (f" '{given}'" if given else "")
     X_BG = parse_origin(doc, el)
     geometry = doc.require_child(el, "geometry", what)
     doc.mark(geometry)
     shape, params = _shape(doc, geometry, ws, what, role)
     if shape in ("Mesh", "Convex") and params["filename"] is None:
         return None  # unresolved without a SceneGraph (warned)
+    # Drake's names: the given one, else the shape's type ("Box", "Cylinder", ...), made
+    # unique per link and role with "_1", "_2", ...
+    name = _unique_name(given or shape, used_names)
+    what = f"link '{body_name}' {role} '{name}'"
     record = GeometryRecord(role, name, model_instance, body_name, X_BG, shape, params,
                             file=doc.file_name, line=doc.line(el))
     if role == "visual":

@@ -85,7 +85,8 @@ class PlantGeometryMixin:
         if fid is None:
             body = self.get_body(b)
             fid = self._scene_graph.register_frame(
-                self._source_id, GeometryFrame(body.name(), body.model_instance()))
+                self._source_id, GeometryFrame(scoped_geometry_name(
+                    self, body.model_instance(), body.name()), body.model_instance()))
             self._body_frame_id[b] = fid
             self._frame_body[fid] = b
         return fid
@@ -410,6 +411,14 @@ def _proximity_from_record(record):
     return props
 
 
+def scoped_geometry_name(plant, model_instance, name):
+    """Drake's scoped name of a plant's SceneGraph frame or parsed geometry:
+    ``"<instance>::<name>"``, or `name` itself in the world and default model instances."""
+    if int(model_instance) in (0, 1):
+        return name
+    return f"{plant.get_model_instance_name(model_instance)}::{name}"
+
+
 def register_geometry_records(plant, records):
     """Register parsed geometry records (visual and collision) on `plant`'s bodies.
 
@@ -437,8 +446,11 @@ def _record_body(plant, record):
 
 
 def _register_record(plant, record, name):
-    """Register one record under `name`; returns its GeometryId."""
+    """Register one record under `name`, scoped by its model instance as Drake's parsers
+    do (``"<instance>::<name>"``; unscoped on the world body); returns its GeometryId."""
     body = _record_body(plant, record)
+    if body.index() != 0:
+        name = scoped_geometry_name(plant, body.model_instance(), name)
     X_BG = RigidTransform(record.X_BG)
     shape = shape_from_record(record)
     if record.role == "collision":
@@ -451,8 +463,9 @@ def register_parsed_geometry(plant, records, roles=("visual", "collision")):
     """Register parsed geometry records of the given roles, once per body and role.
 
     Bodies that already have geometry of a role are skipped (so calling this again, or after
-    the Parser registered the geometry itself, adds nothing twice). Collision geometry is
-    named ``collision_<name>`` because SceneGraph names are unique per frame across roles.
+    the Parser registered the geometry itself, adds nothing twice). Names are scoped as
+    Drake's parsers scope them (``"<instance>::<name>"``; SceneGraph names are unique per
+    frame and role, so a visual and a collision geometry may share one).
 
     Parameters
     ----------
@@ -482,7 +495,6 @@ def register_parsed_geometry(plant, records, roles=("visual", "collision")):
                             else plant.get_collision_geometries(body))
         if had[key]:
             continue
-        name = record.name or f"{record.role}{count}"
-        _register_record(plant, record, f"collision_{name}" if record.role == "collision" else name)
+        _register_record(plant, record, record.name or f"{record.role}{count}")
         count += 1
     return count

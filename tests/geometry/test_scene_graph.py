@@ -166,8 +166,17 @@ def test_registration_errors_name_the_problem():
         sg.register_source("s")
     f = sg.register_frame(source, GeometryFrame("f"))
     sg.register_geometry(source, f, proximity(Sphere(0.1), "a"))
-    with pytest.raises(ValueError, match="already has a geometry named 'a'"):
+    with pytest.raises(ValueError, match="already has a geometry named 'a' with the "
+                                         "proximity role"):
         sg.register_geometry(source, f, proximity(Sphere(0.1), "a"))
+    # names are unique per frame and role (Drake): a visual may share the name
+    visual = GeometryInstance(RigidTransform(), Sphere(0.1), "a")
+    visual.set_illustration_properties(IllustrationProperties())
+    sg.register_geometry(source, f, visual)
+    unroled = sg.register_geometry(source, f, GeometryInstance(RigidTransform(), Sphere(0.1),
+                                                               "a"))
+    with pytest.raises(ValueError, match="named 'a' with the proximity role"):
+        sg.assign_role(source, unroled, ProximityProperties())
     other = SceneGraph().register_source("x")
     with pytest.raises(ValueError, match="not a registered source"):
         sg.register_frame(other, GeometryFrame("g"))

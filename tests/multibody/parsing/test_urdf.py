@@ -319,8 +319,10 @@ panda_description/meshes/collision/link0.stl" scale="2"/></geometry></collision>
       </link>""").replace("robots/\npanda", "robots/panda")
     _, parser, [mi] = load(text)
     visual, ellipsoid, capsule, mesh = parser.geometries()
+    # an unnamed geometry is named by its shape type, as Drake's parser does
     assert (visual.role, visual.shape, visual.name, visual.body_name) == ("visual", "Box",
-                                                                         "a_visual", "a")
+                                                                         "Box", "a")
+    assert mesh.name == "Mesh"
     assert visual.params == {"width": 0.1, "depth": 0.2, "height": 0.3}
     np.testing.assert_allclose(visual.X_BG[:3, 3], [1, 2, 3])
     np.testing.assert_allclose(visual.diffuse_rgba, [0, 0, 1, 1])
