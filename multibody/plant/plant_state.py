@@ -13,6 +13,8 @@ vector; the notification skips its walk over the dependents when none was evalua
 since the last write.
 """
 
+import warnings
+
 import numpy as np
 
 from merganser.framework.cache import notify_changed
@@ -351,6 +353,13 @@ class PlantStateMixin:
         body, the velocity V_JpJc of its floating joint's child frame in its parent frame
         (pydrake's current keyword; ``V_WB=``, its older one, is accepted too)."""
         fn = "set_free_body_spatial_velocity"
+        if not hasattr(context, "_system") and hasattr(V_JpJc, "_system"):
+            # pydrake's deprecated order (body, V_WB, context): still accepted there, with
+            # a deprecation warning, as here
+            warnings.warn(f"{fn}: the order (body, V_WB, context) is deprecated (as in "
+                          f"Drake); use (context, body, V_JpJc)", DeprecationWarning,
+                          stacklevel=2)
+            context, body, V_JpJc = V_JpJc, context, body
         if (V_JpJc is None) == (V_WB is None):
             raise TypeError(f"{fn}: give the spatial velocity once, as V_JpJc (or V_WB)")
         V_WB = V_JpJc if V_WB is None else V_WB

@@ -221,6 +221,11 @@ def test_free_body_pose_and_velocity_round_trip_with_drake_coordinates():
     np.testing.assert_allclose(
         plant.eval_body_spatial_velocity_in_world(context, trunk).get_coeffs(), V.get_coeffs(),
         atol=1e-14)
+    # pydrake's deprecated order (body, V_WB, context) still works there, warned; here too
+    V2 = SpatialVelocity([0.0, 0.0, 1.0], [1.0, 0.0, 0.0])
+    with pytest.warns(DeprecationWarning, match="deprecated"):
+        plant.set_free_body_spatial_velocity(trunk, V2, context)
+    np.testing.assert_array_equal(plant.get_velocities(context), V2.get_coeffs())
 
 
 def test_free_body_qdot_is_the_quaternion_rate_of_the_world_angular_velocity():
