@@ -6,6 +6,12 @@ Every check raises with the function, the argument, what was expected and what w
 import numpy as np
 
 
+class ControlModelError(RuntimeError, ValueError):
+    """A control model (plant) a controller cannot use: not fully actuated, nq != nv, or
+    an actuation matrix that is not a permutation. A RuntimeError, as pydrake raises, and
+    a ValueError."""
+
+
 def as_vector(fn, name, value, size=None):
     """``value`` as a finite float64 vector (a scalar is a vector of size 1).
 
@@ -90,17 +96,18 @@ def check_fully_actuated(fn, plant):
 
     Raises
     ------
-    ValueError
-        Naming the counts (positions, velocities, actuators) or the offending column of B.
+    ControlModelError
+        (A RuntimeError, as pydrake's, and a ValueError) naming the counts (positions,
+        velocities, actuators) or the offending column of B.
     """
     nq, nv, nu = plant.num_positions(), plant.num_velocities(), plant.num_actuators()
     if nu != nv:
-        raise ValueError(
+        raise ControlModelError(
             f"{fn}: the robot must be fully actuated, but the plant has {nv} velocities "
             f"(and {nq} positions) and {nu} actuators; add an actuator to every joint of the "
             f"control model (an unactuated floating base cannot be controlled this way)")
     if nq != nv:
-        raise ValueError(
+        raise ControlModelError(
             f"{fn}: the plant has {nq} positions but {nv} velocities (a quaternion floating "
             f"joint?); this controller requires nq = nv")
     B = plant.make_actuation_matrix()
@@ -108,13 +115,13 @@ def check_fully_actuated(fn, plant):
     for k in range(nu):
         rows = np.flatnonzero(B[:, k])
         if rows.size != 1 or B[rows[0], k] != 1.0:
-            raise ValueError(
+            raise ControlModelError(
                 f"{fn}: actuator input {k} does not drive exactly one generalized velocity with "
                 f"unit gain (column {k} of the actuation matrix is {B[:, k]}); the actuation "
                 f"matrix must be a permutation of the identity")
         v_of_actuator[k] = rows[0]
     if np.unique(v_of_actuator).size != nu:
-        raise ValueError(
+        raise ControlModelError(
             f"{fn}: several actuators drive the same generalized velocity (actuated velocity "
             f"indices {v_of_actuator.tolist()}); the actuation matrix must be a permutation of "
             f"the identity")

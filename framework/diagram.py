@@ -5,6 +5,7 @@ import numpy as np
 from . import graphviz
 from .cache import frozen_cache_error
 from .context import DiagramContext
+from .indices import InputPortIndex, OutputPortIndex
 from .ports import VECTOR, DiagramInputPort, DiagramOutputPort
 from .state import DiscreteValues
 from .system import System, _write_derivatives
@@ -128,7 +129,8 @@ class Diagram(System):
     def connection_map(self):
         """The connections as ``{(dest system, input index): (source system, output
         index)}`` (Drake's Diagram::connection_map)."""
-        return {(self._systems[dst[0]], dst[1]): (self._systems[src[0]], src[1])
+        return {(self._systems[dst[0]], InputPortIndex(dst[1])):
+                (self._systems[src[0]], OutputPortIndex(src[1]))
                 for dst, src in self._connection_map.items()}
 
     def get_input_port_locators(self, port_index):

@@ -4,6 +4,7 @@
 from .diagram import Diagram
 from .errors import DiagramBuildError
 from .graphviz import builder_to_graphviz
+from .indices import InputPortIndex, OutputPortIndex
 from .keyword_check import lists_valid_keywords
 from .ports import ABSTRACT, InputPort, OutputPort
 
@@ -235,8 +236,8 @@ class DiagramBuilder:
     def connection_map(self):
         """The connections as a dict ``{(dest system, input index): (source system, output
         index)}`` (Drake's ConnectionMap)."""
-        return {(i.get_system(), i.get_index()): (o.get_system(), o.get_index())
-                for o, i in self._connections}
+        return {(i.get_system(), InputPortIndex(i.get_index())):
+                (o.get_system(), OutputPortIndex(o.get_index())) for o, i in self._connections}
 
     @lists_valid_keywords
     def export_input(self, input, name=None):  # noqa: A002 (pydrake's keyword)

@@ -1,8 +1,8 @@
 """Events, event status and witness functions (Drake's Event, EventStatus, WitnessFunction)."""
 
-import enum
 import math
 
+from .drake_enum import DrakeIntEnum
 from .errors import SimulationError
 
 
@@ -15,7 +15,7 @@ class EventStatus:
     ``system()`` and ``message()``.
     """
 
-    class Severity(enum.IntEnum):
+    class Severity(DrakeIntEnum):
         """How severe an outcome is; larger is more severe."""
 
         DID_NOTHING = 0
@@ -93,7 +93,7 @@ class EventStatus:
         return f"EventStatus.{name}({who}, {self._message!r})"
 
 
-class TriggerType(enum.IntEnum):
+class TriggerType(DrakeIntEnum):
     """What causes an event to be dispatched."""
 
     UNKNOWN = 0
@@ -259,7 +259,7 @@ def next_periodic_time(period, offset, t, inclusive):
     return candidate
 
 
-class WitnessFunctionDirection(enum.IntEnum):
+class WitnessFunctionDirection(DrakeIntEnum):
     """Which sign changes of a witness function trigger it (Drake's names)."""
 
     NONE = 0

@@ -53,7 +53,6 @@ would, and stops before any it cannot take exactly (the loop then applies that o
 """
 
 import dataclasses
-import enum
 import functools
 import math
 import time as _time
@@ -65,6 +64,7 @@ from .compiled_diagram.event_loop import charge_python_time, run_compiled_simula
 from .compiled_diagram.integration import run_compiled_integration
 from .cache import notify
 from .context import Context
+from .drake_enum import DrakeIntEnum
 from .errors import ContextError, NonFiniteStateError, PortError, SimulationError
 from .events import EventStatus
 from .integrators import make_integrator
@@ -79,7 +79,7 @@ from .system import System
 _REPEAT_CHUNK = 256
 
 
-class ReturnReason(enum.IntEnum):
+class ReturnReason(DrakeIntEnum):
     """Why ``advance_to`` returned (Drake's SimulatorStatus::ReturnReason).
 
     Drake's names (``kReachedBoundaryTime``, ...) are the canonical members; the project's

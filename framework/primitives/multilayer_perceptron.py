@@ -1,15 +1,15 @@
 """MultilayerPerceptron: a feed-forward neural network as a system (Drake's)."""
 
-import enum
 
 import numpy as np
 
 from ..context import Context
+from ..drake_enum import DrakeIntEnum
 from ..keyword_check import lists_valid_keywords
 from ..leaf_system import LeafSystem
 
 
-class PerceptronActivationType(enum.IntEnum):
+class PerceptronActivationType(DrakeIntEnum):
     """Elementwise activation of a layer (Drake's PerceptronActivationType)."""
 
     kIdentity = 0

@@ -11,17 +11,17 @@ arrays are checked here: (3, N) finite vertices, (3, M) faces indexing them.
 
 from __future__ import annotations
 
-import enum
 
 import numpy as np
 
+from merganser.framework.drake_enum import DrakeIntEnum
 from merganser.geometry.visualization.meshcat_shapes import _color_int, _matrix, _uid
 
 __all__ = ["OrthographicCamera", "PerspectiveCamera", "SideOfFaceToRender", "camera_object",
            "line_object", "surface_arrays", "triangle_mesh_object"]
 
 
-class SideOfFaceToRender(enum.IntEnum):
+class SideOfFaceToRender(DrakeIntEnum):
     """Which side of a triangle is drawn (Drake's Meshcat::SideOfFaceToRender)."""
 
     kFrontSide = 0

@@ -223,7 +223,7 @@ def test_under_actuated_robot_is_rejected_with_the_counts():
                                          r"actuated, but the plant has 2 velocities \(and 2 "
                                          r"positions\) and 1 actuators"):
         InverseDynamicsController(make_acrobot(), KP, 0.0, KD, False)
-    with pytest.raises(ValueError, match="has 2 velocities .* and 1 actuators"):
+    with pytest.raises(RuntimeError, match="has 2 velocities .* and 1 actuators"):
         InverseDynamicsController(make_double_pendulum(actuated=(True, False)), KP, 0.0, KD,
                                   False)
 
