@@ -7,12 +7,13 @@ scheme, max_step_size)`` configure a Simulator through these of its methods only
 ``set_publish_every_time_step(b)``.
 """
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import ConfigDict, Field, field_validator, model_validator
 
+from .config_model import ConfigModel
 from .integrators import INTEGRATION_SCHEMES, make_integrator
 
 
-class SimulatorConfig(BaseModel):
+class SimulatorConfig(ConfigModel):
     """Integrator and pacing settings of a simulation.
 
     Attributes

@@ -1,11 +1,28 @@
-"""An Eigen-style angle-axis rotation value (pydrake's ``AngleAxis``)."""
+"""An Eigen-style angle-axis rotation value (pydrake's ``AngleAxis``).
+
+It is also the pair (angle, axis): ``angle, axis = R.to_angle_axis()`` and
+``R.to_angle_axis()[0]`` work beside pydrake's ``R.ToAngleAxis().angle()``. The module
+needs only the quaternion helpers, so `RotationMatrix` can return an AngleAxis.
+"""
 
 import numpy as np
 
+from .quaternion import quaternion_to_rotation_matrix, rotation_matrix_to_quaternion
 from .quaternion_type import Quaternion
-from .rotation_matrix import RotationMatrix
 
-__all__ = ["AngleAxis"]
+__all__ = ["AngleAxis", "angle_axis_of_quaternion"]
+
+
+def angle_axis_of_quaternion(q):
+    """(angle in [0, π], unit axis (3,)) of the unit quaternion q = [w, x, y, z]; the axis
+    of the identity is [0, 0, 1] (any would do)."""
+    q = np.asarray(q, dtype=np.float64)
+    if q[0] < 0.0:
+        q = -q
+    sin_half = float(np.linalg.norm(q[1:]))
+    if sin_half == 0.0:
+        return 0.0, np.array([0.0, 0.0, 1.0])
+    return float(2.0 * np.arctan2(sin_half, q[0])), q[1:] / sin_half
 
 
 class AngleAxis:
@@ -31,8 +48,13 @@ class AngleAxis:
                                 f"{type(other).__name__}")
             angle, axis = other.angle(), other.axis()
         if quaternion is not None or rotation is not None:
-            R = RotationMatrix(quaternion if quaternion is not None else rotation)
-            angle, axis = R.to_angle_axis()
+            if quaternion is not None:
+                q = np.asarray(quaternion, dtype=np.float64)
+                q = q / np.linalg.norm(q)
+            else:
+                matrix = rotation.matrix() if hasattr(rotation, "matrix") else rotation
+                q = rotation_matrix_to_quaternion(np.asarray(matrix, dtype=np.float64))
+            angle, axis = angle_axis_of_quaternion(q)
         elif angle is None and axis is None:
             angle, axis = 0.0, np.array([1.0, 0.0, 0.0])
         axis = np.array(axis, dtype=np.float64).reshape(-1)
@@ -56,7 +78,17 @@ class AngleAxis:
 
     def rotation(self):
         """The rotation matrix, shape (3, 3)."""
-        return RotationMatrix.make_from_angle_axis(self._angle, self._axis).matrix()
+        return quaternion_to_rotation_matrix(np.asarray(self.quaternion(), dtype=np.float64))
+
+    # the pair (angle, axis)
+    def __iter__(self):
+        return iter((self._angle, self._axis.copy()))
+
+    def __len__(self):
+        return 2
+
+    def __getitem__(self, index):
+        return (self._angle, self._axis.copy())[index]
 
     def quaternion(self):
         """The Quaternion [cos(θ/2), sin(θ/2) axis]."""

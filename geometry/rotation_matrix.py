@@ -21,6 +21,7 @@ import math
 
 import numpy as np
 
+from .angle_axis import AngleAxis, angle_axis_of_quaternion
 from .quaternion import quaternion_to_rotation_matrix, rotation_matrix_to_quaternion
 from .quaternion_type import Quaternion
 
@@ -84,7 +85,7 @@ class RotationMatrix:
             matrix = R._R
         elif hasattr(R, "to_rotation_matrix"):  # RollPitchYaw
             matrix = R.to_rotation_matrix()._R
-        elif hasattr(R, "angle") and hasattr(R, "axis"):  # AngleAxis (imports this module)
+        elif isinstance(R, AngleAxis):
             matrix = RotationMatrix.make_from_angle_axis(R.angle(), R.axis())._R
         else:
             matrix = self._matrix_from_array(R)
@@ -303,16 +304,10 @@ class RotationMatrix:
         return RollPitchYaw(self)
 
     def to_angle_axis(self):
-        """Return (angle, axis): angle in [0, π] radians, axis a unit vector of shape (3,).
-
-        For the identity the axis is [0, 0, 1] (any axis would do).
-        """
-        q = self.to_quaternion()
-        sin_half = np.linalg.norm(q[1:])
-        angle = 2.0 * np.arctan2(sin_half, q[0])
-        if sin_half == 0.0:
-            return 0.0, np.array([0.0, 0.0, 1.0])
-        return float(angle), q[1:] / sin_half
+        """The AngleAxis of this rotation (pydrake's ToAngleAxis): angle in [0, π] radians,
+        axis a unit vector of shape (3,) ([0, 0, 1] for the identity). It is also the pair
+        (angle, axis): ``angle, axis = R.to_angle_axis()``."""
+        return AngleAxis(*angle_axis_of_quaternion(self.to_quaternion()))
 
     # ------------------------------------------------------------------ operators
     def __matmul__(self, other):

@@ -23,7 +23,9 @@ point stiffness and dissipation from its penetration allowance. Pass
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import ConfigDict, Field, model_validator
+
+from merganser.framework.config_model import ConfigModel
 
 from .properties import (
     FRICTION, HC_DISSIPATION, HYDROELASTIC, MATERIAL, POINT_STIFFNESS, RELAXATION_TIME,
@@ -35,7 +37,7 @@ __all__ = ["DefaultProximityProperties", "SceneGraphConfig", "backfill_proximity
 _COMPLIANCE_TYPES = ("undefined", "rigid", "compliant")
 
 
-class DefaultProximityProperties(BaseModel):
+class DefaultProximityProperties(ConfigModel):
     """Default proximity properties (see the module docstring); None: leave unset."""
 
     model_config = ConfigDict(extra="forbid", validate_assignment=True)
@@ -73,7 +75,7 @@ class DefaultProximityProperties(BaseModel):
                    relaxation_time=None, point_stiffness=None)
 
 
-class SceneGraphConfig(BaseModel):
+class SceneGraphConfig(ConfigModel):
     """The serializable settings of a SceneGraph."""
 
     model_config = ConfigDict(extra="forbid", validate_assignment=True)

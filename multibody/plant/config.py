@@ -8,9 +8,10 @@ the one given), register the plant as its geometry source and connect the geomet
 
 import difflib
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import ConfigDict, Field, field_validator, model_validator
 
-from merganser.geometry import SceneGraph, SceneGraphConfig
+from merganser.framework.config_model import ConfigModel
+from merganser.geometry import HydroelasticContactRepresentation, SceneGraph, SceneGraphConfig
 from merganser.multibody.plant.plant_geometry import connect_plant_and_scene_graph
 from merganser.multibody.plant.enums import ContactModel, DiscreteContactApproximation
 from merganser.multibody.plant.multibody_plant import MultibodyPlant
@@ -19,7 +20,7 @@ __all__ = ["MultibodyPlantConfig", "add_multibody_plant", "add_multibody_plant_s
            "apply_multibody_plant_config"]
 
 
-class MultibodyPlantConfig(BaseModel):
+class MultibodyPlantConfig(ConfigModel):
     """The serializable settings of a MultibodyPlant.
 
     Attributes
@@ -39,6 +40,15 @@ class MultibodyPlantConfig(BaseModel):
     sap_near_rigid_threshold : float
         β >= 0 of SAP's near-rigid regime (Drake's default 1; see
         `MultibodyPlant.set_sap_near_rigid_threshold`).
+    contact_surface_representation : str
+        ``"polygon"`` or ``"triangle"``: how hydroelastic contact surfaces are reported
+        (Drake's field; default ``"polygon"``).
+    adjacent_bodies_collision_filters : bool
+        Filter collisions between the two bodies of each joint (Drake's field; default
+        True).
+    use_sampled_output_ports : bool
+        Drake's field; merganser computes a discrete plant's outputs from the current
+        state, so its default is False and True raises when applied to a discrete plant.
 
     Notes
     -----
@@ -55,6 +65,9 @@ class MultibodyPlantConfig(BaseModel):
     contact_model: str = "hydroelastic_with_fallback"
     discrete_contact_approximation: str = "sap"
     sap_near_rigid_threshold: float = Field(1.0, ge=0.0, allow_inf_nan=False)
+    contact_surface_representation: str = "polygon"
+    adjacent_bodies_collision_filters: bool = True
+    use_sampled_output_ports: bool = False
 
     @model_validator(mode="before")
     @classmethod
@@ -70,6 +83,16 @@ class MultibodyPlantConfig(BaseModel):
                     raise ValueError(f"MultibodyPlantConfig: unknown keyword {key!r}{hint} "
                                      f"(valid keywords: {', '.join(cls.model_fields)})")
         return data
+
+    @field_validator("contact_surface_representation", mode="before")
+    @classmethod
+    def _known_representation(cls, value):
+        if isinstance(value, HydroelasticContactRepresentation):
+            value = value.name[1:].lower()          # kPolygon -> "polygon"
+        if value not in ("polygon", "triangle"):
+            raise ValueError(f"MultibodyPlantConfig: contact_surface_representation must be "
+                             f"'polygon' or 'triangle', got {value!r}")
+        return value
 
     @field_validator("contact_model", mode="before")
     @classmethod
@@ -102,6 +125,12 @@ def apply_multibody_plant_config(config, plant):
     plant.set_penetration_allowance(config.penetration_allowance)
     plant.set_stiction_tolerance(config.stiction_tolerance)
     plant.set_sap_near_rigid_threshold(config.sap_near_rigid_threshold)
+    plant.set_contact_surface_representation(
+        HydroelasticContactRepresentation.kPolygon
+        if config.contact_surface_representation == "polygon"
+        else HydroelasticContactRepresentation.kTriangle)
+    plant.set_adjacent_bodies_collision_filters(config.adjacent_bodies_collision_filters)
+    plant.set_use_sampled_output_ports(config.use_sampled_output_ports)
 
 
 def add_multibody_plant(config=None, builder=None, scene_graph=None, *, plant_config=None,

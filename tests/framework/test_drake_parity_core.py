@@ -297,3 +297,12 @@ def test_basic_vector_of_a_size_and_periodic_spline_spellings():
         np.testing.assert_allclose(pp.value(0.5), [[0.625]], rtol=1e-14)
         np.testing.assert_allclose(pp.eval_derivative(0.0, 1), pp.eval_derivative(3.0, 1),
                                    atol=1e-12)
+
+
+def test_configs_and_enums_print_as_pydrake():
+    from merganser.framework import SimulatorConfig, SimulatorStatus, TriggerType
+    assert str(SimulatorConfig()).startswith("SimulatorConfig(integration_scheme='runge_kutta3', ")
+    assert str(SimulatorStatus.ReturnReason.kReachedBoundaryTime) == \
+        "ReturnReason.kReachedBoundaryTime"
+    assert f"{TriggerType.kPeriodic}" == "TriggerType.kPeriodic"
+    assert TriggerType.kPeriodic == int(TriggerType.kPeriodic)          # still ints

@@ -206,3 +206,20 @@ def test_copy_constructors_take_pydrakes_other_keyword():
     assert b.angle() == 0.3 and np.array_equal(b.axis(), [0.0, 0.0, 1.0])
     with pytest.raises(TypeError, match="other must be an AngleAxis"):
         AngleAxis(other=q)
+
+
+def test_to_angle_axis_is_an_angle_axis_and_a_pair():
+    from merganser.geometry import AngleAxis
+    R = RotationMatrix.make_x_rotation(0.3) @ RotationMatrix.make_y_rotation(0.2)
+    aa = R.to_angle_axis()
+    assert isinstance(aa, AngleAxis)
+    angle, axis = aa                                   # the pair, as before
+    assert angle == aa.angle() == aa[0] and np.array_equal(axis, aa.axis())
+    np.testing.assert_allclose(RotationMatrix(aa).matrix(), R.matrix(), atol=1e-15)
+    np.testing.assert_allclose(aa.rotation(), R.matrix(), atol=1e-15)
+    identity = RotationMatrix().to_angle_axis()
+    assert identity.angle() == 0.0 and np.array_equal(identity.axis(), [0.0, 0.0, 1.0])
+    # a rotation by more than π comes back as its equivalent in [0, π] about -axis
+    big = RotationMatrix.make_from_angle_axis(4.0, [0.0, 0.0, 1.0]).to_angle_axis()
+    assert big.angle() == pytest.approx(2 * np.pi - 4.0, abs=1e-14)
+    np.testing.assert_allclose(big.axis(), [0.0, 0.0, -1.0], atol=1e-14)

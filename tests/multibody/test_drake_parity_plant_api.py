@@ -430,3 +430,21 @@ def test_actuator_reads_and_writes_its_entry_of_u():
     ctx = plant.create_default_context()
     assert actuator.rotor_inertia(ctx) == actuator.default_rotor_inertia() == 0.0
     assert actuator.gear_ratio(ctx) == 1.0
+
+
+def test_plant_config_has_drakes_other_fields_and_prints_as_pydrake():
+    from merganser.geometry import HydroelasticContactRepresentation
+    from merganser.multibody import MultibodyPlantConfig, add_multibody_plant
+    from merganser.framework import DiagramBuilder
+    config = MultibodyPlantConfig(time_step=0.0, contact_surface_representation="triangle",
+                                  adjacent_bodies_collision_filters=False)
+    assert str(config).startswith("MultibodyPlantConfig(time_step=0.0, ")
+    plant, _ = add_multibody_plant(config, DiagramBuilder())
+    assert plant.get_contact_surface_representation() == \
+        HydroelasticContactRepresentation.kTriangle
+    assert not plant.get_adjacent_bodies_collision_filters()
+    with pytest.raises(ValueError, match="'polygon' or 'triangle'"):
+        MultibodyPlantConfig(contact_surface_representation="quads")
+    with pytest.raises(ValueError, match="use_sampled_output_ports=True is not supported"):
+        add_multibody_plant(MultibodyPlantConfig(use_sampled_output_ports=True),
+                            DiagramBuilder())
