@@ -13,6 +13,7 @@ import numpy as np
 from .cache import Tickets, frozen_cache_error
 from .cache_entry import OutputPortCacheEntry
 from .errors import PortError, PortTypeError
+from .indices import InputPortIndex, OutputPortIndex
 from .keyword_check import lists_valid_keywords
 from .value import BasicVector, Value, as_value
 
@@ -25,6 +26,12 @@ class PortDataType(str, enum.Enum):
 
     kVectorValued = VECTOR
     kAbstractValued = ABSTRACT
+
+    def __str__(self):
+        return f"PortDataType.{self.name}"
+
+
+_DATA_TYPES = {VECTOR: PortDataType.kVectorValued, ABSTRACT: PortDataType.kAbstractValued}
 
 
 class _UseDefaultName(str):
@@ -64,16 +71,18 @@ class PortBase:
         return self._system
 
     def get_index(self):
-        """Index of this port in its system's input or output list."""
-        return self._index
+        """Index of this port in its system's input or output list (an InputPortIndex or
+        OutputPortIndex, as pydrake's: an int)."""
+        return self._index_type(self._index)
 
     def get_name(self):
         """The port's name (unique among the system's ports of the same direction)."""
         return self._name
 
     def get_data_type(self):
-        """``"vector"`` or ``"abstract"``."""
-        return self._kind
+        """``PortDataType.kVectorValued`` or ``kAbstractValued`` (str members: they equal
+        ``"vector"`` and ``"abstract"``)."""
+        return _DATA_TYPES[self._kind]
 
     def size(self):
         """Number of elements of a vector port (0 for abstract ports)."""
@@ -116,6 +125,8 @@ class PortBase:
 
 class InputPort(PortBase):
     """An input port (Drake's InputPort)."""
+
+    _index_type = InputPortIndex
 
     def __init__(self, system, index, name, kind, size, model_value=None, required=True,
                  default_value=None, random_type=None):
@@ -233,6 +244,8 @@ class InputPort(PortBase):
 
 class OutputPort(PortBase):
     """An output port (Drake's OutputPort)."""
+
+    _index_type = OutputPortIndex
 
     def eval(self, context):
         """The port's value, computed if out of date: a read-only ndarray for vector ports."""

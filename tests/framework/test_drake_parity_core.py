@@ -306,3 +306,15 @@ def test_configs_and_enums_print_as_pydrake():
         "ReturnReason.kReachedBoundaryTime"
     assert f"{TriggerType.kPeriodic}" == "TriggerType.kPeriodic"
     assert TriggerType.kPeriodic == int(TriggerType.kPeriodic)          # still ints
+
+
+def test_port_index_and_data_type_are_drakes_types():
+    from merganser.framework import (InputPortIndex, OutputPortIndex, PassThrough,
+                                     PortDataType)
+    dut = PassThrough(vector_size=2)
+    i, o = dut.get_input_port(0).get_index(), dut.get_output_port(0).get_index()
+    assert isinstance(i, InputPortIndex) and isinstance(o, OutputPortIndex) and i == o == 0
+    assert repr(i) == "InputPortIndex(0)"
+    kind = dut.get_input_port(0).get_data_type()
+    assert kind is PortDataType.kVectorValued and kind == "vector"
+    assert str(kind) == "PortDataType.kVectorValued"
