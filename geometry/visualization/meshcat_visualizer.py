@@ -57,9 +57,20 @@ class MeshcatVisualizerParams:
 
 
 def _clean(name):
-    """A Meshcat path segment of a SceneGraph name; Drake's scope separator "::" becomes
-    a path level ("model::link" -> "model/link")."""
-    return str(name).replace("/", "_").replace("::", "/") or "_"
+    """A Meshcat path segment of a SceneGraph name."""
+    return str(name).replace("/", "_") or "_"
+
+
+def _frame_segment(name):
+    """The Meshcat path of a frame name: Drake's scope separator "::" becomes a path level
+    ("model::link" -> "model/link"), as Drake's MeshcatVisualizer does."""
+    return "/".join(_clean(part) for part in str(name).split("::")) or "_"
+
+
+def _geometry_segment(name):
+    """The Meshcat path segment of a geometry: its name without the model scope (the
+    frame's path already holds it)."""
+    return _clean(str(name).rsplit("::", 1)[-1])
 
 
 class MeshcatVisualizer(LeafSystem):
@@ -184,13 +195,13 @@ class MeshcatVisualizer(LeafSystem):
         used = set()
         self._frames = []
         for fid, gids in by_frame.items():
-            base = "world" if fid == world else _clean(inspector.get_name(fid))
+            base = "world" if fid == world else _frame_segment(inspector.get_name(fid))
             name = base if base not in used else f"{base}_{inspector.get_frame_group(fid)}"
             used.add(name)
             source = _clean(inspector.get_owning_source_name(gids[0]))
             frame_path = f"{self._prefix}/{source}/{name}"
             for gid in gids:
-                path = f"{frame_path}/{_clean(inspector.get_name(gid))}"
+                path = f"{frame_path}/{_geometry_segment(inspector.get_name(gid))}"
                 mc.set_object(path, inspector.get_shape(gid), self._color(inspector, gid))
                 mc.set_transform(path, inspector.get_pose_in_frame(gid).get_as_matrix4())
             if fid == world:

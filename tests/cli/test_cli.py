@@ -96,7 +96,7 @@ def test_simulate_writes_a_replay(tmp_path, capsys):
     out = tmp_path / "cart_pole.html"
     assert main(["simulate", str(CART_POLE), "--time", "0.5", "--html", str(out)]) == 0
     page = out.read_text()
-    assert "/merganser/illustration/plant/Pole/pole_point_mass" in page
+    assert "/merganser/illustration/plant/CartPole/Pole/pole_point_mass" in page
     assert '"type":"set_animation"' in page
     assert "replay written to" in capsys.readouterr().out
 

@@ -84,7 +84,7 @@ def test_example_writes_its_replay_and_plot(tmp_path):
     commands = json.loads(re.search(r'id="merganser-commands">(.*?)</script>', page,
                                     re.S).group(1))
     paths = {c["path"] for c in commands if c["type"] == "set_object"}
-    assert "/merganser/illustration/plant/Pole/pole_rod" in paths
+    assert "/merganser/illustration/plant/CartPole/Pole/pole_rod" in paths
     assert any(c["type"] == "set_animation" for c in commands)
     png = tmp_path / "plots" / "cart_pole_lqr_state.png"
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
