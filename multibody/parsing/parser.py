@@ -79,7 +79,8 @@ class Parser:
         (as `add_multibody_plant_scene_graph` names them), unless given.
     scene_graph : SceneGraph, optional
         Kept for geometry registration; the parsed geometry is always available as
-        records (`geometries`), with or without a scene graph.
+        records (`geometries`), with or without a scene graph. A str in this place is the
+        `model_name_prefix`, as pydrake's ``Parser(plant, model_name_prefix)``.
     model_name_prefix : str, optional
         Every top-level model instance is named ``<prefix>::<model name>`` (``""`` or
         None: no prefix, as pydrake's default).
@@ -89,6 +90,9 @@ class Parser:
 
     def __init__(self, plant=None, scene_graph=None, model_name_prefix: str | None = None, *,
                  builder=None, geometry_roles=("visual", "collision")):
+        if isinstance(scene_graph, str) and model_name_prefix is None:
+            # pydrake's Parser(plant, model_name_prefix) (and Parser(builder, prefix))
+            scene_graph, model_name_prefix = None, scene_graph
         if builder is None and plant is not None and hasattr(plant, "add_system") \
                 and hasattr(plant, "get_systems"):
             builder, plant = plant, None

@@ -101,3 +101,13 @@ def test_populate_from_ros_package_path_follows_ros_crawl_rules(tmp_path, monkey
     plain = PackageMap.make_empty()          # the plain crawl finds all four
     assert sorted(plain.populate_from_environment("ROS_PACKAGE_PATH")) == [
         "b_pkg", "hidden", "nested", "outer"]
+
+
+def test_parser_takes_the_model_name_prefix_positionally_as_pydrake():
+    urdf = ("<robot name='bot'><link name='base'><inertial><mass value='1'/><inertia ixx='1' "
+            "iyy='1' izz='1' ixy='0' ixz='0' iyz='0'/></inertial></link></robot>")
+    plant = MultibodyPlant(0.0)
+    (plain,) = Parser(plant).add_models_from_string(urdf, "urdf")
+    (left,) = Parser(plant, "left").add_models_from_string(urdf, "urdf")
+    assert plant.get_model_instance_name(plain) == "bot"
+    assert plant.get_model_instance_name(left) == "left::bot"
