@@ -20,6 +20,9 @@ from .rigid_transform import RigidTransform
 __all__ = ["SceneGraphModel", "SceneGraphInspector", "Role"]
 
 WORLD_FRAME_ID = FrameId(0)
+#: The name of the source every SceneGraph has from the start, owner of the world frame
+#: (Drake's "SceneGraphInternal"); it has no pose port, and users cannot register it.
+INTERNAL_SOURCE_NAME = "SceneGraphInternal"
 
 
 class SceneGraphError(RuntimeError, ValueError):
@@ -83,9 +86,10 @@ class SceneGraphModel:
     """Registry of sources, frames and geometries; ``version`` changes with every edit."""
 
     def __init__(self):
-        self.sources = {}            # SourceId -> name
-        self.source_frames = {}      # SourceId -> [FrameId]
-        self.source_anchored = {}    # SourceId -> [GeometryId]
+        self.internal_source = SourceId.get_new_id()     # owns the world frame (Drake's)
+        self.sources = {self.internal_source: INTERNAL_SOURCE_NAME}   # SourceId -> name
+        self.source_frames = {self.internal_source: []}              # SourceId -> [FrameId]
+        self.source_anchored = {self.internal_source: []}            # SourceId -> [GeometryId]
         self.frames = {}             # FrameId -> FrameRecord (world excluded)
         self.geometries = {}         # GeometryId -> GeometryRecord
         self.filter = CollisionFilter()
@@ -240,6 +244,9 @@ class SceneGraphInspector:
         id_ = self._one_id("get_owning_source_name",
                            {"id_": id_, "frame_id": frame_id, "geometry_id": geometry_id})
         if isinstance(id_, FrameId):
+            if id_ == WORLD_FRAME_ID:
+                return INTERNAL_SOURCE_NAME
+            self._m.check_frame(id_, "SceneGraphInspector.get_owning_source_name")
             return self._m.sources[self._m.frames[id_].source_id]
         return self._m.sources[self._geometry(id_, "get_owning_source_name").source_id]
 
@@ -257,6 +264,8 @@ class SceneGraphInspector:
         ``(geometry_id=, source_id=)``."""
         fn = "SceneGraphInspector.belongs_to_source"
         self._m.check_source(source_id, fn)
+        if isinstance(frame_id, GeometryId) and geometry_id is None:
+            frame_id, geometry_id = None, frame_id        # the positional geometry form
         if (frame_id is None) == (geometry_id is None):
             raise TypeError(f"{fn}: give exactly one of frame_id and geometry_id, got "
                             f"frame_id={frame_id!r}, geometry_id={geometry_id!r}")
@@ -266,8 +275,9 @@ class SceneGraphInspector:
         return self._m.frames[frame_id].source_id == source_id
 
     def frames_for_source(self, source_id):
+        """The FrameIds registered by `source_id` (a set, as pydrake's)."""
         self._m.check_source(source_id, "SceneGraphInspector.frames_for_source")
-        return list(self._m.source_frames[source_id])
+        return set(self._m.source_frames[source_id])
 
     # ---- frames ----------------------------------------------------------------------------
     def get_parent_frame(self, frame_id):

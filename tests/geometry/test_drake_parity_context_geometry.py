@@ -135,3 +135,30 @@ def test_inspector_source_and_frame_counts():
     assert clone.illustration_properties() is not None and clone.perception_properties() is None
     with pytest.raises(TypeError, match="exactly one"):
         inspector.belongs_to_source(source_id=a)
+
+
+def test_inspector_source_membership_of_geometries_and_frame_sets():
+    from merganser.geometry import GeometryFrame, GeometryInstance, RigidTransform, SceneGraph
+    from merganser.geometry import Sphere
+    sg = SceneGraph()
+    src, other = sg.register_source("mine"), sg.register_source("other")
+    f = sg.register_frame(src, GeometryFrame("mover"))
+    g = sg.register_geometry(src, f, GeometryInstance(RigidTransform(), Sphere(0.1), "ball"))
+    inspector = sg.model_inspector()
+    assert inspector.belongs_to_source(g, src) and not inspector.belongs_to_source(g, other)
+    assert inspector.belongs_to_source(f, src)
+    assert inspector.frames_for_source(src) == {f}
+
+
+def test_every_scene_graph_has_drakes_internal_source_owning_the_world_frame():
+    from merganser.geometry import SceneGraph
+    sg = SceneGraph()
+    inspector = sg.model_inspector()
+    assert inspector.num_sources() == 1
+    (internal,) = inspector.get_all_source_ids()
+    assert inspector.get_name(internal) == "SceneGraphInternal"
+    assert inspector.get_owning_source_name(inspector.world_frame_id()) == "SceneGraphInternal"
+    mine = sg.register_source("mine")
+    assert inspector.num_sources() == 2 and inspector.get_all_source_ids()[1] == mine
+    with pytest.raises(ValueError, match="already exists"):
+        sg.register_source("SceneGraphInternal")
