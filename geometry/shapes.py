@@ -66,6 +66,13 @@ def _measures(cls, names, values, measures):
     return [_positive(cls, n, v) for n, v in zip(names, values)]
 
 
+
+def _num(x):
+    """A dimension as Drake prints it: the shortest round-trip form, integral values
+    without ".0" (``1``, ``0.5``, ``3e-07``)."""
+    text = repr(float(x))
+    return text[:-2] if text.endswith(".0") else text
+
 class Shape:
     """Base class of the shapes (see the module docstring)."""
 
@@ -104,7 +111,7 @@ class Sphere(Shape):
         return np.array([self._r])
 
     def __repr__(self):
-        return f"Sphere(radius={self._r})"
+        return f"Sphere(radius={_num(self._r)})"
 
 
 class Box(Shape):
@@ -139,7 +146,8 @@ class Box(Shape):
         return 0.5 * self._size
 
     def __repr__(self):
-        return f"Box(width={self.width()}, depth={self.depth()}, height={self.height()})"
+        return (f"Box(width={_num(self.width())}, depth={_num(self.depth())}, "
+                f"height={_num(self.height())})")
 
 
 class _RadiusLength(Shape):
@@ -160,7 +168,7 @@ class _RadiusLength(Shape):
         return np.array([self._r, 0.5 * self._l])
 
     def __repr__(self):
-        return f"{type(self).__name__}(radius={self._r}, length={self._l})"
+        return f"{type(self).__name__}(radius={_num(self._r)}, length={_num(self._l)})"
 
 
 class Cylinder(_RadiusLength):
@@ -196,7 +204,7 @@ class Ellipsoid(Shape):
         return self._abc.copy()
 
     def __repr__(self):
-        return f"Ellipsoid(a={self.a()}, b={self.b()}, c={self.c()})"
+        return f"Ellipsoid(a={_num(self.a())}, b={_num(self.b())}, c={_num(self.c())})"
 
 
 class MeshcatCone(Shape):

@@ -223,3 +223,11 @@ def test_to_angle_axis_is_an_angle_axis_and_a_pair():
     big = RotationMatrix.make_from_angle_axis(4.0, [0.0, 0.0, 1.0]).to_angle_axis()
     assert big.angle() == pytest.approx(2 * np.pi - 4.0, abs=1e-14)
     np.testing.assert_allclose(big.axis(), [0.0, 0.0, -1.0], atol=1e-14)
+
+
+def test_shapes_print_their_dimensions_as_drake():
+    from merganser.geometry import Box, Capsule, Ellipsoid, Sphere
+    assert repr(Box(1.0, 2.0, 0.1)) == "Box(width=1, depth=2, height=0.1)"
+    assert repr(Sphere(0.5)) == "Sphere(radius=0.5)"
+    assert repr(Capsule(1.0, 2.5)) == "Capsule(radius=1, length=2.5)"
+    assert repr(Ellipsoid(1.0, 2.0, 3e-7)) == "Ellipsoid(a=1, b=2, c=3e-07)"
