@@ -254,8 +254,8 @@ def map_tasks(fn, tasks, executor=None, progress=None, desc="samples"):
 
 
 @lists_valid_keywords
-def monte_carlo_simulation(make_simulator, output, final_time, num_samples, seed=0,
-                           executor=None, progress=None):
+def monte_carlo_simulation(make_simulator, output, final_time, num_samples, seed=None,
+                           executor=None, progress=None, *, generator=None, parallelism=None):
     """Run `num_samples` independent random simulations (Drake's MonteCarloSimulation).
 
     Parameters
@@ -280,6 +280,12 @@ def monte_carlo_simulation(make_simulator, output, final_time, num_samples, seed
     progress : bool or None
         Progress bar of completed samples: None shows it once the run has taken 2 s,
         True at once, False never.
+    generator : numpy.random.Generator, optional
+        pydrake's keyword instead of `seed`: the base seed is drawn from it (advancing
+        it), so the same generator state gives the same samples.
+    parallelism : Parallelism, bool or int, optional
+        pydrake's keyword instead of `executor`: more than one thread runs the samples on
+        a thread pool of that size (the results are the same).
 
     Returns
     -------
@@ -293,16 +299,48 @@ def monte_carlo_simulation(make_simulator, output, final_time, num_samples, seed
             raise TypeError(f"{fn}: {arg} must be callable, got {type(value).__name__}")
     final_time = as_finite_float(fn, "final_time", final_time)
     num_samples = as_nonnegative_int(fn, "num_samples", num_samples)
-    seed = as_nonnegative_int(fn, "seed", seed)
+    if generator is not None:
+        if seed is not None:
+            raise TypeError(f"{fn}: give seed or generator, not both")
+        if not isinstance(generator, np.random.Generator):
+            raise TypeError(f"{fn}: generator must be a numpy.random.Generator (or "
+                            f"RandomGenerator), got {type(generator).__name__}")
+        seed = int(generator.integers(0, 2 ** 63))
+    seed = as_nonnegative_int(fn, "seed", 0 if seed is None else seed)
+    owned = None
+    if parallelism is not None:
+        if executor is not None:
+            raise TypeError(f"{fn}: give executor or parallelism, not both")
+        threads = _thread_count(fn, parallelism)
+        if threads > 1:
+            executor = owned = concurrent.futures.ThreadPoolExecutor(threads)
     executor = resolve_executor(fn, executor)
     seeds = [sample_seed(seed, i) for i in range(num_samples)]
     tasks = [(make_simulator, output, final_time, s) for s in seeds]
-    outcomes = map_tasks(_run_sample, tasks, executor, progress, desc=fn)
+    try:
+        outcomes = map_tasks(_run_sample, tasks, executor, progress, desc=fn)
+    finally:
+        if owned is not None:
+            owned.shutdown()
     results = [RandomSimulationResult(output=value, seed=s, index=i, exception=exc,
                                       traceback=tb)
                for i, (s, (value, exc, tb)) in enumerate(zip(seeds, outcomes))]
     _warn_if_all_identical(results)
     return results
+
+
+def _thread_count(fn, parallelism):
+    """Threads of pydrake's `parallelism` argument: a Parallelism (its num_threads()), a
+    bool (True: every core) or an int >= 1."""
+    if hasattr(parallelism, "num_threads"):
+        return int(parallelism.num_threads())
+    if isinstance(parallelism, bool):
+        import os
+        return (os.cpu_count() or 1) if parallelism else 1
+    if isinstance(parallelism, (int, np.integer)) and parallelism >= 1:
+        return int(parallelism)
+    raise TypeError(f"{fn}: parallelism must be a Parallelism, a bool or an int >= 1, got "
+                    f"{parallelism!r}")
 
 
 def _same_output(a, b):

@@ -233,6 +233,8 @@ class Simulator:
         fuse_by_default(system, context)
         self._integrator = make_integrator("runge_kutta3", system, context, 0.1)
         self._integrator.set_target_accuracy(1e-4)
+        # Drake's Simulator gives its default integrator this first step
+        self._integrator.request_initial_step_size_target(1e-4)
         self._initialized = False
         self._publish_every_time_step = False
         self._publish_at_initialization = True

@@ -23,7 +23,8 @@ import math
 import numpy as np
 
 from ..context import DiagramContext
-from ..integrators.integrator_base import SMALLEST_RELATIVE_STEP, STRETCH_FACTOR
+from ..integrators.integrator_base import (INITIAL_STEP_FRACTION, SMALLEST_RELATIVE_STEP,
+                                          STRETCH_FACTOR)
 from ..integrators.runge_kutta import RungeKuttaIntegrator
 from ..integrators.step_size_control import StepSizeController
 
@@ -203,7 +204,8 @@ def integrator_arrays(simulator, ctx, single_step):
     controller = integrator._controller
     rtol = integrator._accuracy_in_use
     settings = np.array([
-        integrator._max_step, integrator._ideal_h, integrator._initial_step_target or 0.0,
+        integrator._max_step, integrator._ideal_h,
+        integrator._initial_step_target or INITIAL_STEP_FRACTION * integrator._max_step,
         integrator._requested_min_step, rtol,
         rtol if integrator._atol is None else integrator._atol,
         integrator.error_estimate_order, controller.safety, controller.min_shrink,

@@ -64,6 +64,9 @@ class StepResult(enum.IntEnum):
 
 #: Maximum step size used when none is given to the constructor (s).
 DEFAULT_MAXIMUM_STEP_SIZE = 0.1
+#: Without a requested initial step, error control starts from this fraction of the
+#: maximum step size (Drake's).
+INITIAL_STEP_FRACTION = 0.1
 #: Accuracy used when neither the integrator nor the context sets one.
 DEFAULT_ACCURACY = 1e-3
 #: Requested accuracies looser than this are tightened to it (as Drake does).
@@ -241,7 +244,9 @@ class IntegratorBase:
         return self._max_step
 
     def request_initial_step_size_target(self, step_size):
-        """First step size to attempt under error control (defaults to the maximum step)."""
+        """First step size to attempt under error control (by default a tenth of the
+        maximum step, as Drake; the Simulator's own integrator asks for 1e-4 s, as
+        Drake's)."""
         self._initial_step_target = _positive("request_initial_step_size_target",
                                               "step_size", step_size)
         self._ideal_h = math.nan
@@ -551,7 +556,7 @@ class IntegratorBase:
         max_step = self._max_step
         ideal = self._ideal_h
         if not ideal > 0.0:
-            ideal = self._initial_step_target or max_step
+            ideal = self._initial_step_target or INITIAL_STEP_FRACTION * max_step
         ideal = min(ideal, max_step)
         # get_working_minimum_step_size() and get_absolute_tolerance(), inlined
         working_min = max(self._requested_min_step, SMALLEST_RELATIVE_STEP * max(1.0, abs(t0)))

@@ -78,14 +78,9 @@ def _check(plant, loop):
                         f"compiled contact step applies the actuation only)")
         if not query.has_value(context):
             return f"input port '{query.get_name()}' is not connected"
-        if plant._locked_velocities(context) is not None:
-            return "joints are locked in the context (the compiled form has no locking)"
-        if plant._context_damping(context) is not None:
-            return ("the context holds its own joint damping (the compiled form has the "
-                    "defaults)")
-        if plant._context_reflected_inertia(context) is not None:
-            return ("the context holds its own rotor inertia or gear ratio (the compiled "
-                    "form has the defaults)")
+        reason = plant._context_element_overrides(context)
+        if reason is not None:
+            return reason
         if loop._scene(context) is None:
             return ("a proximity geometry is not modeled by the compiled contact step "
                     "(hydroelastic, or posed by another source)")

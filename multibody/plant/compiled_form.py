@@ -103,14 +103,9 @@ def _check(plant):
             if context._inputs[port.get_index()] is not None:
                 return (f"input port '{port.get_name()}' is connected or fixed (the "
                         f"compiled form applies the actuation only)")
-        if plant._locked_velocities(context) is not None:
-            return "joints are locked in the context (the compiled form has no locking)"
-        if plant._context_damping(context) is not None:
-            return ("the context holds its own joint damping (the compiled form has the "
-                    "defaults)")
-        if plant._context_reflected_inertia(context) is not None:
-            return ("the context holds its own rotor inertia or gear ratio (the compiled "
-                    "form has the defaults)")
+        reason = plant._context_element_overrides(context)
+        if reason is not None:
+            return reason
         return None
 
     return check

@@ -233,9 +233,9 @@ class MultibodyPlant(PlantConstructionMixin, PlantSettingsMixin, PlantStateMixin
         # the Simulator's plain discrete loop: several steps in one compiled call
         # (`multibody.batched.plant_loop`), or none (the Simulator then steps)
         if (self._discrete_loop is None or event.callback != self._discrete_update
-                or self._pd_controlled_actuators or self._context_damping(context) is not None
-                or self._context_reflected_inertia(context) is not None):
-            return 0           # (the loop has no PD control, the default damping and rotors)
+                or self._pd_controlled_actuators
+                or self._context_element_overrides(context) is not None):
+            return 0           # (the loop has no PD control, the model's damping and rotors)
         return self._discrete_loop.advance(context, groups[0], num_updates)
 
     def __repr__(self):

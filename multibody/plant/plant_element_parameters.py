@@ -247,6 +247,20 @@ class PlantElementParametersMixin:
         no velocity is locked."""
         return context._pa[self._joint_locks_index].get_value().locked
 
+    def _context_element_overrides(self, context):
+        """Why the compiled forms (which have the model's defaults compiled in) cannot
+        step the plant's own `context`: a sentence, or None when it holds no joint locks,
+        joint damping or actuator rotor values of its own."""
+        if self._locked_velocities(context) is not None:
+            return "joints are locked in the context (the compiled form has no locking)"
+        if self._context_damping(context) is not None:
+            return ("the context holds its own joint damping (the compiled form has the "
+                    "defaults)")
+        if self._context_reflected_inertia(context) is not None:
+            return ("the context holds its own rotor inertia or gear ratio (the compiled "
+                    "form has the defaults)")
+        return None
+
     # ---- joint damping ----------------------------------------------------------------------
     def _context_damping(self, context):
         """The damping vector D (nv,) `context` holds, or None when it holds the defaults

@@ -99,6 +99,7 @@ def test_runge_kutta3_error_estimate_is_the_embedded_midpoint_difference():
     context = system.create_default_context([1.0])
     integrator = RungeKutta3Integrator(system, max_step_size=h, context=context)
     integrator.set_target_accuracy(1.0e-2)
+    integrator.request_initial_step_size_target(h)    # (by default h / 10, as Drake)
     integrator.integrate_no_further_than_time(h, h, h)
     assert integrator.get_error_estimate()[0] == pytest.approx((lam * h) ** 3 / 6, rel=1e-12)
 
@@ -363,6 +364,7 @@ def test_error_control_recovers_from_newton_failure_by_shrinking(cls):
     context = system.create_default_context([1.0])
     integrator = cls(system, max_step_size=0.05, context=context)
     integrator.set_target_accuracy(1e-6)
+    integrator.request_initial_step_size_target(0.05)   # a first step Newton fails on
     integrator.integrate_with_multiple_steps_to_time(0.05)
     assert integrator.get_num_substep_failures() >= 1
     assert integrator.get_num_step_shrinkages_from_substep_failures() >= 1
@@ -528,6 +530,7 @@ def test_parameter_change_between_steps_is_not_hidden_by_fsal_reuse():
     # equals a step from a fresh context with the new k.
     system, context = leaf_spring_damper()
     integrator = make("runge_kutta5", system, context, accuracy=1e-3, max_step=0.01)
+    integrator.request_initial_step_size_target(0.01)      # both runs step by 0.01
     integrator.integrate_no_further_than_time(1.0, 1.0, 1.0)
     integrator.integrate_no_further_than_time(1.0, 1.0, 1.0)
     assert system.calls == 7 + 6
@@ -541,6 +544,7 @@ def test_parameter_change_between_steps_is_not_hidden_by_fsal_reuse():
     fresh.set_time(t1)
     fresh.set_continuous_state(x1)
     fresh_integrator = make("runge_kutta5", fresh_system, fresh, accuracy=1e-3, max_step=0.01)
+    fresh_integrator.request_initial_step_size_target(0.01)
     fresh_integrator.integrate_no_further_than_time(1.0, 1.0, 1.0)
     assert fresh.get_time() == context.get_time()
     np.testing.assert_array_equal(fresh.get_continuous_state_vector(),

@@ -246,3 +246,18 @@ def test_simulator_factory_may_return_an_initialized_simulator():
     b = random_simulation(make_leaf_pendulum_simulator, leaf_initial_and_final, 0.5,
                           np.random.default_rng(4))
     np.testing.assert_allclose(a, b, rtol=0, atol=1e-12)
+
+
+def test_pydrake_keywords_generator_and_parallelism():
+    from merganser.framework import Parallelism, RandomGenerator
+    runs = [monte_carlo_simulation(make_simulator=make_leaf_pendulum_simulator,
+                                   output=leaf_initial_and_final, final_time=0.2,
+                                   num_samples=3, generator=RandomGenerator(7),
+                                   parallelism=p, progress=False)
+            for p in (None, Parallelism(num_threads=2))]
+    outputs = [[np.asarray(r.output).tolist() for r in run] for run in runs]
+    assert outputs[0] == outputs[1]                            # the same samples either way
+    assert len({str(o) for o in outputs[0]}) == 3              # three different samples
+    with pytest.raises(TypeError, match="give seed or generator"):
+        monte_carlo_simulation(make_leaf_pendulum_simulator, leaf_initial_and_final, 0.2, 2,
+                               seed=1, generator=RandomGenerator(1))
