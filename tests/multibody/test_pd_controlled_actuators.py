@@ -70,7 +70,7 @@ def test_slider_settles_where_the_controller_and_feedforward_balance():
                                atol=1e-6)
 
 
-def test_stiff_gains_stay_stable_where_an_explicit_controller_diverges():
+def test_stiff_gains_stay_stable_in_the_implicit_step():
     # Kp h² / m = 50: explicit PD on the actuation input blows up, the implicit one not
     kp = 50.0 * MASS / H ** 2
     plant, _, _ = _slider(gains=(kp, 0.0))
@@ -80,6 +80,12 @@ def test_stiff_gains_stay_stable_where_an_explicit_controller_diverges():
     Simulator(plant, ctx).advance_to(0.5)
     q = plant.get_positions(ctx)[0]
     assert abs(q - 1.0) < 0.05
+    # the same gain applied explicitly (symplectic Euler on u = -Kp (q - 1)) diverges
+    q_e, v_e = 0.0, 0.0
+    for _ in range(20):
+        v_e += H * (-kp * (q_e - 1.0)) / MASS
+        q_e += H * v_e
+    assert abs(q_e) > 1e6
 
 
 def test_effort_limit_clamps_the_controller_and_the_feedforward():
@@ -189,8 +195,8 @@ def test_desired_state_ports_per_instance_and_diagram_wiring():
     np.testing.assert_allclose(q, [0.25, 0.0], atol=1e-6)      # right: disarmed, at rest
 
 
-def test_zero_gains_remove_the_controller_and_a_bad_joint_is_refused():
-    plant, _, actuator = _slider(gains=(1.0, 1.0))
+def test_zero_gains_remove_the_controller():
+    _, _, actuator = _slider(gains=(1.0, 1.0))
     assert actuator.has_controller()
     plant2 = MultibodyPlant(H)
     body = plant2.add_rigid_body("b", SpatialInertia.solid_box_with_mass(1, .1, .1, .1))
