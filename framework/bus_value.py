@@ -9,8 +9,10 @@ class BusValue:
     output ports named after the signals.
 
     ``set(name, value)`` stores a Value (a copy), ``find(name)`` returns the object it
-    holds (a BasicVector for a vector signal) or None, ``clear()`` empties the bus;
-    iterating yields ``(name, Value)`` pairs in the order the names were first set.
+    holds (a BasicVector for a vector signal) or None, ``clear()`` empties the bus.
+    As pydrake's, iterating yields the signal names in the order they were first set
+    and ``bus[name]`` is the held object (KeyError for an unknown name); ``items()``
+    gives the ``(name, Value)`` pairs.
     Once a name was set, later values for it must hold the same type, as in Drake.
     """
 
@@ -45,7 +47,17 @@ class BusValue:
         self._signals.clear()
 
     def __iter__(self):
-        return iter(list(self._signals.items()))
+        return iter(list(self._signals))
+
+    def __getitem__(self, name):
+        value = self._signals.get(name)
+        if value is None:
+            raise KeyError(name)
+        return value.get_value()
+
+    def items(self):
+        """The ``(name, Value)`` pairs, in the order the names were first set."""
+        return list(self._signals.items())
 
     def __len__(self):
         return len(self._signals)

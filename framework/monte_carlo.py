@@ -57,9 +57,11 @@ class RandomSimulationResult:
     output : object
         ``output(system, context)`` at ``final_time``; None if the sample failed.
     seed : int
-        Seed of the sample's generator (Drake's ``generator_snapshot``):
-        ``random_simulation(make_simulator, output, final_time, default_rng(seed))``
-        reproduces the sample.
+        Seed of the sample's generator: ``random_simulation(make_simulator, output,
+        final_time, default_rng(seed))`` reproduces the sample.
+    generator_snapshot : numpy.random.Generator
+        (property, Drake's name) A new generator in the state the sample's had when it
+        started, ``default_rng(seed)``.
     index : int
         Sample index, 0 .. num_samples - 1.
     exception : BaseException or None
@@ -79,6 +81,12 @@ class RandomSimulationResult:
     def succeeded(self):
         """True when the sample raised no exception."""
         return self.exception is None
+
+    @property
+    def generator_snapshot(self):
+        """The sample's generator as it started (a new one each call): passing it to
+        `random_simulation` reproduces the sample."""
+        return np.random.default_rng(self.seed)
 
 
 def sample_seed(seed, index):

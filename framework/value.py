@@ -265,6 +265,10 @@ class BasicVector:
     def __repr__(self):
         return f"BasicVector({self._data.tolist()})"
 
+    def __str__(self):
+        """The values as a list, ``[1.0, 2.5]``, as pydrake prints a BasicVector."""
+        return str(self._data.tolist())
+
 
 class _TypedValueMeta(type):
     """Metaclass of ``Value[T]``: ``isinstance(v, Value[T])`` is true for any Value whose

@@ -19,9 +19,12 @@ It is one mechanism, applied once at import:
   name (``calc_mass_matrix`` -> ``CalcMassMatrix``), unless the class already has that
   name. Lookups of the snake_case names are untouched, so the snake_case path costs
   nothing whether or not this module was imported;
-- this module exports every public name of the four layers, classes under their own
-  names and functions under both spellings (``AddMultibodyPlantSceneGraph`` and
-  ``add_multibody_plant_scene_graph``), as ``pydrake.all`` does.
+- this module exports every public name of the four layers (also those a layer keeps
+  out of its ``import *``, such as the geometry's ``Meshcat`` and visualizers), classes
+  under their own names and functions under both spellings
+  (``AddMultibodyPlantSceneGraph`` and ``add_multibody_plant_scene_graph``), as
+  ``pydrake.all`` does; ``Simulator_`` and the other ``Name_`` scalar templates
+  (``Name_[float]`` is ``Name``) are importable by name.
 
 Keyword arguments need no mapping: pydrake's are snake_case already (``time_step=``,
 ``size=``). Names whose pydrake spelling does not follow the rule (``SetFreeBodyPose``
@@ -39,12 +42,19 @@ __all__ = []
 LAYERS = ("framework", "geometry", "multibody", "controllers")
 
 
+#: Words whose pydrake spelling is not the capitalized word (``set_to_nan`` ->
+#: ``SetToNaN``, ``is_nan`` -> ``IsNaN``).
+_IRREGULAR_WORDS = {"nan": "NaN"}
+
+
 def camel_case(snake_name):
-    """``calc_mass_matrix`` -> ``CalcMassMatrix``; a name with no underscore and no lower
-    case start (``AddSystem``) comes back unchanged."""
+    """``calc_mass_matrix`` -> ``CalcMassMatrix`` (``is_nan`` -> ``IsNaN``, as pydrake
+    spells it); a name with no underscore and no lower case start (``AddSystem``) comes
+    back unchanged."""
     if not snake_name or not snake_name[0].islower():
         return snake_name
-    return "".join(part[:1].upper() + part[1:] for part in snake_name.split("_"))
+    return "".join(_IRREGULAR_WORDS.get(part) or part[:1].upper() + part[1:]
+                   for part in snake_name.split("_"))
 
 
 _SNAKE = re.compile(r"^[a-z][a-z0-9]*(_[a-z0-9]+)*$")
@@ -102,6 +112,7 @@ def _adopt_camel_case_overrides(cls):
 
 
 _SNAKE_OF = {}
+_OWNER = {}         # exported name -> the layer package it comes from
 _ADOPTED = set()    # (class, snake_case name) bound to a CamelCase override of that class
 
 
@@ -121,9 +132,14 @@ def _install():
     exported = {}
     for layer in LAYERS:
         package = importlib.import_module(f"merganser.{layer}")
-        for name in getattr(package, "__all__", ()):
+        # the listed names and those a package keeps out of its ``import *`` (the
+        # geometry's Meshcat and visualizers), as pydrake.all exports them all
+        names = list(getattr(package, "__all__", ()))
+        names += sorted(set(getattr(package, "_lazy_where", ())) - set(names))
+        for name in names:
             value = getattr(package, name)
             exported[name] = value
+            _OWNER[name] = package
             if callable(value) and not inspect.isclass(value) and _SNAKE.match(name):
                 exported.setdefault(camel_case(name), value)
     # Every class of the package, also those reached only through others (ports,
@@ -145,3 +161,13 @@ def _install():
 
 
 NUM_CLASSES_SPELLED = _install()
+
+
+def __getattr__(name):
+    """``Name_`` of an exported class ``Name``: its Drake scalar-type template
+    (``Simulator_[float]`` is ``Simulator``), as ``pydrake.all`` has them; not in
+    ``__all__``."""
+    package = _OWNER.get(name[:-1]) if name.endswith("_") else None
+    if package is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(package, name)

@@ -1,6 +1,7 @@
 """multibody.parsing: load URDF, SDFormat and MJCF models into a MultibodyPlant.
 
-`Parser` is the entry point; `PackageMap` resolves ``package://``/``model://`` URIs;
+`Parser` is the entry point; `PackageMap` resolves ``package://``/``model://`` URIs
+(Drake's own files: `find_resource_or_throw`);
 model directives (``.dmd.yaml``: `ModelDirectives`, `load_model_directives`,
 `process_model_directives`) assemble scenes; `CollisionFilterGroups` lists the groups read;
 errors are `ParseError` (a ValueError) and warnings `ParseWarning`, both with
@@ -23,6 +24,7 @@ __all__, __getattr__, __dir__ = lazy_exports(__name__, {
     ".import_report": ("ImportReport", "ReportEntry", "STATUSES"),
     ".collision_filter_groups": ("CollisionFilterGroups",),
     ".model_directives": "*",
+    ".drake_resources": ("drake_resource_root", "find_resource_or_throw"),
     ".package_map": ("PackageMap", "UnresolvedUriError"),
     ".parser": ("Parser", "process_model_directives"),
     ".process_model_directives": (

@@ -35,9 +35,9 @@ __all__ = [
     "AddModel",
     "AddModelInstance",
     "AddWeld",
-    "AngleAxis",
     "ModelDirective",
     "ModelDirectives",
+    "Rotation",
     "Rpy",
     "Transform",
     "load_model_directives",
@@ -58,7 +58,11 @@ class Rpy:
 
 @dataclasses.dataclass
 class AngleAxis:
-    """A rotation by ``angle_deg`` about the unit vector ``axis`` (YAML tag ``!AngleAxis``)."""
+    """A rotation by ``angle_deg`` about the unit vector ``axis`` (YAML tag ``!AngleAxis``).
+
+    Reached as ``Rotation.AngleAxis`` (Drake's ``schema::Rotation::AngleAxis``): it is not
+    exported under its bare name, which is the geometry's `AngleAxis` (radians, Eigen's).
+    """
 
     angle_deg: float = 0.0
     axis: list = dataclasses.field(default_factory=lambda: [0.0, 0.0, 1.0])
@@ -70,6 +74,18 @@ class AngleAxis:
         if not norm > 0.0:
             raise ValueError(f"AngleAxis: axis must be non-zero, got {self.axis!r}")
         return RotationMatrix.make_from_angle_axis(np.radians(float(self.angle_deg)), k / norm)
+
+
+class Rotation:
+    """The rotations a directive's `Transform` takes (Drake's ``schema::Rotation``):
+    ``Rotation.Rpy(deg=[r, p, y])`` and ``Rotation.AngleAxis(angle_deg=, axis=)``."""
+
+    Rpy = Rpy
+    AngleAxis = AngleAxis
+
+    def __init__(self):
+        raise TypeError("Rotation: a namespace of rotation schemas; make a Rotation.Rpy or "
+                        "a Rotation.AngleAxis")
 
 
 @dataclasses.dataclass

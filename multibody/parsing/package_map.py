@@ -15,9 +15,7 @@ remote archives fetched on first use (`add_remote`, see ``remote_package``).
 As Drake's, a default-constructed map knows Drake's own packages when Drake's resources
 are on this machine: ``drake`` (the directory holding Drake's ``package.xml``) and
 ``drake_models`` (remote, fetched from the URLs Drake lists for it). Drake's resource root
-is the ``DRAKE_RESOURCE_ROOT`` environment variable (a directory with a ``drake``
-subdirectory holding Drake's sentinel file), else the ``share`` directory of a pydrake
-installed on ``sys.path`` (located without importing it). `make_empty` gives a map without them.
+is `drake_resources.drake_resource_root`. `make_empty` gives a map without them.
 """
 
 from __future__ import annotations
@@ -25,25 +23,11 @@ from __future__ import annotations
 import copy
 import json
 import os
-import sys
 
+from merganser.multibody.parsing.drake_resources import drake_resource_root
 from merganser.multibody.parsing.remote_package import RemoteParams, fetch_remote_package
 
-__all__ = ["PackageMap", "UnresolvedUriError", "drake_resource_root"]
-
-_SENTINEL = os.path.join("drake", ".drake-find_resource-sentinel")
-
-
-def drake_resource_root() -> str | None:
-    """Drake's resource root (the directory holding ``drake/``), or None (see the module
-    docstring)."""
-    candidates = [os.environ.get("DRAKE_RESOURCE_ROOT")]
-    candidates += [os.path.join(entry, "pydrake", "share") for entry in sys.path if entry]
-    for root in candidates:
-        if root and os.path.isfile(os.path.join(root, _SENTINEL)):
-            return os.path.abspath(root)
-    return None
-
+__all__ = ["PackageMap", "UnresolvedUriError"]
 
 #: Files that stop ROS's package crawl in their folder (`populate_from_ros_package_path`).
 _ROS_IGNORE_MARKERS = frozenset({"AMENT_IGNORE", "CATKIN_IGNORE", "COLCON_IGNORE"})
@@ -51,6 +35,16 @@ _ROS_IGNORE_MARKERS = frozenset({"AMENT_IGNORE", "CATKIN_IGNORE", "COLCON_IGNORE
 
 class UnresolvedUriError(RuntimeError, ValueError):
     """A URI names an unknown package or a file that does not exist."""
+
+
+def _absolute_path(fn, arg, value) -> str:
+    """The absolute path of path-like `value`; TypeError naming `fn` and `arg` if it is
+    not a str, bytes or os.PathLike."""
+    try:
+        return os.path.abspath(os.fspath(value))
+    except TypeError:
+        raise TypeError(f"{fn}: {arg} must be a path (str or os.PathLike), got "
+                        f"{type(value).__name__}") from None
 
 
 def _package_name_from_manifest(path: str) -> str:
@@ -164,7 +158,7 @@ class PackageMap:
         if not isinstance(package_name, str) or not package_name or "/" in package_name:
             raise ValueError(f"PackageMap.add: package_name must be a non-empty name without "
                              f"'/', got {package_name!r}")
-        path = os.path.abspath(os.fspath(package_path))
+        path = _absolute_path("PackageMap.add", "package_path", package_path)
         if not os.path.isdir(path):
             raise ValueError(f"PackageMap.add: package {package_name!r}: the directory "
                              f"{path!r} does not exist")
@@ -180,7 +174,7 @@ class PackageMap:
     def add_package_xml(self, filename) -> str:
         """Register the package described by the manifest `filename` (a package.xml) as
         the manifest's directory; return the package name."""
-        path = os.path.abspath(os.fspath(filename))
+        path = _absolute_path("PackageMap.add_package_xml", "filename", filename)
         try:
             name = _package_name_from_manifest(path)
         except ValueError as err:
@@ -194,7 +188,7 @@ class PackageMap:
         A package found twice keeps its first (shallowest, then alphabetical)
         directory. Returns the names that were added.
         """
-        root = os.path.abspath(os.fspath(path))
+        root = _absolute_path("PackageMap.populate_from_folder", "path", path)
         if not os.path.isdir(root):
             raise ValueError(f"PackageMap.populate_from_folder: {root!r} is not a directory")
         return self._crawl(root, ros=False)
@@ -310,7 +304,8 @@ class PackageMap:
         uri = uri.strip()
         scheme, sep, rest = uri.partition("://")
         if not sep:
-            base = os.path.abspath(os.fspath(relative_to)) if relative_to else os.getcwd()
+            base = (_absolute_path("PackageMap.resolve", "relative_to", relative_to) if relative_to
+                    else os.getcwd())
             path = os.path.normpath(os.path.join(base, uri))
         elif scheme in ("package", "model"):
             package, _, inner = rest.partition("/")

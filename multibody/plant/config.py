@@ -176,13 +176,46 @@ def add_multibody_plant(config=None, builder=None, scene_graph=None, *, plant_co
     return plant, connect_plant_and_scene_graph(plant, builder, scene_graph)
 
 
-def add_multibody_plant_scene_graph(builder, time_step, scene_graph=None):
-    """Add a MultibodyPlant(time_step) named ``"plant"`` to `builder`.
+_UNSET = object()
+
+
+def add_multibody_plant_scene_graph(builder, time_step=_UNSET, scene_graph=None, *,
+                                    plant=_UNSET):
+    """Add a MultibodyPlant named ``"plant"`` to `builder`, with a SceneGraph.
+
+    Drake's two overloads: ``(builder, time_step, scene_graph=None)`` makes a new
+    ``MultibodyPlant(time_step)``; ``(builder, plant, scene_graph=None)`` (the plant by
+    position or as ``plant=``) adds the given, not yet finalized plant, renamed
+    ``"plant"`` as Drake does.
 
     Returns ``(plant, scene_graph)``: `scene_graph` (a new SceneGraph when None) with the
     plant registered as its geometry source and the geometry ports connected.
+
+    Raises
+    ------
+    TypeError
+        Neither or both of a time step and a plant given, or a plant that is not a
+        MultibodyPlant.
+    RuntimeError
+        The plant is finalized (it can no longer register geometry) or already belongs
+        to a builder (`DiagramBuilder.add_system`'s error).
     """
-    plant = MultibodyPlant(time_step)
-    plant.set_name("plant")
+    fn = "add_multibody_plant_scene_graph"
+    if isinstance(time_step, MultibodyPlant):
+        if plant is not _UNSET:
+            raise TypeError(f"{fn}: the plant was given twice (by position and as plant=)")
+        time_step, plant = _UNSET, time_step
+    if (time_step is _UNSET) == (plant is _UNSET):
+        raise TypeError(f"{fn}: expected exactly one of time_step (a number) or plant (a "
+                        f"MultibodyPlant), got "
+                        f"{'neither' if time_step is _UNSET else 'both'}")
+    if plant is _UNSET:
+        plant = MultibodyPlant(time_step)
+    elif not isinstance(plant, MultibodyPlant):
+        raise TypeError(f"{fn}: plant must be a MultibodyPlant, got {type(plant).__name__}")
+    elif plant.is_finalized():
+        raise RuntimeError(f"{fn}: plant {plant.get_name()!r} is already finalized; add it "
+                           f"(and register its geometry) before finalize()")
     builder.add_system(plant)
+    plant.set_name("plant")
     return plant, connect_plant_and_scene_graph(plant, builder, scene_graph)

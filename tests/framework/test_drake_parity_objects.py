@@ -9,7 +9,7 @@ import pytest
 
 from merganser.framework import (AffineSystem, BasicVector, BusCreator, BusSelector, BusValue,
                                  ConstantVectorSource, ContinuousState, DiagramBuilder,
-                                 DiscreteDerivative, DiscreteUpdateEvent, LeafSystem,
+                                 DiscreteDerivative, DiscreteUpdateEvent, DiscreteValues, LeafSystem,
                                  LinearSystem, PeriodicEventData, PiecewisePolynomial,
                                  PublishEvent, RandomGenerator, Simulator,
                                  StateInterpolatorWithDiscreteDerivative,
@@ -119,12 +119,22 @@ def test_vector_set_from_and_plus_eq_scaled():
     assert ctx.get_continuous_state_vector().get_at_index(index=2) == 5.0
 
 
+def test_basic_vector_prints_as_pydrakes():
+    assert str(BasicVector([1.0, 2.5])) == "[1.0, 2.5]"
+    assert repr(BasicVector([1.0, 2.5])) == "BasicVector([1.0, 2.5])"
+
+
 def test_bus_value_holds_copies_and_keeps_types():
     bus = BusValue()
     data = [1, 2]
     bus.set("list", Value(data))
     data.append(3)
     assert bus.find("list") == [1, 2] and bus.find("none") is None
+    bus.set("name", Value("text"))
+    assert list(bus) == ["list", "name"] and bus["name"] == "text"     # pydrake's iteration
+    assert [(k, v.get_value()) for k, v in bus.items()] == [("list", [1, 2]), ("name", "text")]
+    with pytest.raises(KeyError):
+        bus["none"]
     with pytest.raises(RuntimeError):
         bus.set("list", Value("text"))
     bus.clear()
@@ -354,6 +364,28 @@ def test_parameters_object_reads_and_writes_the_context():
     assert ctx.get_abstract_parameter(0).get_value() == "b"
     with pytest.raises(ValueError):
         ctx.get_mutable_parameters().set_from(Parameters(numeric=[[1.0]]))
+    one_vector, one_value = Parameters(vec=BasicVector([1.0])), Parameters(value=Value("v"))
+    assert (one_vector.num_numeric_parameter_groups(), one_vector.num_abstract_parameters()) == (
+        1, 0)
+    assert one_value.get_abstract_parameter(0).get_value() == "v"
+    with pytest.raises(TypeError, match="give numeric=/abstract=, or one of vec="):
+        Parameters(numeric=[[1.0]], vec=BasicVector([1.0]))
+    # pydrake's whole-collection accessors
+    params = ctx.get_mutable_parameters()
+    numeric = params.get_numeric_parameters().clone()
+    numeric.get_mutable_vector(0).set_value([7.0, 8.0])
+    params.set_numeric_parameters(numeric)
+    np.testing.assert_array_equal(system.get_output_port().eval(ctx), [7.0, 8.0])
+    abstract = params.get_abstract_parameters().clone()
+    abstract.get_mutable_value(0).set_value("c")
+    params.set_abstract_parameters(abstract)
+    assert ctx.get_abstract_parameter(0).get_value() == "c"
+    with pytest.raises(ValueError, match=r"set_numeric_parameters: numeric_params has groups "
+                                         r"of sizes \[1\], expected \[2\]"):
+        params.set_numeric_parameters(DiscreteValues([[1.0]]))
+    with pytest.raises(TypeError, match="numeric_params must be a DiscreteValues, got list"):
+        params.set_numeric_parameters([[1.0, 2.0]])
+    np.testing.assert_array_equal(system.get_output_port().eval(ctx), [7.0, 8.0])
 
 
 def test_random_hooks_take_drakes_state_and_parameters():

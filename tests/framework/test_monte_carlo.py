@@ -80,6 +80,10 @@ def test_a_sample_is_reproduced_from_its_seed(serial_results):
     again = random_simulation(make_plant_pendulum_simulator, plant_state_and_mass, FINAL_TIME,
                               np.random.default_rng(r.seed))
     assert np.array_equal(again, r.output)
+    snapshot = r.generator_snapshot                 # Drake's name: the generator as it started
+    assert np.array_equal(random_simulation(make_plant_pendulum_simulator, plant_state_and_mass,
+                                            FINAL_TIME, snapshot), r.output)
+    assert r.generator_snapshot is not snapshot     # a fresh one each time
 
 
 # ---- the same results on every executor ------------------------------------------------------

@@ -413,6 +413,38 @@ def test_eval_scene_graph_inspector_sees_registered_geometry():
     assert inspector.num_geometries() == 1
 
 
+def test_add_multibody_plant_scene_graph_takes_a_plant_as_drakes_overload():
+    from merganser.geometry import SceneGraph
+    builder = DiagramBuilder()
+    mine = MultibodyPlant(0.01)
+    mine.set_name("mine")
+    plant, scene_graph = add_multibody_plant_scene_graph(builder, mine)
+    assert plant is mine and plant.get_name() == "plant"          # renamed, as Drake does
+    assert isinstance(scene_graph, SceneGraph) and plant.time_step() == 0.01
+    body = plant.add_rigid_body("ball", _box())
+    plant.register_collision_geometry(body, RigidTransform(), Sphere(0.1), "ball",
+                                      CoulombFriction(0.5, 0.5))
+    plant.finalize()
+    diagram = builder.build()
+    plant_context = plant.get_my_context_from_root(diagram.create_default_context())
+    assert plant.eval_scene_graph_inspector(plant_context).num_geometries() == 1
+    # the keyword form, with a given SceneGraph
+    builder2, given = DiagramBuilder(), SceneGraph()
+    plant2, sg2 = add_multibody_plant_scene_graph(builder2, plant=MultibodyPlant(0.0),
+                                                  scene_graph=given)
+    assert sg2 is given and plant2.time_step() == 0.0
+    with pytest.raises(TypeError, match="exactly one of time_step .* or plant .*got both"):
+        add_multibody_plant_scene_graph(DiagramBuilder(), 0.0, plant=MultibodyPlant(0.0))
+    with pytest.raises(TypeError, match="exactly one of .*got neither"):
+        add_multibody_plant_scene_graph(DiagramBuilder())
+    with pytest.raises(TypeError, match="plant must be a MultibodyPlant, got str"):
+        add_multibody_plant_scene_graph(DiagramBuilder(), plant="plant")
+    builder3 = DiagramBuilder()
+    with pytest.raises(RuntimeError, match="already finalized"):
+        add_multibody_plant_scene_graph(builder3, plant)
+    assert builder3.get_systems() == []                 # nothing added on a refusal
+
+
 def test_constructors_list_their_valid_keywords():
     with pytest.raises(TypeError, match="MultibodyPlant: unknown keyword argument 'timestep'.*; "
                                         "valid keywords: time_step, strict_inertia"):

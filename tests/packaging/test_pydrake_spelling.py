@@ -24,6 +24,15 @@ SCRIPT = textwrap.dedent(f"""
     assert camel_case("calc_mass_matrix") == "CalcMassMatrix"
     assert camel_case("make_x_rotation") == "MakeXRotation"
     assert camel_case("AddSystem") == "AddSystem"
+    assert camel_case("set_to_nan") == "SetToNaN" and camel_case("is_nan") == "IsNaN"
+    from merganser.pydrake_spelling import Meshcat as M, Simulator_
+    import merganser.geometry as geometry
+    assert M is geometry.Meshcat and StartMeshcat is geometry.start_meshcat
+    assert Simulator_[float] is Simulator
+    inertia = RotationalInertia(1.0, 2.0, 3.0)
+    assert not inertia.IsNaN()
+    inertia.SetToNaN()
+    assert inertia.IsNaN() and np.isnan(inertia.get_moments()).all()
 
     class Decay(LeafSystem):                 # written as for pydrake
         def __init__(self, rate):
@@ -83,3 +92,23 @@ def test_a_subclass_override_is_what_the_camel_case_name_calls(tmp_path):
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          cwd=tmp_path, timeout=300)
     assert out.returncode == 0, out.stderr[-3000:]
+
+
+def test_no_two_layers_export_one_name_for_different_objects():
+    """`from merganser.<layer> import *` of several layers (and the spelling layer, which
+    exports them all) must not let one layer's name shadow another's: the directives'
+    ``Rotation.AngleAxis`` (degrees) once shadowed the geometry's AngleAxis."""
+    import importlib
+
+    owner = {}
+    for layer in ("framework", "geometry", "multibody", "controllers"):
+        package = importlib.import_module(f"merganser.{layer}")
+        for name in package.__all__:
+            value = getattr(package, name)
+            first = owner.setdefault(name, (layer, value))
+            assert first[1] is value, (f"{name!r} is exported by {first[0]} and {layer} "
+                                       f"for different objects")
+    from merganser.geometry import AngleAxis
+    from merganser.multibody import Rotation
+    assert AngleAxis(0.5, [0.0, 0.0, 1.0]).angle() == 0.5
+    assert Rotation.AngleAxis(angle_deg=90.0).to_rotation_matrix().matrix()[1, 0] == 1.0

@@ -254,6 +254,28 @@ def test_drake_resource_root_gives_the_drake_package(tmp_path, monkeypatch):
     assert pm.contains("drake") and not copied.contains("drake")
 
 
+def test_find_resource_or_throw_resolves_under_the_resource_root(tmp_path, monkeypatch):
+    from merganser.multibody.parsing import find_resource_or_throw
+    (tmp_path / "drake" / "models").mkdir(parents=True)
+    (tmp_path / "drake" / ".drake-find_resource-sentinel").write_text("")
+    (tmp_path / "drake" / "models" / "box.urdf").write_text("<robot name='box'/>")
+    monkeypatch.setenv("DRAKE_RESOURCE_ROOT", str(tmp_path))
+    assert find_resource_or_throw("drake/models/box.urdf") == str(
+        tmp_path / "drake" / "models" / "box.urdf")
+    assert find_resource_or_throw("drake/models") == str(tmp_path / "drake" / "models")
+    with pytest.raises(RuntimeError, match="has no .*missing.urdf"):
+        find_resource_or_throw("drake/models/missing.urdf")
+    with pytest.raises(RuntimeError, match="must be a relative path that starts with 'drake/'"):
+        find_resource_or_throw("/abs/box.urdf")
+    with pytest.raises(TypeError, match="resource_path must be a str, got int"):
+        find_resource_or_throw(3)
+    # a root without the sentinel is no root: the error says how to set one
+    (tmp_path / "drake" / ".drake-find_resource-sentinel").unlink()
+    monkeypatch.setattr("sys.path", [])
+    with pytest.raises(RuntimeError, match="DRAKE_RESOURCE_ROOT"):
+        find_resource_or_throw("drake/models/box.urdf")
+
+
 def test_add_models_overloads_and_unique_names(pkg):
     plant, parser = _parser(pkg)
     [a] = parser.add_models(url="package://pkg/arm.urdf")

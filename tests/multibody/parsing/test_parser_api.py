@@ -79,6 +79,12 @@ def test_package_map_api(tmp_path):
         other.add("b", tmp_path / "pkg_a")
     with pytest.raises(TypeError, match="other_map must be a PackageMap"):
         empty.add_map({"x": tmp_path})
+    with pytest.raises(TypeError, match=r"PackageMap.add: package_path must be a path .*got "
+                                        r"NoneType"):
+        empty.add("c", None)
+    with pytest.raises(TypeError, match="PackageMap.add_package_xml: filename must be a path"):
+        empty.add_package_xml(3)
+    assert not empty.contains("c")
 
 
 def test_populate_from_ros_package_path_follows_ros_crawl_rules(tmp_path, monkeypatch):
