@@ -43,6 +43,16 @@ def _positive(cls, arg, value):
     return x
 
 
+def _nonnegative(cls, arg, value):
+    try:
+        x = float(value)
+    except (TypeError, ValueError):
+        raise TypeError(f"{cls}: {arg} must be a number, got {type(value).__name__}") from None
+    if not (math.isfinite(x) and x >= 0.0):
+        raise ValueError(f"{cls}: {arg} must be finite and >= 0, got {value!r}")
+    return x
+
+
 def _and(names):
     return ", ".join(names[:-1]) + " and " + names[-1]
 
@@ -97,12 +107,13 @@ class Shape:
 
 
 class Sphere(Shape):
-    """A sphere of `radius` (m) centred at the origin of its frame."""
+    """A sphere of `radius` (m, >= 0) centred at the origin of its frame; as in Drake, a
+    zero radius is allowed (a point, as Drake's models use for contact points)."""
 
     type_code = SPHERE
 
     def __init__(self, radius):
-        self._r = _positive("Sphere", "radius", radius)
+        self._r = _nonnegative("Sphere", "radius", radius)
 
     def radius(self):
         return self._r

@@ -101,11 +101,13 @@ def _user_stacklevel():
 
 def geometry_size(shape):
     """The smallest extent (m) of a shape: a penetration deeper than this in one step
-    means a body went (partly) through another (inf for a half space)."""
+    means a body went (partly) through another (inf for a half space and for a
+    zero-radius sphere, a contact point)."""
     if isinstance(shape, Box):
         return float(min(shape.size()))
     if isinstance(shape, Sphere):
-        return 2.0 * shape.radius()
+        # a zero radius is a contact point: no thickness a body could pass through
+        return 2.0 * shape.radius() if shape.radius() > 0.0 else math.inf
     if isinstance(shape, Cylinder):
         return min(2.0 * shape.radius(), shape.length())
     if isinstance(shape, Capsule):

@@ -121,6 +121,7 @@ def _build_include(doc, el, parent, ws, docs):
         doc.error(uri_el, f"<include> {doc.text(uri_el)!r} includes a file that is already "
                           f"being included: {' -> '.join(chain + [os.path.abspath(path)])}")
     sub = XmlDocument.load(doc.diagnostics, path=path)
+    sub.leading_numbers = True
     sub.include_chain = chain + [os.path.abspath(path)]
     if sub.tag(sub.root) != "sdf":
         sub.error(sub.root, f"included file must have an <sdf> root, got <{sub.tag(sub.root)}>")
@@ -311,6 +312,7 @@ def _build_world(doc, world_el, scope, ws, docs):
 
 def parse_sdformat(doc, ws, parent_model_name: str | None = None) -> list[int]:
     """Add every model of the SDFormat document `doc` to ``ws.plant``."""
+    doc.leading_numbers = True          # SDFormat's reading of scalars (XmlDocument)
     root = doc.root
     if doc.tag(root) != "sdf":
         doc.error(root, f"an SDFormat file must have an <sdf> root element, got <{doc.tag(root)}>")

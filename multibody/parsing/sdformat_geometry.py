@@ -46,7 +46,7 @@ def _shape(doc, geometry_el, ws, what, role):
         w, d, h = doc.child_vector(s, "size", 3, positive=True)
         return "Box", {"width": w, "depth": d, "height": h}, identity
     if tag == "sphere":
-        return "Sphere", {"radius": _positive(doc, s, "radius")}, identity
+        return "Sphere", {"radius": doc.child_float(s, "radius", minimum=0.0)}, identity
     if tag in ("cylinder", "capsule", "drake:capsule"):
         kind = "Cylinder" if tag == "cylinder" else "Capsule"
         return kind, {"radius": _positive(doc, s, "radius"),

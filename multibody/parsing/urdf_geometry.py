@@ -60,6 +60,15 @@ def parse_urdf_material(doc, el, ws, name_required: bool):
 def _shape(doc, geometry_el, ws, what, role):
     """(shape type, params) of the single shape element inside ``<geometry>``."""
     shapes = doc.elements(geometry_el)
+    stray = [c for c in shapes if doc.tag(c) == "drake:declare_convex"]
+    if stray and len(shapes) - len(stray) == 1:
+        # Drake's own atlas_convex_hull.urdf puts it beside <mesh>; Drake reads it only
+        # inside <mesh> and loads such a mesh as a Mesh: the same here, said at its line
+        for c in stray:
+            doc.warn(c, f"{what}: <drake:declare_convex> beside the shape in <geometry> is "
+                        f"ignored (as Drake does): the mesh loads as a Mesh; put it inside "
+                        f"<mesh> to declare a Convex")
+        shapes = [c for c in shapes if c not in stray]
     if len(shapes) != 1:
         found = [f"<{doc.tag(s)}>" for s in shapes] or ["nothing"]
         doc.error(geometry_el, f"{what}: <geometry> must contain exactly one shape (box, "
@@ -72,7 +81,7 @@ def _shape(doc, geometry_el, ws, what, role):
         w, d, h = doc.attr_vector(s, "size", 3, positive=True)
         return "Box", {"width": w, "depth": d, "height": h}
     if tag == "sphere":
-        return "Sphere", {"radius": doc.attr_float(s, "radius", positive=True)}
+        return "Sphere", {"radius": doc.attr_float(s, "radius", minimum=0.0)}     # 0: a point
     if tag in ("cylinder", "capsule", "drake:capsule"):
         kind = "Cylinder" if tag == "cylinder" else "Capsule"
         return kind, {"radius": doc.attr_float(s, "radius", positive=True),

@@ -31,6 +31,8 @@ __all__ = ["DRAKE_NAMESPACE", "REQUIRED", "XmlDocument", "parse_number"]
 DRAKE_NAMESPACE = "http://drake.mit.edu"
 _KNOWN_PREFIXES = {DRAKE_NAMESPACE: "drake"}
 _NUMBER = re.compile(r"^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$")
+#: A number at the start of a token (SDFormat's reading of ``2.35"``: `leading_numbers`).
+_LEADING_NUMBER = re.compile(r"^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?")
 _INFINITY = {"inf": math.inf, "+inf": math.inf, "-inf": -math.inf, "infinity": math.inf,
              "+infinity": math.inf, "-infinity": -math.inf}
 
@@ -88,7 +90,16 @@ class XmlDocument:
         Directory that relative file references are resolved against.
     diagnostics : Diagnostics
         Where warnings and report entries go.
+    leading_numbers : bool
+        False (URDF, MJCF): a scalar's text must be exactly a number. True (SDFormat,
+        whose reader takes the number a value starts with, as libsdformat's stream
+        parsing does: Drake's own ``iiwa14_polytope_collision.sdf`` has
+        ``<velocity>2.356194490192345"</velocity>``): a scalar's text that starts with a
+        number and has other characters after it is read as that number, with a warning
+        at its line naming what was ignored.
     """
+
+    leading_numbers = False
 
     def __init__(self, root, file_name: str, base_dir: str, diagnostics):
         self.root = root
@@ -393,16 +404,31 @@ class XmlDocument:
     def _check_bounds(self, el, what, values, minimum, positive):
         for v in np.atleast_1d(values):
             if positive and not v > 0.0:
-                self.error(el, f"<{self.tag(el)}> {what} must be > 0, got {v!r}")
+                self.error(el, f"<{self.tag(el)}> {what} must be > 0, got {float(v)!r}")
             if minimum is not None and not v >= minimum:
-                self.error(el, f"<{self.tag(el)}> {what} must be >= {minimum}, got {v!r}")
+                self.error(el, f"<{self.tag(el)}> {what} must be >= {minimum}, got {float(v)!r}")
 
     def _number(self, el, what, raw, allow_inf, minimum, positive) -> float:
         try:
             value = parse_number(raw, allow_inf)
         except ValueError as err:
-            self.error(el, f"<{self.tag(el)}> {what} must be a number, got {raw!r} ({err})")
+            value = self._leading_number(el, what, raw)
+            if value is None:
+                self.error(el, f"<{self.tag(el)}> {what} must be a number, got {raw!r} ({err})")
         self._check_bounds(el, what, value, minimum, positive)
+        return value
+
+    def _leading_number(self, el, what, raw):
+        """With `leading_numbers`, the number `raw` starts with (warned), else None."""
+        if not self.leading_numbers:
+            return None
+        text = raw.strip()
+        match = _LEADING_NUMBER.match(text)
+        if match is None or not math.isfinite(float(match.group())):
+            return None
+        value = float(match.group())
+        self.warn(el, f"<{self.tag(el)}> {what} {raw!r} has {text[match.end():]!r} after its "
+                      f"number; read as {value!r}, as SDFormat reads it")
         return value
 
     def _vector(self, el, what, raw, size, allow_inf, minimum, positive) -> np.ndarray:
