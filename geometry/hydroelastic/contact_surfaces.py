@@ -102,7 +102,8 @@ def _store(engine, inspector):
     store = _STORES.get(t)
     if store is None:
         store = _STORES[t] = _Store([make_representation(
-            inspector.get_shape(g), inspector.get_proximity_properties(g), g) for g in t.ids])
+            inspector.get_shape(g), inspector.get_proximity_properties(g),
+            f"{inspector.get_name(g)!r} ({g})") for g in t.ids])
     return store
 
 

@@ -69,7 +69,7 @@ class HydroelasticRepresentation:
 
 def _need(props, name, fn, gid):
     if not props.has_property(HYDROELASTIC, name):
-        raise ValueError(f"{fn}: compliant hydroelastic geometry {gid!r} has no "
+        raise ValueError(f"{fn}: compliant hydroelastic geometry {gid} has no "
                          f"('hydroelastic', {name!r}) property")
     return float(props.get_property(HYDROELASTIC, name))
 
@@ -99,12 +99,19 @@ def _hull_vertices(shape):
 
 def make_representation(shape, props, gid=None):
     """The HydroelasticRepresentation of `shape` with ProximityProperties `props`, or None
-    when it has no hydroelastic properties or its shape is not supported yet."""
+    when it has no hydroelastic properties or its shape is not supported yet; `gid` names
+    the geometry in errors (a ValueError for missing properties, an unknown compliance
+    type or a zero-radius Sphere)."""
     fn = "make_representation"
     if props is None or not props.has_property(HYDROELASTIC, "compliance_type"):
         return None
     kind = props.get_property(HYDROELASTIC, "compliance_type")
     hint = props.get_property_or_default(HYDROELASTIC, "resolution_hint", None)
+    if isinstance(shape, Sphere) and shape.radius() == 0.0:
+        raise ValueError(f"{fn}: geometry {gid} is a zero-radius Sphere (a contact point) "
+                         f"with {kind} hydroelastic properties: it has no surface or volume "
+                         f"to make a hydroelastic representation of; give it point contact "
+                         f"(no ('hydroelastic', 'compliance_type') property)")
     if kind == "compliant":
         E = _need(props, "hydroelastic_modulus", fn, gid)
         if isinstance(shape, HalfSpace):
@@ -155,5 +162,5 @@ def make_representation(shape, props, gid=None):
             return _surface(make_convex_surface_mesh(
                 _hull_vertices(shape)))
         return None
-    raise ValueError(f"{fn}: geometry {gid!r} has compliance_type {kind!r}, expected "
+    raise ValueError(f"{fn}: geometry {gid} has compliance_type {kind!r}, expected "
                      f"'rigid' or 'compliant'")

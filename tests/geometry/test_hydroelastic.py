@@ -159,6 +159,10 @@ def test_representations_follow_the_properties():
     bad.add_property("hydroelastic", "compliance_type", "compliant")
     with pytest.raises(ValueError, match="hydroelastic_modulus"):
         make_representation(Sphere(0.1), bad, "ball")
+    for props in (compliant, rigid):        # a contact point has nothing to mesh
+        with pytest.raises(ValueError, match="geometry ball is a zero-radius Sphere"):
+            make_representation(Sphere(0.0), props, "ball")
+    assert make_representation(Sphere(0.0), ProximityProperties()) is None
 
 
 def test_two_equal_spheres_meet_on_the_mid_plane_with_the_rigid_plane_force():
