@@ -13,11 +13,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..proximity.vtk_volume_mesh import boundary_triangles, distance_to_boundary
+
 __all__ = ["VolumeMesh", "SurfaceMesh", "make_sphere_volume_mesh", "make_box_volume_mesh",
            "make_box_surface_mesh", "make_sphere_surface_mesh", "make_ellipsoid_volume_mesh",
            "make_ellipsoid_surface_mesh", "make_cylinder_volume_mesh",
            "make_cylinder_surface_mesh", "make_capsule_volume_mesh",
            "make_capsule_surface_mesh", "make_convex_volume_mesh",
+           "make_tetrahedral_volume_mesh", "make_tetrahedral_surface_mesh",
            "make_convex_surface_mesh", "cells_for"]
 
 # Kuhn tetrahedra of the unit cube: corners as bit masks x=1, y=2, z=4.
@@ -378,6 +381,60 @@ def make_convex_volume_mesh(vertices, hydroelastic_modulus):
     pressure = np.zeros(len(verts))
     pressure[-1] = hydroelastic_modulus
     return VolumeMesh(verts, tets, pressure)
+
+
+def make_tetrahedral_volume_mesh(vertices, tetrahedra, hydroelastic_modulus, where=""):
+    """Drake's pressure field on a given tetrahedral mesh (a ``.vtk`` file's): 0 on the
+    boundary vertices, and at an interior vertex E d / d_max, with d its distance to the
+    boundary surface and d_max the largest such distance.
+
+    Parameters
+    ----------
+    vertices : ndarray (nv, 3)
+    tetrahedra : ndarray (nt, 4) int64
+        Positively wound (`geometry.proximity.vtk_volume_mesh.read_vtk_tetrahedra`).
+    hydroelastic_modulus : float
+        E (Pa), > 0.
+    where : str
+        Names the mesh in errors.
+
+    Returns
+    -------
+    VolumeMesh
+
+    Raises
+    ------
+    ValueError
+        If no vertex is interior (the field would be zero everywhere), as Drake's.
+    """
+    vertices = np.ascontiguousarray(vertices, dtype=np.float64)
+    triangles = boundary_triangles(tetrahedra)
+    pressure = np.zeros(len(vertices))
+    interior = np.setdiff1d(np.arange(len(vertices)), triangles.ravel())
+    used = np.unique(tetrahedra)
+    interior = np.intersect1d(interior, used)
+    if interior.size:
+        pressure[interior] = distance_to_boundary(vertices[interior], vertices, triangles)
+    d_max = pressure.max()
+    if not d_max > 0.0:
+        raise ValueError(f"make_tetrahedral_volume_mesh: {where}: no vertex of the "
+                         f"tetrahedral mesh lies inside it (every vertex is on its boundary), "
+                         f"so its pressure field would be zero; refine the mesh")
+    pressure *= hydroelastic_modulus / d_max
+    return VolumeMesh(vertices, np.ascontiguousarray(tetrahedra, dtype=np.int64), pressure)
+
+
+def make_tetrahedral_surface_mesh(vertices, tetrahedra):
+    """The boundary surface of a positively wound tetrahedral mesh (rigid hydroelastic)."""
+    triangles = boundary_triangles(tetrahedra)
+    used = np.unique(triangles)
+    index = np.full(len(vertices), -1, np.int64)
+    index[used] = np.arange(used.size)
+    V = np.ascontiguousarray(vertices[used], dtype=np.float64)
+    T = index[triangles]
+    n = np.cross(V[T[:, 1]] - V[T[:, 0]], V[T[:, 2]] - V[T[:, 0]])
+    n /= np.linalg.norm(n, axis=1)[:, None]
+    return SurfaceMesh(V, np.ascontiguousarray(T), n)
 
 
 def make_convex_surface_mesh(vertices):

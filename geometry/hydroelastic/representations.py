@@ -9,7 +9,10 @@ A geometry with ``("hydroelastic", "compliance_type")`` gets:
   `SurfaceMesh` (resolution_hint optional);
 - Convex and Mesh (both through the convex hull of the file's vertices): compliant, the
   centroid-fan `VolumeMesh`; rigid, the hull's `SurfaceMesh` (a non-convex rigid Mesh is
-  therefore approximated by its hull).
+  therefore approximated by its hull);
+- a Mesh of a ``.vtk`` tetrahedral mesh (Drake's compliant meshes): that mesh itself,
+  compliant with Drake's pressure field (`make_tetrahedral_volume_mesh`: 0 on the
+  boundary, E d / d_max inside), rigid its boundary surface.
 """
 
 from dataclasses import dataclass
@@ -23,8 +26,10 @@ from .meshes import (
     make_box_surface_mesh, make_capsule_surface_mesh, make_capsule_volume_mesh,
     make_convex_surface_mesh, make_convex_volume_mesh, make_box_volume_mesh, make_cylinder_surface_mesh,
     make_cylinder_volume_mesh, make_ellipsoid_surface_mesh, make_ellipsoid_volume_mesh,
-    make_sphere_surface_mesh, make_sphere_volume_mesh,
+    make_sphere_surface_mesh, make_sphere_volume_mesh, make_tetrahedral_surface_mesh,
+    make_tetrahedral_volume_mesh,
 )
+from ..proximity.vtk_volume_mesh import load_vtk_tetrahedra
 from .slicing_kernels import tet_tables
 
 __all__ = ["HydroelasticRepresentation", "make_representation"]
@@ -97,6 +102,14 @@ def _hull_vertices(shape):
     return shape.convex_hull_vertices()
 
 
+def _tetrahedra(shape):
+    """(vertices, tetrahedra) of a Mesh whose data is a ``.vtk`` tetrahedral mesh (Drake
+    uses that mesh itself, not a hull), else None."""
+    if isinstance(shape, Mesh) and shape.extension() == ".vtk":
+        return load_vtk_tetrahedra(shape.source(), shape.scale3())
+    return None
+
+
 def make_representation(shape, props, gid=None):
     """The HydroelasticRepresentation of `shape` with ProximityProperties `props`, or None
     when it has no hydroelastic properties or its shape is not supported yet; `gid` names
@@ -136,6 +149,9 @@ def make_representation(shape, props, gid=None):
             h = _need(props, "resolution_hint", fn, gid)
             return _volume(make_capsule_volume_mesh(
                 shape.radius(), shape.length(), h, E), E)
+        tets = _tetrahedra(shape)
+        if tets is not None:
+            return _volume(make_tetrahedral_volume_mesh(*tets, E, where=gid), E)
         if isinstance(shape, (Convex, Mesh)):
             return _volume(make_convex_volume_mesh(
                 _hull_vertices(shape), E), E)
@@ -158,6 +174,9 @@ def make_representation(shape, props, gid=None):
         if isinstance(shape, Capsule):
             return _surface(make_capsule_surface_mesh(
                 shape.radius(), shape.length(), hint))
+        tets = _tetrahedra(shape)
+        if tets is not None:
+            return _surface(make_tetrahedral_surface_mesh(*tets))
         if isinstance(shape, (Convex, Mesh)):
             return _surface(make_convex_surface_mesh(
                 _hull_vertices(shape)))

@@ -8,7 +8,7 @@ import numpy as np
 __all__ = ["load_convex_hull_vertices", "convex_hull_mesh", "HULL_EXTENSIONS"]
 
 # The file types whose convex hull we compute (what trimesh reads as a triangle mesh).
-HULL_EXTENSIONS = (".obj", ".stl", ".ply", ".off", ".gltf", ".glb", ".dae")
+HULL_EXTENSIONS = (".obj", ".stl", ".ply", ".off", ".gltf", ".glb", ".dae", ".vtk")
 
 
 def _load_vertices(source):
@@ -29,6 +29,9 @@ def _load_vertices(source):
             raw = f.read()
     else:
         raw = source.in_memory().mesh_file.contents()
+    if ext == ".vtk":       # a tetrahedral mesh (Drake's compliant hydroelastic meshes)
+        from .vtk_volume_mesh import read_vtk_tetrahedra
+        return read_vtk_tetrahedra(raw, where)[0], where
     if ext == ".obj":       # the "v x y z" lines (a points-only .obj has no faces)
         rows = [line.split()[1:4] for line in raw.decode("utf-8", "replace").splitlines()
                 if line.startswith("v ")]

@@ -96,6 +96,8 @@ def _mesh_file(source, scale, rgba):
     """A mesh's data (a MeshSource: a path or in memory) as a meshcat object."""
     fmt = source.extension().lstrip(".")
     where = source.description()
+    if fmt == "vtk":            # a tetrahedral mesh (hydroelastic): drawn as its surface
+        return _tetrahedral_surface(source, scale, rgba)
     if fmt not in MESH_FORMATS:
         raise ValueError(f"shape_to_object: mesh {where!r} has format {fmt!r}; "
                          f"the visualizer reads {MESH_FORMATS}")
@@ -116,6 +118,19 @@ def _mesh_file(source, scale, rgba):
     return {"metadata": {"version": 4.5, "type": "Object"}, "geometries": [], "materials": [],
             "object": {"uuid": _uid(), "type": "_meshfile_object", "format": fmt,
                        "data": text, "resources": {}, "matrix": _matrix(X)}}
+
+
+def _tetrahedral_surface(source, scale, rgba):
+    """The boundary surface of a ``.vtk`` tetrahedral mesh as an .obj meshcat object."""
+    from ..proximity.vtk_volume_mesh import boundary_triangles, load_vtk_tetrahedra
+    vertices, tetrahedra = load_vtk_tetrahedra(
+        source, np.broadcast_to(np.asarray(scale, dtype=float), (3,)))
+    faces = boundary_triangles(tetrahedra)
+    text = ("".join(f"v {x:.17g} {y:.17g} {z:.17g}\n" for x, y, z in vertices)
+            + "".join(f"f {a + 1} {b + 1} {c + 1}\n" for a, b, c in faces))
+    color = np.array([0.9, 0.9, 0.9, 1.0]) if rgba is None else rgba
+    geometry = {"uuid": _uid(), "type": "_meshfile_geometry", "format": "obj", "data": text}
+    return _mesh(geometry, color, np.eye(4))
 
 
 def shape_to_object(shape, rgba=None):

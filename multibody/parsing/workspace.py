@@ -13,7 +13,7 @@ __all__ = ["COLLISION_MESH_EXTENSIONS", "ParsingWorkspace"]
 
 #: Mesh formats the collision loader reads (trimesh's); visual meshes may be anything.
 COLLISION_MESH_EXTENSIONS = frozenset({".obj", ".stl", ".ply", ".off", ".glb", ".gltf",
-                                       ".dae", ".3mf"})
+                                       ".dae", ".3mf", ".vtk"})     # .vtk: tetrahedra
 
 
 @dataclass
