@@ -63,6 +63,15 @@ def _build_model(doc, el, parent, ws, docs, *, name=None, pose=None, static=None
         tag = doc.tag(child)
         if tag == "link":
             link = doc.attr(child, "name")
+            deformable = doc.child(child, "drake:deformable_properties")
+            if deformable is not None:
+                # Drake's deformable (FEM) body: not a rigid body, and loading it as one (a
+                # free body with SDFormat's default inertia) would give wrong dynamics;
+                # refused here, before the model adds anything to the plant
+                doc.error(deformable, f"link '{link}' is a deformable body "
+                                      f"(<drake:deformable_properties>, Drake's FEM bodies); "
+                                      f"merganser simulates rigid bodies only: remove the link "
+                                      f"from the model to load the rest")
             X, rel = parse_pose(doc, child)
             scope.add(link, FrameNode("link", child, X, rel or "__model__"))
             first_link = first_link or link

@@ -115,3 +115,15 @@ def test_declare_convex_beside_the_mesh_is_ignored_as_drake_does(tmp_path):
            f'<sphere radius="1"/></geometry></collision></link></robot>')
     with pytest.raises(ParseError, match="must contain exactly one shape"):
         Parser(MultibodyPlant(0.0)).add_models_from_string(two, "urdf")
+
+
+def test_a_deformable_link_is_refused_not_loaded_as_a_rigid_body():
+    sdf = """<sdf version="1.9" xmlns:drake="http://drake.mit.edu"><model name="soft">
+      <link name="rigid"/><link name="torus"><drake:deformable_properties>
+        <drake:youngs_modulus>3e4</drake:youngs_modulus></drake:deformable_properties></link>
+    </model></sdf>"""
+    plant = MultibodyPlant(0.0)
+    with pytest.raises(ParseError, match=r"<string.sdf>:2: link 'torus' is a deformable body "
+                                         r".*rigid bodies only"):
+        Parser(plant).add_models_from_string(sdf, "sdf")
+    assert plant.num_bodies() == 1                   # refused before anything was added
