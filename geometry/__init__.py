@@ -70,6 +70,7 @@ __all__, __getattr__, __dir__ = lazy_exports(__name__, {
     ".visualization": (
         "ContactVisualizer", "ContactVisualizerParams", "Meshcat", "MeshcatAnimation",
         "MeshcatUnavailableError", "MeshcatVisualizer", "MeshcatVisualizerParams",
-        "add_default_visualization", "start_meshcat",
+        "add_default_visualization", "start_meshcat", "VisualizationConfig",
+        "apply_visualization_config",
     ),
 })

@@ -1,6 +1,5 @@
 """calc_volume(shape): the volume enclosed by a shape (Drake's CalcVolume)."""
 
-import io
 import math
 
 import numpy as np
@@ -11,21 +10,13 @@ __all__ = ["calc_volume"]
 
 
 def _mesh_volume(mesh):
-    """Volume of the closed triangle mesh in a Mesh shape (scaled), via trimesh."""
-    try:
-        import trimesh
-    except ImportError as e:  # pragma: no cover - depends on the environment
-        raise ImportError("calc_volume(Mesh) needs the 'trimesh' package") from e
-    source = mesh.source()
-    if source.is_path():
-        raw = open(str(source.path()), "rb").read() if source.path().is_file() else None
-        if raw is None:
-            raise RuntimeError(f"calc_volume: cannot read the mesh file {source.description()!r}")
-    else:
-        raw = source.in_memory().mesh_file.contents()
-    tm = trimesh.load(io.BytesIO(raw), file_type=source.extension()[1:], force="mesh",
-                      process=False)
-    return abs(float(tm.volume)) * abs(float(np.prod(mesh.scale3())))
+    """Volume of the closed triangle mesh in a Mesh shape (scaled): the divergence
+    theorem over its triangles (read by `proximity.mesh_loading.load_triangles`)."""
+    from .proximity.mesh_loading import load_triangles
+    vertices, faces, _ = load_triangles(mesh.source())
+    a, b, c = (vertices[faces[:, i]] for i in range(3))
+    volume = np.einsum("ij,ij->i", a, np.cross(b, c)).sum() / 6.0
+    return abs(float(volume)) * abs(float(np.prod(mesh.scale3())))
 
 
 def calc_volume(shape):

@@ -14,6 +14,7 @@ __all__, __getattr__, __dir__ = lazy_exports(__name__, {
     ".hydrodynamics": "*",
     ".inverse_kinematics": "*",
     ".dh_chain": ("DhChain", "add_dh_chain", "dh_transform"),
+    ".model_visualizer": ("ModelVisualizer",),
     ".batched": ("BATCHED_INTEGRATION_SCHEMES", "BatchedPlant"),
     ".contact": ("ContactSolverError",),
     ".plant.plant_geometry": ("connect_plant_and_scene_graph", "register_geometry_records"),

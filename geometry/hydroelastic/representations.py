@@ -2,8 +2,9 @@
 
 A geometry with ``("hydroelastic", "compliance_type")`` gets:
 
-- compliant Sphere / Box / Ellipsoid / Cylinder / Capsule: a `VolumeMesh` (resolution_hint,
-  hydroelastic_modulus required);
+- compliant Sphere / Ellipsoid / Cylinder / Capsule: a `VolumeMesh` (resolution_hint,
+  hydroelastic_modulus required); compliant Box: its volume mesh (hydroelastic_modulus
+  required; no resolution hint, as in Drake, which does not refine a box);
 - compliant HalfSpace: a slab (slab_thickness, hydroelastic_modulus required);
 - rigid HalfSpace: its plane; rigid Box / Sphere / Ellipsoid / Cylinder / Capsule: a
   `SurfaceMesh` (resolution_hint optional);
@@ -134,8 +135,7 @@ def make_representation(shape, props, gid=None):
             h = _need(props, "resolution_hint", fn, gid)
             return _volume(make_sphere_volume_mesh(
                 shape.radius(), h, E), E)
-        if isinstance(shape, Box):
-            _need(props, "resolution_hint", fn, gid)     # required, but unused (as in Drake)
+        if isinstance(shape, Box):          # no resolution hint needed (as in Drake)
             return _volume(make_box_volume_mesh(shape.size(), None, E), E)
         if isinstance(shape, Ellipsoid):
             h = _need(props, "resolution_hint", fn, gid)

@@ -1,6 +1,6 @@
 """geometry.visualization: a Meshcat scene with recording and self-contained HTML replay,
-the MeshcatVisualizer of a SceneGraph, contact-force arrows and
-`add_default_visualization`."""
+the MeshcatVisualizer of a SceneGraph, contact-force arrows, `add_default_visualization`
+and `VisualizationConfig` / `apply_visualization_config`."""
 
 from merganser.framework.lazy_exports import lazy_exports
 
@@ -10,4 +10,5 @@ __all__, __getattr__, __dir__ = lazy_exports(__name__, {
     ".meshcat": ("Meshcat", "MeshcatUnavailableError", "start_meshcat"),
     ".meshcat_animation": ("MeshcatAnimation",),
     ".meshcat_visualizer": ("MeshcatVisualizer", "MeshcatVisualizerParams"),
+    ".visualization_config": ("VisualizationConfig", "apply_visualization_config"),
 })

@@ -21,6 +21,10 @@ import numpy as np
 __all__ = ["MESH_FORMATS", "arrow_object", "shape_to_object"]
 
 MESH_FORMATS = ("obj", "dae", "stl")
+#: Mesh formats the viewer cannot read, drawn as their triangles (read through trimesh,
+#: glTF turned z-up as Drake does) in a single color: their materials and textures are
+#: not shown.
+TRIANGLE_FORMATS = ("gltf", "glb", "ply", "off", "3mf")
 _HALF_SPACE_SIZE = 10.0
 _HALF_SPACE_THICKNESS = 0.02
 
@@ -98,6 +102,11 @@ def _mesh_file(source, scale, rgba):
     where = source.description()
     if fmt == "vtk":            # a tetrahedral mesh (hydroelastic): drawn as its surface
         return _tetrahedral_surface(source, scale, rgba)
+    if fmt in TRIANGLE_FORMATS:  # formats the viewer does not read: sent as .obj triangles
+        from ..proximity.mesh_loading import load_triangles
+        vertices, faces, _ = load_triangles(source)
+        return _obj_triangles(vertices * np.broadcast_to(np.asarray(scale, float), (3,)),
+                              faces, rgba)
     if fmt not in MESH_FORMATS:
         raise ValueError(f"shape_to_object: mesh {where!r} has format {fmt!r}; "
                          f"the visualizer reads {MESH_FORMATS}")
@@ -120,17 +129,22 @@ def _mesh_file(source, scale, rgba):
                        "data": text, "resources": {}, "matrix": _matrix(X)}}
 
 
-def _tetrahedral_surface(source, scale, rgba):
-    """The boundary surface of a ``.vtk`` tetrahedral mesh as an .obj meshcat object."""
-    from ..proximity.vtk_volume_mesh import boundary_triangles, load_vtk_tetrahedra
-    vertices, tetrahedra = load_vtk_tetrahedra(
-        source, np.broadcast_to(np.asarray(scale, dtype=float), (3,)))
-    faces = boundary_triangles(tetrahedra)
+def _obj_triangles(vertices, faces, rgba):
+    """Triangles (vertices (n, 3), faces (m, 3)) as an .obj meshcat object of color
+    `rgba` (light grey when None: the file's own materials and textures are not sent)."""
     text = ("".join(f"v {x:.17g} {y:.17g} {z:.17g}\n" for x, y, z in vertices)
             + "".join(f"f {a + 1} {b + 1} {c + 1}\n" for a, b, c in faces))
     color = np.array([0.9, 0.9, 0.9, 1.0]) if rgba is None else rgba
     geometry = {"uuid": _uid(), "type": "_meshfile_geometry", "format": "obj", "data": text}
     return _mesh(geometry, color, np.eye(4))
+
+
+def _tetrahedral_surface(source, scale, rgba):
+    """The boundary surface of a ``.vtk`` tetrahedral mesh as an .obj meshcat object."""
+    from ..proximity.vtk_volume_mesh import boundary_triangles, load_vtk_tetrahedra
+    vertices, tetrahedra = load_vtk_tetrahedra(
+        source, np.broadcast_to(np.asarray(scale, dtype=float), (3,)))
+    return _obj_triangles(vertices, boundary_triangles(tetrahedra), rgba)
 
 
 def shape_to_object(shape, rgba=None):

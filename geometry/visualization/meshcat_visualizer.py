@@ -133,6 +133,10 @@ class MeshcatVisualizer(LeafSystem):
     def get_query_object_input_port(self):
         return self._query
 
+    def query_object_input_port(self):
+        """pydrake's name of `get_query_object_input_port`."""
+        return self.get_query_object_input_port()
+
     def prefix(self):
         """The Meshcat path the geometry is drawn under."""
         return self._prefix

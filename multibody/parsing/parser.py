@@ -32,6 +32,7 @@ from merganser.multibody.parsing.diagnostics import Diagnostics, ParseError
 from merganser.multibody.parsing.import_report import ImportReport
 from merganser.multibody.parsing.mjcf import parse_mjcf
 from merganser.multibody.parsing.model_directives import load_model_directives
+from merganser.multibody.parsing.obj_model import parse_obj_model
 from merganser.multibody.parsing.package_map import PackageMap, UnresolvedUriError
 from merganser.multibody.parsing.process_model_directives import apply_model_directives
 from merganser.multibody.parsing.sdformat import parse_sdformat
@@ -245,11 +246,29 @@ class Parser:
         if path.lower().endswith(".dmd.yaml"):
             return self._add_model_directives_file(path)
         ext = os.path.splitext(path)[1].lower()
+        if ext == ".obj":
+            return self._add_obj_model(path)
         file_type = {v: k for k, v in FILE_TYPES.items()}.get(ext)
         if file_type is None:
             raise ValueError(f"Parser.add_models: file_name {path!r} has extension {ext!r}; "
-                             f"expected one of {sorted(FILE_TYPES.values())}")
+                             f"expected one of {sorted(FILE_TYPES.values()) + ['.obj']} (or "
+                             f"a .dmd.yaml)")
         return self._parse(file_type, path, dict(path=path))
+
+    def _add_obj_model(self, path) -> list[int]:
+        """A bare .obj mesh as a one-body model (`multibody.parsing.obj_model`)."""
+        if self._plant.is_finalized():
+            raise ValueError(f"Parser: cannot add {path!r}: the plant is already finalized; "
+                             f"add all models before calling finalize()")
+        report = ImportReport(path, "obj")
+        self._reports.append(report)
+        ws = ParsingWorkspace(self._plant, self._package_map, Diagnostics(report, self._strict),
+                              report, self._add_model_instance, self._fluid_density,
+                              self._gravity, geometry_registered=self._geometry_will_register())
+        instances = parse_obj_model(os.path.abspath(path), ws)
+        report.model_instances = list(instances)
+        self._register_geometry(report)
+        return instances
 
     def add_models_from_url(self, url: str) -> list[int]:
         """Load every model of the file at `url` (``package://``, ``file://`` or a path),

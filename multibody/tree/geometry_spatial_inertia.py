@@ -16,12 +16,15 @@ from merganser.geometry import (
 )
 from merganser.multibody.math import SpatialInertia, UnitInertia
 
-__all__ = ["calc_spatial_inertia"]
+__all__ = ["calc_spatial_inertia", "mesh_spatial_inertia"]
 
 _Z = np.array([0.0, 0.0, 1.0])
 
 
-def _mesh_inertia(vertices, triangles, density):
+def mesh_spatial_inertia(vertices, triangles, density):
+    """M_SSo_S of the closed triangle mesh `triangles` (nt, 3) over `vertices` (nv, 3)
+    (outward, counter-clockwise triangles) filled with `density` (kg/m³), about the
+    vertices' origin; ValueError unless it encloses a positive volume."""
     v = np.asarray(vertices, dtype=np.float64)
     t = np.asarray(triangles, dtype=np.int64)
     a, b, c = v[t[:, 0]], v[t[:, 1]], v[t[:, 2]]
@@ -29,7 +32,7 @@ def _mesh_inertia(vertices, triangles, density):
     s = a + b + c
     volume = vol.sum()
     if not volume > 0.0:
-        raise ValueError(f"calc_spatial_inertia: the mesh encloses the volume {volume!r}; "
+        raise ValueError(f"calc_spatial_inertia: the mesh encloses the volume {float(volume)!r}; "
                          f"expected a closed mesh with outward (counter-clockwise) triangles")
     first = (vol[:, None] * s).sum(axis=0) / 4.0
     C = sum(np.einsum("i,ij,ik->jk", vol / 20.0, x, x) for x in (a, b, c, s))
@@ -62,11 +65,11 @@ def calc_spatial_inertia(shape=None, density=None, *, mesh=None):
         if shape is not None:
             raise TypeError("calc_spatial_inertia: give shape= or mesh=, not both")
         if isinstance(mesh, TriangleSurfaceMesh):
-            return _mesh_inertia(mesh.vertex_array(), mesh.index_array(), density)
+            return mesh_spatial_inertia(mesh.vertex_array(), mesh.index_array(), density)
         if not (hasattr(mesh, "vertices_G") and hasattr(mesh, "triangles")):
             raise TypeError(f"calc_spatial_inertia: mesh must be a TriangleSurfaceMesh or a "
                             f"SurfaceMesh, got {type(mesh).__name__}")
-        return _mesh_inertia(mesh.vertices_G, mesh.triangles, density)
+        return mesh_spatial_inertia(mesh.vertices_G, mesh.triangles, density)
     if isinstance(shape, Box):
         return SpatialInertia.solid_box_with_density(density, *shape.size())
     if isinstance(shape, Sphere):
@@ -84,7 +87,7 @@ def calc_spatial_inertia(shape=None, density=None, *, mesh=None):
         from merganser.geometry.hydroelastic import make_convex_surface_mesh
 
         hull = make_convex_surface_mesh(shape.convex_hull_vertices())
-        return _mesh_inertia(hull.vertices_G, hull.triangles, density)
+        return mesh_spatial_inertia(hull.vertices_G, hull.triangles, density)
     raise ValueError(f"calc_spatial_inertia: shape must be a Box, Sphere, Cylinder, Capsule, "
                      f"Ellipsoid or Convex, got {type(shape).__name__}; a HalfSpace has no "
                      f"finite volume, and a Mesh's inertia needs its triangles (pass mesh=)")

@@ -159,6 +159,12 @@ def test_representations_follow_the_properties():
     bad.add_property("hydroelastic", "compliance_type", "compliant")
     with pytest.raises(ValueError, match="hydroelastic_modulus"):
         make_representation(Sphere(0.1), bad, "ball")
+    no_hint = ProximityProperties()                     # a box needs no hint, as in Drake
+    no_hint.add_property("hydroelastic", "compliance_type", "compliant")
+    no_hint.add_property("hydroelastic", "hydroelastic_modulus", E)
+    assert make_representation(Box(0.1, 0.2, 0.3), no_hint).kind == "volume"
+    with pytest.raises(ValueError, match="resolution_hint"):
+        make_representation(Sphere(0.1), no_hint, "ball")
     for props in (compliant, rigid):        # a contact point has nothing to mesh
         with pytest.raises(ValueError, match="geometry ball is a zero-radius Sphere"):
             make_representation(Sphere(0.0), props, "ball")
