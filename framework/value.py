@@ -85,6 +85,13 @@ class VectorBase(np.ndarray, metaclass=_VectorBaseType):
             return array[()]
         return array.view(np.ndarray) if type(array) is not np.ndarray else array
 
+    def __str__(self):
+        """The values as a list at full precision, ``[0.0001966, 2.5]``, as pydrake prints a
+        state vector (a 1-D vector; other shapes print as numpy does)."""
+        if self.ndim != 1:
+            return np.ndarray.__str__(self.view(np.ndarray))
+        return str(self.view(np.ndarray).tolist())
+
     def get_value(self):
         """The values (this array itself), shape (n,)."""
         return self

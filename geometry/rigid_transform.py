@@ -231,4 +231,6 @@ class RigidTransform:
             self._other(other, "is_nearly_equal_to")) <= tolerance
 
     def __repr__(self):
-        return f"RigidTransform(R={self._R!r}, p={self._p.tolist()!r})"
+        """pydrake's form: ``R=`` (its rows indented) and ``p=`` on lines of their own."""
+        R = repr(self._R).replace("\n", "\n  ")
+        return f"RigidTransform(\n  R={R},\n  p={self._p.tolist()!r},\n)"

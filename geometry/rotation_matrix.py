@@ -380,7 +380,9 @@ class RotationMatrix:
         return bool(np.max(np.abs(self._R - other._R)) <= tolerance)
 
     def __repr__(self):
-        return f"RotationMatrix({self._R.tolist()!r})"
+        """pydrake's form: ``RotationMatrix([`` then a row per line."""
+        rows = "".join(f"  {row!r},\n" for row in self._R.tolist())
+        return f"RotationMatrix([\n{rows}])"
 
 def _vector3(v, fn, arg):
     """`v` as a float (3,) array, or ValueError naming RollPitchYaw.fn and `arg`."""

@@ -9,7 +9,8 @@ import pytest
 
 from merganser.framework import (AffineSystem, BasicVector, BusCreator, BusSelector, BusValue,
                                  ConstantVectorSource, ContinuousState, DiagramBuilder,
-                                 DiscreteDerivative, DiscreteUpdateEvent, DiscreteValues, LeafSystem,
+                                 DiscreteDerivative, DiscreteUpdateEvent, DiscreteValues,
+                                 Integrator, LeafSystem,
                                  LinearSystem, PeriodicEventData, PiecewisePolynomial,
                                  PublishEvent, RandomGenerator, Simulator,
                                  StateInterpolatorWithDiscreteDerivative,
@@ -121,6 +122,10 @@ def test_vector_set_from_and_plus_eq_scaled():
 
 def test_basic_vector_prints_as_pydrakes():
     assert str(BasicVector([1.0, 2.5])) == "[1.0, 2.5]"
+    integrator = Integrator(2)
+    context = integrator.create_default_context()
+    context.set_continuous_state([0.00019662705047555356, 2.0])
+    assert str(context.get_continuous_state_vector()) == "[0.00019662705047555356, 2.0]"
     assert repr(BasicVector([1.0, 2.5])) == "BasicVector([1.0, 2.5])"
 
 

@@ -320,3 +320,7 @@ def test_transform_pickle_and_repr_round_trip():
     np.testing.assert_array_equal(X_repr.get_as_matrix4(), X.get_as_matrix4())
     rpy = RollPitchYaw(0.1, 0.2, 0.3)
     np.testing.assert_array_equal(pickle.loads(pickle.dumps(rpy)).vector(), rpy.vector())
+    # pydrake's printed form, row by row
+    assert repr(RigidTransform([1.0, 2.0, 3.0])) == (
+        "RigidTransform(\n  R=RotationMatrix([\n    [1.0, 0.0, 0.0],\n    [0.0, 1.0, 0.0],\n"
+        "    [0.0, 0.0, 1.0],\n  ]),\n  p=[1.0, 2.0, 3.0],\n)")
