@@ -10,5 +10,7 @@ __all__, __getattr__, __dir__ = lazy_exports(__name__, {
     ".meshcat": ("Meshcat", "MeshcatUnavailableError", "start_meshcat"),
     ".meshcat_animation": ("MeshcatAnimation",),
     ".meshcat_visualizer": ("MeshcatVisualizer", "MeshcatVisualizerParams"),
+    ".planar_scenegraph_visualizer": ("PlanarSceneGraphVisualizer",
+                                      "connect_planar_scene_graph_visualizer"),
     ".visualization_config": ("VisualizationConfig", "apply_visualization_config"),
 })

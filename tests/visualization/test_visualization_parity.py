@@ -115,3 +115,38 @@ def test_hydroelastic_contacts_draw_a_force_and_a_moment_arrow():
     assert visible == {force: True, moment: False}
     with pytest.raises(ValueError, match="params.radius must be > 0"):
         ContactVisualizer(meshcat, ContactVisualizerParams(radius=0.0))
+
+
+def test_planar_scene_graph_visualizer_draws_projected_hulls_and_records():
+    import matplotlib
+    matplotlib.use("Agg")
+    from merganser.framework import Simulator
+    from merganser.geometry import Box, RigidTransform, Sphere, \
+        connect_planar_scene_graph_visualizer
+    from merganser.multibody import SpatialInertia
+
+    builder = DiagramBuilder()
+    plant, scene_graph = add_multibody_plant_scene_graph(builder, 0.0)
+    ball = plant.add_rigid_body("ball", SpatialInertia.solid_sphere_with_mass(1.0, 0.1))
+    plant.register_visual_geometry(ball, RigidTransform(), Sphere(0.1), "ball", [1, 0, 0, 1])
+    plant.register_visual_geometry(plant.world_body(), RigidTransform([0.5, 0.0, 0.0]),
+                                   Box(0.2, 0.4, 0.6), "post", [0, 0, 1, 1])
+    plant.finalize()
+    visualizer = connect_planar_scene_graph_visualizer(builder, scene_graph, xlim=[-1, 1],
+                                                       ylim=[-2, 1], show=False)
+    simulator = Simulator(builder.build())
+    visualizer.start_recording()
+    simulator.advance_to(0.5)                            # a free fall: z = -g t² / 2
+    visualizer.stop_recording()
+    visualizer.draw(visualizer.get_my_context_from_root(simulator.get_context()))
+    polygons = {tuple(np.round(p.get_facecolor()[:3], 3)): p.get_xy()
+                for p in visualizer.ax.patches}
+    post = polygons[(0.0, 0.0, 1.0)]                     # the box seen from -y: x-z rectangle
+    np.testing.assert_allclose([post[:, 0].min(), post[:, 0].max(), post[:, 1].min(),
+                                post[:, 1].max()], [0.4, 0.6, -0.3, 0.3], atol=1e-12)
+    ball_xy = polygons[(1.0, 0.0, 0.0)]
+    assert ball_xy[:, 1].mean() == pytest.approx(-9.81 * 0.5 ** 2 / 2, abs=0.01)
+    assert ball_xy[:, 0].max() == pytest.approx(0.1, abs=1e-12)
+    animation = visualizer.get_recording_as_animation(repeat=False)
+    # as pydrake: the initialization publish and the periodic one at t = 0, then 1/32 .. 0.5
+    assert len(list(animation.new_frame_seq())) == 18
