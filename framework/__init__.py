@@ -86,6 +86,7 @@ __all__, __getattr__, __dir__ = lazy_exports(__name__, {
     ".math.soft_min_max": ("soft_over_max", "soft_over_min", "soft_under_max", "soft_under_min"),
     ".math.wrap_to": ("wrap_to",),
     ".namedview": ("NamedViewBase", "namedview"),
+    ".examples": "*",
     ".temp_directory": ("temp_directory",),
     ".vector_log_sink": ("VectorLogSink", "log_vector_output"),
     ".analysis": (

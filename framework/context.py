@@ -672,8 +672,8 @@ class LeafContext(Context):
 
     def to_string(self):
         """Drake's summary of a leaf context: time, states and parameters."""
-        path = self.get_system_path()
-        lines = [f"{path} Context", "-" * (len(path) + 9), f"Time: {_fmt(self.get_time())}"]
+        title = f"{self.get_system_path()} Context"
+        lines = [title, _rule(title), f"Time: {_fmt(self.get_time())}"]
         nxc, nxd, nxa = len(self._root.xc[self._xc_index]), len(self._xd), len(self._xa)
         if nxc or nxd or nxa:
             lines.append("States:")
@@ -812,9 +812,9 @@ class DiagramContext(Context):
         return leaf.get_mutable_discrete_state(k)
 
     def to_string(self):
-        """Drake's summary of a diagram context: totals, then each subcontext indented."""
-        path = self.get_system_path()
-        lines = [f"{path} Context (of a Diagram)", "-" * (len(path) + 24)]
+        """Drake's summary of a diagram context: totals, then each subcontext's."""
+        title = f"{self.get_system_path()} Context (of a Diagram)"
+        lines = [title, _rule(title)]
         if self.num_continuous_states():
             lines.append(f"{self.num_continuous_states()} total continuous states")
         if self._xd_map:
@@ -830,8 +830,10 @@ class DiagramContext(Context):
             lines.append(f"{n_pa} total abstract parameters")
         text = "\n".join(lines) + "\n"
         for sub in self._subcontexts:
-            text += "\n" + "".join("  " + line if line else line
-                                   for line in sub.to_string().splitlines(True))
+            # as Drake: a subsystem without state or parameters is left out
+            if (not sub.is_stateless() or sub.num_numeric_parameter_groups()
+                    or sub.num_abstract_parameters()):
+                text += "\n" + sub.to_string()
         return text
 
     def _map(self, table, fn, i, what):
@@ -911,10 +913,19 @@ class DiagramContext(Context):
 
 
 def _fmt(values):
-    """Numbers as Drake (1.51) prints them: ``0.5`` or ``[1, 2, 3]`` (%g)."""
+    """Numbers as pydrake 1.51 prints a context's: a scalar ``0.5`` (%g); a vector as
+    Eigen prints a row, each %g value right-aligned to the widest and joined by a space
+    (``"  1 2.5  -3"``)."""
     if np.isscalar(values):
         return f"{float(values):g}"
-    return "[" + ", ".join(f"{float(v):g}" for v in np.asarray(values).reshape(-1)) + "]"
+    texts = [f"{float(v):g}" for v in np.asarray(values).reshape(-1)]
+    width = max((len(t) for t in texts), default=0)
+    return " ".join(t.rjust(width) for t in texts)
+
+
+def _rule(title):
+    """Drake's underline of a context's title: one dash per byte (UTF-8) and one more."""
+    return "-" * (len(title.encode("utf-8")) + 1)
 
 
 def calc_derivatives_block_by_block(ctx, out):

@@ -150,9 +150,13 @@ class DiagramBuilder:
 
     def _check_member(self, port, fn):
         if not any(s is port.get_system() for s in self._systems):
+            owner = port.get_system().get_name()
+            registered = ", ".join(repr(s.get_name()) for s in self._systems) or "none"
             raise DiagramBuildError(
-                f"DiagramBuilder.{fn}: {port!r} belongs to system '{port.get_system().get_name()}', "
-                f"which has not been added to this builder")
+                f"DiagramBuilder.{fn}: {port!r} belongs to system '{owner}', which has not "
+                f"been added to this builder (its systems: {registered}); if '{owner}' is a "
+                f"subsystem of one of them, export the port from that diagram "
+                f"(export_input / export_output) and connect the exported port")
 
     # ---- wiring -------------------------------------------------------------------------------
     @lists_valid_keywords

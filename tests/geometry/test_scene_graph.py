@@ -182,7 +182,7 @@ def test_registration_errors_name_the_problem():
         sg.register_frame(other, GeometryFrame("g"))
     with pytest.raises(TypeError, match="GeometryInstance"):
         sg.register_anchored_geometry(source, Sphere(1.0))
-    with pytest.raises(ValueError, match="radius must be finite and > 0"):
+    with pytest.raises(ValueError, match="radius must be finite and >= 0"):
         Sphere(-1.0)
 
 

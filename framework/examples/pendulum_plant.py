@@ -1,0 +1,118 @@
+"""PendulumPlant: Drake's simple pendulum (``drake/examples/pendulum``) as a LeafSystem.
+
+A point mass m at the end of a massless rod of length l, hinged at the origin, with
+viscous damping b and gravity g; θ is measured from the downward vertical:
+
+    m l² θ̈ = τ − m g l sin θ − b θ̇
+
+Input port ``tau`` (1: τ, N m); output port ``state`` (2: [θ, θ̇]); one numeric
+parameter group [mass, length, damping, gravity] = [1 kg, 0.5 m, 0.1 N m s, 9.81 m/s²].
+`get_state` / `get_parameters` view the context's values as `PendulumState` /
+`PendulumParams` (named accessors, writing through with the ``get_mutable_*`` forms).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ..leaf_system import LeafSystem
+from ..value import BasicVector
+
+__all__ = ["PendulumInput", "PendulumParams", "PendulumPlant", "PendulumState"]
+
+
+def _named_vector(name, fields, defaults, doc):
+    """A BasicVector subclass with getters, setters and ``with_*`` copies per field."""
+    def init(self, data=None, *, size=None):
+        BasicVector.__init__(self, list(defaults) if data is None and size is None else data,
+                             size=size)
+        if self.size() != len(fields):
+            raise ValueError(f"{name}: expected {len(fields)} values ({', '.join(fields)}), "
+                             f"got {self.size()}")
+
+    namespace = {"__init__": init, "__doc__": doc, "__slots__": (), "_fields": tuple(fields)}
+    for i, field in enumerate(fields):
+        def get(self, i=i):
+            return float(self._data[i])
+
+        def put(self, value, i=i):
+            self._data[i] = float(value)
+
+        def with_(self, value, i=i):
+            out = type(self)(self._data.copy())
+            out._data[i] = float(value)
+            return out
+        get.__doc__ = f"The {field}."
+        namespace[field], namespace[f"set_{field}"], namespace[f"with_{field}"] = get, put, with_
+    return type(name, (BasicVector,), namespace)
+
+
+PendulumState = _named_vector("PendulumState", ("theta", "thetadot"), (0.0, 0.0),
+                              "[θ, θ̇] of the pendulum (rad, rad/s).")
+PendulumInput = _named_vector("PendulumInput", ("tau",), (0.0,),
+                              "[τ], the torque at the hinge (N m).")
+PendulumParams = _named_vector("PendulumParams", ("mass", "length", "damping", "gravity"),
+                               (1.0, 0.5, 0.1, 9.81),
+                               "[m, l, b, g] (kg, m, N m s, m/s²), Drake's defaults.")
+
+
+class PendulumPlant(LeafSystem):
+    """See the module docstring."""
+
+    def __init__(self):
+        super().__init__()
+        self._tau = self.declare_vector_input_port("tau", 1)
+        self.declare_continuous_state(1, 1, 0)
+        self.declare_numeric_parameter(PendulumParams())
+        self._state = self.declare_vector_output_port(
+            "state", 2, lambda context, output: output.set_value(
+                context.get_continuous_state_vector()),
+            prerequisites_of_calc={self.xc_ticket()})       # no direct feedthrough
+
+    def get_input_port(self, port_index=0):
+        """The ``tau`` input (the only one)."""
+        return super().get_input_port(port_index)
+
+    def get_state_output_port(self):
+        return self._state
+
+    # ---- named views of a context's values ----------------------------------------------
+    @staticmethod
+    def get_state(context):
+        """The context's [θ, θ̇] as a PendulumState (read-only)."""
+        return PendulumState._wrap(np.array(context.get_continuous_state_vector()))
+
+    @staticmethod
+    def get_mutable_state(context):
+        """The context's [θ, θ̇] as a PendulumState writing into it."""
+        return PendulumState._wrap(context.get_mutable_continuous_state_vector())
+
+    @staticmethod
+    def get_parameters(context):
+        """The context's parameters as a PendulumParams (read-only)."""
+        return PendulumParams._wrap(np.array(context.get_numeric_parameter(0)))
+
+    @staticmethod
+    def get_mutable_parameters(context):
+        """The context's parameters as a PendulumParams writing into it."""
+        return PendulumParams._wrap(context.get_mutable_numeric_parameter(0).get_mutable_value())
+
+    # ---- dynamics and energy ------------------------------------------------------------
+    def do_calc_time_derivatives(self, context, derivatives):
+        theta, thetadot = context.get_continuous_state_vector()
+        m, length, b, g = context.get_numeric_parameter(0)
+        tau = self._tau.eval(context)[0]
+        ml2 = m * length * length
+        thetaddot = (tau - m * g * length * math.sin(theta) - b * thetadot) / ml2
+        derivatives.get_mutable_vector().set_value([thetadot, thetaddot])
+
+    def calc_kinetic_energy(self, context):
+        m, length, _, _ = context.get_numeric_parameter(0)
+        thetadot = context.get_continuous_state_vector()[1]
+        return 0.5 * m * length * length * thetadot * thetadot
+
+    def calc_potential_energy(self, context):
+        m, length, _, g = context.get_numeric_parameter(0)
+        return -m * g * length * math.cos(context.get_continuous_state_vector()[0])
