@@ -913,14 +913,11 @@ class DiagramContext(Context):
 
 
 def _fmt(values):
-    """Numbers as pydrake 1.51 prints a context's: a scalar ``0.5`` (%g); a vector as
-    Eigen prints a row, each %g value right-aligned to the widest and joined by a space
-    (``"  1 2.5  -3"``)."""
+    """Numbers as Drake prints a context's (fmt_eigen's default layout since Drake 1.52,
+    which Drake's own tests expect): a scalar ``0.5``, a vector ``[1, 2.5, -3]`` (%g)."""
     if np.isscalar(values):
         return f"{float(values):g}"
-    texts = [f"{float(v):g}" for v in np.asarray(values).reshape(-1)]
-    width = max((len(t) for t in texts), default=0)
-    return " ".join(t.rjust(width) for t in texts)
+    return "[" + ", ".join(f"{float(v):g}" for v in np.asarray(values).reshape(-1)) + "]"
 
 
 def _rule(title):

@@ -188,18 +188,18 @@ def test_context_prints_drakes_summary():
         "Time: 0.25\n"
         "States:\n"
         "  5 continuous states\n"
-        "    1 2 3 4 5\n"
+        "    [1, 2, 3, 4, 5]\n"
         "  2 discrete state groups with\n"
         "     2 states\n"
-        "       6 7\n"
+        "       [6, 7]\n"
         "     3 states\n"
-        "       0 0 0\n"
+        "       [0, 0, 0]\n"
         "  1 abstract states\n"
         "\n"
         "Parameters:\n"
         "  1 numeric parameter groups with\n"
         "     1 parameters\n"
-        "       0.5\n")
+        "       [0.5]\n")
 
 
 def test_diagram_context_summary_lists_totals_and_subcontexts():
@@ -214,15 +214,14 @@ def test_diagram_context_summary_lists_totals_and_subcontexts():
     assert "5 total discrete states in 2 groups\n" in text
     # as Drake, the stateless, parameterless subsystem s is left out
     assert f"\n::{name}::m Context\n" in text and f"::{name}::s Context" not in text
-    # pydrake's forms: Eigen's row of right-aligned values, an underline of one dash per
-    # UTF-8 byte of the title and one more
+    # Drake's forms: an underline of one dash per UTF-8 byte of the title and one more
     system = Mixed()
     system.set_name("θ")
     context = system.create_default_context()
     context.set_continuous_state([1.0, 2.5, -3.0, 0.0, 0.0])
     text = str(context)
     assert text.startswith("::θ Context\n" + "-" * 13 + "\n")
-    assert "  5 continuous states\n      1 2.5  -3   0   0\n" in text
+    assert "  5 continuous states\n    [1, 2.5, -3, 0, 0]\n" in text
 
 
 def test_diagram_mutable_discrete_values_write_into_the_leaves():
