@@ -150,3 +150,8 @@ def test_planar_scene_graph_visualizer_draws_projected_hulls_and_records():
     animation = visualizer.get_recording_as_animation(repeat=False)
     # as pydrake: the initialization publish and the periodic one at t = 0, then 1/32 .. 0.5
     assert len(list(animation.new_frame_seq())) == 18
+    with warnings.catch_warnings():         # matplotlib's note on an animation never shown
+        warnings.simplefilter("ignore", UserWarning)
+        del animation
+        import gc
+        gc.collect()

@@ -139,7 +139,9 @@ def test_missing_file_and_empty_document(tmp_path):
     assert err.value.file == str(tmp_path / "nothing.urdf")
     with pytest.raises(ParseError, match="document is empty"):
         parser.add_models_from_string("  \n", "urdf")
-    with pytest.raises(ValueError, match="extension '.obj'"):
+    with pytest.raises(ValueError, match="extension '.stl'"):
+        parser.add_models(tmp_path / "mesh.stl")
+    with pytest.raises(ParseError, match="mesh.obj: cannot read the file"):   # a mesh model
         parser.add_models(tmp_path / "mesh.obj")
     with pytest.raises(ValueError, match="file_type must be one of"):
         parser.add_models_from_string("<robot/>", "mjcf")
