@@ -143,7 +143,8 @@ def apply_visualization_config(config, builder, lcm_buses=None, plant=None, scen
     NotImplementedError
         Non-None LCM arguments.
     RuntimeError
-        No plant / scene graph given or found by name.
+        No plant / scene graph given or found by name, or (with ``publish_contacts``) a
+        plant not finalized yet; nothing is added to the builder then.
     """
     fn = "apply_visualization_config"
     from .contact_visualizer import ContactVisualizer, ContactVisualizerParams
@@ -161,6 +162,12 @@ def apply_visualization_config(config, builder, lcm_buses=None, plant=None, scen
             return None
         meshcat = Meshcat()
     scene_graph = scene_graph or _named(builder, "scene_graph", "scene_graph", fn)
+    if config.publish_contacts:         # checked before anything is added to the builder
+        plant = plant or _named(builder, "plant", "plant", fn)
+        if not getattr(plant, "is_finalized", lambda: True)():
+            raise RuntimeError(f"{fn}: the plant {plant.get_name()!r} is not finalized; its "
+                               f"contact results (publish_contacts) exist after finalize(): "
+                               f"call plant.finalize() first")
     period = config.publish_period
     deleting = config.delete_on_initialization_event
     if config.publish_illustration:
@@ -175,7 +182,6 @@ def apply_visualization_config(config, builder, lcm_buses=None, plant=None, scen
             default_color=[r, g, b, config.initial_proximity_alpha],
             delete_on_initialization_event=deleting, visible_by_default=False))
     if config.publish_contacts:
-        plant = plant or _named(builder, "plant", "plant", fn)
         ContactVisualizer.add_to_builder(builder, plant, meshcat,
                                          ContactVisualizerParams(publish_period=period))
     return meshcat

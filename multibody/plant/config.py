@@ -216,6 +216,9 @@ def add_multibody_plant_scene_graph(builder, time_step=_UNSET, scene_graph=None,
     elif plant.is_finalized():
         raise RuntimeError(f"{fn}: plant {plant.get_name()!r} is already finalized; add it "
                            f"(and register its geometry) before finalize()")
+    elif plant.geometry_source_is_registered():
+        raise RuntimeError(f"{fn}: plant {plant.get_name()!r} is already registered with a "
+                           f"SceneGraph; a plant has one")
     builder.add_system(plant)
     plant.set_name("plant")
     return plant, connect_plant_and_scene_graph(plant, builder, scene_graph)

@@ -442,6 +442,8 @@ def test_add_multibody_plant_scene_graph_takes_a_plant_as_drakes_overload():
     builder3 = DiagramBuilder()
     with pytest.raises(RuntimeError, match="already finalized"):
         add_multibody_plant_scene_graph(builder3, plant)
+    with pytest.raises(RuntimeError, match="already registered with a SceneGraph"):
+        add_multibody_plant_scene_graph(builder3, plant2)
     assert builder3.get_systems() == []                 # nothing added on a refusal
 
 

@@ -71,6 +71,10 @@ def test_apply_visualization_config_adds_what_the_config_asks_for():
     add_multibody_plant_scene_graph(builder, 0.0)
     assert apply_visualization_config(VisualizationConfig(enable_meshcat_creation=False),
                                       builder) is None
+    before = len(builder.get_systems())
+    with pytest.raises(RuntimeError, match="the plant 'plant' is not finalized"):
+        apply_visualization_config(VisualizationConfig(), builder, meshcat=Meshcat())
+    assert len(builder.get_systems()) == before            # nothing added on a refusal
 
 
 class _HydroResults:
