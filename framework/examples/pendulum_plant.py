@@ -18,42 +18,16 @@ import math
 import numpy as np
 
 from ..leaf_system import LeafSystem
-from ..value import BasicVector
+from .named_vector import named_vector
 
 __all__ = ["PendulumInput", "PendulumParams", "PendulumPlant", "PendulumState"]
 
 
-def _named_vector(name, fields, defaults, doc):
-    """A BasicVector subclass with getters, setters and ``with_*`` copies per field."""
-    def init(self, data=None, *, size=None):
-        BasicVector.__init__(self, list(defaults) if data is None and size is None else data,
-                             size=size)
-        if self.size() != len(fields):
-            raise ValueError(f"{name}: expected {len(fields)} values ({', '.join(fields)}), "
-                             f"got {self.size()}")
-
-    namespace = {"__init__": init, "__doc__": doc, "__slots__": (), "_fields": tuple(fields)}
-    for i, field in enumerate(fields):
-        def get(self, i=i):
-            return float(self._data[i])
-
-        def put(self, value, i=i):
-            self._data[i] = float(value)
-
-        def with_(self, value, i=i):
-            out = type(self)(self._data.copy())
-            out._data[i] = float(value)
-            return out
-        get.__doc__ = f"The {field}."
-        namespace[field], namespace[f"set_{field}"], namespace[f"with_{field}"] = get, put, with_
-    return type(name, (BasicVector,), namespace)
-
-
-PendulumState = _named_vector("PendulumState", ("theta", "thetadot"), (0.0, 0.0),
+PendulumState = named_vector("PendulumState", ("theta", "thetadot"), (0.0, 0.0),
                               "[θ, θ̇] of the pendulum (rad, rad/s).")
-PendulumInput = _named_vector("PendulumInput", ("tau",), (0.0,),
+PendulumInput = named_vector("PendulumInput", ("tau",), (0.0,),
                               "[τ], the torque at the hinge (N m).")
-PendulumParams = _named_vector("PendulumParams", ("mass", "length", "damping", "gravity"),
+PendulumParams = named_vector("PendulumParams", ("mass", "length", "damping", "gravity"),
                                (1.0, 0.5, 0.1, 9.81),
                                "[m, l, b, g] (kg, m, N m s, m/s²), Drake's defaults.")
 
@@ -111,8 +85,8 @@ class PendulumPlant(LeafSystem):
     def calc_kinetic_energy(self, context):
         m, length, _, _ = context.get_numeric_parameter(0)
         thetadot = context.get_continuous_state_vector()[1]
-        return 0.5 * m * length * length * thetadot * thetadot
+        return float(0.5 * m * length * length * thetadot * thetadot)
 
     def calc_potential_energy(self, context):
         m, length, _, g = context.get_numeric_parameter(0)
-        return -m * g * length * math.cos(context.get_continuous_state_vector()[0])
+        return float(-m * g * length * math.cos(context.get_continuous_state_vector()[0]))

@@ -60,3 +60,33 @@ def test_an_undamped_pendulum_conserves_energy_and_pid_closes_the_loop():
     simulator.advance_to(20.0)
     theta = pendulum.get_state(pendulum.get_my_context_from_root(root)).theta()
     assert theta == pytest.approx(math.pi / 4, abs=1e-3)       # integral action: no offset
+
+
+def test_acrobot_matches_drakes_values_and_conserves_energy():
+    from merganser.framework import AcrobotParams, AcrobotPlant
+
+    plant = AcrobotPlant()
+    context = plant.create_default_context()
+    context.set_continuous_state([0.1, 0.2, 0.3, 0.4])
+    plant.get_input_port().fix_value(context, [0.5])
+    # pydrake 1.51's AcrobotPlant at this state and input (Drake's default parameters)
+    np.testing.assert_allclose(plant.eval_time_derivatives(context).copy_to_vector(),
+                               [0.3, 0.4, -0.08383435, -1.70170718], rtol=1e-7)
+    assert plant.eval_potential_energy(context) == pytest.approx(-24.013337250388346,
+                                                                  rel=1e-14)
+    assert plant.eval_kinetic_energy(context) == pytest.approx(0.5916489813466608, rel=1e-14)
+    assert AcrobotParams().Ic2() == 0.33
+    # without damping or input the energy is conserved
+    simulator = Simulator(plant)
+    context = simulator.get_mutable_context()
+    params = plant.get_mutable_parameters(context)
+    params.set_b1(0.0)
+    params.set_b2(0.0)
+    plant.get_mutable_state(context).set_theta1(1.0)
+    plant.get_input_port().fix_value(context, [0.0])
+    simulator.get_mutable_integrator().set_target_accuracy(1e-10)
+    energy = plant.eval_kinetic_energy(context) + plant.eval_potential_energy(context)
+    simulator.advance_to(2.0)
+    assert plant.eval_kinetic_energy(context) + plant.eval_potential_energy(context) == \
+        pytest.approx(energy, abs=1e-6)
+    assert plant.get_state(context).theta1() != 1.0                 # it moved
