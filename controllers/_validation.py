@@ -46,7 +46,8 @@ def as_vector(fn, name, value, size=None):
 
 
 def as_matrix(fn, name, value, shape=None):
-    """``value`` as a finite float64 2-D array; a scalar is 1x1.
+    """``value`` as a finite float64 2-D array; a scalar is 1x1 and a 1-D sequence of k
+    numbers a k x 1 column (as pydrake's Eigen arguments take them: ``R=[1]`` is 1x1).
 
     Parameters
     ----------
@@ -64,6 +65,8 @@ def as_matrix(fn, name, value, shape=None):
                         f"{type(value).__name__}") from None
     if arr.ndim == 0:
         arr = arr.reshape(1, 1)
+    elif arr.ndim == 1:
+        arr = arr.reshape(-1, 1)
     if arr.ndim != 2:
         raise ValueError(f"{fn}: {name} must be a 2-D matrix, got shape {arr.shape}")
     if shape is not None and any(e is not None and e != g for e, g in zip(shape, arr.shape)):

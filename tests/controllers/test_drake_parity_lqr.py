@@ -68,3 +68,25 @@ def test_finite_horizon_default_input_selection_is_input_zero():
     # Backwards from S(tf)=0, Sdot = -Q at tf: S(t) ~ (tf - t) Q near tf.
     np.testing.assert_allclose(result.S.value(0.999), 1e-3 * np.eye(2), atol=1e-5)
     assert result.K.value(0.0).shape == (1, 2)
+
+
+def test_one_element_lists_are_one_by_one_matrices_as_in_pydrake():
+    # the double integrator: K = [1, sqrt(3)] for Q = I, R = 1 (closed form)
+    K, _ = linear_quadratic_regulator(A, [0.0, 1.0], np.eye(2), [1])      # B a 1-D column
+    np.testing.assert_allclose(K, [[1.0, np.sqrt(3.0)]], rtol=1e-12)
+    with pytest.raises(ValueError, match="R has shape"):
+        linear_quadratic_regulator(A, B, np.eye(2), [1.0, 2.0])
+
+
+def test_acrobot_balancing_lqr_gain_is_drakes():
+    from merganser.framework import AcrobotPlant
+
+    acrobot = AcrobotPlant()
+    context = acrobot.create_default_context()
+    acrobot.get_input_port(0).fix_value(context, [0.0])
+    context.set_continuous_state([np.pi, 0.0, 0.0, 0.0])
+    controller = linear_quadratic_regulator(acrobot, context, np.diag([10.0, 10.0, 1.0, 1.0]),
+                                            [1])
+    # pydrake 1.51's LinearQuadraticRegulator(AcrobotPlant(), ...) gives D = -K:
+    np.testing.assert_allclose(controller.D(), [[278.442231, 112.29126, 119.724574, 56.82824]],
+                               rtol=1e-6)
