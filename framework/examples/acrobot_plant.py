@@ -22,7 +22,7 @@ import math
 import numpy as np
 
 from ..leaf_system import LeafSystem
-from .named_vector import named_vector
+from .named_vector import NamedVectorViews, named_vector
 
 __all__ = ["AcrobotInput", "AcrobotParams", "AcrobotPlant", "AcrobotState"]
 
@@ -37,8 +37,10 @@ AcrobotParams = named_vector(
     "gravity (m/s²): Drake's defaults.")
 
 
-class AcrobotPlant(LeafSystem):
+class AcrobotPlant(NamedVectorViews, LeafSystem):
     """See the module docstring."""
+
+    state_vector, params_vector = AcrobotState, AcrobotParams
 
     def __init__(self):
         super().__init__()
@@ -53,27 +55,6 @@ class AcrobotPlant(LeafSystem):
     def get_input_port(self, port_index=0):
         """The ``elbow_torque`` input (the only one)."""
         return super().get_input_port(port_index)
-
-    # ---- named views of a context's values ----------------------------------------------
-    @staticmethod
-    def get_state(context):
-        """The context's state as an AcrobotState (read-only)."""
-        return AcrobotState._wrap(np.array(context.get_continuous_state_vector()))
-
-    @staticmethod
-    def get_mutable_state(context):
-        """The context's state as an AcrobotState writing into it."""
-        return AcrobotState._wrap(context.get_mutable_continuous_state_vector())
-
-    @staticmethod
-    def get_parameters(context):
-        """The context's parameters as an AcrobotParams (read-only)."""
-        return AcrobotParams._wrap(np.array(context.get_numeric_parameter(0)))
-
-    @staticmethod
-    def get_mutable_parameters(context):
-        """The context's parameters as an AcrobotParams writing into it."""
-        return AcrobotParams._wrap(context.get_mutable_numeric_parameter(0).get_mutable_value())
 
     # ---- dynamics -----------------------------------------------------------------------
     @staticmethod

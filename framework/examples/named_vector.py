@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import numpy as np
+
 from ..value import BasicVector
 
-__all__ = ["named_vector"]
+__all__ = ["NamedVectorViews", "named_vector"]
 
 
 def named_vector(name, fields, defaults, doc):
@@ -33,3 +35,33 @@ def named_vector(name, fields, defaults, doc):
         get.__doc__ = f"The {field}."
         namespace[field], namespace[f"set_{field}"], namespace[f"with_{field}"] = get, put, with_
     return type(name, (BasicVector,), namespace)
+
+
+class NamedVectorViews:
+    """A system's ``get_state`` / ``get_mutable_state`` / ``get_parameters`` /
+    ``get_mutable_parameters`` (Drake's example plants): the context's continuous state
+    and numeric parameter group 0 viewed as the named vectors `state_vector` and
+    `params_vector` (the read forms copy, the mutable forms write into the context)."""
+
+    state_vector = params_vector = None
+
+    @classmethod
+    def get_state(cls, context):
+        """The context's continuous state as a `state_vector` (a copy)."""
+        return cls.state_vector._wrap(np.array(context.get_continuous_state_vector()))
+
+    @classmethod
+    def get_mutable_state(cls, context):
+        """The context's continuous state as a `state_vector` writing into it."""
+        return cls.state_vector._wrap(context.get_mutable_continuous_state_vector())
+
+    @classmethod
+    def get_parameters(cls, context):
+        """The context's parameters as a `params_vector` (a copy)."""
+        return cls.params_vector._wrap(np.array(context.get_numeric_parameter(0)))
+
+    @classmethod
+    def get_mutable_parameters(cls, context):
+        """The context's parameters as a `params_vector` writing into it."""
+        return cls.params_vector._wrap(
+            context.get_mutable_numeric_parameter(0).get_mutable_value())

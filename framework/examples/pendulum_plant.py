@@ -15,10 +15,8 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
-
 from ..leaf_system import LeafSystem
-from .named_vector import named_vector
+from .named_vector import NamedVectorViews, named_vector
 
 __all__ = ["PendulumInput", "PendulumParams", "PendulumPlant", "PendulumState"]
 
@@ -32,8 +30,10 @@ PendulumParams = named_vector("PendulumParams", ("mass", "length", "damping", "g
                                "[m, l, b, g] (kg, m, N m s, m/s²), Drake's defaults.")
 
 
-class PendulumPlant(LeafSystem):
+class PendulumPlant(NamedVectorViews, LeafSystem):
     """See the module docstring."""
+
+    state_vector, params_vector = PendulumState, PendulumParams
 
     def __init__(self):
         super().__init__()
@@ -51,27 +51,6 @@ class PendulumPlant(LeafSystem):
 
     def get_state_output_port(self):
         return self._state
-
-    # ---- named views of a context's values ----------------------------------------------
-    @staticmethod
-    def get_state(context):
-        """The context's [θ, θ̇] as a PendulumState (read-only)."""
-        return PendulumState._wrap(np.array(context.get_continuous_state_vector()))
-
-    @staticmethod
-    def get_mutable_state(context):
-        """The context's [θ, θ̇] as a PendulumState writing into it."""
-        return PendulumState._wrap(context.get_mutable_continuous_state_vector())
-
-    @staticmethod
-    def get_parameters(context):
-        """The context's parameters as a PendulumParams (read-only)."""
-        return PendulumParams._wrap(np.array(context.get_numeric_parameter(0)))
-
-    @staticmethod
-    def get_mutable_parameters(context):
-        """The context's parameters as a PendulumParams writing into it."""
-        return PendulumParams._wrap(context.get_mutable_numeric_parameter(0).get_mutable_value())
 
     # ---- dynamics and energy ------------------------------------------------------------
     def do_calc_time_derivatives(self, context, derivatives):
