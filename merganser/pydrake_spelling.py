@@ -26,6 +26,9 @@ It is one mechanism, applied once at import:
   ``pydrake.all`` does; ``Simulator_`` and the other ``Name_`` scalar templates
   (``Name_[float]`` is ``Name``) are importable by name.
 
+A few pydrake names follow no rule (``UniformlyRandomRPY``, ``PiecewisePolynomial.isApprox``,
+``ContactSurface.HasGradE_M``); `IRREGULAR_NAMES` gives them too.
+
 Keyword arguments need no mapping: pydrake's are snake_case already (``time_step=``,
 ``size=``). Names whose pydrake spelling does not follow the rule (``SetFreeBodyPose``
 -> ``set_free_body_pose`` does; an enum member like ``JacobianWrtVariable.kV`` is the same
@@ -45,6 +48,16 @@ LAYERS = ("framework", "geometry", "multibody", "controllers")
 #: Words whose pydrake spelling is not the capitalized word (``set_to_nan`` ->
 #: ``SetToNaN``, ``is_nan`` -> ``IsNaN``).
 _IRREGULAR_WORDS = {"nan": "NaN"}
+
+#: Names whose pydrake spelling follows no rule; they get it as well as the regular one.
+IRREGULAR_NAMES = {
+    "decompose_psd_matrix_into_x_transpose_times_x": "DecomposePSDmatrixIntoXtransposeTimesX",
+    "is_both_quaternion_and_quaternion_dt_ok": "IsBothQuaternionAndQuaternionDtOK",
+    "uniformly_random_rpy": "UniformlyRandomRPY",
+    "has_grad_e_m": "HasGradE_M", "has_grad_e_n": "HasGradE_N",
+    "evaluate_grad_e_m_w": "EvaluateGradE_M_W", "evaluate_grad_e_n_w": "EvaluateGradE_N_W",
+    "is_approx": "isApprox", "shift_right": "shiftRight",
+}
 
 
 def camel_case(snake_name):
@@ -91,9 +104,9 @@ def _spell_class(cls):
             continue
         if not (inspect.isfunction(member) or isinstance(member, (classmethod, staticmethod, property))):
             continue
-        alias = camel_case(name)
-        if alias != name and not hasattr(cls, alias):
-            setattr(cls, alias, _forwarder(name, member))
+        for alias in (camel_case(name), IRREGULAR_NAMES.get(name)):
+            if alias and alias != name and not hasattr(cls, alias):
+                setattr(cls, alias, _forwarder(name, member))
 
 
 def _adopt_camel_case_overrides(cls):
@@ -142,6 +155,8 @@ def _install():
             _OWNER[name] = package
             if callable(value) and not inspect.isclass(value) and _SNAKE.match(name):
                 exported.setdefault(camel_case(name), value)
+                if name in IRREGULAR_NAMES:
+                    exported.setdefault(IRREGULAR_NAMES[name], value)
     # Every class of the package, also those reached only through others (ports,
     # contexts, joints returned by the plant), bases first.
     classes = {value for module_name, module in list(sys.modules.items())

@@ -25,6 +25,12 @@ SCRIPT = textwrap.dedent(f"""
     assert camel_case("make_x_rotation") == "MakeXRotation"
     assert camel_case("AddSystem") == "AddSystem"
     assert camel_case("set_to_nan") == "SetToNaN" and camel_case("is_nan") == "IsNaN"
+    from merganser.pydrake_spelling import UniformlyRandomRPY, DecomposePSDmatrixIntoXtransposeTimesX
+    assert UniformlyRandomRPY(np.random.default_rng(1)).shape == (3,)    # as pydrake: an array
+    X = DecomposePSDmatrixIntoXtransposeTimesX(np.diag([4.0, 0.0]), 1e-12)
+    assert np.allclose(X.T @ X, np.diag([4.0, 0.0]))
+    pp = PiecewisePolynomial.FirstOrderHold([0.0, 1.0], [[0.0, 1.0]])
+    assert pp.isApprox(pp, 1e-12) and pp.IsApprox(pp, 1e-12)
     from merganser.pydrake_spelling import Meshcat as M, Simulator_
     import merganser.geometry as geometry
     assert M is geometry.Meshcat and StartMeshcat is geometry.start_meshcat
