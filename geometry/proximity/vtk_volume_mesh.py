@@ -83,6 +83,8 @@ def read_vtk_tetrahedra(raw, where, scale=(1.0, 1.0, 1.0)):
 
     def take(count, what):
         nonlocal position
+        if count < 0:
+            _fail(where, f"line {token_line[position - 1]}: a negative count in {what}")
         if position + count > len(tokens):
             _fail(where, f"the file ends inside {what}")
         out = tokens[position:position + count]
@@ -107,6 +109,8 @@ def read_vtk_tetrahedra(raw, where, scale=(1.0, 1.0, 1.0)):
         elif keyword == "POINTS":
             count, _dtype = take(2, "POINTS")
             n = int(integers([count], "the POINTS count")[0])
+            if n < 0:
+                _fail(where, f"line {line}: a negative count in POINTS ({n})")
             try:
                 vertices = np.array(take(3 * n, "POINTS"), dtype=np.float64).reshape(n, 3)
             except ValueError:

@@ -160,6 +160,8 @@ def test_a_urdf_vtk_collision_mesh_rests_on_the_ground_as_the_convex_solid(cube)
     (_vtk([[0, 0, 0], [1, 0, 0], [0, 1, 0], [2, 2, 0]], [[0, 1, 2, 3]]), "has no volume"),
     (_vtk([[0, 0, 0], [1, 0, 0], [0, 1, 0], [0, 0, 1]], [[0, 1, 2, 3]])[:-20],
      "the file ends inside CELLS"),
+    (_vtk([[0, 0, 0], [1, 0, 0], [0, 1, 0], [0, 0, 1]], [[0, 1, 2, 3]]).replace(
+        b"POINTS 4", b"POINTS -4"), "a negative count in POINTS"),    # once looped forever
 ])
 def test_bad_vtk_files_are_refused_naming_the_file(text, message):
     with pytest.raises(ValueError, match=f"read_vtk_tetrahedra: bad.vtk: .*{message}"):
@@ -181,3 +183,27 @@ def test_meshcat_draws_a_vtk_mesh_as_its_boundary_surface(cube):
     assert geometry["format"] == "obj" and sum(x.startswith("f ") for x in lines) == 12
     corner = max(float(x.split()[1]) for x in lines if x.startswith("v "))
     assert corner == 2.0 * H                                     # scaled
+
+
+def test_mutated_vtk_files_only_ever_raise_value_errors(cube):
+    """A seeded fuzz: 300 mutants of a valid file (bytes changed, cut out, or tokens such
+    as -1, 1e308, nan and huge counts inserted) each parse or raise ValueError (a negative
+    count once sent the reader backwards forever)."""
+    import random
+
+    base = (cube / "cube.vtk").read_bytes()
+    rng = random.Random(0)
+    for _ in range(300):
+        data = bytearray(base)
+        for _ in range(rng.randint(1, 6)):
+            k, op = rng.randrange(len(data)), rng.random()
+            if op < 0.4:
+                data[k] = rng.randrange(32, 127)
+            elif op < 0.7:
+                del data[k:k + rng.randint(1, 20)]
+            else:
+                data[k:k] = rng.choice([b"-1 ", b"1e308 ", b"nan ", b"99999999999 ", b"CELLS "])
+        try:
+            read_vtk_tetrahedra(bytes(data), "fuzz.vtk")
+        except ValueError:
+            pass
