@@ -32,11 +32,6 @@ from merganser.geometry.visualization.meshcat_shapes import arrow_object
 __all__ = ["ContactVisualizer", "ContactVisualizerParams", "arrow_frame"]
 
 
-def _color(value):
-    return list(value.rgba.tolist() if hasattr(value, "rgba") and not callable(value.rgba)
-                else value)
-
-
 @dataclass
 class ContactVisualizerParams:
     """Options of ContactVisualizer (pydrake's fields and defaults).
@@ -106,7 +101,7 @@ class ContactVisualizer(LeafSystem):
         self._meshcat = meshcat
         self._prefix = "/merganser/" + p.prefix.strip("/")
         # arrow pools: (path prefix, color) -> arrows made, their visibility
-        self._pools = {kind: [path, _color(color), 0, []] for kind, path, color in (
+        self._pools = {kind: [path, np.asarray(color, dtype=float).tolist(), 0, []] for kind, path, color in (
             ("point", self._prefix, p.color),
             ("force", f"{self._prefix}/hydroelastic/force", p.hydro_force_color),
             ("moment", f"{self._prefix}/hydroelastic/moment", p.hydro_moment_color))}

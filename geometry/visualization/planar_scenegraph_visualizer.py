@@ -213,8 +213,7 @@ class PlanarSceneGraphVisualizer(LeafSystem):
                 props = inspector.get_illustration_properties(gid)
                 rgba = (props.get_property_or_default("phong", "diffuse", None)
                         if props is not None else None)
-                color = tuple(_GREY if rgba is None else
-                              getattr(rgba, "rgba", np.asarray(rgba, dtype=float)).tolist())
+                color = _GREY if rgba is None else tuple(np.asarray(rgba, dtype=float).tolist())
             polygon = Polygon(np.zeros((3, 2)), closed=True, facecolor=color[:3],
                               alpha=color[3], edgecolor="black", linewidth=0.5)
             self.ax.add_patch(polygon)
