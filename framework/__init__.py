@@ -67,6 +67,7 @@ __all__, __getattr__, __dir__ = lazy_exports(__name__, {
     ),
     ".parameter_sweep": ("SweepResult", "parameter_sweep"),
     ".vector_log": ("VectorLog",),
+    ".math.bspline_basis": ("BsplineBasis", "KnotVectorType"),
     ".math.lyapunov": ("real_continuous_lyapunov_equation", "real_discrete_lyapunov_equation"),
     ".math.matrix_util": (
         "extract_principal_submatrix", "is_positive_definite", "is_symmetric",
@@ -96,6 +97,10 @@ __all__, __getattr__, __dir__ = lazy_exports(__name__, {
         "discrete_time_approximation", "first_order_taylor_approximation", "is_controllable",
         "is_detectable", "is_observable", "is_stabilizable", "linearize", "observability_matrix",
     ),
+}, unlisted={
+    # pydrake.math's C-semantics scalar functions: importable by name, kept out of
+    # `import *` because abs, min, max and pow would shadow Python's built-ins
+    ".math.scalar_functions": "*",
 })
 
 # `System.simulate` is bound by its module (it needs the Simulator, which needs System):

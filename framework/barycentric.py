@@ -40,8 +40,9 @@ class BarycentricMesh:
         return self._num_points
 
     def get_num_interpolants(self):
-        """Vertices per interpolation: input size + 1."""
-        return len(self._grid) + 1
+        """Vertices per interpolation: one more than the dimensions with more than one
+        coordinate."""
+        return 1 + sum(axis.size > 1 for axis in self._grid)
 
     def get_mesh_point(self, index):
         """Mesh point ``index``, shape (input size,)."""
@@ -59,36 +60,44 @@ class BarycentricMesh:
         return np.column_stack([self.get_mesh_point(i) for i in range(self._num_points)])
 
     def eval_barycentric_weights(self, input):
-        """(indices, weights): the mesh points (shape (n + 1,), int) and weights (summing
-        to 1, nonnegative) interpolating at ``input`` (shape (n,))."""
+        """(indices, weights): the mesh points (shape (k,), int, k = num interpolants)
+        and weights (summing to 1, nonnegative) interpolating at ``input`` (shape (n,)),
+        in Drake's order: from the upper corner of the point's grid cell down, one
+        dimension at a time in increasing order of the point's fractional position (a
+        coordinate beyond the grid is moved to its edge)."""
         x = np.asarray(input, dtype=float).reshape(-1)
         n = len(self._grid)
         if x.size != n:
             raise ValueError(f"BarycentricMesh.eval_barycentric_weights: input has size "
                              f"{x.size}, expected {n}")
-        base = 0
-        fraction = np.zeros(n)
+        corner = 0
+        positions = []              # (fractional position in the cell, dimension)
+        inside = np.zeros(n, dtype=bool)
         for d, axis in enumerate(self._grid):
-            if axis.size == 1 or x[d] <= axis[0]:
-                cell, f = 0, 0.0
-            elif x[d] >= axis[-1]:
-                cell, f = axis.size - 2, 1.0
+            if axis.size == 1:
+                continue
+            right = int(np.searchsorted(axis, x[d], side="left"))
+            if right == axis.size or right == 0:        # beyond an edge: on that edge
+                right = min(right, axis.size - 1)
+                position = 1.0
             else:
-                cell = int(np.searchsorted(axis, x[d], side="right")) - 1
-                f = (x[d] - axis[cell]) / (axis[cell + 1] - axis[cell])
-            base += cell * self._stride[d]
-            fraction[d] = f
-        order = np.argsort(-fraction, kind="stable")
-        indices = np.empty(n + 1, dtype=int)
-        weights = np.empty(n + 1)
-        indices[0] = base
-        previous = 1.0
-        for k, d in enumerate(order):
-            weights[k] = previous - fraction[d]
-            previous = fraction[d]
-            step = self._stride[d] if self._grid[d].size > 1 else 0
-            indices[k + 1] = indices[k] + step
-        weights[n] = previous
+                inside[d] = True
+                position = (x[d] - axis[right - 1]) / (axis[right] - axis[right - 1])
+            corner += self._stride[d] * right
+            positions.append((position, d))
+        positions.sort()
+        k = len(positions) + 1
+        indices = np.empty(k, dtype=int)
+        weights = np.empty(k)
+        indices[0] = corner
+        weights[0] = positions[0][0] if positions else 1.0
+        for i in range(1, k):
+            d = positions[i - 1][1]
+            if inside[d]:
+                corner -= self._stride[d]
+            indices[i] = corner
+            weights[i] = (1.0 - positions[i - 1][0] if i == k - 1
+                          else positions[i][0] - positions[i - 1][0])
         return indices, weights
 
     def eval(self, mesh_values, input):

@@ -67,7 +67,7 @@ def lazy_exports(package, exports, unlisted=None):
         the package's top level.
     """
     module = sys.modules[package]
-    where = {}
+    where, hidden = {}, set()
     for table in (unlisted or {}, exports):
         for source, names in table.items():
             source = f"{package}{source}" if source.startswith(".") else source
@@ -75,7 +75,9 @@ def lazy_exports(package, exports, unlisted=None):
                 names = importlib.import_module(source).__all__
             for name in names:
                 where[name] = source
-    listed = sorted(set(where) - set(_names(unlisted or {})))
+                if table is unlisted:
+                    hidden.add(name)
+    listed = sorted(set(where) - hidden)
     namespace = module.__dict__
     namespace["_lazy_where"] = where
     module.__class__ = _LazyPackage
@@ -105,7 +107,3 @@ def lazy_exports(package, exports, unlisted=None):
         return sorted(set(namespace) | set(where))
 
     return listed, __getattr__, __dir__
-
-
-def _names(table):
-    return [name for names in table.values() for name in names]

@@ -46,3 +46,20 @@ def test_barycentric_mesh_system_outputs_the_interpolant():
     assert system.get_output_port().eval(ctx)[0] == pytest.approx(0.25 * 10.0 + 0.25 * 11.0)
     with pytest.raises(ValueError):
         BarycentricMeshSystem(mesh, [[0.0, 1.0]])
+
+
+def test_weights_come_in_drakes_order_and_singleton_dimensions_add_no_vertex():
+    mesh = BarycentricMesh([{0, 1}, {0, 1}])
+    indices, weights = mesh.eval_barycentric_weights((0.0, 1.0))
+    np.testing.assert_array_equal(indices, [2, 2, 0])     # Drake's documented example
+    np.testing.assert_allclose(weights, [1.0, 0.0, 0.0])
+    indices, weights = mesh.eval_barycentric_weights((0.25, 0.5))
+    # from the upper corner (1, 1) = 3 down the dimension of smaller position first:
+    # (0, 1) = 2, then (0, 0); 0.25 (1, 1) + 0.25 (0, 1) + 0.5 (0, 0) = (0.25, 0.5)
+    np.testing.assert_array_equal(indices, [3, 2, 0])
+    np.testing.assert_allclose(weights, [0.25, 0.25, 0.5])
+    flat = BarycentricMesh([{0.0, 2.0}, {5.0}])
+    assert flat.get_num_interpolants() == 2
+    indices, weights = flat.eval_barycentric_weights((0.5, 7.0))
+    np.testing.assert_array_equal(indices, [1, 0])
+    np.testing.assert_allclose(weights, [0.25, 0.75])
