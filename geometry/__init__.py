@@ -69,7 +69,7 @@ __all__, __getattr__, __dir__ = lazy_exports(__name__, {
     # the browser visualizer: importable from here, not loaded by `import *`
     ".visualization": (
         "ContactVisualizer", "ContactVisualizerParams", "Meshcat", "MeshcatAnimation",
-        "MeshcatUnavailableError", "MeshcatVisualizer", "MeshcatVisualizerParams",
+        "MeshcatParams", "MeshcatUnavailableError", "MeshcatVisualizer", "MeshcatVisualizerParams",
         "add_default_visualization", "start_meshcat", "VisualizationConfig",
         "apply_visualization_config", "PlanarSceneGraphVisualizer",
         "connect_planar_scene_graph_visualizer",

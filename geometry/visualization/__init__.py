@@ -1,4 +1,5 @@
-"""geometry.visualization: a Meshcat scene with recording and self-contained HTML replay,
+"""geometry.visualization: a Meshcat scene (configured by `MeshcatParams`, served live from
+this process) with recording and self-contained HTML replay,
 the MeshcatVisualizer of a SceneGraph, contact-force arrows, `add_default_visualization`
 and `VisualizationConfig` / `apply_visualization_config`."""
 
@@ -9,6 +10,7 @@ __all__, __getattr__, __dir__ = lazy_exports(__name__, {
     ".default_visualization": ("add_default_visualization",),
     ".meshcat": ("Meshcat", "MeshcatUnavailableError", "start_meshcat"),
     ".meshcat_animation": ("MeshcatAnimation",),
+    ".meshcat_params": ("MeshcatParams",),
     ".meshcat_visualizer": ("MeshcatVisualizer", "MeshcatVisualizerParams"),
     ".planar_scenegraph_visualizer": ("PlanarSceneGraphVisualizer",
                                       "connect_planar_scene_graph_visualizer"),

@@ -7,8 +7,10 @@ The scene is kept here as the list of meshcat commands that produce it (``set_ob
 - exported as one HTML file (`static_html`, `save_static_html`) that embeds the meshcat
   viewer bundle (three.js included) read from the installed ``meshcat`` package, the
   commands, and a time slider for the recording; it replays offline, with no server;
-- shown live (`start_server` / `web_url`): the commands are forwarded to a
-  ``meshcat.Visualizer`` server (a local web server; open its URL in a browser).
+- shown live (`start_server` / `web_url`): a server in this process
+  (`geometry.visualization.meshcat_server`) serves the viewer page and sends the commands
+  to every connected browser over a websocket; host, port and URL come from
+  `MeshcatParams`.
 
 Recording (`start_recording`, `stop_recording`, `publish_recording`) keyframes every
 `set_transform` / `set_property` given a ``time_in_recording`` (the visualizers pass the
@@ -22,7 +24,6 @@ from __future__ import annotations
 import base64
 import json
 import math
-import warnings
 from pathlib import Path
 
 import numpy as np
@@ -32,9 +33,11 @@ from merganser.geometry.visualization.meshcat_buffers import (
     OrthographicCamera, PerspectiveCamera, SideOfFaceToRender, camera_object, line_object,
     surface_arrays, triangle_mesh_object)
 from merganser.geometry.visualization.meshcat_controls import MeshcatControls
+from merganser.geometry.visualization.meshcat_params import MeshcatParams, web_url_from_pattern
 from merganser.geometry.visualization.meshcat_shapes import shape_to_object
 
-__all__ = ["Meshcat", "MeshcatUnavailableError", "meshcat_viewer_bundle", "start_meshcat"]
+__all__ = ["Meshcat", "MeshcatParams", "MeshcatUnavailableError", "meshcat_viewer_bundle",
+           "start_meshcat"]
 
 ROOT = "/merganser"
 
@@ -43,18 +46,46 @@ class MeshcatUnavailableError(ImportError):
     """The ``meshcat`` package (which ships the viewer bundle) is not installed."""
 
 
-def meshcat_viewer_bundle():
-    """(JavaScript source, version) of the meshcat viewer bundled with the installed
-    ``meshcat`` package (three.js included)."""
-    from importlib.metadata import PackageNotFoundError, version
+def _viewer_root():
+    """Folder of the meshcat viewer (``index.html``, ``main.min.js``) in the installed
+    ``meshcat`` package."""
     from importlib.util import find_spec
 
     spec = find_spec("meshcat")            # located, not imported (it would start zmq)
     if spec is None or not spec.submodule_search_locations:
         raise MeshcatUnavailableError(
-            "Meshcat HTML export needs the 'meshcat' package for its viewer (three.js) "
-            "bundle; install it with `pip install meshcat` (or the project's `viz` extra)")
-    path = Path(list(spec.submodule_search_locations)[0]) / "viewer" / "dist" / "main.min.js"
+            "Meshcat needs the 'meshcat' package for its viewer (three.js) bundle; install "
+            "it with `pip install meshcat` (or the project's `viz` extra)")
+    return Path(list(spec.submodule_search_locations)[0]) / "viewer" / "dist"
+
+
+def _params_of(params, port):
+    """The MeshcatParams of ``Meshcat(params, port)`` (an int `params` is a port)."""
+    if isinstance(params, int) and not isinstance(params, bool) and port is None:
+        params, port = None, params
+    if params is not None and not isinstance(params, MeshcatParams):
+        raise TypeError(f"Meshcat: params must be a MeshcatParams or an int port, got "
+                        f"{type(params).__name__}")
+    if params is not None and port is not None:
+        raise TypeError("Meshcat: give the port once (params=MeshcatParams(port=...) or "
+                        "port=), not both")
+    if port is None:
+        return params if params is not None else MeshcatParams()
+    if isinstance(port, bool) or not isinstance(port, int):
+        raise TypeError(f"Meshcat: port must be an int or None, got {type(port).__name__}")
+    try:
+        return MeshcatParams(port=port)
+    except ValueError as error:                 # pydantic's ValidationError
+        raise ValueError(f"Meshcat: port must be 0 or in [1024, 65535], got {port}") \
+            from error
+
+
+def meshcat_viewer_bundle():
+    """(JavaScript source, version) of the meshcat viewer bundled with the installed
+    ``meshcat`` package (three.js included)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    path = _viewer_root() / "main.min.js"
     if not path.is_file():
         raise MeshcatUnavailableError(f"the meshcat package at {path.parent} has no viewer "
                                       f"bundle main.min.js")
@@ -85,16 +116,6 @@ def _matrix4(fn, X):
     return X
 
 
-class _Command:
-    """Adapter giving a command dict the ``lower()`` the meshcat package sends."""
-
-    def __init__(self, data):
-        self._data = data
-
-    def lower(self):
-        return self._data
-
-
 class Meshcat(MeshcatControls):
     """A meshcat scene (see the module docstring), with Drake's sliders and buttons
     (`geometry.visualization.meshcat_controls`: values held for the program,
@@ -102,16 +123,26 @@ class Meshcat(MeshcatControls):
 
     Parameters
     ----------
+    params : MeshcatParams or int, optional
+        Host, port, URL pattern and initial properties (`MeshcatParams`); an int is a
+        port (Drake's ``Meshcat(port)``).
+    port : int, optional
+        The port (Drake's ``Meshcat(port=)``): None for the first free one in
+        [7000, 7999], 0 for an ephemeral one, else >= 1024.
     start_server : bool
-        Start the live meshcat server now (see `start_server`).
+        Start the live server now. Given `params` or `port` the server starts at
+        construction, as Drake's does (a taken port raises RuntimeError); with neither it
+        starts at the first `web_url` / `port` / `start_server` call, so a Meshcat used
+        only for recording and HTML export opens no socket.
     """
 
     SideOfFaceToRender = SideOfFaceToRender
     PerspectiveCamera = PerspectiveCamera
     OrthographicCamera = OrthographicCamera
 
-    def __init__(self, start_server=False):
+    def __init__(self, params=None, port=None, *, start_server=False):
         super().__init__()
+        self._params = _params_of(params, port)
         self._realtime_rate = 0.0
         self._simulation_time = 0.0
         self._objects = {}        # path -> set_object command
@@ -122,43 +153,74 @@ class Meshcat(MeshcatControls):
         self._set_while_recording = True
         self._published = None    # set_animation command
         self._server = None
-        if start_server:
+        for initial in self._params.initial_properties:
+            self.set_property(initial.path, initial.property, initial.value)
+        if start_server or params is not None or port is not None:
             self.start_server()
 
-    # ---- live server ---------------------------------------------------------------------
+    # ---- live server (`geometry.visualization.meshcat_server`) ----------------------------
     def start_server(self):
-        """Start a ``meshcat.Visualizer`` server (a local web server) and replay the scene
-        to it; returns its URL."""
+        """Start the live server (in this process, on a thread) and return `web_url`; the
+        browser that connects is sent the scene so far, then every change.
+
+        Raises
+        ------
+        RuntimeError
+            When the port of the MeshcatParams is taken (or, with no port given, every
+            port in [7000, 7999]).
+        MeshcatUnavailableError
+            Without the ``meshcat`` package (its viewer bundle and server libraries).
+        """
         if self._server is None:
+            from merganser.geometry.visualization.meshcat_server import MeshcatServer
+
             try:
-                with warnings.catch_warnings():      # the package imports a deprecated zmq API
-                    warnings.simplefilter("ignore", DeprecationWarning)
-                    import meshcat
-            except ImportError:
+                self._server = MeshcatServer(self._params.host, self._params.port,
+                                             self._scene_commands, _viewer_root())
+            except ImportError as error:
                 raise MeshcatUnavailableError(
-                    "Meshcat.start_server needs the 'meshcat' package; install it with "
-                    "`pip install meshcat`") from None
-            self._server = meshcat.Visualizer()
-            for cmd in self._scene_commands():
-                self._send(cmd)
-        return self._server.url()
+                    f"Meshcat.start_server needs the 'meshcat' package (and its tornado "
+                    f"and u-msgpack-python); install it with `pip install meshcat` "
+                    f"({error})") from None
+        return web_url_from_pattern(self._params, self._server.port())
 
     def stop_server(self):
         """Stop the live server started by `start_server` (the scene is kept)."""
         if self._server is not None:
-            process = getattr(self._server.window, "server_proc", None)
-            if process is not None:
-                process.kill()
-                process.wait()
+            self._server.stop()
             self._server = None
 
+    def is_server_running(self):
+        """True between `start_server` and `stop_server`."""
+        return self._server is not None
+
     def web_url(self):
-        """URL of the live viewer (starts the server if needed)."""
+        """The viewer's http URL, e.g. "http://localhost:7000" (no trailing slash, as
+        Drake's; `MeshcatParams.web_url_pattern` shapes it). Starts the server if needed."""
         return self.start_server()
+
+    def ws_url(self):
+        """The websocket URL: `web_url` with "http" replaced by "ws" ("https" by "wss")."""
+        url = self.web_url()
+        return "ws" + url[len("http"):] if url.startswith("http") else url
+
+    def port(self):
+        """The port listened on for http and websocket connections (starts the server if
+        needed)."""
+        self.start_server()
+        return self._server.port()
+
+    def get_num_active_connections(self):
+        """How many browsers are connected to the live server (0 without one)."""
+        return 0 if self._server is None else self._server.num_active_connections()
+
+    def get_params(self):
+        """The MeshcatParams this Meshcat was made with."""
+        return self._params
 
     def _send(self, cmd):
         if self._server is not None:
-            self._server.window.send(_Command(cmd))
+            self._server.broadcast(cmd)
 
     # ---- scene ---------------------------------------------------------------------------
     def set_object(self, path, shape_or_object=None, rgba=None, *, shape=None):
@@ -391,19 +453,46 @@ class Meshcat(MeshcatControls):
         """The current MeshcatAnimation (None before `start_recording`)."""
         return self._animation
 
+    def get_mutable_recording(self):
+        """The MeshcatAnimation being recorded, to edit (Drake's get_mutable_recording).
+
+        Raises
+        ------
+        RuntimeError
+            Before `start_recording` (or after `delete_recording`).
+        """
+        if self._animation is None:
+            raise RuntimeError("Meshcat.get_mutable_recording: there is no recording; call "
+                               "start_recording() first")
+        return self._animation
+
     def delete_recording(self):
         self._animation = self._recording = self._published = None
 
-    def publish_recording(self, play=True, repetitions=1):
-        """Send the recording as the scene's animation (it plays in the viewer and is part
-        of the HTML export)."""
+    def set_animation(self, animation):
+        """Send `animation` (a MeshcatAnimation) as the scene's animation: it plays in the
+        viewer, with the animation's autoplay, loop mode, repetitions and clamping, and is
+        part of the HTML export."""
+        if not isinstance(animation, MeshcatAnimation):
+            raise TypeError(f"Meshcat.set_animation: animation must be a MeshcatAnimation, "
+                            f"got {type(animation).__name__}")
+        self._animation = animation
+        self._published = {"type": "set_animation", "path": "",
+                           "animations": animation.lower(), "options": animation.options()}
+        self._send(self._published)
+
+    def publish_recording(self, play=None, repetitions=None):
+        """Send the recording as the scene's animation (`set_animation`). `play` and
+        `repetitions`, when given, are set on the recording first (`set_autoplay`,
+        `set_repetitions`)."""
         if self._animation is None:
             raise RuntimeError("Meshcat.publish_recording: nothing was recorded; call "
                                "start_recording() before simulating")
-        self._published = {"type": "set_animation", "path": "",
-                           "animations": self._animation.lower(),
-                           "options": {"play": bool(play), "repetitions": int(repetitions)}}
-        self._send(self._published)
+        if play is not None:
+            self._animation.set_autoplay(play)
+        if repetitions is not None:
+            self._animation.set_repetitions(repetitions)
+        self.set_animation(self._animation)
 
     # ---- export --------------------------------------------------------------------------
     def _scene_commands(self):

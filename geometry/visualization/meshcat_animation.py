@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from merganser.framework.drake_enum import DrakeIntEnum
+
 __all__ = ["MeshcatAnimation", "decompose_transform"]
 
 
@@ -45,14 +47,34 @@ def decompose_transform(X):
 _JS_TYPES = {bool: "boolean", float: "number", int: "number"}
 
 
+class LoopMode(DrakeIntEnum):
+    """What the viewer does at the end of the clip (three.js's loop constants)."""
+
+    kLoopOnce = 2200
+    """Play the clip once."""
+    kLoopRepeat = 2201
+    """Play it `repetitions` times, each time from the beginning."""
+    kLoopPingPong = 2202
+    """Play it `repetitions` times, alternately forward and backward."""
+
+
 class MeshcatAnimation:
-    """Recorded keyframes (Drake's MeshcatAnimation).
+    """Recorded keyframes and how the viewer plays them (Drake's MeshcatAnimation).
 
     Parameters
     ----------
     frames_per_second : float
-        Frame rate of the recording; a time t is stored at frame round(t · fps).
+        Frame rate of the recording; a time t is stored at frame
+        floor((t - start_time) · fps), as Drake's `frame`.
+
+    Notes
+    -----
+    Playback options, sent with the animation (`options`): `autoplay` (default True),
+    `loop_mode` (default kLoopRepeat), `repetitions` (default 1) and
+    `clamp_when_finished` (default True). `start_time` (default 0) only shifts `frame`.
     """
+
+    LoopMode = LoopMode
 
     def __init__(self, frames_per_second=64.0):
         fps = float(frames_per_second)
@@ -62,23 +84,99 @@ class MeshcatAnimation:
         self._fps = fps
         self._transforms = {}      # path -> {frame: (4, 4)}
         self._properties = {}      # (path, property) -> {frame: value}
-        self.play = True
-        self.repetitions = 1
+        self._start_time = 0.0
+        self._autoplay = True
+        self._loop_mode = LoopMode.kLoopRepeat
+        self._repetitions = 1
+        self._clamp_when_finished = True
 
     def frames_per_second(self):
         return self._fps
 
-    def frame(self, time):
-        """The frame number of `time` (s)."""
-        return int(round(float(time) * self._fps))
+    def frame(self, time_from_start):
+        """The frame number of `time_from_start` (s): floor((time - start_time) · fps).
 
-    def set_transform(self, frame, path, X):
-        """Keyframe the transform (4, 4) of `path` at `frame`."""
-        self._transforms.setdefault(path, {})[int(frame)] = np.array(X, dtype=float)
+        Raises
+        ------
+        ValueError
+            When the time is before `start_time` (or not finite).
+        """
+        time = float(time_from_start)
+        if not (np.isfinite(time) and time >= self._start_time):
+            raise ValueError(f"MeshcatAnimation.frame: time_from_start must be finite and "
+                             f">= start_time() = {self._start_time}, got {time_from_start!r}")
+        return int(np.floor((time - self._start_time) * self._fps))
 
-    def set_property(self, frame, path, prop, value):
-        """Keyframe property `prop` of `path` at `frame` (bool, number or list)."""
-        self._properties.setdefault((path, prop), {})[int(frame)] = value
+    # ---- playback options ----------------------------------------------------------------
+    def start_time(self):
+        return self._start_time
+
+    def set_start_time(self, time):
+        """The time of frame 0 for `frame` (not sent to the viewer; frames already set are
+        unchanged)."""
+        start = float(time)
+        if not np.isfinite(start):
+            raise ValueError(f"MeshcatAnimation.set_start_time: time must be finite, got "
+                             f"{time!r}")
+        self._start_time = start
+
+    def autoplay(self):
+        return self._autoplay
+
+    def set_autoplay(self, play):
+        """Whether the animation plays as soon as it reaches the viewer."""
+        self._autoplay = _strict_bool("set_autoplay", "play", play)
+
+    def loop_mode(self):
+        return self._loop_mode
+
+    def set_loop_mode(self, mode):
+        """kLoopOnce, kLoopRepeat or kLoopPingPong (a `LoopMode`)."""
+        if not isinstance(mode, LoopMode):
+            raise TypeError(f"MeshcatAnimation.set_loop_mode: mode must be a "
+                            f"MeshcatAnimation.LoopMode, got {mode!r}")
+        self._loop_mode = mode
+
+    def repetitions(self):
+        return self._repetitions
+
+    def set_repetitions(self, repetitions):
+        """How many times the clip plays (no effect with kLoopOnce); a positive int."""
+        if isinstance(repetitions, bool) or not isinstance(repetitions, (int, np.integer)) \
+                or repetitions < 1:
+            raise ValueError(f"MeshcatAnimation.set_repetitions: repetitions must be a "
+                             f"positive int, got {repetitions!r}")
+        self._repetitions = int(repetitions)
+
+    def clamp_when_finished(self):
+        return self._clamp_when_finished
+
+    def set_clamp_when_finished(self, clamp):
+        """True: pause on the last frame at the end; False: reset the scene to before the
+        animation."""
+        self._clamp_when_finished = _strict_bool("set_clamp_when_finished", "clamp", clamp)
+
+    def options(self):
+        """The ``options`` of meshcat's ``set_animation`` command (the viewer's names)."""
+        return {"play": self._autoplay, "loopMode": int(self._loop_mode),
+                "repetitions": self._repetitions,
+                "clampWhenFinished": self._clamp_when_finished}
+
+    # ---- keyframes -----------------------------------------------------------------------
+    def set_transform(self, frame, path, X_ParentPath):
+        """Keyframe the transform of `path` (RigidTransform or (4, 4)) at `frame`."""
+        if hasattr(X_ParentPath, "get_as_matrix4"):
+            X_ParentPath = X_ParentPath.get_as_matrix4()
+        X = np.array(X_ParentPath, dtype=float)
+        if X.shape != (4, 4):
+            raise ValueError(f"MeshcatAnimation.set_transform: X_ParentPath must be a "
+                             f"RigidTransform or a (4, 4) matrix, got shape {X.shape}")
+        self._transforms.setdefault(path, {})[_frame_index("set_transform", frame)] = X
+
+    def set_property(self, frame, path, property, value):  # noqa: A002 (pydrake's keyword)
+        """Keyframe `property` of `path` at `frame` (bool, number or list of numbers)."""
+        self._properties.setdefault((path, property), {})[
+            _frame_index("set_property", frame)] = value
 
     def paths(self):
         """Every animated path."""
@@ -117,6 +215,19 @@ class MeshcatAnimation:
             tracks_by_path.setdefault(path, []).append(_track(prop, js_type, frames, values))
         return [{"path": path, "clip": {"fps": self._fps, "name": "default", "tracks": tracks}}
                 for path, tracks in tracks_by_path.items()]
+
+
+def _strict_bool(method, name, value):
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"MeshcatAnimation.{method}: {name} must be a bool, got {value!r}")
+    return bool(value)
+
+
+def _frame_index(method, frame):
+    if isinstance(frame, bool) or not isinstance(frame, (int, np.integer)) or frame < 0:
+        raise ValueError(f"MeshcatAnimation.{method}: frame must be a non-negative int, "
+                         f"got {frame!r}")
+    return int(frame)
 
 
 def _track(prop, js_type, frames, values):

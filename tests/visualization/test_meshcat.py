@@ -183,19 +183,21 @@ def test_animation_rejects_a_bad_frame_rate():
 
 
 def test_live_server_serves_the_viewer_and_stops():
+    import urllib.error
     import urllib.request
 
     meshcat = Meshcat()
     meshcat.set_object("box", Box(1.0, 1.0, 1.0), [1.0, 0.0, 0.0, 1.0])
     try:
         url = meshcat.web_url()
-        assert url.startswith("http://127.0.0.1:")
+        assert url == f"http://localhost:{meshcat.port()}"
         page = urllib.request.urlopen(url, timeout=10).read().decode()
-        assert "MeshCat" in page
-        process = meshcat._server.window.server_proc
+        assert "MeshCat" in page and 'src="main.min.js"' in page
     finally:
         meshcat.stop_server()
-    assert process.poll() is not None
+    assert not meshcat.is_server_running()
+    with pytest.raises(urllib.error.URLError):
+        urllib.request.urlopen(url, timeout=2)
     assert meshcat.object_paths() == ["/merganser/box"]      # the scene outlives the server
 
 
