@@ -39,6 +39,7 @@ from .inspector import (
 )
 from .proximity.tables import ProximityEngine, ProximityTables
 from .query_object import QueryObject
+from .renderer_queries import RendererQueries
 from .rigid_transform import RigidTransform
 from .shapes import Shape
 from .scene_graph_config import (
@@ -170,9 +171,9 @@ class _PoseCache:
         self.engine = None
 
 
-class SceneGraph(LeafSystem):
+class SceneGraph(RendererQueries, LeafSystem):
     """The geometry world: sources, frames, geometries, roles and proximity queries (see
-    the module docstring)."""
+    the module docstring); no renderers (`geometry.renderer_queries`)."""
 
     def __init__(self, config=None):
         super().__init__()
