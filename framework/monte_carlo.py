@@ -15,8 +15,9 @@ then lets each system draw its random values (``LeafSystem.set_random_state`` /
 the systems themselves (their defaults or their constructor arguments), not into the
 context it returns.
 
-`monte_carlo_simulation` gives sample i its own generator,
-``numpy.random.default_rng(seed_i)`` with ``seed_i`` derived from ``(seed, i)`` by
+`monte_carlo_simulation` gives sample i its own generator, a `RandomGenerator` (Drake's
+type: a numpy Generator over a 32-bit Mersenne twister) in the state of numpy's
+``MT19937(seed_i)``, with ``seed_i`` derived from ``(seed, i)`` by
 `numpy.random.SeedSequence` (``SeedSequence(seed).spawn(n)[i]``), so every sample's
 result is the same whichever executor runs it, in whatever order, on however many
 workers. `map_tasks` is the execution engine it shares with
@@ -37,6 +38,7 @@ import numpy as np
 
 from .arguments import as_finite_float, as_nonnegative_int
 from .keyword_check import lists_valid_keywords
+from .random_generator import RandomGenerator
 
 __all__ = ["RandomSimulationResult", "SampleError", "map_tasks", "monte_carlo_simulation",
            "portable_exception", "random_simulation", "resolve_executor", "run_task",
@@ -57,11 +59,12 @@ class RandomSimulationResult:
     output : object
         ``output(system, context)`` at ``final_time``; None if the sample failed.
     seed : int
-        Seed of the sample's generator: ``random_simulation(make_simulator, output,
-        final_time, default_rng(seed))`` reproduces the sample.
-    generator_snapshot : numpy.random.Generator
+        Seed of the sample's generator, a RandomGenerator in the state of numpy's
+        ``MT19937(seed)``.
+    generator_snapshot : RandomGenerator
         (property, Drake's name) A new generator in the state the sample's had when it
-        started, ``default_rng(seed)``.
+        started: ``random_simulation(make_simulator, output, final_time,
+        result.generator_snapshot)`` reproduces the sample.
     index : int
         Sample index, 0 .. num_samples - 1.
     exception : BaseException or None
@@ -86,7 +89,15 @@ class RandomSimulationResult:
     def generator_snapshot(self):
         """The sample's generator as it started (a new one each call): passing it to
         `random_simulation` reproduces the sample."""
-        return np.random.default_rng(self.seed)
+        return _sample_generator(self.seed)
+
+
+def _sample_generator(seed):
+    """The RandomGenerator of a sample seed: its Mersenne-twister state is numpy's
+    ``MT19937(seed)`` (seeded through SeedSequence, so all 128 bits of `seed` count)."""
+    generator = RandomGenerator()
+    generator.bit_generator.state = np.random.MT19937(seed).state
+    return generator
 
 
 def sample_seed(seed, index):
@@ -164,7 +175,7 @@ def run_task(fn, args):
 
 
 def _run_sample(make_simulator, output, final_time, seed):
-    return random_simulation(make_simulator, output, final_time, np.random.default_rng(seed))
+    return random_simulation(make_simulator, output, final_time, _sample_generator(seed))
 
 
 def resolve_executor(fn, executor):
@@ -279,7 +290,8 @@ def monte_carlo_simulation(make_simulator, output, final_time, num_samples, seed
     num_samples : int
         Number of samples (>= 0).
     seed : int
-        Base seed (>= 0); sample i uses ``default_rng(sample_seed(seed, i))``.
+        Base seed (>= 0); sample i's generator is a RandomGenerator in the state of
+        numpy's ``MT19937(sample_seed(seed, i))``.
     executor : concurrent.futures.Executor or distributed.Client, optional
         None runs the samples serially here. A ``ProcessPoolExecutor``, a Dask
         ``Client`` (or its ``get_executor()``), or any object whose ``submit`` returns a

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from scipy.integrate import solve_ivp
 
-from merganser.framework import Simulator
+from merganser.framework import RandomGenerator, Simulator
 from merganser.framework.monte_carlo import (
     RandomSimulationResult, SampleError, monte_carlo_simulation, random_simulation,
     sample_seed,
@@ -42,6 +42,11 @@ def serial_results():
                                   FINAL_TIME, NUM_SAMPLES, seed=SEED)
 
 
+def mt19937(seed):
+    """A sample's stream computed independently: numpy's own MT19937 seeded with `seed`."""
+    return np.random.Generator(np.random.MT19937(seed))
+
+
 def outputs(results):
     return np.array([r.output for r in results])
 
@@ -70,7 +75,7 @@ def test_each_sample_gets_the_generator_of_its_seed(serial_results):
     masses = outputs(serial_results)[:, 2]
     for r, mass in zip(serial_results, masses):
         assert r.seed == sample_seed(SEED, r.index)
-        assert mass == np.random.default_rng(r.seed).uniform(*MASS_RANGE)
+        assert mass == mt19937(r.seed).uniform(*MASS_RANGE)
     assert len(set(masses)) == NUM_SAMPLES
     assert MASS_RANGE[0] <= masses.min() and masses.max() <= MASS_RANGE[1]
 
@@ -78,12 +83,24 @@ def test_each_sample_gets_the_generator_of_its_seed(serial_results):
 def test_a_sample_is_reproduced_from_its_seed(serial_results):
     r = serial_results[17]
     again = random_simulation(make_plant_pendulum_simulator, plant_state_and_mass, FINAL_TIME,
-                              np.random.default_rng(r.seed))
+                              mt19937(r.seed))
     assert np.array_equal(again, r.output)
     snapshot = r.generator_snapshot                 # Drake's name: the generator as it started
     assert np.array_equal(random_simulation(make_plant_pendulum_simulator, plant_state_and_mass,
                                             FINAL_TIME, snapshot), r.output)
     assert r.generator_snapshot is not snapshot     # a fresh one each time
+    assert isinstance(snapshot, RandomGenerator)     # Drake's type, as Drake's test checks
+
+
+def test_make_simulator_is_given_a_random_generator():
+    seen = []
+
+    def make_simulator(generator):
+        seen.append((type(generator), generator.uniform()))
+        return make_leaf_pendulum_simulator(generator)
+    results = monte_carlo_simulation(make_simulator, leaf_initial_and_final, 0.0, 2, seed=3)
+    assert [t for t, _ in seen] == [RandomGenerator, RandomGenerator]
+    assert [x for _, x in seen] == [mt19937(r.seed).uniform() for r in results]
 
 
 # ---- the same results on every executor ------------------------------------------------------
@@ -124,7 +141,7 @@ def test_set_random_context_draws_state_then_parameters_and_the_run_is_the_ode_s
     results = monte_carlo_simulation(make_leaf_pendulum_simulator, leaf_initial_and_final,
                                      FINAL_TIME, 3, seed=5)
     for r in results:
-        rng = np.random.default_rng(r.seed)
+        rng = mt19937(r.seed)
         theta0, mass = rng.uniform(*ANGLE_RANGE), rng.uniform(*MASS_RANGE)
         assert r.output[2] == mass
 
@@ -150,7 +167,7 @@ def test_values_set_in_the_returned_context_are_reset_by_set_random_context():
 
 # ---- failures -----------------------------------------------------------------------------------
 def expected_failures(num_samples, seed):
-    draws = [np.random.default_rng(sample_seed(seed, i)).uniform() for i in range(num_samples)]
+    draws = [mt19937(sample_seed(seed, i)).uniform() for i in range(num_samples)]
     return ({i for i, x in enumerate(draws) if x < 0.25},
             {i for i, x in enumerate(draws) if x > 0.9})
 
@@ -253,7 +270,7 @@ def test_simulator_factory_may_return_an_initialized_simulator():
 
 
 def test_pydrake_keywords_generator_and_parallelism():
-    from merganser.framework import Parallelism, RandomGenerator
+    from merganser.framework import Parallelism
     runs = [monte_carlo_simulation(make_simulator=make_leaf_pendulum_simulator,
                                    output=leaf_initial_and_final, final_time=0.2,
                                    num_samples=3, generator=RandomGenerator(7),
