@@ -23,6 +23,22 @@ __all__, __getattr__, __dir__ = lazy_exports(__name__, {
     ".pid_controller": ("PidController",),
 })
 
-# The compiled forms register themselves with framework.compiled_diagram when imported.
-from merganser.controllers import inverse_dynamics_compiled_form  # noqa: E402,F401
-from merganser.controllers import pid_compiled_form  # noqa: E402,F401
+# The compiled forms register themselves with framework.compiled_diagram when the first
+# diagram holding such a controller is compiled (not here: they would load the
+# controllers and the compiled-diagram machinery with the package).
+from merganser.framework.compiled_form_loaders import register_compiled_form_loader  # noqa: E402
+
+
+def _load_inverse_dynamics_form():
+    from merganser.controllers import inverse_dynamics_compiled_form  # noqa: F401
+
+
+def _load_pid_form():
+    from merganser.controllers import pid_compiled_form  # noqa: F401
+
+
+register_compiled_form_loader(
+    "merganser.controllers.inverse_dynamics_controller.InverseDynamicsController",
+    _load_inverse_dynamics_form)
+register_compiled_form_loader("merganser.controllers.pid_controller.PidController",
+                              _load_pid_form)

@@ -19,10 +19,18 @@ __all__, __getattr__, __dir__ = lazy_exports(__name__, {
     ".contact": ("ContactSolverError",),
     ".plant.plant_geometry": ("connect_plant_and_scene_graph", "register_geometry_records"),
     ".planning": "*",
-    ".benchmarks": "*",
+    ".benchmarks.acrobot": ("AcrobotParameters", "make_acrobot_plant"),
 })
 
-# The plant's compiled form registers itself with framework.compiled_diagram when imported;
-# it loads the plant, so it is imported here, before any module of the package, where
-# the import order cannot meet a partly initialized module.
-from merganser.multibody.plant import compiled_form  # noqa: E402,F401
+# The plant's compiled form registers itself with framework.compiled_diagram when the
+# first diagram holding a plant is compiled (not here: it would load the plant and the
+# compiled-diagram machinery with the package).
+from merganser.framework.compiled_form_loaders import register_compiled_form_loader  # noqa: E402
+
+
+def _load_plant_compiled_form():
+    from merganser.multibody.plant import compiled_form  # noqa: F401  (registers it)
+
+
+register_compiled_form_loader("merganser.multibody.plant.multibody_plant.MultibodyPlant",
+                              _load_plant_compiled_form)

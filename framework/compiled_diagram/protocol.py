@@ -64,6 +64,8 @@ from typing import Callable, Optional
 
 import numpy as np
 
+from ..compiled_form_loaders import run_compiled_form_loader
+
 __all__ = ["CompiledForm", "CompiledPort", "register_compiled_form", "compiled_form_of",
            "EMPTY_PARAMETERS"]
 
@@ -178,6 +180,8 @@ def compiled_form_of(system):
     """
     for cls in type(system).__mro__:
         factory = _factories.get(cls)
+        if factory is None and run_compiled_form_loader(cls):
+            factory = _factories.get(cls)
         if factory is not None:
             form = factory(system)
             break

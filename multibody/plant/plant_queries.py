@@ -25,7 +25,6 @@ arrays: a result the caller keeps is never changed by a later query.
 import sys
 
 import numpy as np
-import scipy.sparse
 
 from merganser.geometry import RigidTransform, RotationMatrix
 from merganser.multibody.math import SpatialAcceleration, SpatialVelocity
@@ -447,6 +446,7 @@ class PlantQueriesMixin:
         (pydrake returns a sparse matrix too; ``.toarray()`` gives the dense one)."""
         ctx = self._ctx(context, "make_velocity_to_qdot_map")
         q, _ = self._eval_q_v(ctx)
+        import scipy.sparse  # scipy loads at first use, not with the package
         return scipy.sparse.csc_matrix(self._dyn.N_matrix(q))
 
     def make_qdot_to_velocity_map(self, context):
@@ -454,6 +454,7 @@ class PlantQueriesMixin:
         (see `make_velocity_to_qdot_map`)."""
         ctx = self._ctx(context, "make_qdot_to_velocity_map")
         q, _ = self._eval_q_v(ctx)
+        import scipy.sparse  # scipy loads at first use, not with the package
         return scipy.sparse.csc_matrix(self._dyn.N_plus_matrix(q))
 
     # pydrake's QDot spelled by the mechanical CamelCase -> snake_case rule (q_dot)
