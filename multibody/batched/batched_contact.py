@@ -30,6 +30,7 @@ from __future__ import annotations
 import numpy as np
 
 from merganser.framework.compilation import kernel
+from merganser.geometry import SceneGraph
 from merganser.geometry.properties import HYDROELASTIC
 from merganser.geometry.proximity.broad_phase import geometry_poses
 from merganser.geometry.proximity.scene import contact_point_query
@@ -41,6 +42,7 @@ from merganser.multibody.contact.contact_kernels import build_contacts
 from merganser.multibody.contact.discrete_stepper import SapStepper, TamsiStepper
 from merganser.multibody.contact.problem_kernels import near_rigid_factor
 from merganser.multibody.contact.sap import sap_work
+from merganser.multibody.contact.constraint_kernels import num_limit_rows
 from merganser.multibody.contact.sap_step import CONSTRAINT_WORK_ROWS, CONTACT_WORK_ROWS, sap_step
 from merganser.multibody.contact.tamsi import tamsi_step
 from merganser.multibody.contact.contact_kernels import pose_pass
@@ -65,6 +67,18 @@ TAMSI_CODE = -1
 SINGULAR_MASS_MATRIX = -(1 << 41)
 
 
+_EMPTY_QUERY = []
+
+
+def empty_query():
+    """The query of an empty SceneGraph (no geometry): the contact tables of a plant that
+    was never registered with a SceneGraph (made once)."""
+    if not _EMPTY_QUERY:
+        empty = SceneGraph()
+        _EMPTY_QUERY.append(empty.get_query_output_port().eval(empty.create_default_context()))
+    return _EMPTY_QUERY[0]
+
+
 class BatchedContactScene:
     """The contact tables of a plant for the batched kernel.
 
@@ -79,7 +93,8 @@ class BatchedContactScene:
         The plant's core.
     query : QueryObject, optional
         The query whose proximity tables (model and collision filter) the scene takes;
-        by default that of a default context of the plant's SceneGraph.
+        by default that of a default context of the plant's SceneGraph (`empty_query`'s
+        for a plant never registered with one: no geometry).
     allow_tamsi : bool
         Accept the ``"tamsi"`` approximation too (the plant's own compiled loop,
         `multibody.batched.plant_loop`; `BatchedPlant` solves the SAP family only).
@@ -93,9 +108,11 @@ class BatchedContactScene:
         table and the per-geometry contact parameters.
     solver : tuple
         ``(solver_code, stiction_tolerance, near_rigid, rel_tol, abs_tol, max_iter, kinds,
-        int_params, float_params)`` (``solver_code`` the SAP family member or
-        `TAMSI_CODE`, ``near_rigid`` the factor of the plant's SAP near-rigid
-        threshold, as the plant's stepper passes it; the constraint tables have no rows).
+        int_params, float_params, limit_qv, limit_lower, limit_upper)`` (``solver_code``
+        the SAP family member or `TAMSI_CODE`, ``near_rigid`` the factor of the plant's
+        SAP near-rigid threshold, as the plant's stepper passes it; the constraint tables
+        have no rows; the joint-limit tables are the stepper's, as they were when the
+        scene was made, empty when the solver models no limits).
     max_pairs, max_rows : int
         Sizes of the broad-phase pair and contact-row work arrays.
     tables : ProximityTables
@@ -115,7 +132,8 @@ class BatchedContactScene:
                 f"'lagged'")
         sg = core.scene_graph
         if query is None:
-            query = sg.get_query_output_port().eval(sg.create_default_context())
+            query = (empty_query() if sg is None else
+                     sg.get_query_output_port().eval(sg.create_default_context()))
         tables = query._proximity_tables()
         inspector = query.inspector()
         ids = tables.ids
@@ -145,11 +163,14 @@ class BatchedContactScene:
                       np.ascontiguousarray(tables.X_FG), tables.allowed, gt.k, gt.d, gt.tau,
                       gt.mu)
         cr = stepper.constraints
+        stepper.refresh_limits()
         self.tables = tables
         self.solver = (TAMSI_CODE if tamsi else int(stepper.sap_model), float(plant.get_stiction_tolerance()),
                        float(near_rigid_factor(plant.get_sap_near_rigid_threshold())),
                        float(stepper.rel_tolerance), float(stepper.abs_tolerance),
-                       int(stepper.max_iterations), cr.kinds, cr.int_params, cr.float_params)
+                       int(stepper.max_iterations), cr.kinds, cr.int_params, cr.float_params,
+                       stepper.limit_qv if stepper.has_limits else stepper.no_limits,
+                       stepper.limit_lower, stepper.limit_upper)
         self.approximation = stepper.approximation
         self.num_geometries = len(ids)
         if not velocity_parents(core.ip, np.zeros(max(plant.num_velocities(), 1), np.int64)):
@@ -178,19 +199,20 @@ def contact_work(ip, nb, nv, ng, max_pairs, max_rows):
     params = np.zeros((5, max_rows))                   # phi0, k, d, tau, mu
     rows_c = np.zeros((max_rows, 10))
     M = np.zeros((nv, nv))
-    J = np.zeros((3 * max_rows, nv))
-    w = np.zeros(3 * max_rows)
+    J = np.zeros((3 * max_rows + 2 * nv, nv))         # contact rows, then joint-limit rows
+    w = np.zeros(3 * max_rows + 2 * nv)
     cwork = np.zeros((CONTACT_WORK_ROWS, max_rows))
-    hwork = np.zeros((CONSTRAINT_WORK_ROWS, 1))
+    hwork = np.zeros((CONSTRAINT_WORK_ROWS, 2 * nv + 1))   # the joint-limit rows
     vecs = np.zeros((3, nv))                           # v*, τ_c, v_{n+1}
-    impulses = np.zeros((2, 3 * max_rows))             # γ, vc
-    solver = sap_work(nv, 3 * max_rows, max_rows)
+    impulses = np.zeros((2, 3 * max_rows + 2 * nv))    # γ, vc
+    solver = sap_work(nv, 3 * max_rows + 2 * nv, max_rows + 2 * nv)
+    limit_dof = np.zeros(2 * nv + 1, np.int64)
     L = np.zeros((nv, nv))                             # the factor M = Lᵀ D L
     lam = np.zeros(nv, np.int64)                       # velocity parents
     velocity_parents(ip, lam)
     dyn = np.zeros((2, nv))                            # zeros (v̇ = 0), C v - τ_g
     return (X_WB, X_WG, aabb, order, pairs, rows, out_pairs, nodes, p_WC, R_WC, params,
-            rows_c, M, J, w, cwork, hwork, vecs, impulses, solver, L, lam, dyn)
+            rows_c, M, J, w, cwork, hwork, vecs, impulses, solver, L, lam, dyn, limit_dof)
 
 
 @kernel
@@ -253,9 +275,10 @@ def contact_step(model, drive, scratch, scene, solver, work, q, v, h,
     ip, fp, g, inertia = model
     ws, vd, qdot = scratch[0], scratch[3], scratch[4]
     gtype, pstart, params_g, geom_node, X_FG, allowed, k_g, d_g, tau_g, mu_g = scene
-    code, vs, near_rigid, rel_tol, abs_tol, max_iter, kinds, int_params, float_params = solver
+    (code, vs, near_rigid, rel_tol, abs_tol, max_iter, kinds, int_params, float_params,
+     limit_qv, limit_lower, limit_upper) = solver
     (X_WB, X_WG, aabb, order, pairs, rows, out_pairs, nodes, p_WC, R_WC, cparams, rows_c, M,
-     J, w, cwork, hwork, vecs, impulses, solver_work, L, lam, dyn) = work
+     J, w, cwork, hwork, vecs, impulses, solver_work, L, lam, dyn, limit_dof) = work
     pose_pass(ip, fp, q, ws)             # once: for X_WB, M(q), C v and the contact Jacobian
     world_poses(ws, X_WB)
     geometry_poses(geom_node, X_FG, X_WB, X_WG)
@@ -267,12 +290,26 @@ def contact_step(model, drive, scratch, scene, solver, work, q, v, h,
                         nodes[0], nodes[1], p_WC, R_WC, cparams[0], cparams[1], cparams[2],
                         cparams[3], cparams[4], nodes[2], nodes[3], rows_c)
     v_next = vecs[2]
-    if nc == 0:                          # free motion, as the plant's stepper
+    damping = drive[2]
+    damped = False                       # the SAP family takes damping implicitly: M + h D
+    if code != TAMSI_CODE:
+        for i in range(damping.shape[0]):
+            if damping[i] != 0.0:
+                damped = True
+    free = nc == 0 and not damped
+    if free:                             # free motion, as the plant's stepper
         env_accelerations(model, drive, scratch, q, v)
         for i in range(v.shape[0]):
+            v_next[i] = v[i] + h * vd[i]          # v* (the limits' window), as numpy's
+        if code != TAMSI_CODE and limit_qv.shape[0] > 0:
+            free = num_limit_rows(q, v, v_next, h, limit_qv, limit_lower, limit_upper) == 0
+        for i in range(v.shape[0]):
             v_next[i] = vd[i] * h + v[i]
-    else:
+    if not free:
         mass_matrix_at_poses(ip, fp, ws, inertia, M)
+        if damped:
+            for i in range(damping.shape[0]):
+                M[i, i] += h * damping[i]
         if not free_motion_acceleration(model, drive, scratch, q, v, M, L, lam, dyn):
             return SINGULAR_MASS_MATRIX
         r3 = 3 * nc                      # the work arrays cut to this step's contacts
@@ -282,12 +319,14 @@ def contact_step(model, drive, scratch, scene, solver, work, q, v, h,
                                abs_tol, max_iter, J[:r3], v_next, impulses[0, :r3],
                                impulses[1, :r3], vecs[1])
         else:
-            it, _ = sap_step(code, q, v, vd, M, h, vs, near_rigid, rel_tol, abs_tol,
-                             max_iter, nc, 0, nodes[0], nodes[1], p_WC, R_WC, cparams[0],
-                             cparams[1], cparams[2], cparams[3], cparams[4], v_next,
-                             impulses[0, :r3], impulses[1, :r3], vecs[1], ip, fp, ws, kinds,
-                             int_params, float_params, J[:r3], w[:r3], cwork[:, :nc], hwork,
-                             vecs[0], solver_work, True)
+            rl = r3 + 2 * limit_qv.shape[0]      # and the joint-limit rows
+            it, _, _ = sap_step(code, q, v, vd, M, h, vs, near_rigid, rel_tol, abs_tol,
+                                max_iter, nc, 0, nodes[0], nodes[1], p_WC, R_WC, cparams[0],
+                                cparams[1], cparams[2], cparams[3], cparams[4], v_next,
+                                impulses[0, :rl], impulses[1, :rl], vecs[1], ip, fp, ws,
+                                kinds, int_params, float_params, limit_qv, limit_lower,
+                                limit_upper, limit_dof, J[:rl], w[:rl], cwork[:, :nc], hwork,
+                                vecs[0], solver_work, True)
         if it < 0:
             return min(it, -1)
     advance_positions(ip, q, v_next, h, qdot_is_v, quat_starts, qdot, q)

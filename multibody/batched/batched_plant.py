@@ -45,6 +45,7 @@ from merganser.multibody.batched.batched_step import (
 )
 from merganser.multibody.batched.env_pool import run_chunks
 from merganser.multibody.contact.errors import ContactSolverError
+from merganser.multibody.plant.discrete_solvers import JointLimitsWarning
 from merganser.multibody.plant.plant_core import get_plant_core
 from merganser.multibody.plant.plant_parameters import body_parameters
 
@@ -119,6 +120,16 @@ class BatchedPlant:
                              f"{', '.join(BATCHED_INTEGRATION_SCHEMES)}")
         self._scheme = integration_scheme
         self._contact = None
+        if has_contact and not core.has_collision and integration_scheme != "semi_explicit_euler":
+            has_contact = False   # another scheme than the plant's: its own integration
+            solver = core.contact_manager.stepper
+            if solver.has_limits:
+                names = ", ".join(repr(j.name()) for j in solver.limited_joints())
+                warnings.warn(JointLimitsWarning(
+                    f"{fn}: plant '{plant.get_name()}' has joint position limits ({names}), "
+                    f"which its discrete step enforces (SAP limit constraints) and the "
+                    f"{integration_scheme!r} scheme does not: the envs may pass through "
+                    f"them"), stacklevel=2)
         if has_contact:
             if integration_scheme != "semi_explicit_euler":
                 raise ValueError(f"{fn}: plant '{plant.get_name()}' has contact, which the "
@@ -541,8 +552,9 @@ def _time_step(fn, plant, time_step):
 
 
 def _check_plant(plant):
-    """(the plant's core, whether contact is modelled), after checking that the batch
-    kernel models the plant exactly."""
+    """(the plant's core, whether the batched contact step is the plant's step: collision
+    geometry, or a discrete SAP-family step with joint limits or damping), after checking
+    that the batch kernel models the plant exactly."""
     fn = "BatchedPlant"
     if not hasattr(plant, "is_finalized"):
         raise TypeError(f"{fn}: plant must be a MultibodyPlant, got {type(plant).__name__}")
@@ -573,7 +585,10 @@ def _check_plant(plant):
                          f"the batched kernel models rigid bodies, joints, joint damping, "
                          f"actuation and uniform gravity only")
     if not core.has_collision:
-        return core, False
+        # the plant's step is its solver's (joint limits, implicit damping): the
+        # batched contact step, on no geometry, when the scheme is the plant's
+        solver = core.contact_manager.stepper       # None: a continuous plant
+        return core, solver is not None and core.stepper is solver
     if plant.time_step() == 0.0:
         warnings.warn(f"{fn}: plant '{plant.get_name()}' is continuous and has collision "
                       f"geometry; contact is modelled for discrete plants only (the plant's "

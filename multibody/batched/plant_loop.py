@@ -23,7 +23,9 @@ Python) unless the plant's step is exactly what the kernel computes:
   forward dynamics of the plant (identity actuation, gravity in the kernels, no force
   element, reflected inertia or added mass; `PlantCore.one_call_forward_dynamics`);
 - no input port of the plant connected or fixed but the geometry query, whose proximity
-  geometries all belong to the plant's bodies or the world (`BatchedContactScene`);
+  geometries all belong to the plant's bodies or the world (`BatchedContactScene`); a
+  plant never registered with a SceneGraph has no geometry and steps with an empty scene
+  (its joint limits are still the solver's constraints);
 - no roll-pitch-yaw joint (their checked position update raises at gimbal lock).
 """
 
@@ -34,7 +36,9 @@ import math
 import numpy as np
 
 from merganser.framework.compilation import kernel
-from merganser.multibody.batched.batched_contact import BatchedContactScene, contact_step, contact_work
+from merganser.multibody.batched.batched_contact import (
+    BatchedContactScene, contact_step, contact_work, empty_query,
+)
 from merganser.multibody.batched.batched_step import env_inputs, env_scratch, load_state, store_state
 from merganser.multibody.contact.discrete_stepper import SapStepper, TamsiStepper
 
@@ -131,16 +135,21 @@ class PlantLoop:
         self._memo = None       # (tables, solver settings, BatchedContactScene or None)
 
     def _scene(self, context):
-        """The `BatchedContactScene` of the query `context` sees, or None."""
+        """The `BatchedContactScene` of the query `context` sees (a plant never registered
+        with a SceneGraph: an empty one's), or None."""
         core = self.core
-        query = core.ports.geometry_query.eval(context)
+        if core.scene_graph is None:
+            query = empty_query()
+        else:
+            query = core.ports.geometry_query.eval(context)
         if query is None:
             return None
         tables = query._proximity_tables()
         plant = core.plant
         stepper = core.stepper
+        stepper.refresh_limits()
         settings = (plant.get_stiction_tolerance(), stepper.rel_tolerance,
-                    stepper.abs_tolerance, stepper.max_iterations)
+                    stepper.abs_tolerance, stepper.max_iterations, stepper.limits_generation)
         memo = self._memo
         if memo is not None and memo[0] is tables and memo[1] == settings:
             return memo[2]
@@ -156,7 +165,7 @@ class PlantLoop:
         discrete state `x` (nq + nv,); returns how many were taken (0: not applicable)."""
         if not (self._static and x.flags.c_contiguous and x.dtype == np.float64):
             return 0
-        if not self._query_port.has_value(context):
+        if self.core.scene_graph is not None and not self._query_port.has_value(context):
             return 0
         for port in self._other_inputs:
             if port.has_value(context):

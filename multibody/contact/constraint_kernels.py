@@ -1,6 +1,7 @@
 """Compiled kernels of the bilateral constraint rows: the rows J (m, nv), values g (m,),
 stiffness and damping of coupler, distance, ball and weld constraints from flat tables,
-and the regularization of the bilateral rows for SAP.
+the regularization of the bilateral rows for SAP (Drake's SapHolonomicConstraint) and
+the joint-limit rows (Drake's SapLimitConstraint).
 
 Tables (built once by `multibody.contact.constraints.ConstraintRows`), one entry per
 constraint i:
@@ -33,13 +34,23 @@ from merganser.multibody.contact.contact_kernels import (
 from merganser.multibody.kernels.layout import IP_NV, IP_PARENT, IP_VS, WS_PW, WS_RW
 
 __all__ = ["COUPLER", "DISTANCE", "BALL", "WELD", "ROWS_OF_KIND", "INT_PARAMS", "FLOAT_PARAMS",
-           "SIGMA_BILATERAL", "constraint_rows", "bilateral_regularization", "rotation_vector"]
+           "SIGMA_BILATERAL", "HOLONOMIC_BETA", "LIMIT_STIFFNESS", "LIMIT_BETA", "LIMIT_WINDOW_FACTOR",
+           "constraint_rows", "bilateral_regularization", "limit_rows", "limit_regularization",
+           "num_limit_rows", "constraint_delassus",
+           "rotation_vector"]
 
 COUPLER, DISTANCE, BALL, WELD = 0, 1, 2, 3
 ROWS_OF_KIND = (1, 1, 3, 6)
 INT_PARAMS = 4
 FLOAT_PARAMS = 24
-SIGMA_BILATERAL = 1.0e-6            # regularization of rigid bilateral rows (× w)
+SIGMA_BILATERAL = 1.0e-6            # regularization of rigid bilateral rows (× w), lcp only
+HOLONOMIC_BETA = 0.1                # near-rigid threshold of the bilateral rows (Drake's)
+# Joint limits (Drake's SapDriver): near-rigid unilateral rows, stiffness 10¹², dissipation
+# time scale h, near-rigid threshold β = 0.1, added while a limit lies within
+# LIMIT_WINDOW_FACTOR · h · max(|v₀|, |v*|) of q₀
+LIMIT_STIFFNESS = 1.0e12
+LIMIT_BETA = 0.1
+LIMIT_WINDOW_FACTOR = 2.0
 
 _I3 = np.eye(3)
 
@@ -204,19 +215,118 @@ def constraint_rows(ip, ws, kinds, int_params, float_params, q, J, g, stiffness,
 
 
 @kernel(inline=False)
-def bilateral_regularization(m, h, w, g, stiffness, damping, R, vhat):
-    """Regularization R[:m] and bias v̂[:m] of the bilateral rows for SAP.
+def constraint_delassus(J, A, kinds, w):
+    """The Delassus estimate of the bilateral rows as Drake's SAP takes it per constraint:
+    each of the nᵢ rows of constraint i gets ‖Wᵢ‖_F / nᵢ, Wᵢ = Jᵢ diag(A)⁻¹ Jᵢᵀ (nᵢ × nᵢ)
+    from its rows Jᵢ of J and the dynamics matrix A (nv, nv); into w."""
+    nv = J.shape[1]
+    r = 0
+    for i in range(kinds.shape[0]):
+        ni = ROWS_OF_KIND[kinds[i]]
+        s = 0.0
+        for a in range(ni):
+            for b in range(ni):
+                x = 0.0
+                for c in range(nv):
+                    x += J[r + a, c] * J[r + b, c] / A[c, c]
+                s += x * x
+        value = math.sqrt(s) / ni
+        for a in range(ni):
+            w[r + a] = value
+        r += ni
 
-    Rigid rows (non-finite stiffness): R = σ max(w, 10⁻¹²) (σ = SIGMA_BILATERAL, w the
-    rows' Delassus diagonal estimate) and v̂ = -g/h; compliant rows (stiffness k,
-    damping c): τ = c/k, R = 1/(h k (h + τ)) and v̂ = -g/(h + τ).
+
+@kernel(inline=False)
+def bilateral_regularization(m, h, w, g, stiffness, damping, R, vhat):
+    """Regularization R[:m] and bias v̂[:m] of the bilateral rows for SAP (Drake's
+    SapHolonomicConstraint, near-rigid threshold β = HOLONOMIC_BETA).
+
+    A row of stiffness k and damping c has the relaxation time τ = c/k (0 for a rigid row,
+    k = ∞) and the compliant R_c = 1/(h (h + τ) k) (0 when rigid); the near-rigid bound is
+    R_r = β²/(4π²) w (w the row's Delassus estimate, floored at 10⁻¹²). R = max(R_c, R_r),
+    and where R_r wins τ becomes h (a critically damped constraint); v̂ = -g/(h + τ).
     """
+    near_rigid = HOLONOMIC_BETA * HOLONOMIC_BETA / (4.0 * math.pi * math.pi)
     for j in range(m):
         k = stiffness[j]
+        tau = 0.0
+        compliant = 0.0
         if math.isfinite(k):
             tau = damping[j] / k
-            R[j] = 1.0 / (h * k * (h + tau))
-            vhat[j] = -g[j] / (h + tau)
+            compliant = 1.0 / (h * (h + tau) * k)
+        rigid = near_rigid * max(w[j], 1e-12)
+        if compliant < rigid:
+            R[j] = rigid
+            tau = h
         else:
-            R[j] = SIGMA_BILATERAL * max(w[j], 1e-12)
-            vhat[j] = -g[j] / h
+            R[j] = compliant
+        vhat[j] = -g[j] / (h + tau)
+
+
+@kernel
+def _limits_in_window(q0, v0, vstar, h, lower, upper):
+    """(lower, upper): whether each finite limit lies within the step's window
+    q₀ ± LIMIT_WINDOW_FACTOR h max(|v₀|, |v*|) (Drake's SapDriver)."""
+    dq = LIMIT_WINDOW_FACTOR * h * max(abs(v0), abs(vstar))
+    return (math.isfinite(lower) and not lower < q0 - dq,
+            math.isfinite(upper) and not upper > q0 + dq)
+
+
+@kernel(inline=False)
+def num_limit_rows(q, v0, vstar, h, limit_qv, limit_lower, limit_upper):
+    """The number of rows `limit_rows` gives for this state and v*."""
+    n = 0
+    for i in range(limit_qv.shape[0]):
+        iq, iv = limit_qv[i, 0], limit_qv[i, 1]
+        lo, up = _limits_in_window(q[iq], v0[iv], vstar[iv], h, limit_lower[i],
+                                   limit_upper[i])
+        n += int(lo) + int(up)
+    return n
+
+
+@kernel(inline=False)
+def limit_rows(q, v0, vstar, h, limit_qv, limit_lower, limit_upper, J, g, row_dof):
+    """The joint-limit rows of the step (Drake's SapLimitConstraint), into J (rows, nv),
+    g and row_dof; returns their count.
+
+    Per one-dof joint i (position index limit_qv[i, 0], velocity index limit_qv[i, 1],
+    q̇ = v) a finite limit within the window q₀ ± LIMIT_WINDOW_FACTOR h max(|v₀|, |v*|)
+    gives a row: the lower limit g = q₀ - q_l with J = e_v, the upper g = q_u - q₀ with
+    J = -e_v (lower first). row_dof[r] is the row's velocity index, negated minus one for
+    an upper limit. J's rows are overwritten whole; g ≥ 0 while the limit holds, and the
+    row's impulse γ ≥ 0 pushes away from it.
+    """
+    nv = J.shape[1]
+    n = 0
+    for i in range(limit_qv.shape[0]):
+        iq, iv = limit_qv[i, 0], limit_qv[i, 1]
+        q0 = q[iq]
+        lower, upper = limit_lower[i], limit_upper[i]
+        lo, up = _limits_in_window(q0, v0[iv], vstar[iv], h, lower, upper)
+        if lo:
+            for c in range(nv):
+                J[n, c] = 0.0
+            J[n, iv] = 1.0
+            g[n] = q0 - lower
+            row_dof[n] = iv
+            n += 1
+        if up:
+            for c in range(nv):
+                J[n, c] = 0.0
+            J[n, iv] = -1.0
+            g[n] = upper - q0
+            row_dof[n] = -iv - 1
+            n += 1
+    return n
+
+
+@kernel(inline=False)
+def limit_regularization(n, h, w, g, R, vhat):
+    """Regularization R[:n] and bias v̂[:n] of the joint-limit rows (Drake's
+    SapLimitConstraint): R = max(β²/(4π²) w, 1/(h k (h + τ))) with k = LIMIT_STIFFNESS,
+    τ = h and β = LIMIT_BETA, and v̂ = -g/(h + τ)."""
+    near_rigid = LIMIT_BETA * LIMIT_BETA / (4.0 * math.pi * math.pi)
+    compliant = 1.0 / (h * LIMIT_STIFFNESS * (h + h))
+    for j in range(n):
+        R[j] = max(near_rigid * w[j], compliant)
+        vhat[j] = -g[j] / (h + h)

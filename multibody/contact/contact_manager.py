@@ -201,7 +201,8 @@ class ContactManager:
         if gt is not None and gt.ids is ids:
             return gt
         plant, core = self.plant, self.core
-        inspector = core.scene_graph.model_inspector()
+        # (no geometry: the tables are empty, and a plant without a SceneGraph has none)
+        inspector = core.scene_graph.model_inspector() if len(ids) else None
         node_of_body = core.tables.node_of_body
         node = np.zeros(len(ids), np.int64)
         size = np.zeros(len(ids))

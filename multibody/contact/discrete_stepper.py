@@ -43,6 +43,7 @@ import math
 import numpy as np
 
 from merganser.framework.compiled_form_changes import note_compiled_form_change
+from merganser.multibody.contact.constraint_kernels import num_limit_rows
 from merganser.multibody.contact.constraints import ConstraintRows
 from merganser.multibody.contact.contact_kernels import contact_jacobian, pose_pass
 from merganser.multibody.contact.errors import ContactSolverError
@@ -56,6 +57,8 @@ from merganser.multibody.kernels.mass_factorization import solve_with_factor, ve
 from merganser.multibody.kernels.position_update import next_state
 from merganser.multibody.plant.discrete_update import DiscreteStepper
 from merganser.multibody.plant.pd_controlled_actuators import implicit_pd_step
+from merganser.multibody.plant.plant_element_parameters import locked_step_mass_matrix
+from merganser.multibody.tree.joints.joint import position_limits_generation
 
 __all__ = ["ContactStepper", "DiscreteProblem", "LcpStepper", "SapStepper", "StepResults",
            "StepWork", "TamsiStepper"]
@@ -81,6 +84,8 @@ class StepWork:
     L, vdot : ndarray (nv, nv), (nv,)
         The mass matrix's factor and the free-motion acceleration of a step with contact
         (`ContactStepper.contact_free_motion_acceleration`).
+    M_damped : ndarray (nv, nv)
+        M + h D of a solver that takes joint damping implicitly.
     lcp_warm : dict
         Warm start of the complementarity solver (this context's previous step).
     """
@@ -90,11 +95,12 @@ class StepWork:
         self.J = np.zeros((8, nv))
         self.w = np.zeros(8)
         self.contact_work = np.zeros((CONTACT_WORK_ROWS, 4))
-        self.constraint_work = np.zeros((CONSTRAINT_WORK_ROWS, max(m, 1)))
+        self.constraint_work = np.zeros((CONSTRAINT_WORK_ROWS, max(m + 2 * nv, 1)))
         self.vstar = np.zeros(nv)
         self._solver = None
         self.qdot = np.zeros(nq)
         self.L = np.zeros((nv, nv))
+        self.M_damped = np.zeros((nv, nv))
         self.vdot = np.zeros(nv)
         self.lcp_warm = {}
 
@@ -128,8 +134,12 @@ class StepResults:
     vc : ndarray (3 nc + m,)
         Contact and constraint velocities at v_next.
     tau_contact : ndarray (nv,)
-        Jᵀ γ / h, the generalized contact and constraint forces.
+        Jᵀ γ / h, the generalized contact, constraint and joint-limit forces.
     nc, m : int
+    nl : int
+        The number of joint-limit rows (after the constraint rows in gamma and vc).
+    limit_dof : ndarray (>= nl,), int64
+        Each limit row's velocity index, negated minus one for an upper limit.
     iterations : int
     residual : float
     pd_u : ndarray (n,) or None
@@ -145,6 +155,8 @@ class StepResults:
         self.vc = np.zeros(0)
         self.nc = 0
         self.m = 0
+        self.nl = 0
+        self.limit_dof = np.zeros(2 * nv, np.int64)
         self.iterations = 0
         self.residual = 0.0
         self.pd_u = None
@@ -236,6 +248,20 @@ class ContactStepper(DiscreteStepper):
         self._quat_starts = np.asarray(t.quaternion_q_starts, dtype=np.int64).reshape(-1)
         self._velocity_equals_qdot = bool(t.velocity_equals_qdot)
         self._checked_mapping = not t.velocity_equals_qdot and core.dyn.rpy_nodes.size > 0
+        plant = core.plant
+        joints = [plant.get_joint(i) for i in plant.get_joint_indices()]
+        self._limit_joints = [j for j in joints
+                              if j.num_positions() == 1 and j.num_velocities() == 1]
+        self.limit_qv = np.array([[j.position_start(), j.velocity_start()]
+                                  for j in self._limit_joints], np.int64).reshape(-1, 2)
+        damping = np.ascontiguousarray(t.damping, dtype=float)
+        self._h_damping = core.time_step * damping
+        #: Whether the step takes joint damping implicitly, (M + h D) (v - v₀)/h = k(x₀)
+        #: with k's -D v₀, as Drake's SAP family: the dynamics matrix is M + h D
+        self.damped = bool(self.implicit_damping and np.any(damping != 0.0))
+        self.no_limits = self.limit_qv[:0].copy()
+        self.limits_generation = None
+        self.refresh_limits()
         cache = core.cache
         self.entry = core.plant.declare_cache_entry(
             "discrete contact step", functools.partial(StepResults, nb, nq, nv, m),
@@ -243,6 +269,43 @@ class ContactStepper(DiscreteStepper):
             [contacts.point_contacts_ticket(), cache.forward_dynamics.ticket(),
              cache.mass_matrix.ticket()] + core.constraint_status_tickets()
             + core.pd_control.tickets)
+
+    #: Whether the solver models joint limits (Drake's SAP family does, as constraints).
+    models_limits = False
+    #: Whether the solver takes joint damping implicitly (Drake's SAP family does).
+    implicit_damping = False
+
+    def refresh_limits(self):
+        """Re-read the one-dof joints' position limits (`limit_lower`, `limit_upper`,
+        shape (n,), in `limit_qv` order, new arrays) when a joint's limits changed since
+        the last read (`limits_generation`: the `position_limits_generation` read);
+        `has_limits` tells whether the solver models limits and any is finite."""
+        generation = position_limits_generation()
+        if generation == self.limits_generation:
+            return
+        self.limits_generation = generation
+        joints = self._limit_joints
+        self.limit_lower = np.array([j.position_lower_limits()[0] for j in joints], float)
+        self.limit_upper = np.array([j.position_upper_limits()[0] for j in joints], float)
+        self.has_limits = bool(self.models_limits and (
+            np.isfinite(self.limit_lower).any() or np.isfinite(self.limit_upper).any()))
+        note_compiled_form_change()
+
+    def limited_joints(self):
+        """The one-dof joints with a finite position limit (list of Joint)."""
+        return [j for j in self._limit_joints
+                if np.isfinite(j.position_lower_limits()[0])
+                or np.isfinite(j.position_upper_limits()[0])]
+
+    def _limit_rows_due(self, state, vdot):
+        """Whether a joint limit lies within reach of the free-motion step from `state`
+        (`constraint_kernels.num_limit_rows`; the limits as last refreshed)."""
+        if not self.has_limits:
+            return False
+        h = self.core.time_step
+        vstar = state.v + h * vdot
+        return num_limit_rows(state.q, state.v, vstar, h, self.limit_qv, self.limit_lower,
+                              self.limit_upper) > 0
 
     def _rows(self, context):
         """The `ConstraintRows` of the constraints active in `context`."""
@@ -258,13 +321,15 @@ class ContactStepper(DiscreteStepper):
         (`multibody.plant.pd_controlled_actuators`)."""
         core = self.core
         cache = core.cache
+        self.refresh_limits()           # before sizing the work arrays for the limit rows
         state = cache.state.eval(context)
         pcs = self.contacts.eval_point_contacts(context)
         nc, m = pcs.nc, self._rows(context).m
         terms = core.eval_pd_terms(context)
         res.pd_u = None
         v0 = state.v
-        if nc + m == 0:
+        if nc + m == 0 and not self.damped and not self._limit_rows_due(
+                state, cache.forward_dynamics.eval(context).vdot):
             vdot = cache.forward_dynamics.eval(context).vdot
             if terms is None:
                 self._free_motion(v0, vdot, res)
@@ -274,20 +339,38 @@ class ContactStepper(DiscreteStepper):
                 self._free_motion(v0, vdot_hat, res)
                 return res.v_next
         else:
-            res.reserve(nc, 3 * nc + m)
+            res.reserve(nc, 3 * nc + m + (2 * self.limit_qv.shape[0] if self.has_limits else 0))
             res.nc, res.m = nc, m
             vdot = self.contact_free_motion_acceleration(context, res)
             if terms is None:
-                self._solve(context, res, state, core.eval_step_mass_matrix(context), vdot,
+                self._solve(context, res, state, self.step_mass_matrix(context, res), vdot,
                             pcs, nc, m)
                 return
 
             def solve(M_hat, vdot_hat):
                 self._solve(context, res, state, M_hat, vdot_hat, pcs, nc, m)
                 return res.v_next
-        _, res.pd_u = implicit_pd_step(terms, core.eval_step_mass_matrix(context), vdot,
+        _, res.pd_u = implicit_pd_step(terms, self.step_mass_matrix(context, res), vdot,
                                        state.q, v0, core.eval_actuation_input(context),
                                        core.time_step, solve, context.get_time())
+
+    def _damped_mass_matrix(self, context, res):
+        """M(q), plus h D on the diagonal when the solver takes joint damping implicitly
+        (`damped`; into the context's work array ``res.work.M_damped``)."""
+        M = self.core.cache.mass_matrix.eval(context).M
+        if not self.damped:
+            return M
+        Md = res.work.M_damped
+        np.copyto(Md, M)
+        Md.flat[::Md.shape[0] + 1] += self._h_damping
+        return Md
+
+    def step_mass_matrix(self, context, res):
+        """The dynamics matrix of the step: `_damped_mass_matrix`, with locked joints
+        decoupled and very heavy (`PlantCore.eval_step_mass_matrix`'s rule)."""
+        M = self._damped_mass_matrix(context, res)
+        locked = self.core.eval_locked_velocities(context)
+        return M if locked is None else locked_step_mass_matrix(M, locked)
 
     def _solve(self, context, res, state, M, vdot, pcs, nc, m):
         """The solver's step with mass matrix `M` and free-motion acceleration `vdot`
@@ -309,7 +392,8 @@ class ContactStepper(DiscreteStepper):
 
     def contact_free_motion_acceleration(self, context, res):
         """v̇ of a step with contact (module docstring): M⁻¹ (τ - (C v - τ_g - Σ Jᵀ F))
-        by M's factor, in ``res.work.vdot``; the forward dynamics' v̇ with locked joints,
+        by M's factor (M + h D when `damped`: Drake's implicit joint damping, τ holding
+        -D v₀), in ``res.work.vdot``; the forward dynamics' v̇ with locked joints,
         added mass or a mass matrix the factor finds not positive definite."""
         core = self.core
         cache = core.cache
@@ -322,7 +406,8 @@ class ContactStepper(DiscreteStepper):
                                          cache.inertia.eval(context).I10, core.gravity, F)
         w = res.work
         np.subtract(fd.tau, bias, out=w.vdot)
-        if not solve_with_factor(cache.mass_matrix.eval(context).M, self._lam, w.L, w.vdot):
+        if not solve_with_factor(self._damped_mass_matrix(context, res), self._lam, w.L,
+                                 w.vdot):
             return fd.vdot
         return w.vdot
 
@@ -331,7 +416,7 @@ class ContactStepper(DiscreteStepper):
         np.multiply(vdot, self.core.time_step, out=res.v_next)
         res.v_next += v0
         res.tau_contact[:] = 0.0
-        res.nc, res.m = 0, 0
+        res.nc, res.m, res.nl = 0, 0, 0
         if res.gamma.shape[0]:
             res.gamma = np.zeros(0)
             res.vc = np.zeros(0)
@@ -369,6 +454,9 @@ class SapStepper(ContactStepper):
     on the point contact arrays and the constraint tables; `model` is the SAP family
     member (`multibody.contact.sap.SAP`, ``SIMILAR``, ``LAGGED``)."""
 
+    models_limits = True
+    implicit_damping = True
+
     def __init__(self, core, contacts, constraint_specs, *, approximation, model):
         self.approximation = approximation
         self._sap_model = model
@@ -384,16 +472,18 @@ class SapStepper(ContactStepper):
         core = self.core
         h = core.time_step
         cr, w = self._rows(context), res.work
-        it, residual = sap_step(
+        limit_qv = self.limit_qv if self.has_limits else self.no_limits
+        it, residual, nl = sap_step(
             self._sap_model, state.q, state.v, vdot, M, h,
             core.plant.get_stiction_tolerance(),
             near_rigid_factor(core.plant.get_sap_near_rigid_threshold()),
             self.rel_tolerance, self.abs_tolerance,
             self.max_iterations, nc, m, pcs.node_a, pcs.node_b, pcs.p_WC, pcs.R_WC, pcs.phi0,
             pcs.k, pcs.d, pcs.tau, pcs.mu, res.v_next, res.gamma, res.vc, res.tau_contact,
-            core.ip, core.fp, w.ws, cr.kinds, cr.int_params, cr.float_params, w.J, w.w,
+            core.ip, core.fp, w.ws, cr.kinds, cr.int_params, cr.float_params, limit_qv,
+            self.limit_lower, self.limit_upper, res.limit_dof, w.J, w.w,
             w.contact_work, w.constraint_work, w.vstar, w.solver, False)
-        res.iterations, res.residual = it, residual
+        res.iterations, res.residual, res.nl = it, residual, nl
         if it < 0:
             self._raise_not_converged(context.get_time(), h, nc, m, residual)
 

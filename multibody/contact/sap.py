@@ -20,7 +20,8 @@ solves it. Per contact (vc = [vt; vn] in the contact frame, vn > 0 separating):
   z = vn - μ‖vt‖ₛ and γ_f = n(z) (a convex cost in vc); "lagged" uses z = vn and the
   previous-step impulse γ_f = n₀ in Coulomb's bound. ε = max(vs, μ Rt n₀).
 
-Bilateral (holonomic) rows have γ = (v̂ - vc)/R, unbounded.
+Bilateral (holonomic) rows have γ = (v̂ - vc)/R, unbounded; the last nl of the nh rows are
+unilateral (joint limits): γ = max(0, (v̂ - vc)/R), with Hessian block 1/R where γ > 0.
 
 References
 ----------
@@ -127,10 +128,10 @@ def _hc_contact(model, vt0, vt1, vn, mu, h, k, d, fe0, n0, eps, g, G, need_G):
 
 
 @kernel
-def _impulses(model, nc, nh, vc, mu, Rt, Rn, vhat, h, k, d, fe0, n0, eps, Rh, vhath, gamma,
+def _impulses(model, nc, nh, nl, vc, mu, Rt, Rn, vhat, h, k, d, fe0, n0, eps, Rh, vhath, gamma,
               Gc, Gh, need_G, g):
-    """Impulses gamma (3nc + nh) and Hessian blocks Gc (nc, 3, 3), Gh (nh) at vc; g (3,)
-    is work."""
+    """Impulses gamma (3nc + nh) and Hessian blocks Gc (nc, 3, 3), Gh (nh) at vc (the last
+    nl of the nh rows unilateral); g (3,) is work."""
     for i in range(nc):
         G = Gc[i]
         if model == SAP:
@@ -142,8 +143,13 @@ def _impulses(model, nc, nh, vc, mu, Rt, Rn, vhat, h, k, d, fe0, n0, eps, Rh, vh
         gamma[3 * i], gamma[3 * i + 1], gamma[3 * i + 2] = g[0], g[1], g[2]
     for j in range(nh):
         r = 3 * nc + j
-        gamma[r] = (vhath[j] - vc[r]) / Rh[j]
-        Gh[j] = 1.0 / Rh[j]
+        y = (vhath[j] - vc[r]) / Rh[j]
+        if j >= nh - nl and not y > 0.0:        # a unilateral row, inactive
+            gamma[r] = 0.0
+            Gh[j] = 0.0
+        else:
+            gamma[r] = y
+            Gh[j] = 1.0 / Rh[j]
 
 
 @kernel(allocates=True, inline=False)
@@ -161,10 +167,10 @@ def sap_work(nv, nrows, nblocks):
 
 
 @kernel(allocates=True, inline=False)
-def sap_solve(model, M, vstar, v, J, nc, nh, mu, Rt, Rn, vhat, h, k, d, fe0, n0, eps, Rh,
+def sap_solve(model, M, vstar, v, J, nc, nh, nl, mu, Rt, Rn, vhat, h, k, d, fe0, n0, eps, Rh,
               vhath, rel_tol, abs_tol, max_iter, gamma, vc):
     """`sap_solve_in` with work arrays of its own (`sap_work`)."""
-    return sap_solve_in(model, M, vstar, v, J, nc, nh, mu, Rt, Rn, vhat, h, k, d, fe0, n0,
+    return sap_solve_in(model, M, vstar, v, J, nc, nh, nl, mu, Rt, Rn, vhat, h, k, d, fe0, n0,
                         eps, Rh, vhath, rel_tol, abs_tol, max_iter, gamma, vc,
                         sap_work(M.shape[0], 3 * nc + nh, nc + nh))
 
@@ -207,7 +213,7 @@ def participating_velocities(M, J, nr, P, label, part):
 
 
 @kernel
-def sap_solve_in(model, M, vstar, v, J, nc, nh, mu, Rt, Rn, vhat, h, k, d, fe0, n0, eps, Rh,
+def sap_solve_in(model, M, vstar, v, J, nc, nh, nl, mu, Rt, Rn, vhat, h, k, d, fe0, n0, eps, Rh,
                  vhath, rel_tol, abs_tol, max_iter, gamma, vc, work):
     """Newton with exact line search on ℓ(v) (see the module docstring).
 
@@ -244,7 +250,7 @@ def sap_solve_in(model, M, vstar, v, J, nc, nh, mu, Rt, Rn, vhat, h, k, d, fe0, 
         v_p[a] = v[pa]
     for c in range(nva):                     # the velocities that take no part
         v[c] = vstar[c]
-    it, residual = _newton(model, Mp, vstar_p, v_p, Jp, nc, nh, mu, Rt, Rn, vhat, h, k, d,
+    it, residual = _newton(model, Mp, vstar_p, v_p, Jp, nc, nh, nl, mu, Rt, Rn, vhat, h, k, d,
                            fe0, n0, eps, Rh, vhath, rel_tol, abs_tol, max_iter, gamma, vc,
                            ints[:max(nb, 1)], ints[nb1], first, H, rows[0], rows[1], rows[2],
                            D, r, Mr, jg, grad, dv, Mdv, G[0], G[1], Gh[0], Gh[1], g3)
@@ -254,7 +260,7 @@ def sap_solve_in(model, M, vstar, v, J, nc, nh, mu, Rt, Rn, vhat, h, k, d, fe0, 
 
 
 @kernel
-def _newton(model, M, vstar, v, J, nc, nh, mu, Rt, Rn, vhat, h, k, d, fe0, n0, eps, Rh, vhath,
+def _newton(model, M, vstar, v, J, nc, nh, nl, mu, Rt, Rn, vhat, h, k, d, fe0, n0, eps, Rh, vhath,
             rel_tol, abs_tol, max_iter, gamma, vc, cols, ncols, first, H, Jdv, vca, ga, D, r,
             Mr, jg, grad, dv, Mdv, Gc, Gc2, Gh, Gh2, g3):
     """`sap_solve_in`'s Newton iterations on the participating velocities (M (nv, nv),
@@ -267,7 +273,7 @@ def _newton(model, M, vstar, v, J, nc, nh, mu, Rt, Rn, vhat, h, k, d, fe0, n0, e
     residual = 0.0
     for it in range(max_iter + 1):
         sparse_matvec(J, nc, nh, cols, ncols, v, vc)
-        _impulses(model, nc, nh, vc, mu, Rt, Rn, vhat, h, k, d, fe0, n0, eps, Rh, vhath, gamma,
+        _impulses(model, nc, nh, nl, vc, mu, Rt, Rn, vhat, h, k, d, fe0, n0, eps, Rh, vhath, gamma,
                   Gc, Gh, True, g3)
         for a in range(nv):
             r[a] = v[a] - vstar[a]
@@ -331,7 +337,7 @@ def _newton(model, M, vstar, v, J, nc, nh, mu, Rt, Rn, vhat, h, k, d, fe0, n0, e
         alpha_max = 1.5
         lo, hi = 0.0, alpha_max
         alpha = alpha_max
-        f, df = _line_derivative(model, alpha, vc, Jdv, A2, B1, nc, nh, mu, Rt, Rn, vhat, h, k,
+        f, df = _line_derivative(model, alpha, vc, Jdv, A2, B1, nc, nh, nl, mu, Rt, Rn, vhat, h, k,
                                  d, fe0, n0, eps, Rh, vhath, vca, ga, Gc2, Gh2, g3)
         if f > 0.0:
             # Newton-bisection on the bracket [0, α_max]; the first guess minimizes the
@@ -340,7 +346,7 @@ def _newton(model, M, vstar, v, J, nc, nh, mu, Rt, Rn, vhat, h, k, d, fe0, n0, e
             if not 0.0 < alpha < alpha_max:
                 alpha = 1.0
             for _ in range(60):
-                f, df = _line_derivative(model, alpha, vc, Jdv, A2, B1, nc, nh, mu, Rt, Rn,
+                f, df = _line_derivative(model, alpha, vc, Jdv, A2, B1, nc, nh, nl, mu, Rt, Rn,
                                          vhat, h, k, d, fe0, n0, eps, Rh, vhath, vca, ga, Gc2,
                                          Gh2, g3)
                 if abs(f) <= 1e-8 * abs(f0):
@@ -365,13 +371,13 @@ def _newton(model, M, vstar, v, J, nc, nh, mu, Rt, Rn, vhat, h, k, d, fe0, n0, e
 
 
 @kernel
-def _line_derivative(model, alpha, vc, Jdv, A2, B1, nc, nh, mu, Rt, Rn, vhat, h, k, d, fe0, n0,
+def _line_derivative(model, alpha, vc, Jdv, A2, B1, nc, nh, nl, mu, Rt, Rn, vhat, h, k, d, fe0, n0,
                      eps, Rh, vhath, vca, ga, Gc, Gh, g):
     """dℓ/dα and d²ℓ/dα² along the search direction."""
     nr = 3 * nc + nh
     for q in range(nr):
         vca[q] = vc[q] + alpha * Jdv[q]
-    _impulses(model, nc, nh, vca, mu, Rt, Rn, vhat, h, k, d, fe0, n0, eps, Rh, vhath, ga, Gc,
+    _impulses(model, nc, nh, nl, vca, mu, Rt, Rn, vhat, h, k, d, fe0, n0, eps, Rh, vhath, ga, Gc,
               Gh, True, g)
     f = B1 + alpha * A2
     df = A2

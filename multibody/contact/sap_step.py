@@ -6,16 +6,23 @@
 1. the pose pass (unless the caller's `ws` holds it) and the contact Jacobian J[:3nc] in
    the contact frames (`contact_jacobian_at_poses`);
 2. the bilateral constraint rows J[3nc:3nc+m], g, stiffness, damping (`constraint_rows`);
-3. v* = v₀ + h v̇ and the initial guess v = v₀;
-4. the Delassus diagonal estimate w (`delassus_estimate`), the contact parameters
-   (`sap_parameters`) and the bilateral regularization (`bilateral_regularization`);
+3. v* = v₀ + h v̇, the initial guess v = v₀, and the joint-limit rows
+   J[3nc+m:3nc+m+nl] of the limits within reach of this step (`limit_rows`, Drake's
+   SapLimitConstraint: unilateral);
+4. the Delassus diagonal estimate w (`delassus_estimate`; per constraint for the
+   bilateral rows, `constraint_delassus`), the contact parameters
+   (`sap_parameters`), the bilateral regularization (`bilateral_regularization`) and
+   the limits' (`limit_regularization`);
 5. the solve (`sap_solve_in`) and τ = Jᵀγ/h (`generalized_impulse`).
 """
 
 import math
 
 from merganser.framework.compilation import kernel
-from merganser.multibody.contact.constraint_kernels import bilateral_regularization, constraint_rows
+from merganser.multibody.contact.constraint_kernels import (
+    bilateral_regularization, constraint_delassus, constraint_rows, limit_regularization,
+    limit_rows,
+)
 from merganser.multibody.contact.contact_kernels import contact_jacobian_at_poses, pose_pass
 from merganser.multibody.contact.problem_kernels import (
     delassus_estimate, generalized_impulse, sap_parameters,
@@ -31,8 +38,8 @@ CONSTRAINT_WORK_ROWS = 5     # g, stiffness, damping, R, v̂ per bilateral row
 @kernel(inline=False)
 def sap_step(model, q, v0, vdot, M, h, vs, near_rigid, rel_tol, abs_tol, max_iter, nc, m, node_a,
              node_b, p_WC, R_WC, phi0, k, d, tau, mu, v, gamma, vc, tau_out, ip, fp, ws, kinds, int_params,
-             float_params, J, w, contact_work, constraint_work, vstar, solver_work,
-             poses_ready):
+             float_params, limit_qv, limit_lower, limit_upper, limit_dof, J, w, contact_work,
+             constraint_work, vstar, solver_work, poses_ready):
     """One discrete step of the SAP family (see the module docstring).
 
     Parameters
@@ -58,25 +65,33 @@ def sap_step(model, q, v0, vdot, M, h, vs, near_rigid, rel_tol, abs_tol, max_ite
         Number of constraint rows (``ConstraintRows.m``).
     v : ndarray, shape (nv,)
         Output: v_{n+1}.
-    gamma, vc : ndarray, shape (>= 3nc + m,)
-        Output: impulses (contact frames, then constraint rows) and velocities J v.
+    gamma, vc : ndarray, shape (>= 3nc + m + 2n,)
+        Output: impulses (contact frames, then constraint rows, then limit rows) and
+        velocities J v.
     tau_out : ndarray, shape (nv,)
         Output: Jᵀγ/h.
     ip, fp, ws : ndarray
         Packed model and workspace (`multibody.kernels.layout`).
     kinds, int_params, float_params : ndarray
         Constraint tables of `multibody.contact.constraints.ConstraintRows` (m rows).
-    J : ndarray, shape (>= 3nc + m, nv)
-        Work: the contact (contact frames) and constraint (W) rows.
-    w : ndarray, shape (>= 3nc + m,)
+    limit_qv : ndarray, shape (n, 2), int64
+        Position and velocity index of each one-dof joint (q̇ = v) that may have limits.
+    limit_lower, limit_upper : ndarray, shape (n,)
+        Their position limits (±inf: none).
+    limit_dof : ndarray, shape (>= 2n,), int64
+        Output: each limit row's velocity index, negated minus one for an upper limit
+        (`constraint_kernels.limit_rows`).
+    J : ndarray, shape (>= 3nc + m + 2n, nv)
+        Work: the contact (contact frames), constraint (W) and limit rows.
+    w : ndarray, shape (>= 3nc + m + 2n,)
         Work: Delassus diagonal estimate.
     contact_work : ndarray, shape (CONTACT_WORK_ROWS, >= nc)
-    constraint_work : ndarray, shape (CONSTRAINT_WORK_ROWS, >= max(m, 1))
+    constraint_work : ndarray, shape (CONSTRAINT_WORK_ROWS, >= max(m + 2n, 1))
         Work arrays.
     vstar : ndarray, shape (nv,)
         Output: v*.
     solver_work : tuple
-        `multibody.contact.sap.sap_work` (nv, >= 3nc + m, >= nc + m).
+        `multibody.contact.sap.sap_work` (nv, >= 3nc + m + 2n, >= nc + m + 2n).
     poses_ready : bool
         `ws` already holds the poses of q (`multibody.contact.contact_kernels.pose_pass`).
 
@@ -85,8 +100,9 @@ def sap_step(model, q, v0, vdot, M, h, vs, near_rigid, rel_tol, abs_tol, max_ite
 
     Returns
     -------
-    (iterations, residual)
-        As `sap_solve`; iterations < 0 means no convergence or a non-finite v_{n+1}.
+    (iterations, residual, nl)
+        As `sap_solve` (iterations < 0 means no convergence or a non-finite v_{n+1}), and
+        the number nl of limit rows.
     """
     if not poses_ready:
         pose_pass(ip, fp, q, ws)
@@ -99,19 +115,25 @@ def sap_step(model, q, v0, vdot, M, h, vs, near_rigid, rel_tol, abs_tol, max_ite
     for c in range(v.shape[0]):
         vstar[c] = v0[c] + h * vdot[c]
         v[c] = v0[c]
-    delassus_estimate(J, M, c3 + m, w)
+    nl = limit_rows(q, v0, vstar, h, limit_qv, limit_lower, limit_upper, J[c3 + m:], g[m:],
+                    limit_dof)
+    nh = m + nl
+    delassus_estimate(J, M, c3 + nh, w)
+    if m > 0:                            # per constraint, as Drake's SapModel
+        constraint_delassus(J[c3:c3 + m], M, kinds, w[c3:])
     Rt, Rn, vhat = contact_work[0], contact_work[1], contact_work[2]
     fe0, n0, eps = contact_work[3], contact_work[4], contact_work[5]
     sap_parameters(nc, w, phi0, k, d, tau, mu, J, v0, h, vs, near_rigid, Rt, Rn, vhat, fe0, n0,
                    eps)
     bilateral_regularization(m, h, w[c3:], g, kh, ch, Rh, vhath)
-    it, residual = sap_solve_in(model, M, vstar, v, J, nc, m, mu, Rt, Rn, vhat, h, k, d, fe0,
-                                n0, eps, Rh, vhath, rel_tol, abs_tol, max_iter, gamma, vc,
+    limit_regularization(nl, h, w[c3 + m:], g[m:], Rh[m:], vhath[m:])
+    it, residual = sap_solve_in(model, M, vstar, v, J, nc, nh, nl, mu, Rt, Rn, vhat, h, k, d,
+                                fe0, n0, eps, Rh, vhath, rel_tol, abs_tol, max_iter, gamma, vc,
                                 solver_work)
-    generalized_impulse(J, gamma, c3 + m, h, tau_out)
+    generalized_impulse(J, gamma, c3 + nh, h, tau_out)
     total = 0.0
     for c in range(v.shape[0]):
         total += v[c]
     if it >= 0 and not math.isfinite(total):
         it = -max(max_iter, 1)
-    return it, residual
+    return it, residual, nl

@@ -76,7 +76,7 @@ def _check(plant, loop):
             if context._inputs[port.get_index()] is not None:
                 return (f"input port '{port.get_name()}' is connected or fixed (the "
                         f"compiled contact step applies the actuation only)")
-        if not query.has_value(context):
+        if plant._core.scene_graph is not None and not query.has_value(context):
             return f"input port '{query.get_name()}' is not connected"
         reason = plant._context_element_overrides(context)
         if reason is not None:

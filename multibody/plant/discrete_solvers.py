@@ -9,13 +9,18 @@ an import-time check keeps the two in step. At ``finalize()`` the plant calls
 """
 
 import functools
+import warnings
 
 from merganser.multibody.contact.discrete_stepper import LcpStepper, SapStepper, TamsiStepper
 from merganser.multibody.contact.sap import LAGGED, SAP, SIMILAR
 from merganser.multibody.plant.discrete_update import SemiExplicitEulerStepper
 from merganser.multibody.plant.enums import DiscreteContactApproximation
 
-__all__ = ["DISCRETE_SOLVERS", "make_discrete_stepper"]
+__all__ = ["DISCRETE_SOLVERS", "JointLimitsWarning", "make_discrete_stepper"]
+
+
+class JointLimitsWarning(UserWarning):
+    """The plant's discrete solver does not enforce the joint position limits it has."""
 
 #: approximation name -> stepper factory ``(core, contacts, constraint_specs) -> stepper``.
 DISCRETE_SOLVERS = {
@@ -35,7 +40,9 @@ if tuple(DISCRETE_SOLVERS) != tuple(DiscreteContactApproximation.names()):
 
 def make_discrete_stepper(core, contacts, approximation, constraint_specs):
     """The plant's stepper: the registered solver when the plant has collision geometry
-    or constraints, else the contact-free `SemiExplicitEulerStepper`.
+    or constraints, or joint limits or joint damping the solver models (the SAP family,
+    as Drake's SapDriver: limit constraints, damping implicit in the dynamics matrix
+    M + h D), else the contact-free `SemiExplicitEulerStepper`.
 
     The solver's stepper is made (and its ``discrete contact step`` cache entry declared)
     in both cases, so that the plant's contact outputs exist; it is returned second.
@@ -46,6 +53,16 @@ def make_discrete_stepper(core, contacts, approximation, constraint_specs):
     """
     solver = DISCRETE_SOLVERS[str(DiscreteContactApproximation(approximation).value)](
         core, contacts, constraint_specs)
-    if core.has_collision or constraint_specs:
+    if not solver.models_limits:
+        limited = [j.name() for j in solver.limited_joints()]
+        if limited:
+            warnings.warn(JointLimitsWarning(
+                f"MultibodyPlant.finalize: plant '{core.plant.get_name()}' uses the "
+                f"discrete contact approximation '{solver.approximation}', whose step does "
+                f"not enforce joint position limits in merganser (Drake's 'tamsi' applies "
+                f"penalty forces); the limits of {', '.join(repr(n) for n in limited)} "
+                f"are ignored in simulation. Use 'sap', 'similar' or 'lagged' (limit "
+                f"constraints, as Drake's SAP)"), stacklevel=4)
+    if core.has_collision or constraint_specs or solver.has_limits or solver.damped:
         return solver, solver
     return SemiExplicitEulerStepper(core), solver

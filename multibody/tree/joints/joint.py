@@ -12,11 +12,20 @@ from __future__ import annotations
 
 import numpy as np
 
+from merganser.framework.compiled_form_changes import note_compiled_form_change
 from merganser.geometry import Quaternion, RigidTransform, RotationMatrix
 from merganser.multibody.tree.element import MultibodyElement
 from merganser.multibody.tree.frames import Frame
 
-__all__ = ["Joint", "as_vector", "unit_axis"]
+__all__ = ["Joint", "as_vector", "position_limits_generation", "unit_axis"]
+
+_position_limits_generation = [0]
+
+
+def position_limits_generation():
+    """The number of `Joint.set_position_limits` calls in this process (int), so that a
+    discrete stepper that reads the limits once re-reads them after a change."""
+    return _position_limits_generation[0]
 
 
 def as_vector(x, size: int, func: str, arg: str, *, nonnegative: bool = False) -> np.ndarray:
@@ -276,6 +285,8 @@ class Joint(MultibodyElement):
             "Joint.set_position_limits",
             "position",
         )
+        _position_limits_generation[0] += 1
+        note_compiled_form_change()     # compiled contact steps read the limits as constants
 
     def set_velocity_limits(self, lower_limits, upper_limits) -> None:
         """Set the velocity limits, each of shape (nv,); allowed after finalize, as

@@ -11,7 +11,9 @@ import pytest
 
 from merganser.framework import DiagramBuilder, EventStatus, Simulator
 from merganser.geometry import CoulombFriction, HalfSpace, RigidTransform, Sphere
-from merganser.multibody import MultibodyPlantConfig, SpatialInertia, add_multibody_plant
+from merganser.multibody import (MultibodyPlant, MultibodyPlantConfig, SpatialInertia,
+                                 add_multibody_plant)
+from merganser.multibody.batched import plant_loop
 from merganser.multibody.contact import ContactSolverError
 from merganser.multibody.contact.contact_manager import PenetrationWarning
 from merganser.multibody.plant.plant_core import get_plant_core
@@ -179,3 +181,59 @@ def test_simulate_without_record_equals_the_loop_observed_step_by_step(progress)
     assert result.simulator.get_monitor() is None and result.time.size == 0
     assert _contact_summary(scene.plant, context) == _contact_summary(observed.plant,
                                                                       observed.context)
+
+
+def _arm_without_scene_graph(approximation):
+    """The two-link damped arm with joint limits it swings into, in a plant that was never
+    registered with a SceneGraph (no geometry at all; the limits are the SAP family's
+    constraints, so the plant steps with its solver)."""
+    plant = MultibodyPlant(1e-3)
+    plant.set_discrete_contact_approximation(approximation)
+    parent = plant.world_frame()
+    for i, (mass, damping) in enumerate([(1.0, 0.2), (0.5, 0.1)]):
+        link = plant.add_rigid_body(f"link{i}", SpatialInertia.solid_box_with_mass(
+            mass, 0.05, 0.05, 0.3))
+        joint = plant.add_joint(RevoluteJoint(f"joint{i}", parent, link.body_frame(),
+                                              [0, 1, 0], damping=damping))
+        joint.set_position_limits([-0.4], [0.6])
+        plant.add_joint_actuator(f"motor{i}", joint)
+        parent = plant.add_frame(FixedOffsetFrame(f"end{i}", link.body_frame(),
+                                                  RigidTransform([0, 0, -0.3])))
+    plant.finalize()
+    simulator = Simulator(plant)
+    context = simulator.get_mutable_context()
+    plant.set_positions(context, [0.5, -0.3])
+    plant.set_velocities(context, [4.0, -4.0])          # into the limits at once
+    return simulator, plant, context
+
+
+@pytest.mark.parametrize("approximation", ["sap", "lagged"])
+def test_a_plant_without_scene_graph_takes_the_compiled_loop_bit_for_bit(approximation,
+                                                                         monkeypatch):
+    calls = []
+    compiled_steps = plant_loop.repeat_contact_steps
+
+    def counted(*args):
+        calls.append(args[7])                       # num_steps asked for
+        return compiled_steps(*args)
+
+    monkeypatch.setattr(plant_loop, "repeat_contact_steps", counted)
+    runs = []
+    for observed in (False, True):
+        simulator, plant, context = _arm_without_scene_graph(approximation)
+        if observed:
+            _observe_every_step(simulator)
+        simulator.advance_to(0.05)
+        q_early = plant.get_positions(context).copy()
+        simulator.advance_to(0.5)
+        runs.append((plant.get_positions_and_velocities(context).copy(),
+                     simulator.get_num_discrete_updates(), q_early))
+    np.testing.assert_array_equal(runs[0][0], runs[1][0])
+    assert runs[0][1] == runs[1][1] == 500
+    assert calls and all(n > 1 for n in calls)      # the unobserved run took the loop
+    np.testing.assert_array_equal(runs[0][2], runs[1][2])
+    # within 50 ms the first joint was driven onto its upper limit (0.6 rad; free, it
+    # would be past 0.7) and stopped there
+    assert 0.6 - 2e-3 < runs[0][2][0] <= 0.6 + 1e-6
+    q = runs[0][0][:2]
+    assert np.all(q > -0.4 - 1e-6) and np.all(q < 0.6 + 1e-6)

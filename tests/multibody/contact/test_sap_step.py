@@ -14,7 +14,7 @@ from merganser.multibody import (
     SpatialVelocity, add_multibody_plant,
 )
 from merganser.multibody.contact.constraint_kernels import (
-    SIGMA_BILATERAL, bilateral_regularization, rotation_vector,
+    BALL, COUPLER, bilateral_regularization, constraint_delassus, rotation_vector,
 )
 from merganser.multibody.contact.contact_kernels import contact_jacobian, pose_pass
 from merganser.multibody.contact.problem_kernels import (
@@ -118,14 +118,13 @@ def step_by_step(plant, ctx, model):
     sap_parameters(nc, w, pcs.phi0[sl], pcs.k[sl], pcs.d[sl], pcs.tau[sl], pcs.mu[sl], J, v0,
                    H, vs, near_rigid_factor(plant.get_sap_near_rigid_threshold()), Rt, Rn, vhat,
                    fe0, n0, eps)
-    rigid = ~np.isfinite(k)
-    tau_h = np.where(rigid, 0.0, c / np.where(rigid, 1.0, k))
-    Rh = np.where(rigid, SIGMA_BILATERAL * np.maximum(w[3 * nc:], 1e-12),
-                  1.0 / (H * np.where(rigid, 1.0, k) * (H + tau_h)))
-    vhath = -g / (H + tau_h)
+    if m:
+        constraint_delassus(J[3 * nc:], M, stepper.constraints.kinds, w[3 * nc:])
+    Rh, vhath = np.zeros(m), np.zeros(m)
+    bilateral_regularization(m, H, w[3 * nc:], g, k, c, Rh, vhath)
     v = v0.copy()
     gamma, vc = np.zeros(rows), np.zeros(rows)
-    it, _ = sap_solve(model, M, v0 + H * vdot, v, J, nc, m, pcs.mu[sl], Rt, Rn, vhat, H,
+    it, _ = sap_solve(model, M, v0 + H * vdot, v, J, nc, m, 0, pcs.mu[sl], Rt, Rn, vhat, H,
                       pcs.k[sl], pcs.d[sl], fe0, n0, eps, Rh, vhath, stepper.rel_tolerance,
                       stepper.abs_tolerance, stepper.max_iterations, gamma, vc)
     return v, gamma, vc, J.T @ gamma / H, it, nc, m
@@ -356,24 +355,40 @@ def test_compliant_distance_row_carries_stiffness_and_damping():
 # ---- bilateral regularization --------------------------------------------------------------
 def test_bilateral_regularization_formulas():
     h = 1e-3
-    w = np.array([2.0, 0.0, 5.0, 7.0])
-    g = np.array([1e-3, -2e-3, 4e-3, 0.5])
-    stiffness = np.array([np.inf, np.inf, 1e4, 7.0])
-    damping = np.array([0.0, 3.0, 10.0, 0.0])
-    R, vhat = np.zeros(5), np.full(5, 9.0)
-    bilateral_regularization(4, h, w, g, stiffness, damping, R, vhat)
-    # rigid: R = σ max(w, 1e-12), v̂ = -g/h
-    assert R[0] == pytest.approx(1e-6 * 2.0, rel=1e-15)
-    assert R[1] == pytest.approx(1e-6 * 1e-12, rel=1e-15)
-    assert vhat[0] == pytest.approx(-1.0, rel=1e-15)
-    assert vhat[1] == pytest.approx(2.0, rel=1e-15)
-    # compliant k = 1e4, c = 10: τ = 1e-3, R = 1/(h k (h + τ)) = 50, v̂ = -g/(h + τ)
+    near_rigid = 0.1 ** 2 / (4 * np.pi ** 2)          # Drake's β = 0.1
+    w = np.array([2.0, 0.0, 5.0, 7.0, 4e6])
+    g = np.array([1e-3, -2e-3, 4e-3, 0.5, 1e-3])
+    stiffness = np.array([np.inf, np.inf, 1e4, 7.0, 1e4])
+    damping = np.array([0.0, 3.0, 10.0, 0.0, 10.0])
+    R, vhat = np.zeros(6), np.full(6, 9.0)
+    bilateral_regularization(5, h, w, g, stiffness, damping, R, vhat)
+    # rigid: R = β²/(4π²) max(w, 1e-12), and the relaxation time becomes h: v̂ = -g/(2h)
+    assert R[0] == pytest.approx(near_rigid * 2.0, rel=1e-15)
+    assert R[1] == pytest.approx(near_rigid * 1e-12, rel=1e-15)
+    assert vhat[0] == pytest.approx(-0.5, rel=1e-15)
+    assert vhat[1] == pytest.approx(1.0, rel=1e-15)
+    # compliant k = 1e4, c = 10: τ = 1e-3, R = 1/(h (h + τ) k) = 50 > β²/(4π²) w
     assert R[2] == pytest.approx(50.0, rel=1e-14)
     assert vhat[2] == pytest.approx(-2.0, rel=1e-14)
     # undamped compliant: τ = 0
-    assert R[3] == pytest.approx(1.0 / (h * 7.0 * h), rel=1e-14)
+    assert R[3] == pytest.approx(1.0 / (h * h * 7.0), rel=1e-14)
     assert vhat[3] == pytest.approx(-500.0, rel=1e-14)
-    assert (R[4], vhat[4]) == (0.0, 9.0)          # only the first m entries written
+    # the same compliant row on a light body: the near-rigid bound wins, τ -> h
+    assert R[4] == pytest.approx(near_rigid * 4e6, rel=1e-14) and R[4] > 50.0
+    assert vhat[4] == pytest.approx(-0.5, rel=1e-14)
+    assert (R[5], vhat[5]) == (0.0, 9.0)          # only the first m entries written
+
+
+def test_constraint_delassus_is_the_frobenius_norm_per_constraint():
+    # a coupler (1 row) and a ball (3 rows) on a diagonal A
+    A = np.diag([2.0, 4.0, 5.0])
+    J = np.array([[1.0, -2.0, 0.0],
+                  [1.0, 0.0, 0.0], [0.0, 1.0, 1.0], [0.0, 0.0, 1.0]])
+    w = np.zeros(4)
+    constraint_delassus(J, A, np.array([COUPLER, BALL]), w)
+    assert w[0] == pytest.approx(1 / 2 + 4 / 4, rel=1e-15)
+    W = J[1:] @ np.diag(1 / np.diag(A)) @ J[1:].T
+    np.testing.assert_allclose(w[1:], np.linalg.norm(W) / 3, rtol=1e-15)
 
 
 # ---- the fused TAMSI step --------------------------------------------------------------------
