@@ -588,7 +588,8 @@ def _check_plant(plant):
         # the plant's step is its solver's (joint limits, implicit damping): the
         # batched contact step, on no geometry, when the scheme is the plant's
         solver = core.contact_manager.stepper       # None: a continuous plant
-        return core, solver is not None and core.stepper is solver
+        return core, (solver is not None and core.stepper is solver
+                      and solver.implicit_damping)          # (the SAP family)
     if plant.time_step() == 0.0:
         warnings.warn(f"{fn}: plant '{plant.get_name()}' is continuous and has collision "
                       f"geometry; contact is modelled for discrete plants only (the plant's "

@@ -121,7 +121,8 @@ class PlantLoop:
             and core.contact_manager.step_active and core.one_call_forward_dynamics
             and plant.num_constraints() == 0
             and plant.get_contact_model() in ("point", "hydroelastic_with_fallback")
-            and not stepper._checked_mapping)
+            and not stepper._checked_mapping
+            and not stepper.has_penalty_limits)    # (TAMSI's limit penalty: Python)
         query_port = core.ports.geometry_query
         self._query_port = query_port
         self._other_inputs = [plant.get_input_port(i) for i in range(plant.num_input_ports())

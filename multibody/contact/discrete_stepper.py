@@ -59,9 +59,64 @@ from merganser.multibody.plant.discrete_update import DiscreteStepper
 from merganser.multibody.plant.pd_controlled_actuators import implicit_pd_step
 from merganser.multibody.plant.plant_element_parameters import locked_step_mass_matrix
 from merganser.multibody.tree.joints.joint import position_limits_generation
+from merganser.multibody.tree.joints.prismatic import PrismaticJoint
+from merganser.multibody.tree.joints.revolute import RevoluteJoint
 
 __all__ = ["ContactStepper", "DiscreteProblem", "LcpStepper", "SapStepper", "StepResults",
            "StepWork", "TamsiStepper"]
+
+
+#: Drake's factor of the joint-limit penalty period: kAlpha h, kAlpha = 20π
+LIMIT_PENALTY_ALPHA = 20.0 * math.pi
+
+
+def joint_limit_penalties(plant, h):
+    """Drake's joint-limit penalty parameters (MultibodyPlant's, for TAMSI): per revolute or
+    prismatic joint with a finite limit at finalize, a critically damped oscillator of
+    period LIMIT_PENALTY_ALPHA h on the less stiff of its bodies' inertia about the joint
+    axis (revolute) or mass (prismatic), the world's being infinite: k = I ω₀², d = 2 I ω₀,
+    ω₀ = 2π / period.
+
+    Returns
+    -------
+    (dof, lower, upper, k, d) : ndarrays of shape (n,)
+        ``dof`` indexes the plant's one-dof joints in `get_joint_indices` order (as
+        `ContactStepper.limit_qv`); the others are the limits and the parameters.
+    """
+    omega0 = 2.0 * math.pi / (LIMIT_PENALTY_ALPHA * h)
+    world = plant.world_body()
+    rows = []
+    one_dof = [j for j in (plant.get_joint(i) for i in plant.get_joint_indices())
+               if j.num_positions() == 1 and j.num_velocities() == 1]
+    for i, joint in enumerate(one_dof):
+        if not isinstance(joint, (RevoluteJoint, PrismaticJoint)):
+            continue
+        lower, upper = joint.position_lower_limits()[0], joint.position_upper_limits()[0]
+        if not (np.isfinite(lower) or np.isfinite(upper)):
+            continue
+        inertias = []
+        for body, frame in ((joint.parent_body(), joint.frame_on_parent()),
+                            (joint.child_body(), joint.frame_on_child())):
+            if body is world or body.index() == world.index():
+                inertias.append(math.inf)
+            elif isinstance(joint, PrismaticJoint):
+                inertias.append(float(body.default_mass()))
+            else:
+                X_BJ = frame.get_fixed_pose_in_body_frame()
+                M_BJo_J = body.default_spatial_inertia().shift(X_BJ.translation()).re_express(
+                    X_BJ.rotation())
+                I = M_BJo_J.calc_rotational_inertia().copy_to_full_matrix3()
+                axis = np.asarray(joint.revolute_axis(), dtype=float)
+                inertias.append(float(axis @ I @ axis))
+        inertia = min(inertias)
+        if not math.isfinite(inertia):
+            continue
+        rows.append((i, lower, upper, inertia * omega0 * omega0, 2.0 * inertia * omega0))
+    if not rows:
+        return (np.zeros(0, np.int64),) + tuple(np.zeros(0) for _ in range(4))
+    dof, lower, upper, k, d = zip(*rows)
+    return (np.array(dof, np.int64), np.array(lower), np.array(upper), np.array(k),
+            np.array(d))
 
 
 class StepWork:
@@ -274,6 +329,12 @@ class ContactStepper(DiscreteStepper):
     models_limits = False
     #: Whether the solver takes joint damping implicitly (Drake's SAP family does).
     implicit_damping = False
+    #: Whether the step applies Drake's joint-limit penalty forces (TAMSI does).
+    has_penalty_limits = False
+
+    def penalty_forces(self, state):
+        """Joint-limit penalty forces τ (nv,) of the step from `state`, or None."""
+        return None
 
     def refresh_limits(self):
         """Re-read the one-dof joints' position limits (`limit_lower`, `limit_upper`,
@@ -328,7 +389,8 @@ class ContactStepper(DiscreteStepper):
         terms = core.eval_pd_terms(context)
         res.pd_u = None
         v0 = state.v
-        if nc + m == 0 and not self.damped and not self._limit_rows_due(
+        penalty = self.penalty_forces(state)
+        if nc + m == 0 and penalty is None and not self.damped and not self._limit_rows_due(
                 state, cache.forward_dynamics.eval(context).vdot):
             vdot = cache.forward_dynamics.eval(context).vdot
             if terms is None:
@@ -341,7 +403,10 @@ class ContactStepper(DiscreteStepper):
         else:
             res.reserve(nc, 3 * nc + m + (2 * self.limit_qv.shape[0] if self.has_limits else 0))
             res.nc, res.m = nc, m
-            vdot = self.contact_free_motion_acceleration(context, res)
+            vdot = self.contact_free_motion_acceleration(context, res, penalty)
+            if terms is None and nc + m == 0 and penalty is not None:
+                self._free_motion(v0, vdot, res)          # TAMSI, a joint beyond a limit
+                return
             if terms is None:
                 self._solve(context, res, state, self.step_mass_matrix(context, res), vdot,
                             pcs, nc, m)
@@ -390,7 +455,7 @@ class ContactStepper(DiscreteStepper):
         if locked is not None:
             res.v_next[locked] = 0.0
 
-    def contact_free_motion_acceleration(self, context, res):
+    def contact_free_motion_acceleration(self, context, res, penalty=None):
         """v̇ of a step with contact (module docstring): M⁻¹ (τ - (C v - τ_g - Σ Jᵀ F))
         by M's factor (M + h D when `damped`: Drake's implicit joint damping, τ holding
         -D v₀), in ``res.work.vdot``; the forward dynamics' v̇ with locked joints,
@@ -399,13 +464,18 @@ class ContactStepper(DiscreteStepper):
         cache = core.cache
         fd = cache.forward_dynamics.eval(context)
         if not self._by_factor or core.eval_locked_velocities(context) is not None:
-            return fd.vdot
+            if penalty is None:
+                return fd.vdot
+            M = self._damped_mass_matrix(context, res)
+            return fd.vdot + np.linalg.solve(M, penalty)
         state = cache.state.eval(context)
         F = fd.F_Bo_W if fd.has_F else None
         bias = core.dyn.inverse_dynamics(state.q, state.v, self._zeros_nv,
                                          cache.inertia.eval(context).I10, core.gravity, F)
         w = res.work
         np.subtract(fd.tau, bias, out=w.vdot)
+        if penalty is not None:
+            w.vdot += penalty
         if not solve_with_factor(self._damped_mass_matrix(context, res), self._lam, w.L,
                                  w.vdot):
             return fd.vdot
@@ -501,6 +571,26 @@ class TamsiStepper(ContactStepper):
                 f"support constraints (the plant has {len(constraint_specs)}); use 'sap', "
                 f"'similar', 'lagged' or 'lcp'")
         super().__init__(core, contacts, constraint_specs)
+        self._penalty = joint_limit_penalties(core.plant, core.time_step)
+        self.has_penalty_limits = bool(self._penalty[0].size)
+
+    def penalty_forces(self, state):
+        """Drake's joint-limit penalty forces of TAMSI's step (`joint_limit_penalties`):
+        τ (nv,), or None when no joint is beyond a limit."""
+        if not self.has_penalty_limits:
+            return None
+        dof, lower, upper, k, d = self._penalty
+        q = state.q[self.limit_qv[dof, 0]]
+        v = state.v[self.limit_qv[dof, 1]]
+        above, below = q > upper, q < lower
+        if not (above.any() or below.any()):
+            return None
+        f = np.zeros(dof.size)
+        f[above] = np.minimum(-k[above] * (q[above] - upper[above]) - d[above] * v[above], 0.0)
+        f[below] = np.maximum(-k[below] * (q[below] - lower[below]) - d[below] * v[below], 0.0)
+        tau = np.zeros(state.v.size)
+        tau[self.limit_qv[dof, 1]] = f
+        return tau
 
     def _solve(self, context, res, state, M, vdot, pcs, nc, m):
         core = self.core

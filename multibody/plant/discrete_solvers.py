@@ -42,7 +42,8 @@ def make_discrete_stepper(core, contacts, approximation, constraint_specs):
     """The plant's stepper: the registered solver when the plant has collision geometry
     or constraints, or joint limits or joint damping the solver models (the SAP family,
     as Drake's SapDriver: limit constraints, damping implicit in the dynamics matrix
-    M + h D), else the contact-free `SemiExplicitEulerStepper`.
+    M + h D; TAMSI: Drake's joint-limit penalty forces), else the contact-free
+    `SemiExplicitEulerStepper`.
 
     The solver's stepper is made (and its ``discrete contact step`` cache entry declared)
     in both cases, so that the plant's contact outputs exist; it is returned second.
@@ -53,16 +54,17 @@ def make_discrete_stepper(core, contacts, approximation, constraint_specs):
     """
     solver = DISCRETE_SOLVERS[str(DiscreteContactApproximation(approximation).value)](
         core, contacts, constraint_specs)
-    if not solver.models_limits:
+    if not (solver.models_limits or solver.has_penalty_limits):
         limited = [j.name() for j in solver.limited_joints()]
         if limited:
             warnings.warn(JointLimitsWarning(
                 f"MultibodyPlant.finalize: plant '{core.plant.get_name()}' uses the "
                 f"discrete contact approximation '{solver.approximation}', whose step does "
-                f"not enforce joint position limits in merganser (Drake's 'tamsi' applies "
-                f"penalty forces); the limits of {', '.join(repr(n) for n in limited)} "
-                f"are ignored in simulation. Use 'sap', 'similar' or 'lagged' (limit "
-                f"constraints, as Drake's SAP)"), stacklevel=4)
-    if core.has_collision or constraint_specs or solver.has_limits or solver.damped:
+                f"not enforce joint position limits; the limits of "
+                f"{', '.join(repr(n) for n in limited)} are ignored in simulation. Use "
+                f"'sap', 'similar' or 'lagged' (limit constraints, as Drake's SAP) or "
+                f"'tamsi' (Drake's penalty forces)"), stacklevel=4)
+    if (core.has_collision or constraint_specs or solver.has_limits or solver.damped
+            or solver.has_penalty_limits):
         return solver, solver
     return SemiExplicitEulerStepper(core), solver
