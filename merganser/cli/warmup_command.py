@@ -131,11 +131,25 @@ def _continuous():
 
 
 def _discrete():
+    from merganser.framework import Simulator
+    from merganser.multibody import MultibodyPlant
+    from merganser.multibody.parsing import Parser
+
     for fixed in (True, False):
         plant = _robot(1e-3, fixed=fixed)
         ctx = plant.create_default_context()
         plant.get_actuation_input_port().fix_value(ctx, np.zeros(plant.num_actuators()))
         plant.simulate(0.005, context=ctx, progress=False)
+    # a plant alone, no actuators, whose step is the SAP solver's (its joint limits): the
+    # compiled discrete loop on an empty scene (multibody/batched/plant_loop.py), as a
+    # passive robot from a URDF takes it
+    plant = MultibodyPlant(1e-3)
+    plant.set_discrete_contact_approximation("sap")
+    urdf = _ROBOT[:_ROBOT.index("  <transmission")] + "</robot>"
+    Parser(plant).add_models_from_string(urdf, "urdf")
+    plant.weld_frames(plant.world_frame(), plant.get_body_by_name("base").body_frame())
+    plant.finalize()
+    Simulator(plant).advance_to(0.006)
 
 
 def _box_scene(approximation, contact_model, time_step):

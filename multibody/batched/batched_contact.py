@@ -42,7 +42,7 @@ from merganser.multibody.contact.contact_kernels import build_contacts
 from merganser.multibody.contact.discrete_stepper import SapStepper, TamsiStepper
 from merganser.multibody.contact.problem_kernels import near_rigid_factor
 from merganser.multibody.contact.sap import sap_work
-from merganser.multibody.contact.constraint_kernels import num_limit_rows
+from merganser.multibody.contact.constraint_kernels import ROWS_OF_KIND, num_limit_rows
 from merganser.multibody.contact.sap_step import CONSTRAINT_WORK_ROWS, CONTACT_WORK_ROWS, sap_step
 from merganser.multibody.contact.tamsi import tamsi_step
 from merganser.multibody.contact.contact_kernels import pose_pass
@@ -111,10 +111,12 @@ class BatchedContactScene:
         int_params, float_params, limit_qv, limit_lower, limit_upper)`` (``solver_code``
         the SAP family member or `TAMSI_CODE`, ``near_rigid`` the factor of the plant's
         SAP near-rigid threshold, as the plant's stepper passes it; the constraint tables
-        have no rows; the joint-limit tables are the stepper's, as they were when the
+        are the plant's, all active; the joint-limit tables are the stepper's, as they were when the
         scene was made, empty when the solver models no limits).
     max_pairs, max_rows : int
         Sizes of the broad-phase pair and contact-row work arrays.
+    constraint_rows : int
+        The rows of the plant's constraints (couplers, distance, ball, weld).
     tables : ProximityTables
         The proximity tables the scene was taken from.
     """
@@ -180,10 +182,11 @@ class BatchedContactScene:
         # every allowed pair can be a candidate; a pair gives at most 16 contact rows
         self.max_pairs = max(int(np.count_nonzero(tables.allowed)), 1)
         self.max_rows = 16 * self.max_pairs + 16
+        self.constraint_rows = int(cr.m)
 
 
 @kernel(allocates=True, inline=False)
-def contact_work(ip, nb, nv, ng, max_pairs, max_rows):
+def contact_work(ip, nb, nv, ng, max_pairs, max_rows, m):
     """The work arrays of `contact_step` for one parallel task (see its docstring);
     ip is the packed model (for the velocity parents of the mass-matrix factor)."""
     X_WB = np.zeros((nb, 4, 4))
@@ -199,13 +202,14 @@ def contact_work(ip, nb, nv, ng, max_pairs, max_rows):
     params = np.zeros((5, max_rows))                   # phi0, k, d, tau, mu
     rows_c = np.zeros((max_rows, 10))
     M = np.zeros((nv, nv))
-    J = np.zeros((3 * max_rows + 2 * nv, nv))         # contact rows, then joint-limit rows
-    w = np.zeros(3 * max_rows + 2 * nv)
+    extra = m + 2 * nv                                 # constraint and joint-limit rows
+    J = np.zeros((3 * max_rows + extra, nv))           # contact rows, then those
+    w = np.zeros(3 * max_rows + extra)
     cwork = np.zeros((CONTACT_WORK_ROWS, max_rows))
-    hwork = np.zeros((CONSTRAINT_WORK_ROWS, 2 * nv + 1))   # the joint-limit rows
+    hwork = np.zeros((CONSTRAINT_WORK_ROWS, extra + 1))    # constraint and limit rows
     vecs = np.zeros((3, nv))                           # v*, τ_c, v_{n+1}
-    impulses = np.zeros((2, 3 * max_rows + 2 * nv))    # γ, vc
-    solver = sap_work(nv, 3 * max_rows + 2 * nv, max_rows + 2 * nv)
+    impulses = np.zeros((2, 3 * max_rows + extra))     # γ, vc
+    solver = sap_work(nv, 3 * max_rows + extra, max_rows + extra)
     limit_dof = np.zeros(2 * nv + 1, np.int64)
     L = np.zeros((nv, nv))                             # the factor M = Lᵀ D L
     lam = np.zeros(nv, np.int64)                       # velocity parents
@@ -296,7 +300,10 @@ def contact_step(model, drive, scratch, scene, solver, work, q, v, h,
         for i in range(damping.shape[0]):
             if damping[i] != 0.0:
                 damped = True
-    free = nc == 0 and not damped
+    m = 0                                # the constraints' rows (all active)
+    for i in range(kinds.shape[0]):
+        m += ROWS_OF_KIND[kinds[i]]
+    free = nc == 0 and m == 0 and not damped
     if free:                             # free motion, as the plant's stepper
         env_accelerations(model, drive, scratch, q, v)
         for i in range(v.shape[0]):
@@ -319,9 +326,9 @@ def contact_step(model, drive, scratch, scene, solver, work, q, v, h,
                                abs_tol, max_iter, J[:r3], v_next, impulses[0, :r3],
                                impulses[1, :r3], vecs[1])
         else:
-            rl = r3 + 2 * limit_qv.shape[0]      # and the joint-limit rows
+            rl = r3 + m + 2 * limit_qv.shape[0]  # and the constraint and joint-limit rows
             it, _, _ = sap_step(code, q, v, vd, M, h, vs, near_rigid, rel_tol, abs_tol,
-                                max_iter, nc, 0, nodes[0], nodes[1], p_WC, R_WC, cparams[0],
+                                max_iter, nc, m, nodes[0], nodes[1], p_WC, R_WC, cparams[0],
                                 cparams[1], cparams[2], cparams[3], cparams[4], v_next,
                                 impulses[0, :rl], impulses[1, :rl], vecs[1], ip, fp, ws,
                                 kinds, int_params, float_params, limit_qv, limit_lower,
@@ -350,9 +357,9 @@ def step_envs_contact(lo, hi, ip, fp, X, U, I10, g, h, num_steps, actuators, dam
     """
     nx, nv = X.shape[1], damping.shape[0]
     nq = nx - nv
-    nb, _, ng, max_pairs, max_rows = sizes
+    nb, _, ng, max_pairs, max_rows, m = sizes
     scratch = env_scratch(ip.shape[0], nq, nv)
-    work = contact_work(ip, nb, nv, ng, max_pairs, max_rows)
+    work = contact_work(ip, nb, nv, ng, max_pairs, max_rows, m)
     q, v = np.empty(nq), np.empty(nv)
     for e in range(lo, hi):
         load_state(X, e, q, v)

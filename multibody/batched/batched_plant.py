@@ -138,7 +138,7 @@ class BatchedPlant:
                                  f"got {integration_scheme!r}")
             self._contact = BatchedContactScene(plant, core)
             self._sizes = (t.nb, t.nv, self._contact.num_geometries, self._contact.max_pairs,
-                           self._contact.max_rows)
+                           self._contact.max_rows, self._contact.constraint_rows)
         self._tab_a, self._tab_b = runge_kutta_tableau(integration_scheme)
         self._ip, self._fp = core.ip, core.fp        # the plant's packed model (shared)
         self._g = np.array(plant.gravity_field().gravity_vector(), dtype=float)

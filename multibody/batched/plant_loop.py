@@ -17,9 +17,10 @@ deeper than the plant's penetration check lets through without a look
 (`ContactManager.penetration_check_depth`). It takes no step (the Simulator steps in
 Python) unless the plant's step is exactly what the kernel computes:
 
-- a TAMSI or SAP-family stepper with point contact (``"point"``, or
-  ``"hydroelastic_with_fallback"`` with no geometry given hydroelastic properties), no
-  constraints, and the one-call
+- a TAMSI (without joint-limit penalties) or SAP-family stepper with point contact
+  (``"point"``, or ``"hydroelastic_with_fallback"`` with no geometry given hydroelastic
+  properties), constraints (SAP family) all active with their default parameters in the
+  context, and the one-call
   forward dynamics of the plant (identity actuation, gravity in the kernels, no force
   element, reflected inertia or added mass; `PlantCore.one_call_forward_dynamics`);
 - no input port of the plant connected or fixed but the geometry query, whose proximity
@@ -58,9 +59,9 @@ def repeat_contact_steps(ip, fp, X, U, I10, g, h, num_steps, actuators, damping,
     nx, nv = X.shape[1], damping.shape[0]
     nq = nx - nv
     nu = U.shape[1]
-    nb, _, ng, max_pairs, max_rows = sizes
+    nb, _, ng, max_pairs, max_rows, m = sizes
     scratch = env_scratch(ip.shape[0], nq, nv)
-    work = contact_work(ip, nb, nv, ng, max_pairs, max_rows)
+    work = contact_work(ip, nb, nv, ng, max_pairs, max_rows, m)
     gains = np.zeros((1, nu))
     model, drive = env_inputs(0, ip, fp, g, I10, U, actuators, damping, gains, gains,
                               np.zeros((1, 2 * nu)), False)
@@ -119,7 +120,6 @@ class PlantLoop:
         self._static = bool(
             isinstance(stepper, (SapStepper, TamsiStepper)) and t.nv > 0
             and core.contact_manager.step_active and core.one_call_forward_dynamics
-            and plant.num_constraints() == 0
             and plant.get_contact_model() in ("point", "hydroelastic_with_fallback")
             and not stepper._checked_mapping
             and not stepper.has_penalty_limits)    # (TAMSI's limit penalty: Python)
@@ -171,6 +171,11 @@ class PlantLoop:
         for port in self._other_inputs:
             if port.has_value(context):
                 return 0
+        core = self.core
+        active = core.eval_active_constraints(context)
+        if (active is not None and not active.all()) or \
+                core.eval_distance_constraint_overrides(context):
+            return 0          # the kernel takes the plant's constraints, all active, as made
         scene = self._scene(context)
         if scene is None:
             return 0
@@ -182,7 +187,8 @@ class PlantLoop:
                          dtype=float).reshape(1, t.nu)
         I10 = core.cache.inertia.eval(context).I10
         max_depth = core.contact_manager.penetration_check_depth(scene.tables.ids)
-        sizes = (t.nb, t.nv, scene.num_geometries, scene.max_pairs, scene.max_rows)
+        sizes = (t.nb, t.nv, scene.num_geometries, scene.max_pairs, scene.max_rows,
+                 scene.constraint_rows)
         return int(repeat_contact_steps(
             core.ip, core.fp, x.reshape(1, -1), U, I10.reshape((1,) + I10.shape),
             core.gravity, core.time_step, int(num_updates), self._actuators, self._damping,

@@ -113,7 +113,7 @@ def contact_plant_form(plant, offset):
                 np.zeros((1, t.nu)), np.zeros((1, 2 * t.nu)), scene.scene, scene.solver,
                 env_scratch(core.ip.shape[0], t.nq, t.nv),
                 contact_work(core.ip, t.nb, t.nv, scene.num_geometries, scene.max_pairs,
-                             scene.max_rows),
+                             scene.max_rows, scene.constraint_rows),
                 np.zeros(t.nq), np.zeros(t.nv))
 
     outputs = [None] * plant.num_output_ports()

@@ -11,13 +11,15 @@ import pytest
 
 from merganser.framework import DiagramBuilder, EventStatus, Simulator
 from merganser.geometry import CoulombFriction, HalfSpace, RigidTransform, Sphere
-from merganser.multibody import (MultibodyPlant, MultibodyPlantConfig, SpatialInertia,
-                                 add_multibody_plant)
+from merganser.multibody import (MultibodyPlant, MultibodyPlantConfig, Parser,
+                                 SpatialInertia, add_multibody_plant)
+from merganser.multibody.parsing import ParseWarning
 from merganser.multibody.batched import plant_loop
 from merganser.multibody.contact import ContactSolverError
 from merganser.multibody.contact.contact_manager import PenetrationWarning
 from merganser.multibody.plant.plant_core import get_plant_core
 from merganser.multibody.tree import FixedOffsetFrame, RevoluteJoint
+from robot_models import PANDA_URDF
 from scenes import G, BoxScene, SpherePile
 
 APPROXIMATIONS = ["tamsi", "sap", "similar", "lagged"]
@@ -237,3 +239,40 @@ def test_a_plant_without_scene_graph_takes_the_compiled_loop_bit_for_bit(approxi
     assert 0.6 - 2e-3 < runs[0][2][0] <= 0.6 + 1e-6
     q = runs[0][0][:2]
     assert np.all(q > -0.4 - 1e-6) and np.all(q < 0.6 + 1e-6)
+
+
+def _panda_with_coupled_fingers():
+    """example-robot-data's Panda, base welded, no geometry: damped joints, limits the arm
+    falls onto and the fingers' mimic coupler (a constraint)."""
+    plant = MultibodyPlant(1e-3)
+    plant.set_discrete_contact_approximation("sap")
+    parser = Parser(plant, geometry_roles=())
+    parser.package_map().add("example-robot-data", str(PANDA_URDF.parents[3]))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ParseWarning)
+        parser.add_models(str(PANDA_URDF))
+    plant.weld_frames(plant.world_frame(), plant.get_body_by_name("panda_link0").body_frame())
+    plant.finalize()
+    assert plant.num_constraints() == 1
+    simulator = Simulator(plant)
+    return simulator, plant, simulator.get_mutable_context()
+
+
+@pytest.mark.parametrize("deactivated", [False, True])
+def test_constraints_take_the_compiled_loop_bit_for_bit_unless_changed_in_the_context(
+        deactivated, monkeypatch):
+    calls = []
+    compiled_steps = plant_loop.repeat_contact_steps
+    monkeypatch.setattr(plant_loop, "repeat_contact_steps",
+                        lambda *args: calls.append(args[7]) or compiled_steps(*args))
+    runs = []
+    for observed in (False, True):
+        simulator, plant, context = _panda_with_coupled_fingers()
+        if deactivated:
+            plant.set_constraint_active_status(context, plant.get_constraint_ids()[0], False)
+        if observed:
+            _observe_every_step(simulator)
+        simulator.advance_to(0.3)
+        runs.append(plant.get_positions_and_velocities(context).copy())
+    np.testing.assert_array_equal(runs[0], runs[1])
+    assert bool(calls) is not deactivated      # a context's own status: the Python step
