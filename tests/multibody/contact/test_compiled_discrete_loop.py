@@ -11,15 +11,14 @@ import pytest
 
 from merganser.framework import DiagramBuilder, EventStatus, Simulator
 from merganser.geometry import CoulombFriction, HalfSpace, RigidTransform, Sphere
-from merganser.multibody import (MultibodyPlant, MultibodyPlantConfig, Parser,
-                                 SpatialInertia, add_multibody_plant)
-from merganser.multibody.parsing import ParseWarning
+from merganser.multibody import (MultibodyPlant, MultibodyPlantConfig, SpatialInertia,
+                                 add_multibody_plant)
 from merganser.multibody.batched import plant_loop
 from merganser.multibody.contact import ContactSolverError
 from merganser.multibody.contact.contact_manager import PenetrationWarning
 from merganser.multibody.plant.plant_core import get_plant_core
 from merganser.multibody.tree import FixedOffsetFrame, RevoluteJoint
-from robot_models import PANDA_URDF
+from robot_models import load_reference_model
 from scenes import G, BoxScene, SpherePile
 
 APPROXIMATIONS = ["tamsi", "sap", "similar", "lagged"]
@@ -246,12 +245,7 @@ def _panda_with_coupled_fingers():
     falls onto and the fingers' mimic coupler (a constraint)."""
     plant = MultibodyPlant(1e-3)
     plant.set_discrete_contact_approximation("sap")
-    parser = Parser(plant, geometry_roles=())
-    parser.package_map().add("example-robot-data", str(PANDA_URDF.parents[3]))
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", ParseWarning)
-        parser.add_models(str(PANDA_URDF))
-    plant.weld_frames(plant.world_frame(), plant.get_body_by_name("panda_link0").body_frame())
+    load_reference_model("panda", plant=plant)
     plant.finalize()
     assert plant.num_constraints() == 1
     simulator = Simulator(plant)

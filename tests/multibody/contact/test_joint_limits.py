@@ -2,18 +2,15 @@
 a body driven into a limit stops there as in Drake, limits hold under gravity, limits
 changed after finalize apply, and solvers that do not model limits leave them alone."""
 
-import warnings
-
 import numpy as np
 import pytest
 
 from merganser.framework import Simulator
-from merganser.multibody import MultibodyPlant, Parser, SpatialInertia
-from merganser.multibody.parsing import ParseWarning
+from merganser.multibody import MultibodyPlant, SpatialInertia
 from merganser.multibody.plant.discrete_solvers import JointLimitsWarning
 from merganser.multibody.tree import FixedOffsetFrame, RevoluteJoint
 from merganser.geometry import RigidTransform
-from robot_models import PANDA_URDF
+from robot_models import load_reference_model
 
 
 def _spinning_box(approximation, lower, upper):
@@ -136,12 +133,7 @@ DRAKE_PANDA_V = [-0.27275087368286277, -3.7077732277505254e-09, -3.4256341387302
 def test_a_passive_panda_falls_onto_its_limits_as_drakes_does():
     plant = MultibodyPlant(1e-3)
     plant.set_discrete_contact_approximation("sap")
-    parser = Parser(plant, geometry_roles=())
-    parser.package_map().add("example-robot-data", str(PANDA_URDF.parents[3]))
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", ParseWarning)
-        parser.add_models(str(PANDA_URDF))
-    plant.weld_frames(plant.world_frame(), plant.get_body_by_name("panda_link0").body_frame())
+    load_reference_model("panda", plant=plant)       # (no SceneGraph: no geometry)
     plant.finalize()
     simulator = Simulator(plant)
     context = simulator.get_mutable_context()
