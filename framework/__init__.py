@@ -101,6 +101,8 @@ __all__, __getattr__, __dir__ = lazy_exports(__name__, {
     # pydrake.math's C-semantics scalar functions: importable by name, kept out of
     # `import *` because abs, min, max and pow would shadow Python's built-ins
     ".math.scalar_functions": "*",
+    # pydrake.common.cpp_param's generics: `List`, `Dict`, ... would shadow typing's
+    ".cpp_param": ("Dict", "List", "Optional", "Union"),
 })
 
 # `System.simulate` is bound by its module (it needs the Simulator, which needs System):

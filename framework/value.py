@@ -2,6 +2,8 @@
 VectorBase (the numpy array the context hands out for state vectors)."""
 
 import copy
+import types
+import typing
 
 import numpy as np
 
@@ -277,6 +279,43 @@ class BasicVector:
         return str(self._data.tolist())
 
 
+def _holds(held_type, value):
+    """Whether `value` is a `held_type`; a generic (``list[T]``, ``typing.Optional[T]``,
+    pydrake's ``List[T]``) is checked by its container or its alternatives."""
+    if held_type is object:
+        return True
+    origin = typing.get_origin(held_type)
+    if origin is None:
+        return isinstance(value, held_type)
+    if origin is typing.Union or origin is types.UnionType:
+        return any(_holds(arg, value) for arg in typing.get_args(held_type))
+    return isinstance(value, origin)
+
+
+def _default_value(held_type):
+    """The value ``Value[held_type]()`` holds: ``held_type()``; an empty container for
+    ``list[T]`` / ``dict[K, V]``, None for ``typing.Optional[T]`` (or a union with None),
+    else the first alternative's default."""
+    if held_type is object:
+        return None
+    origin = typing.get_origin(held_type)
+    if origin is None:
+        return held_type()
+    if origin is typing.Union or origin is types.UnionType:
+        args = typing.get_args(held_type)
+        return None if type(None) in args else _default_value(args[0])
+    return origin()
+
+
+def _type_name(held_type):
+    """``RigidTransform``, ``list[RigidTransform]``: a held type's short name."""
+    origin = typing.get_origin(held_type)
+    if origin is None:
+        return getattr(held_type, "__name__", str(held_type))
+    args = ",".join(_type_name(arg) for arg in typing.get_args(held_type))
+    return f"{getattr(origin, '__name__', str(origin))}[{args}]"
+
+
 class _TypedValueMeta(type):
     """Metaclass of ``Value[T]``: ``isinstance(v, Value[T])`` is true for any Value whose
     held object is a ``T`` (``Value[object]`` matches every Value), as in pydrake."""
@@ -284,8 +323,7 @@ class _TypedValueMeta(type):
     def __instancecheck__(cls, instance):
         if not isinstance(instance, Value):
             return False
-        held = cls._held_type
-        return held is object or isinstance(instance._value, held)
+        return _holds(cls._held_type, instance._value)
 
     def __subclasscheck__(cls, subclass):
         return isinstance(subclass, type) and issubclass(subclass, Value) and (
@@ -297,6 +335,8 @@ class Value:
 
     ``Value[T]`` is pydrake's template spelling: ``Value[str]()`` holds ``str()``,
     ``Value[object](x)`` holds ``x``, and ``isinstance(v, Value[T])`` checks the held type.
+    T may be a generic: ``Value[List[SpatialForce]]()`` (pydrake's ``cpp_param.List``,
+    which is ``list[SpatialForce]``) holds an empty list.
     ``Value.make(x)`` (Drake's ``AbstractValue.Make``) is ``Value(x)``.
 
     Parameters
@@ -315,11 +355,8 @@ class Value:
         typed = Value._typed.get(held_type)
         if typed is None:
             def __init__(self, *args):
-                if args:
-                    self._value = args[0]
-                else:
-                    self._value = None if held_type is object else held_type()
-            name = f"Value[{getattr(held_type, '__name__', held_type)}]"
+                self._value = args[0] if args else _default_value(held_type)
+            name = f"Value[{_type_name(held_type)}]"
             typed = _TypedValueMeta(name, (Value,), {"__slots__": (), "__init__": __init__,
                                                       "_held_type": held_type})
             Value._typed[held_type] = typed
