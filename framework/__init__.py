@@ -89,6 +89,10 @@ __all__, __getattr__, __dir__ = lazy_exports(__name__, {
     ".namedview": ("NamedViewBase", "namedview"),
     ".examples": "*",
     ".temp_directory": ("temp_directory",),
+    ".yaml_io": (
+        "YamlField", "YamlLoadError", "yaml_dump", "yaml_dump_typed", "yaml_load",
+        "yaml_load_typed",
+    ),
     ".vector_log_sink": ("VectorLogSink", "log_vector_output"),
     ".analysis": (
         "DiscreteTimeApproximationSystem", "InputPortSelection", "OutputPortSelection",

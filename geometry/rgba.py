@@ -8,6 +8,8 @@ import math
 
 import numpy as np
 
+from merganser.framework.yaml_io import YamlField
+
 __all__ = ["Rgba"]
 
 
@@ -50,6 +52,8 @@ class Rgba:
     """
 
     __slots__ = ("_v",)
+    #: the YAML schema (framework.yaml_io): ``rgba: [r, g, b]`` or ``rgba: [r, g, b, a]``
+    __fields__ = (YamlField("rgba", np.ndarray),)
 
     def __init__(self, r=1.0, g=1.0, b=1.0, a=1.0):
         self._v = _channels("Rgba", (r, g, b, a))

@@ -63,3 +63,15 @@ def test_array_conversion_copy_pickle_and_properties():
     props.add_property("phong", "diffuse", c)
     np.testing.assert_array_equal(np.asarray(props.get_property("phong", "diffuse")),
                                   [0.1, 0.2, 0.3, 0.4])
+
+
+def test_yaml_reads_three_or_four_channels_and_checks_them():
+    from merganser.framework import YamlLoadError, yaml_dump_typed, yaml_load_typed
+    color = yaml_load_typed(schema=Rgba, data="rgba: [0.1, 0.2, 0.3]")
+    assert (color.r(), color.g(), color.b(), color.a()) == (0.1, 0.2, 0.3, 1.0)
+    assert yaml_load_typed(schema=Rgba, data="rgba: [0.1, 0.2, 0.3, 0.4]") == Rgba(0.1, 0.2, 0.3, 0.4)
+    with pytest.raises(YamlLoadError, match=r"Rgba\.rgba: .*either 3 or 4 elements, got 0"):
+        yaml_load_typed(schema=Rgba, data="rgba: []")
+    with pytest.raises(RuntimeError, match=r"within the range \[0, 1\]"):
+        yaml_load_typed(schema=Rgba, data="rgba: [0, 0, 0, -1]")
+    assert yaml_dump_typed(Rgba(0.5, 0.25, 1.0)) == "rgba: [0.5, 0.25, 1.0, 1.0]\n"
