@@ -20,6 +20,7 @@ __all__, __getattr__, __dir__ = lazy_exports(__name__, {
     ),
     ".leaf_system": ("CacheEntry", "ContinuousStateDerivatives", "LeafSystem"),
     ".ports": ("InputPort", "OutputPort", "PortDataType", "SystemOutput", "kUseDefaultName"),
+    ".scalar_conversion": ("SystemScalarConverter", "TemplateSystem"),
     ".simulate": ("SimulationResult",),
     ".simulator": ("InitializeParams", "ReturnReason", "Simulator", "SimulatorStatus"),
     ".simulator_print_stats": ("print_simulator_statistics",),

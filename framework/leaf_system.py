@@ -16,6 +16,7 @@ from .events import (DiscreteUpdateEvent, PeriodicEventData, PublishEvent, Trigg
                      UnrestrictedUpdateEvent, WitnessFunction, as_direction)
 from .ports import ABSTRACT, VECTOR, InputPort, LeafOutputPort, PortDataType, kUseDefaultName
 from .keyword_check import lists_valid_keywords
+from .scalar_conversion import SystemScalarConverter
 from .state import DiscreteValues
 from .system import System, _write_derivatives
 from .value import BasicVector, Value, as_value, as_vector_base
@@ -47,10 +48,22 @@ class ContinuousStateDerivatives(BasicVector):
 
 
 class LeafSystem(System):
-    """Base class for systems that declare their own ports, state and events."""
+    """Base class for systems that declare their own ports, state and events.
 
-    def __init__(self):
+    Parameters
+    ----------
+    converter : SystemScalarConverter, optional
+        pydrake's scalar converter, returned by ``get_system_scalar_converter()`` (it
+        supports no conversion: merganser computes in float64 only).
+    """
+
+    def __init__(self, converter=None):
         super().__init__()
+        if converter is not None:
+            if not isinstance(converter, SystemScalarConverter):
+                raise TypeError(f"LeafSystem.__init__: converter must be a "
+                                f"SystemScalarConverter, got {type(converter).__name__}")
+            self._scalar_converter = converter
         self._nq = self._nv = self._nz = 0
         self._default_xc = np.zeros(0)
         self._xd_model = []

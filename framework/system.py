@@ -19,6 +19,7 @@ from . import event_dispatch
 from .errors import ContextError, PortError
 from . import graphviz
 from .ports import VECTOR, SystemOutput
+from .scalar_conversion import ScalarConversionProperty, SystemScalarConverter
 from .state import DiscreteValues, detached_continuous_state
 from .value import Value
 
@@ -511,6 +512,25 @@ class System(metaclass=_SystemType):
             f"scalar type {scalar}: merganser computes in float64 only (no AutoDiffXd or "
             f"symbolic Expression systems); differentiate with merganser.framework.linearize "
             f"or finite differences instead")
+
+    def get_system_scalar_converter(self):
+        """The system's SystemScalarConverter (Drake's get_system_scalar_converter): the one
+        given to ``LeafSystem.__init__(converter=)``, else an empty one; merganser's
+        converters support no conversion (float64 only)."""
+        converter = getattr(self, "_scalar_converter", None)
+        if converter is None:
+            converter = self._scalar_converter = SystemScalarConverter()
+        return converter
+
+    to_scalar_type = ScalarConversionProperty(
+        "to_scalar_type", maybe=False,
+        doc="Drake's ToScalarType<T>: ``system.to_scalar_type[T]()`` (or "
+            "``System.to_scalar_type[T](system)``) raises RuntimeError for every T (float64 "
+            "only; Drake does not convert a system to its own type either).")
+    to_scalar_type_maybe = ScalarConversionProperty(
+        "to_scalar_type_maybe", maybe=True,
+        doc="Drake's ToScalarTypeMaybe<T>: ``system.to_scalar_type_maybe[T]()`` is None, as "
+            "for a system without that conversion.")
 
     def to_auto_diff_xd(self):
         """Drake's ToAutoDiffXd: always raises RuntimeError (float64 only)."""

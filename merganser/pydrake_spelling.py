@@ -76,6 +76,8 @@ _SNAKE = re.compile(r"^[a-z][a-z0-9]*(_[a-z0-9]+)*$")
 def _forwarder(name, member):
     """A CamelCase attribute that looks the snake_case name up again, so that a subclass's
     override of the snake_case method is the one called."""
+    if isinstance(member, property) and type(member) is not property:
+        return member       # a descriptor of its own (System.to_scalar_type): the same one
     if isinstance(member, property):
         return property(lambda self: getattr(self, name), doc=f"pydrake spelling of `{name}`.")
     if isinstance(member, (classmethod, staticmethod)):

@@ -75,6 +75,9 @@ SCRIPT = textwrap.dedent(f"""
     assert abs(x - np.exp(-1.0)) < 1e-6, x
     R = RotationMatrix.MakeXRotation(0.25)
     assert np.allclose(R.matrix(), RotationMatrix.make_x_rotation(0.25).matrix())
+    adder = Adder(1, 1)                      # a template method, on the class and the instance
+    assert Adder.ToScalarTypeMaybe[float](adder) is None and adder.ToScalarTypeMaybe[float]() is None
+    assert adder.GetSystemScalarConverter() is adder.get_system_scalar_converter()
     print("ok")
 """)
 
