@@ -22,6 +22,10 @@ __all__, __getattr__, __dir__ = lazy_exports(__name__, {
     ".ports": ("InputPort", "OutputPort", "PortDataType", "SystemOutput", "kUseDefaultName"),
     ".scalar_conversion": ("SystemScalarConverter", "TemplateSystem"),
     ".simulate": ("SimulationResult",),
+    ".system_constraint": (
+        "ExternalSystemConstraint", "SystemConstraint", "SystemConstraintBounds",
+        "SystemConstraintType",
+    ),
     ".simulator": ("InitializeParams", "ReturnReason", "Simulator", "SimulatorStatus"),
     ".simulator_print_stats": ("print_simulator_statistics",),
     ".state": ("AbstractValues", "ContinuousState", "DiscreteValues", "State"),
@@ -30,7 +34,7 @@ __all__, __getattr__, __dir__ = lazy_exports(__name__, {
     ".indices": (
         "AbstractParameterIndex", "AbstractStateIndex", "CacheIndex", "ContinuousStateIndex",
         "DiscreteStateIndex", "InputPortIndex", "NumericParameterIndex", "OutputPortIndex",
-        "SubsystemIndex",
+        "SubsystemIndex", "SystemConstraintIndex",
     ),
     ".integrators": (
         "BogackiShampine3Integrator", "ExplicitEulerIntegrator", "INTEGRATION_SCHEMES",

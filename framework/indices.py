@@ -58,3 +58,7 @@ class CacheIndex(_TypedIndex):
 
 class ContinuousStateIndex(_TypedIndex):
     """Index of a continuous state (a system has at most one: 0)."""
+
+
+class SystemConstraintIndex(_TypedIndex):
+    """Index of a constraint of a system (``add_external_constraint`` returns one)."""

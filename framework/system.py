@@ -19,6 +19,8 @@ from . import event_dispatch
 from .errors import ContextError, PortError
 from . import graphviz
 from .ports import VECTOR, SystemOutput
+from .indices import SystemConstraintIndex
+from .system_constraint import make_constraint
 from .scalar_conversion import ScalarConversionProperty, SystemScalarConverter
 from .state import DiscreteValues, detached_continuous_state
 from .value import Value
@@ -209,9 +211,36 @@ class System(metaclass=_SystemType):
         return Value(value) if input_port.get_data_type() == VECTOR else value
 
     def num_constraints(self):
-        """Number of system constraints; merganser declares none (Drake's count is 0 for a
-        system that declares no constraint)."""
-        return 0
+        """Number of system constraints (those added by `add_external_constraint`)."""
+        return len(getattr(self, "_constraints", ()))
+
+    def add_external_constraint(self, constraint):
+        """Add an ExternalSystemConstraint (Drake's AddExternalConstraint; pydrake's
+        ``_AddExternalConstraint``) and return its index; one without a calc function is
+        added disabled (size 0), as in Drake. A clone keeps it."""
+        made = make_constraint(self, constraint)
+        self.__dict__.setdefault("_constraints", []).append(made)
+        return SystemConstraintIndex(len(self._constraints) - 1)
+
+    def get_constraint(self, constraint_index):
+        """The SystemConstraint of that index.
+
+        Raises
+        ------
+        IndexError
+            An index outside [0, num_constraints()).
+        """
+        index = int(constraint_index)
+        if not 0 <= index < self.num_constraints():
+            raise IndexError(f"get_constraint: system '{self._name}': constraint index {index} "
+                             f"is out of range; there are {self.num_constraints()} constraints")
+        return self._constraints[index]
+
+    def check_system_constraints_satisfied(self, context, tol):
+        """Whether `context` satisfies every constraint within `tol` (Drake's
+        CheckSystemConstraintsSatisfied)."""
+        self._check_context(context, "check_system_constraints_satisfied")
+        return all(c.check_satisfied(context, tol) for c in getattr(self, "_constraints", ()))
 
     def clone(self):
         """A deep copy of this system (Drake's Clone): same name, ports, declarations and

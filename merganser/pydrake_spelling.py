@@ -27,7 +27,8 @@ It is one mechanism, applied once at import:
   (``Name_[float]`` is ``Name``) are importable by name.
 
 A few pydrake names follow no rule (``UniformlyRandomRPY``, ``PiecewisePolynomial.isApprox``,
-``ContactSurface.HasGradE_M``); `IRREGULAR_NAMES` gives them too.
+``ContactSurface.HasGradE_M``, the privately bound ``_AddExternalConstraint`` and
+``_ExternalSystemConstraint``); `IRREGULAR_NAMES` gives them too.
 
 Keyword arguments need no mapping: pydrake's are snake_case already (``time_step=``,
 ``size=``). Names whose pydrake spelling does not follow the rule (``SetFreeBodyPose``
@@ -57,6 +58,9 @@ IRREGULAR_NAMES = {
     "has_grad_e_m": "HasGradE_M", "has_grad_e_n": "HasGradE_N",
     "evaluate_grad_e_m_w": "EvaluateGradE_M_W", "evaluate_grad_e_n_w": "EvaluateGradE_N_W",
     "is_approx": "isApprox", "shift_right": "shiftRight",
+    # pydrake binds these privately
+    "add_external_constraint": "_AddExternalConstraint",
+    "ExternalSystemConstraint": "_ExternalSystemConstraint",
 }
 
 
@@ -157,8 +161,8 @@ def _install():
             _OWNER[name] = package
             if callable(value) and not inspect.isclass(value) and _SNAKE.match(name):
                 exported.setdefault(camel_case(name), value)
-                if name in IRREGULAR_NAMES:
-                    exported.setdefault(IRREGULAR_NAMES[name], value)
+            if name in IRREGULAR_NAMES:
+                exported.setdefault(IRREGULAR_NAMES[name], value)
     # Every class of the package, also those reached only through others (ports,
     # contexts, joints returned by the plant), bases first.
     classes = {value for module_name, module in list(sys.modules.items())
