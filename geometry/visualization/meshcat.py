@@ -278,6 +278,38 @@ class Meshcat(MeshcatControls):
         self._properties[(full, prop)] = cmd
         self._send(cmd)
 
+    def set_environment_map(self, image_path):
+        """Set the viewer's environment texture, the lighting and reflections of
+        physically-based materials (Drake's SetEnvironmentMap): an equirectangular image
+        (jpg, png, ...) sent as a data URI, the ``environment_map`` property of
+        ``/Background/<object>``; an empty path clears it.
+
+        Parameters
+        ----------
+        image_path : str or Path
+            The image file, or "" to clear the map.
+
+        Raises
+        ------
+        RuntimeError
+            A non-empty path whose file cannot be read.
+        """
+        if not isinstance(image_path, (str, Path)):
+            raise TypeError(f"Meshcat.set_environment_map: image_path must be a str or Path, "
+                            f"got {type(image_path).__name__}")
+        value = ""
+        if str(image_path):
+            path = Path(image_path)
+            try:
+                data = path.read_bytes()
+            except OSError as exc:
+                raise RuntimeError(f"Meshcat.set_environment_map: cannot read the image "
+                                   f"{str(path)!r}: {exc.strerror}") from None
+            kind = path.suffix.lstrip(".").lower() or "png"
+            kind = "jpeg" if kind == "jpg" else kind
+            value = f"data:image/{kind};base64,{base64.b64encode(data).decode('ascii')}"
+        self.set_property("/Background/<object>", "environment_map", value)
+
     def delete(self, path=""):
         """Delete `path` and everything below it (default: everything under /merganser)."""
         full = _full_path(path)

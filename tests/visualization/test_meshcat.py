@@ -326,3 +326,20 @@ def test_cameras_and_the_2d_render_mode():
     with pytest.raises(TypeError, match="PerspectiveCamera or an OrthographicCamera"):
         meshcat.set_camera("wide")
     assert meshcat.get_tracked_camera_pose() is None
+
+
+def test_environment_map_is_the_image_as_a_data_uri_and_empty_clears_it(tmp_path):
+    import base64
+    image = tmp_path / "sky.png"
+    image.write_bytes(b"\x89PNG fake pixels")
+    meshcat = Meshcat()
+    meshcat.set_environment_map(image)
+    uri = "data:image/png;base64," + base64.b64encode(b"\x89PNG fake pixels").decode()
+    html = meshcat.static_html()
+    assert "environment_map" in html and uri in html
+    meshcat.set_environment_map("")
+    assert uri not in meshcat.static_html()
+    with pytest.raises(RuntimeError, match="set_environment_map: cannot read the image .*nope.jpg"):
+        meshcat.set_environment_map(tmp_path / "nope.jpg")
+    with pytest.raises(TypeError, match="image_path must be a str or Path, got int"):
+        meshcat.set_environment_map(3)
