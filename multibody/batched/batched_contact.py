@@ -7,9 +7,11 @@ built from the kernels the single plant calls, in its order (one copy of each fo
    Jacobian), the geometry poses X_WG = X_WB X_BG (`geometry_poses`), the broad and
    narrow phase (`geometry.proximity.scene.contact_point_query`) and the contact pairs
    with combined parameters (`multibody.contact.contact_kernels.build_contacts`);
-2. without contact, the free motion v_{n+1} = v + h v̇ with v̇ = ABA(q, v, τ),
-   τ = B u - D v (`multibody.batched.batched_step.env_accelerations`, the plant's forward
-   dynamics);
+2. without contact and constraints, the free motion v_{n+1} = v + h v̇ with
+   v̇ = ABA(q, v, τ), τ = B u - D v (`multibody.batched.batched_step.env_accelerations`,
+   the plant's forward dynamics); with joint damping in the SAP family (implicit, as
+   Drake's) ABA on M + h D (the armature h D, `multibody.kernels.aba`), as the plant's
+   stepper; a joint limit within reach of v_{n+1} takes step 3 instead;
 3. with contact, M(q) once (CRBA, `mass_matrix_at_poses`), its sparse factor
    M = Lᵀ D L (`multibody.kernels.mass_factorization`) and the bias
    C(q, v) v - τ_g(q) by RNEA at v̇ = 0 (`bias_forces_at_poses`), so that the
@@ -214,7 +216,7 @@ def contact_work(ip, nb, nv, ng, max_pairs, max_rows, m):
     L = np.zeros((nv, nv))                             # the factor M = Lᵀ D L
     lam = np.zeros(nv, np.int64)                       # velocity parents
     velocity_parents(ip, lam)
-    dyn = np.zeros((2, nv))                            # zeros (v̇ = 0), C v - τ_g
+    dyn = np.zeros((3, nv))                            # zeros (v̇ = 0), C v - τ_g, h D
     return (X_WB, X_WG, aabb, order, pairs, rows, out_pairs, nodes, p_WC, R_WC, params,
             rows_c, M, J, w, cwork, hwork, vecs, impulses, solver, L, lam, dyn, limit_dof)
 
@@ -283,16 +285,19 @@ def contact_step(model, drive, scratch, scene, solver, work, q, v, h,
      limit_qv, limit_lower, limit_upper) = solver
     (X_WB, X_WG, aabb, order, pairs, rows, out_pairs, nodes, p_WC, R_WC, cparams, rows_c, M,
      J, w, cwork, hwork, vecs, impulses, solver_work, L, lam, dyn, limit_dof) = work
-    pose_pass(ip, fp, q, ws)             # once: for X_WB, M(q), C v and the contact Jacobian
-    world_poses(ws, X_WB)
-    geometry_poses(geom_node, X_FG, X_WB, X_WG)
-    _, nrows = contact_point_query(gtype, pstart, params_g, X_WG, aabb, allowed, order, pairs,
-                                   rows, out_pairs)
-    if nrows < 0:
-        return CONTACT_CAPACITY_EXCEEDED
-    nc = build_contacts(rows[:nrows], out_pairs[:nrows], geom_node, k_g, d_g, tau_g, mu_g,
-                        nodes[0], nodes[1], p_WC, R_WC, cparams[0], cparams[1], cparams[2],
-                        cparams[3], cparams[4], nodes[2], nodes[3], rows_c)
+    nc = 0
+    posed = gtype.shape[0] > 0           # no geometry: no query, the poses when needed
+    if posed:
+        pose_pass(ip, fp, q, ws)         # once: for X_WB, M(q), C v and the contact Jacobian
+        world_poses(ws, X_WB)
+        geometry_poses(geom_node, X_FG, X_WB, X_WG)
+        _, nrows = contact_point_query(gtype, pstart, params_g, X_WG, aabb, allowed, order,
+                                       pairs, rows, out_pairs)
+        if nrows < 0:
+            return CONTACT_CAPACITY_EXCEEDED
+        nc = build_contacts(rows[:nrows], out_pairs[:nrows], geom_node, k_g, d_g, tau_g, mu_g,
+                            nodes[0], nodes[1], p_WC, R_WC, cparams[0], cparams[1], cparams[2],
+                            cparams[3], cparams[4], nodes[2], nodes[3], rows_c)
     v_next = vecs[2]
     damping = drive[2]
     damped = False                       # the SAP family takes damping implicitly: M + h D
@@ -303,9 +308,14 @@ def contact_step(model, drive, scratch, scene, solver, work, q, v, h,
     m = 0                                # the constraints' rows (all active)
     for i in range(kinds.shape[0]):
         m += ROWS_OF_KIND[kinds[i]]
-    free = nc == 0 and m == 0 and not damped
+    free = nc == 0 and m == 0
     if free:                             # free motion, as the plant's stepper
-        env_accelerations(model, drive, scratch, q, v)
+        armature = dyn[2, :0]            # M, or M + h D by ABA with the armature h D
+        if damped:
+            armature = dyn[2]
+            for i in range(damping.shape[0]):
+                armature[i] = h * damping[i]
+        env_accelerations(model, drive, scratch, q, v, armature)
         for i in range(v.shape[0]):
             v_next[i] = v[i] + h * vd[i]          # v* (the limits' window), as numpy's
         if code != TAMSI_CODE and limit_qv.shape[0] > 0:
@@ -313,6 +323,8 @@ def contact_step(model, drive, scratch, scene, solver, work, q, v, h,
         for i in range(v.shape[0]):
             v_next[i] = vd[i] * h + v[i]
     if not free:
+        if not posed:
+            pose_pass(ip, fp, q, ws)
         mass_matrix_at_poses(ip, fp, ws, inertia, M)
         if damped:
             for i in range(damping.shape[0]):

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from merganser.multibody.kernels.aba import calc_forward_dynamics
+from merganser.multibody.kernels.aba import calc_forward_dynamics, calc_forward_dynamics_armature
 from merganser.framework.compilation import kernel
 from merganser.multibody.kernels.joint_velocity_maps import map_velocity_to_qdot
 from merganser.multibody.kernels.layout import NWS
@@ -62,8 +62,9 @@ def runge_kutta_tableau(scheme):
 
 
 @kernel
-def env_accelerations(model, drive, scratch, q, v):
-    """scratch's vd = ABA(q, v, τ) with τ = B u - D v (see the module docstring).
+def env_accelerations(model, drive, scratch, q, v, armature):
+    """scratch's vd = ABA(q, v, τ) with τ = B u - D v (see the module docstring), with
+    M + diag(armature) for M when armature (nv,) is not empty (shape (0,)).
 
     model = (ip, fp, g, I10 of the env); drive = (U (N, nu), actuators (2, nu): velocity
     and position index per actuator, damping (nv,), KP, KD (1 or N, nu), XD = [q_d; v_d]
@@ -73,7 +74,11 @@ def env_accelerations(model, drive, scratch, q, v):
     ip, fp, g, inertia = model
     ws, fext, tau, vd, _ = scratch
     env_generalized_forces(drive, q, v, tau)
-    calc_forward_dynamics(ip, fp, ws, q, v, tau, inertia, g, fext, False, vd)
+    if armature.shape[0] > 0:
+        calc_forward_dynamics_armature(ip, fp, ws, q, v, tau, armature, inertia, g, fext,
+                                       False, vd)
+    else:
+        calc_forward_dynamics(ip, fp, ws, q, v, tau, inertia, g, fext, False, vd)
 
 
 @kernel
@@ -100,7 +105,7 @@ def env_generalized_forces(drive, q, v, tau):
 @kernel
 def _semi_explicit_euler_step(model, drive, scratch, q, v, h, qdot_is_v, quat_starts):
     """v += h vdot(q, v);  q += h N(q) v (the new v), quaternions re-normalized."""
-    env_accelerations(model, drive, scratch, q, v)
+    env_accelerations(model, drive, scratch, q, v, q[:0])
     vd, qdot = scratch[3], scratch[4]
     for i in range(v.shape[0]):
         v[i] = vd[i] * h + v[i]
@@ -131,7 +136,7 @@ def _runge_kutta_step(model, drive, scratch, q, v, h, qdot_is_v, tab_a, tab_b, x
                     v[i - nq] = xi
         if st == tab_b.shape[0]:
             break
-        env_accelerations(model, drive, scratch, q, v)
+        env_accelerations(model, drive, scratch, q, v, q[:0])
         if qdot_is_v:
             for i in range(nq):
                 K[st, i] = v[i]

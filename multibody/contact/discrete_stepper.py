@@ -25,7 +25,10 @@ With contacts or constraints the free-motion acceleration is v̇ = M⁻¹ (τ - 
 the bias by RNEA at v̇ = 0, τ and F the forces of the plant's forward dynamics (the
 plant's compiled contact loop and `multibody.batched` compute it so, without ABA, and
 give the same numbers); with locked joints or added mass it is the forward dynamics'
-v̇. Without contact or constraint v_{n+1} = v + h v̇ with the forward dynamics' v̇.
+v̇. Without contact, constraint or a joint limit within reach, v_{n+1} = v + h v̇ with
+the forward dynamics' v̇ or, with the SAP family's implicit joint damping (Drake's:
+M + h D is the dynamics matrix), ABA's v̇ on M + h D (the armature h D; the batched
+step's numbers too).
 
 With armed PD-controlled actuators, each solver call takes (M̂, v̂̇) in place of (M, v̇),
 the implicit controller folded in, inside an active-set loop on the saturated actuators
@@ -390,9 +393,15 @@ class ContactStepper(DiscreteStepper):
         res.pd_u = None
         v0 = state.v
         penalty = self.penalty_forces(state)
-        if nc + m == 0 and penalty is None and not self.damped and not self._limit_rows_due(
-                state, cache.forward_dynamics.eval(context).vdot):
+        vdot = None                     # the free motion's v̇, when it is the step
+        if nc + m == 0 and penalty is None:
             vdot = cache.forward_dynamics.eval(context).vdot
+            if self.damped:
+                vdot = (self._implicitly_damped_acceleration(context, state)
+                        if terms is None else None)
+            if vdot is not None and self._limit_rows_due(state, vdot):
+                vdot = None
+        if vdot is not None:
             if terms is None:
                 self._free_motion(v0, vdot, res)
                 return
@@ -418,6 +427,23 @@ class ContactStepper(DiscreteStepper):
         _, res.pd_u = implicit_pd_step(terms, self.step_mass_matrix(context, res), vdot,
                                        state.q, v0, core.eval_actuation_input(context),
                                        core.time_step, solve, context.get_time())
+
+    def _implicitly_damped_acceleration(self, context, state):
+        """v̇ = (M + h D)⁻¹ (τ - (C v - τ_g - Σ Jᵀ F)) of the free motion with Drake's
+        implicit joint damping (`damped`; τ holding -D v₀), by ABA with the armature h D
+        (`multibody.kernels.aba.calc_forward_dynamics_armature`, the batched contact
+        step's numbers); None where the forward dynamics is not ABA's (reflected
+        inertia, added mass, locked joints: the factor of M + h D then)."""
+        core = self.core
+        cache = core.cache
+        fd = cache.forward_dynamics.eval(context)
+        if (fd.reflected is not None or core.added_mass is not None
+                or core.eval_locked_velocities(context) is not None):
+            return None
+        F = fd.F_Bo_W if fd.has_F else None
+        return core.dyn.forward_dynamics(state.q, state.v, fd.tau,
+                                         cache.inertia.eval(context).I10, core.gravity, F,
+                                         armature=self._h_damping)
 
     def _damped_mass_matrix(self, context, res):
         """M(q), plus h D on the diagonal when the solver takes joint damping implicitly

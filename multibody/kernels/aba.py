@@ -13,6 +13,11 @@ from the world origin), and articulated inertias move to the parent by the congr
    ``X^T Ia X`` and ``X^T pa``;
 3. base to tip: ``a = X a_p + c``; ``vd_j = D^-1 (u - U^T a)``; ``a += S vd_j``.
 
+With an armature (a diagonal (nv,) added to M, ``(M + diag(a)) vd = ...``), pass 2 adds
+``a_j`` to D's diagonal (Featherstone's treatment of rotor inertia, section 9.6); the
+discrete SAP step uses it with ``a = h D_joint`` for Drake's implicit joint damping
+(`calc_forward_dynamics_armature`).
+
 With an added-mass spatial inertia per node (``M_added``, see
 `multibody.kernels.added_mass`), `calc_forward_dynamics_with_added_mass` adds ``M_added``
 to ``IA`` and ``V x* M_added V - M_added A_g`` to ``pA`` after pass 1; passes 2 and 3
@@ -56,7 +61,8 @@ PIVOT_TOLERANCE = 1e-13
 INFINITY = float("inf")
 
 __all__ = ["SINGULAR", "PIVOT_TOLERANCE", "aba_base_to_tip_velocities", "aba_tip_to_base",
-           "aba_base_to_tip_accelerations", "calc_forward_dynamics", "calc_forward_dynamics_damped",
+           "aba_base_to_tip_accelerations", "calc_forward_dynamics", "calc_forward_dynamics_armature",
+           "calc_forward_dynamics_damped",
            "calc_forward_dynamics_with_added_mass"]
 
 
@@ -122,10 +128,11 @@ def _invert_in_place(ws, k, off, n):
 
 
 @kernel
-def aba_tip_to_base(ip, ws, tau, merged=True):
-    """Pass 2: ``U = IA S``, ``D = S^T U``, ``u = tau - S^T pA``; the parent receives
-    ``X^T (IA - U D^-1 U^T) X`` and ``X^T (pA + Ia c + U D^-1 u)`` (over the mobile
-    nodes with `merged`, the default, else over every node).
+def aba_tip_to_base(ip, ws, tau, armature, merged=True):
+    """Pass 2: ``U = IA S``, ``D = S^T U (+ diag(armature_j))``, ``u = tau - S^T pA``;
+    the parent receives ``X^T (IA - U D^-1 U^T) X`` and ``X^T (pA + Ia c + U D^-1 u)``
+    (over the mobile nodes with `merged`, the default, else over every node). armature
+    is (nv,), or (0,) for none.
 
     Returns 0, or the first node k (tip to base) whose D is singular (see
     `_invert_in_place`); then the pass stops there."""
@@ -141,6 +148,8 @@ def aba_tip_to_base(ip, ws, tau, merged=True):
             ws[k, WS_UU + j] = tau[vs + j] - dot6(load6(ws, k, WS_S + 6 * j), pA)
             for i in range(n):
                 ws[k, WS_DINV + 6 * i + j] = dot6(load6(ws, k, WS_S + 6 * i), U)
+            if armature.shape[0] > 0:
+                ws[k, WS_DINV + 7 * j] += armature[vs + j]
         if not _invert_in_place(ws, k, WS_DINV, n):
             return k
         p = ip[k, IP_PARENT]
@@ -183,10 +192,10 @@ def aba_base_to_tip_accelerations(ip, ws, vd, merged=True):
 
 
 @kernel
-def _finish(ip, ws, tau, vd, merged=True):
+def _finish(ip, ws, tau, armature, vd, merged=True):
     """Passes 2 and 3; returns 0, or SINGULAR with the singular node in ``ws[0, WS_DINV]``
     (the world row, which has no joint) and `vd` untouched."""
-    k = aba_tip_to_base(ip, ws, tau, merged)
+    k = aba_tip_to_base(ip, ws, tau, armature, merged)
     if k != 0:
         ws[0, WS_DINV] = k
         return SINGULAR
@@ -228,7 +237,27 @@ def calc_forward_dynamics(ip, fp, ws, q, v, tau, I10, g, F_ext_W, use_fext, vd):
             or (use_fext and bad_forces(ip, F_ext_W))):
         return 1
     aba_base_to_tip_velocities(ip, fp, ws, q, v, I10, g, F_ext_W, use_fext)
-    return _finish(ip, ws, tau, vd)
+    return _finish(ip, ws, tau, tau[:0], vd)
+
+
+@kernel
+def calc_forward_dynamics_armature(ip, fp, ws, q, v, tau, armature, I10, g, F_ext_W,
+                                   use_fext, vd):
+    """`calc_forward_dynamics` with a diagonal added to the mass matrix:
+    ``(M(q) + diag(armature)) vd + C(q, v) v = tau + tau_g(q) + sum_k J_k^T F_ext_k``.
+
+    Parameters
+    ----------
+    armature : ndarray, shape (nv,)
+        Added to M's diagonal (rotor inertia; ``h D`` for the discrete step's implicit
+        joint damping, `multibody.contact.discrete_stepper`).
+    (the other parameters and the return value as `calc_forward_dynamics`)
+    """
+    if (bad_q(ip, q) or bad_v(ip, v) or bad_v(ip, tau) or bad_v(ip, armature)
+            or bad_inertia(ip, I10) or bad_vec3(g) or (use_fext and bad_forces(ip, F_ext_W))):
+        return 1
+    aba_base_to_tip_velocities(ip, fp, ws, q, v, I10, g, F_ext_W, use_fext)
+    return _finish(ip, ws, tau, armature, vd)
 
 
 @kernel
@@ -252,7 +281,7 @@ def calc_forward_dynamics_damped(ip, fp, ws, q, v, u, damping, I10, g, F_ext_W, 
     for i in range(tau.shape[0]):
         tau[i] = u[i] - damping[i] * v[i]
     aba_base_to_tip_velocities(ip, fp, ws, q, v, I10, g, F_ext_W, use_fext)
-    return _finish(ip, ws, tau, vd)
+    return _finish(ip, ws, tau, tau[:0], vd)
 
 
 @kernel
@@ -277,4 +306,4 @@ def calc_forward_dynamics_with_added_mass(ip, fp, ws, q, v, tau, I10, g, F_ext_W
     for k in range(1, ip.shape[0]):
         add_added_mass_to_matrix(M_added, k, ws, WS_IA)
     add_added_mass_body_forces(ip, ws, M_added, g, WS_PA, False)
-    return _finish(ip, ws, tau, vd, False)
+    return _finish(ip, ws, tau, tau[:0], vd, False)

@@ -28,7 +28,7 @@ class ArgumentChecker:
     def _expected_shapes(self):
         nq, nv, nb = (self.nq,), (self.nv,), self.nb
         return {"q": (nq, "nq"), "qdot": (nq, "nq"), "v": (nv, "nv"), "vdot": (nv, "nv"),
-                "tau": (nv, "nv"), "I10": ((nb, 10), None), "g": ((3,), None),
+                "tau": (nv, "nv"), "armature": (nv, "nv"), "I10": ((nb, 10), None), "g": ((3,), None),
                 "p_BoBp_B": ((3,), None), "p_WoP_W": ((3,), None),
                 "F_ext_W": ((nb, 6), None), "M_added": ((nb, 6, 6), None)}
 

@@ -28,7 +28,8 @@ from __future__ import annotations
 import numpy as np
 
 from merganser.multibody.kernels.aba import (
-    SINGULAR, calc_forward_dynamics, calc_forward_dynamics_with_added_mass,
+    SINGULAR, calc_forward_dynamics, calc_forward_dynamics_armature,
+    calc_forward_dynamics_with_added_mass,
 )
 from merganser.multibody.kernels.arguments import ArgumentChecker, DynamicsArgumentError
 from merganser.multibody.kernels.center_of_mass import (
@@ -375,7 +376,8 @@ class TreeDynamics(ArgumentChecker, BatchDynamicsMixin, DerivativesMixin):
                                              F, use, self._tau, E)
         return self._tau
 
-    def forward_dynamics(self, q, v, tau, I10, g, F_ext_W=None, M_added=None, fn_name=None):
+    def forward_dynamics(self, q, v, tau, I10, g, F_ext_W=None, M_added=None, fn_name=None,
+                         armature=None):
         """Generalized accelerations ``vdot = M^-1 (tau + tau_g - C v + sum J^T F_ext)``
         by the O(n) articulated body algorithm.
 
@@ -392,6 +394,9 @@ class TreeDynamics(ArgumentChecker, BatchDynamicsMixin, DerivativesMixin):
         fn_name : str, optional
             The operation named by a `SingularDynamicsError` (default
             "calc_forward_dynamics", the plant's).
+        armature : ndarray, shape (nv,), optional
+            A diagonal added to M: ``(M + diag(armature)) vdot = ...``
+            (`multibody.kernels.aba.calc_forward_dynamics_armature`); not with added mass.
 
         Returns
         -------
@@ -406,12 +411,12 @@ class TreeDynamics(ArgumentChecker, BatchDynamicsMixin, DerivativesMixin):
         E = self._M_added if M_added is None else M_added
         try:
             if _ND is type(q) is type(v) is type(tau) is type(I10) is type(g) is type(F) \
+                    and (E is None or type(E) is _ND) \
+                    and (armature is None or (E is None and type(armature) is _ND)) \
                     and not (calc_forward_dynamics(self._ip, self._fp, self._ws, q, v, tau,
                                                    I10, g, F, use, self._vd)
-                             if E is None else type(E) is not _ND
-                             or calc_forward_dynamics_with_added_mass(
-                                 self._ip, self._fp, self._ws, q, v, tau, I10, g, F, use,
-                                 self._vd, E)):
+                             if E is None and armature is None else
+                             self._forward_status(q, v, tau, I10, g, F, use, E, armature)):
                 return self._vd
         except Exception:
             pass
@@ -419,17 +424,29 @@ class TreeDynamics(ArgumentChecker, BatchDynamicsMixin, DerivativesMixin):
         q, v, tau, I10, g = self._coerce(fn, q=q, v=v, tau=tau, I10=I10, g=g)
         F, use = self._forces(fn, F_ext_W)
         E = self._added_mass_arg(fn, M_added)
-        if E is None:
-            status = calc_forward_dynamics(self._ip, self._fp, self._ws, q, v, tau, I10, g, F,
-                                           use, self._vd)
-        else:
-            status = calc_forward_dynamics_with_added_mass(self._ip, self._fp, self._ws, q, v, tau,
-                                                      I10, g, F, use, self._vd, E)
+        if armature is not None:
+            if E is not None:
+                raise DynamicsArgumentError(f"{fn}: armature with added mass is not "
+                                            f"supported; give one of them")
+            armature, = self._coerce(fn, armature=armature)
+        status = self._forward_status(q, v, tau, I10, g, F, use, E, armature)
         if status == SINGULAR:
             raise singular_dynamics_error("calc_forward_dynamics" if fn_name is None else fn_name,
                                           self.model, self._ws[0, WS_DINV],
                                           self.node_joint_names, self.node_source_locations)
         return self._vd
+
+    def _forward_status(self, q, v, tau, I10, g, F, use, E, armature):
+        """The status of the forward-dynamics kernel for added mass E or an armature
+        (at most one of them), into ``self._vd``."""
+        if E is not None:
+            return calc_forward_dynamics_with_added_mass(self._ip, self._fp, self._ws, q, v,
+                                                         tau, I10, g, F, use, self._vd, E)
+        if armature is not None:
+            return calc_forward_dynamics_armature(self._ip, self._fp, self._ws, q, v, tau,
+                                                  armature, I10, g, F, use, self._vd)
+        return calc_forward_dynamics(self._ip, self._fp, self._ws, q, v, tau, I10, g, F, use,
+                                     self._vd)
 
     def bias_term(self, q, v, I10, M_added=None):
         """Coriolis, centrifugal and gyroscopic terms ``C(q, v) v`` (no gravity), (nv,).

@@ -96,9 +96,12 @@ class ForwardDynamicsCache:
         Whether F_Bo_W holds forces (it is stale when False).
     scratch : ndarray, shape (nv,)
         Work array (the damping forces).
+    reflected : ndarray, shape (nv,), or None
+        The reflected inertia in the mass matrix that vdot was computed with (None: none,
+        vdot is ABA's).
     """
 
-    __slots__ = ("vdot", "u", "tau", "F_Bo_W", "has_F", "scratch")
+    __slots__ = ("vdot", "u", "tau", "F_Bo_W", "has_F", "scratch", "reflected")
 
     def __init__(self, nv, nu, nb):
         self.vdot = np.zeros(nv)
@@ -107,6 +110,7 @@ class ForwardDynamicsCache:
         self.F_Bo_W = np.zeros((nb, 6))
         self.has_F = False
         self.scratch = np.zeros(nv)
+        self.reflected = None
 
 
 class AccelerationKinematics:

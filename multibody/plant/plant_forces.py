@@ -205,6 +205,7 @@ class PlantForcesMixin:
                     and inputs[ports.applied_spatial_force._index] is None):
                 core = self._core
                 fd.has_F = False
+                fd.reflected = None
                 u = (self._net_actuation(context, fd.u) if fd.u.shape[0]
                      else self._zero_actuation)
                 if self._scatter_fd:
@@ -220,6 +221,7 @@ class PlantForcesMixin:
         g = self._kernel_gravity()
         F = fd.F_Bo_W if fd.has_F else None
         reflected, has_reflected = self._reflected_inertia(context)
+        fd.reflected = reflected if has_reflected else None
         if has_reflected:
             M = self._cache.mass_matrix.eval(context).M
             tau0 = self._dyn.inverse_dynamics(state.q, state.v, np.zeros(self._tables.nv), I10,
