@@ -7,7 +7,8 @@ built from the kernels the single plant calls, in its order (one copy of each fo
    Jacobian), the geometry poses X_WG = X_WB X_BG (`geometry_poses`), the broad and
    narrow phase (`geometry.proximity.scene.contact_point_query`) and the contact pairs
    with combined parameters (`multibody.contact.contact_kernels.build_contacts`);
-2. without contact and constraints, the free motion v_{n+1} = v + h v̇ with
+2. without contact and constraints (a tendon constraint counts where the state violates
+   one of its limits, as the plant's stepper), the free motion v_{n+1} = v + h v̇ with
    v̇ = ABA(q, v, τ), τ = B u - D v (`multibody.batched.batched_step.env_accelerations`,
    the plant's forward dynamics); with joint damping in the SAP family (implicit, as
    Drake's) ABA on M + h D (the armature h D, `multibody.kernels.aba`), as the plant's
@@ -29,6 +30,8 @@ work arrays' sizes.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from merganser.framework.compilation import kernel
@@ -44,7 +47,9 @@ from merganser.multibody.contact.contact_kernels import build_contacts
 from merganser.multibody.contact.discrete_stepper import SapStepper, TamsiStepper
 from merganser.multibody.contact.problem_kernels import near_rigid_factor
 from merganser.multibody.contact.sap import sap_work
-from merganser.multibody.contact.constraint_kernels import ROWS_OF_KIND, num_limit_rows
+from merganser.multibody.contact.constraint_kernels import (
+    ROWS_OF_KIND, num_limit_rows, num_tendon_rows,
+)
 from merganser.multibody.contact.sap_step import CONSTRAINT_WORK_ROWS, CONTACT_WORK_ROWS, sap_step
 from merganser.multibody.contact.tamsi import tamsi_step
 from merganser.multibody.contact.contact_kernels import pose_pass
@@ -110,15 +115,17 @@ class BatchedContactScene:
         table and the per-geometry contact parameters.
     solver : tuple
         ``(solver_code, stiction_tolerance, near_rigid, rel_tol, abs_tol, max_iter, kinds,
-        int_params, float_params, limit_qv, limit_lower, limit_upper)`` (``solver_code``
-        the SAP family member or `TAMSI_CODE`, ``near_rigid`` the factor of the plant's
-        SAP near-rigid threshold, as the plant's stepper passes it; the constraint tables
-        are the plant's, all active; the joint-limit tables are the stepper's, as they were when the
-        scene was made, empty when the solver models no limits).
+        int_params, float_params, limit_qv, limit_lower, limit_upper, tendon_start,
+        tendon_qv, tendon_a, tendon_params)`` (``solver_code`` the SAP family member or
+        `TAMSI_CODE`, ``near_rigid`` the factor of the plant's SAP near-rigid threshold, as
+        the plant's stepper passes it; the constraint and tendon tables are the plant's,
+        all active; the joint-limit tables are the stepper's, as they were when the scene
+        was made, empty when the solver models no limits).
     max_pairs, max_rows : int
         Sizes of the broad-phase pair and contact-row work arrays.
     constraint_rows : int
-        The rows of the plant's constraints (couplers, distance, ball, weld).
+        The rows of the plant's constraints: the bilateral ones (couplers, distance, ball,
+        weld) and the most its tendon constraints give in a step.
     tables : ProximityTables
         The proximity tables the scene was taken from.
     """
@@ -174,7 +181,7 @@ class BatchedContactScene:
                        float(stepper.rel_tolerance), float(stepper.abs_tolerance),
                        int(stepper.max_iterations), cr.kinds, cr.int_params, cr.float_params,
                        stepper.limit_qv if stepper.has_limits else stepper.no_limits,
-                       stepper.limit_lower, stepper.limit_upper)
+                       stepper.limit_lower, stepper.limit_upper) + cr.tendons
         self.approximation = stepper.approximation
         self.num_geometries = len(ids)
         if not velocity_parents(core.ip, np.zeros(max(plant.num_velocities(), 1), np.int64)):
@@ -184,7 +191,7 @@ class BatchedContactScene:
         # every allowed pair can be a candidate; a pair gives at most 16 contact rows
         self.max_pairs = max(int(np.count_nonzero(tables.allowed)), 1)
         self.max_rows = 16 * self.max_pairs + 16
-        self.constraint_rows = int(cr.m)
+        self.constraint_rows = int(cr.m + cr.tendon_max_rows)
 
 
 @kernel(allocates=True, inline=False)
@@ -282,7 +289,8 @@ def contact_step(model, drive, scratch, scene, solver, work, q, v, h,
     ws, vd, qdot = scratch[0], scratch[3], scratch[4]
     gtype, pstart, params_g, geom_node, X_FG, allowed, k_g, d_g, tau_g, mu_g = scene
     (code, vs, near_rigid, rel_tol, abs_tol, max_iter, kinds, int_params, float_params,
-     limit_qv, limit_lower, limit_upper) = solver
+     limit_qv, limit_lower, limit_upper, tendon_start, tendon_qv, tendon_a,
+     tendon_params) = solver
     (X_WB, X_WG, aabb, order, pairs, rows, out_pairs, nodes, p_WC, R_WC, cparams, rows_c, M,
      J, w, cwork, hwork, vecs, impulses, solver_work, L, lam, dyn, limit_dof) = work
     nc = 0
@@ -308,7 +316,12 @@ def contact_step(model, drive, scratch, scene, solver, work, q, v, h,
     m = 0                                # the constraints' rows (all active)
     for i in range(kinds.shape[0]):
         m += ROWS_OF_KIND[kinds[i]]
+    mt = 0                               # the most rows the tendons give
+    for i in range(tendon_params.shape[0]):
+        mt += int(math.isfinite(tendon_params[i, 1])) + int(math.isfinite(tendon_params[i, 2]))
     free = nc == 0 and m == 0
+    if free and mt > 0:                  # a tendon violated at the start: its rows
+        free = num_tendon_rows(q, tendon_start, tendon_qv, tendon_a, tendon_params) == 0
     if free:                             # free motion, as the plant's stepper
         armature = dyn[2, :0]            # M, or M + h D by ABA with the armature h D
         if damped:
@@ -338,13 +351,14 @@ def contact_step(model, drive, scratch, scene, solver, work, q, v, h,
                                abs_tol, max_iter, J[:r3], v_next, impulses[0, :r3],
                                impulses[1, :r3], vecs[1])
         else:
-            rl = r3 + m + 2 * limit_qv.shape[0]  # and the constraint and joint-limit rows
-            it, _, _ = sap_step(code, q, v, vd, M, h, vs, near_rigid, rel_tol, abs_tol,
+            rl = r3 + m + 2 * limit_qv.shape[0] + mt  # and the constraint, limit, tendon rows
+            it, _, _, _ = sap_step(code, q, v, vd, M, h, vs, near_rigid, rel_tol, abs_tol,
                                 max_iter, nc, m, nodes[0], nodes[1], p_WC, R_WC, cparams[0],
                                 cparams[1], cparams[2], cparams[3], cparams[4], v_next,
                                 impulses[0, :rl], impulses[1, :rl], vecs[1], ip, fp, ws,
                                 kinds, int_params, float_params, limit_qv, limit_lower,
-                                limit_upper, limit_dof, J[:rl], w[:rl], cwork[:, :nc], hwork,
+                                limit_upper, limit_dof, tendon_start, tendon_qv, tendon_a,
+                                tendon_params, J[:rl], w[:rl], cwork[:, :nc], hwork,
                                 vecs[0], solver_work, True)
         if it < 0:
             return min(it, -1)

@@ -1,7 +1,8 @@
 """Compiled kernels of the bilateral constraint rows: the rows J (m, nv), values g (m,),
 stiffness and damping of coupler, distance, ball and weld constraints from flat tables,
-the regularization of the bilateral rows for SAP (Drake's SapHolonomicConstraint) and
-the joint-limit rows (Drake's SapLimitConstraint).
+the regularization of the bilateral rows for SAP (Drake's SapHolonomicConstraint), the
+joint-limit rows (Drake's SapLimitConstraint) and the tendon rows (Drake's
+SapTendonConstraint, unilateral, regularized as the bilateral rows).
 
 Tables (built once by `multibody.contact.constraints.ConstraintRows`), one entry per
 constraint i:
@@ -21,6 +22,14 @@ Rows (constraint velocity ġ = J v, J expressed in W for the point rows):
 - ball (3 rows): g = p_WQ - p_WP, J = J_Q - J_P;
 - weld (6 rows): the ball rows of the frame origins Po, Qo, then g = R_WP θ(R_PQ)
   (θ the rotation vector) with J = J_ω,B - J_ω,A (ω_WB - ω_WA in W).
+
+Tendon tables (``ConstraintRows.tendon_tables``), one entry per tendon constraint t:
+``tendon_start`` (nt + 1,) int64, the tendon's joints being entries
+tendon_start[t]..tendon_start[t+1]-1 of ``tendon_qv`` (nnz, 2) int64 (position and
+velocity index of each one-dof joint, q̇ = v) and ``tendon_a`` (nnz,) (its coefficient);
+``tendon_params`` (nt, TENDON_PARAMS): [offset, lₗ, lᵤ, k, c]. A tendon whose length
+l₀ = aᵀ q₀ + offset violates a limit at the step's start gives a unilateral row per
+finite limit (`tendon_rows`): lower g = l₀ - lₗ, J = aᵀ; upper g = lᵤ - l₀, J = -aᵀ.
 """
 
 import math
@@ -36,8 +45,8 @@ from merganser.multibody.kernels.layout import IP_NV, IP_PARENT, IP_VS, WS_PW, W
 __all__ = ["COUPLER", "DISTANCE", "BALL", "WELD", "ROWS_OF_KIND", "INT_PARAMS", "FLOAT_PARAMS",
            "SIGMA_BILATERAL", "HOLONOMIC_BETA", "LIMIT_STIFFNESS", "LIMIT_BETA", "LIMIT_WINDOW_FACTOR",
            "constraint_rows", "bilateral_regularization", "limit_rows", "limit_regularization",
-           "num_limit_rows", "constraint_delassus",
-           "rotation_vector"]
+           "num_limit_rows", "constraint_delassus", "TENDON_PARAMS", "num_tendon_rows",
+           "tendon_rows", "rotation_vector"]
 
 COUPLER, DISTANCE, BALL, WELD = 0, 1, 2, 3
 ROWS_OF_KIND = (1, 1, 3, 6)
@@ -51,6 +60,7 @@ HOLONOMIC_BETA = 0.1                # near-rigid threshold of the bilateral rows
 LIMIT_STIFFNESS = 1.0e12
 LIMIT_BETA = 0.1
 LIMIT_WINDOW_FACTOR = 2.0
+TENDON_PARAMS = 5                   # offset, lower limit, upper limit, stiffness, damping
 
 _I3 = np.eye(3)
 
@@ -330,3 +340,55 @@ def limit_regularization(n, h, w, g, R, vhat):
     for j in range(n):
         R[j] = max(near_rigid * w[j], compliant)
         vhat[j] = -g[j] / (h + h)
+
+
+@kernel
+def _tendon_length(q, t, tendon_start, tendon_qv, tendon_a, tendon_params):
+    """l₀ = aᵀ q + offset of tendon t."""
+    length = 0.0
+    for e in range(tendon_start[t], tendon_start[t + 1]):
+        length += tendon_a[e] * q[tendon_qv[e, 0]]
+    return length + tendon_params[t, 0]
+
+
+@kernel(inline=False)
+def num_tendon_rows(q, tendon_start, tendon_qv, tendon_a, tendon_params):
+    """The number of rows `tendon_rows` gives for this state."""
+    n = 0
+    for t in range(tendon_params.shape[0]):
+        length = _tendon_length(q, t, tendon_start, tendon_qv, tendon_a, tendon_params)
+        lower, upper = tendon_params[t, 1], tendon_params[t, 2]
+        if length - lower < 0.0 or upper - length < 0.0:
+            n += int(math.isfinite(lower)) + int(math.isfinite(upper))
+    return n
+
+
+@kernel(inline=False)
+def tendon_rows(q, tendon_start, tendon_qv, tendon_a, tendon_params, J, g, stiffness,
+                damping):
+    """The tendon rows of the step (Drake's SapTendonConstraint, added where the start
+    violates a limit, as Drake's SapDriver): per such tendon a row per finite limit,
+    lower first (module docstring), into J (rows, nv; overwritten whole), g, stiffness
+    and damping (the tendon's k and c); returns their count. g ≥ 0 while the limit
+    holds, and the row's impulse γ ≥ 0 pushes l back within it."""
+    nv = J.shape[1]
+    n = 0
+    for t in range(tendon_params.shape[0]):
+        length = _tendon_length(q, t, tendon_start, tendon_qv, tendon_a, tendon_params)
+        lower, upper = tendon_params[t, 1], tendon_params[t, 2]
+        if not (length - lower < 0.0 or upper - length < 0.0):
+            continue
+        for side in range(2):
+            limit = tendon_params[t, 1 + side]
+            if not math.isfinite(limit):
+                continue
+            sign = 1.0 if side == 0 else -1.0
+            for c in range(nv):
+                J[n, c] = 0.0
+            for e in range(tendon_start[t], tendon_start[t + 1]):
+                J[n, tendon_qv[e, 1]] += sign * tendon_a[e]
+            g[n] = sign * (length - limit)
+            stiffness[n] = tendon_params[t, 3]
+            damping[n] = tendon_params[t, 4]
+            n += 1
+    return n

@@ -1,4 +1,5 @@
-"""Bilateral constraint rows (coupler, distance, ball, weld) for the discrete solvers.
+"""Bilateral constraint rows (coupler, distance, ball, weld) and the tendon constraints'
+tables for the discrete solvers.
 
 Each constraint contributes rows of a holonomic constraint g(q) = 0 with constraint
 velocity ġ = J v: coupler q₀ - ρ q₁ - Δq (1 row), distance |p_WQ - p_WP| - d (1 row),
@@ -7,15 +8,23 @@ expressed in W (6 rows: angular rows use ω_WB - ω_WA). Rigid rows have infinit
 (the solvers use a near-rigid regularization); a distance constraint may be compliant
 (stiffness k, damping c). The rows are computed by the compiled
 `multibody.contact.constraint_kernels.constraint_rows` from flat tables built here once.
+
+Tendon constraints (Drake's SapTendonConstraint) are unilateral and their rows depend on
+the state (a tendon that violates a limit at the step's start gives a row per finite
+limit), so they are kept in tables of their own (`ConstraintRows.tendons`), which the
+SAP-family step turns into rows after the joint-limit rows
+(`constraint_kernels.tendon_rows`).
 """
 
 import numpy as np
 
 from merganser.multibody.contact.constraint_kernels import (
-    BALL, COUPLER, DISTANCE, FLOAT_PARAMS, INT_PARAMS, ROWS_OF_KIND, WELD, constraint_rows,
+    BALL, COUPLER, DISTANCE, FLOAT_PARAMS, INT_PARAMS, ROWS_OF_KIND, TENDON_PARAMS, WELD,
+    constraint_rows,
 )
 from merganser.multibody.tree.constraints import (
-    BallConstraintSpec, CouplerConstraintSpec, DistanceConstraintSpec, WeldConstraintSpec,
+    BallConstraintSpec, CouplerConstraintSpec, DistanceConstraintSpec, TendonConstraintSpec,
+    WeldConstraintSpec,
 )
 
 __all__ = ["ConstraintRows"]
@@ -34,24 +43,54 @@ class ConstraintRows:
     Attributes
     ----------
     m : int
-        Number of rows.
+        Number of bilateral rows.
     kinds : ndarray, shape (n,), int64
-        Kind of each of the n constraints (`constraint_kernels.COUPLER` ...).
+        Kind of each of the n bilateral constraints (`constraint_kernels.COUPLER` ...).
     int_params : ndarray, shape (n, INT_PARAMS), int64
     float_params : ndarray, shape (n, FLOAT_PARAMS)
-        The constraints' tables (layout in `multibody.contact.constraint_kernels`; points
-        and poses expressed in their bodies' frames).
+        The bilateral constraints' tables (layout in `multibody.contact.constraint_kernels`;
+        points and poses expressed in their bodies' frames).
+    tendons : tuple
+        ``(tendon_start, tendon_qv, tendon_a, tendon_params)``, the tendon constraints'
+        tables (layout in `multibody.contact.constraint_kernels`; empty without tendons).
+    tendon_max_rows : int
+        The most rows the tendons give in a step (each tendon's finite limits).
     """
 
     def __init__(self, core, specs):
         self.core = core
-        n = len(specs)
+        self._positions = [i for i, spec in enumerate(specs)
+                           if not isinstance(spec, TendonConstraintSpec)]
+        self._tendon_positions = [i for i, spec in enumerate(specs)
+                                  if isinstance(spec, TendonConstraintSpec)]
+        self._table_index = {p: k for k, p in enumerate(self._positions)}
+        self._tendon_specs = [specs[i] for i in self._tendon_positions]
+        n = len(self._positions)
         self.kinds = np.zeros(n, np.int64)
         self.int_params = np.zeros((n, INT_PARAMS), np.int64)
         self.float_params = np.zeros((n, FLOAT_PARAMS))
-        for i, spec in enumerate(specs):
-            self._write(i, spec)
+        for k, i in enumerate(self._positions):
+            self._write(k, specs[i])
         self.m = int(sum(ROWS_OF_KIND[k] for k in self.kinds))
+        self._set_tendons(self._tendon_specs)
+
+    def _set_tendons(self, specs):
+        """The tendon tables (`tendons`, `tendon_max_rows`) of tendon `specs`."""
+        plant = self.core.plant
+        start = np.zeros(len(specs) + 1, np.int64)
+        qv, a = [], []
+        params = np.zeros((len(specs), TENDON_PARAMS))
+        for t, spec in enumerate(specs):
+            for joint_index, coefficient in zip(spec.joints, spec.a):
+                joint = plant.get_joint(joint_index)
+                qv.append((joint.position_start(), joint.velocity_start()))
+                a.append(coefficient)
+            start[t + 1] = len(a)
+            params[t] = (spec.offset, spec.lower_limit, spec.upper_limit, spec.stiffness,
+                         spec.damping)
+        self.tendons = (start, np.array(qv, np.int64).reshape(-1, 2), np.array(a, float),
+                        params)
+        self.tendon_max_rows = int(sum(spec.num_finite_limits() for spec in specs))
 
     def _write(self, i, spec):
         """Fill entry `i` of the tables from `spec`."""
@@ -93,10 +132,10 @@ class ConstraintRows:
         if not params:
             return self
         other = ConstraintRows.__new__(ConstraintRows)
-        other.core, other.kinds, other.m = self.core, self.kinds, self.m
+        other.__dict__.update(self.__dict__)
         other.int_params, other.float_params = self.int_params.copy(), self.float_params.copy()
         for i, spec in params.items():
-            other._write(i, spec)
+            other._write(self._table_index[i], spec)
         return other
 
     def active(self, flags):
@@ -105,11 +144,14 @@ class ConstraintRows:
         if flags is None or flags.all():
             return self
         subset = ConstraintRows.__new__(ConstraintRows)
-        subset.core = self.core
-        subset.kinds = np.ascontiguousarray(self.kinds[flags])
-        subset.int_params = np.ascontiguousarray(self.int_params[flags])
-        subset.float_params = np.ascontiguousarray(self.float_params[flags])
+        subset.__dict__.update(self.__dict__)
+        own = np.asarray(flags, dtype=bool)[self._positions]
+        subset.kinds = np.ascontiguousarray(self.kinds[own])
+        subset.int_params = np.ascontiguousarray(self.int_params[own])
+        subset.float_params = np.ascontiguousarray(self.float_params[own])
         subset.m = int(sum(ROWS_OF_KIND[k] for k in subset.kinds))
+        subset._set_tendons([spec for spec, p in zip(self._tendon_specs, self._tendon_positions)
+                             if flags[p]])
         return subset
 
     def _default_point_on_B(self, spec):

@@ -166,7 +166,7 @@ class ContactManager:
             raise ValueError(
                 f"MultibodyPlant.finalize: the plant has {len(constraints)} constraint(s), "
                 f"which need a discrete plant (time_step > 0) with a SAP, similar, lagged or "
-                f"lcp discrete_contact_approximation")
+                f"lcp discrete_contact_approximation; got a continuous plant (time_step 0)")
         query_ticket = plant.input_port_ticket(core.ports.geometry_query)
         self._contacts = plant.declare_cache_entry(
             "point contacts", PointContactSet, self._calc_point_contacts,

@@ -25,7 +25,8 @@ With contacts or constraints the free-motion acceleration is v̇ = M⁻¹ (τ - 
 the bias by RNEA at v̇ = 0, τ and F the forces of the plant's forward dynamics (the
 plant's compiled contact loop and `multibody.batched` compute it so, without ABA, and
 give the same numbers); with locked joints or added mass it is the forward dynamics'
-v̇. Without contact, constraint or a joint limit within reach, v_{n+1} = v + h v̇ with
+v̇. Without contact, constraint (a tendon constraint counts only where the state violates
+a limit: Drake's SapDriver adds it then) or a joint limit within reach, v_{n+1} = v + h v̇ with
 the forward dynamics' v̇ or, with the SAP family's implicit joint damping (Drake's:
 M + h D is the dynamics matrix), ABA's v̇ on M + h D (the armature h D; the batched
 step's numbers too).
@@ -46,7 +47,7 @@ import math
 import numpy as np
 
 from merganser.framework.compiled_form_changes import note_compiled_form_change
-from merganser.multibody.contact.constraint_kernels import num_limit_rows
+from merganser.multibody.contact.constraint_kernels import num_limit_rows, num_tendon_rows
 from merganser.multibody.contact.constraints import ConstraintRows
 from merganser.multibody.contact.contact_kernels import contact_jacobian, pose_pass
 from merganser.multibody.contact.errors import ContactSolverError
@@ -61,6 +62,7 @@ from merganser.multibody.kernels.position_update import next_state
 from merganser.multibody.plant.discrete_update import DiscreteStepper
 from merganser.multibody.plant.pd_controlled_actuators import implicit_pd_step
 from merganser.multibody.plant.plant_element_parameters import locked_step_mass_matrix
+from merganser.multibody.tree.constraints import TendonConstraintSpec
 from merganser.multibody.tree.joints.joint import position_limits_generation
 from merganser.multibody.tree.joints.prismatic import PrismaticJoint
 from merganser.multibody.tree.joints.revolute import RevoluteJoint
@@ -198,6 +200,8 @@ class StepResults:
         The number of joint-limit rows (after the constraint rows in gamma and vc).
     limit_dof : ndarray (>= nl,), int64
         Each limit row's velocity index, negated minus one for an upper limit.
+    nt : int
+        The number of tendon rows (after the joint-limit rows in gamma and vc).
     iterations : int
     residual : float
     pd_u : ndarray (n,) or None
@@ -214,6 +218,7 @@ class StepResults:
         self.nc = 0
         self.m = 0
         self.nl = 0
+        self.nt = 0
         self.limit_dof = np.zeros(2 * nv, np.int64)
         self.iterations = 0
         self.residual = 0.0
@@ -298,7 +303,8 @@ class ContactStepper(DiscreteStepper):
         t = core.tables
         self.contacts = contacts
         self.constraints = ConstraintRows(core, constraint_specs)
-        nb, nq, nv, m = t.nb, t.nq, t.nv, self.constraints.m
+        nb, nq, nv = t.nb, t.nq, t.nv
+        m = self.constraints.m + self.constraints.tendon_max_rows    # (work arrays' rows)
         self._lam = np.zeros(nv, np.int64)               # velocity parents of M's factor
         self._by_factor = bool(velocity_parents(core.ip, self._lam)
                                and core.added_mass is None)
@@ -371,6 +377,14 @@ class ContactStepper(DiscreteStepper):
         return num_limit_rows(state.q, state.v, vstar, h, self.limit_qv, self.limit_lower,
                               self.limit_upper) > 0
 
+    def _tendon_rows_due(self, state, rows):
+        """Whether an active tendon constraint (of `rows`) violates a limit at the state's
+        positions, so that the step has tendon rows (`constraint_kernels.num_tendon_rows`;
+        Drake's SapDriver adds a tendon constraint to a step that starts so)."""
+        if not rows.tendon_max_rows:
+            return False
+        return num_tendon_rows(state.q, *rows.tendons) > 0
+
     def _rows(self, context):
         """The `ConstraintRows` of the constraints active in `context`."""
         core = self.core
@@ -388,7 +402,8 @@ class ContactStepper(DiscreteStepper):
         self.refresh_limits()           # before sizing the work arrays for the limit rows
         state = cache.state.eval(context)
         pcs = self.contacts.eval_point_contacts(context)
-        nc, m = pcs.nc, self._rows(context).m
+        rows = self._rows(context)
+        nc, m = pcs.nc, rows.m
         terms = core.eval_pd_terms(context)
         res.pd_u = None
         v0 = state.v
@@ -399,7 +414,8 @@ class ContactStepper(DiscreteStepper):
             if self.damped:
                 vdot = (self._implicitly_damped_acceleration(context, state)
                         if terms is None else None)
-            if vdot is not None and self._limit_rows_due(state, vdot):
+            if vdot is not None and (self._limit_rows_due(state, vdot)
+                                     or self._tendon_rows_due(state, rows)):
                 vdot = None
         if vdot is not None:
             if terms is None:
@@ -410,7 +426,8 @@ class ContactStepper(DiscreteStepper):
                 self._free_motion(v0, vdot_hat, res)
                 return res.v_next
         else:
-            res.reserve(nc, 3 * nc + m + (2 * self.limit_qv.shape[0] if self.has_limits else 0))
+            res.reserve(nc, 3 * nc + m + (2 * self.limit_qv.shape[0] if self.has_limits else 0)
+                        + rows.tendon_max_rows)
             res.nc, res.m = nc, m
             vdot = self.contact_free_motion_acceleration(context, res, penalty)
             if terms is None and nc + m == 0 and penalty is not None:
@@ -512,7 +529,7 @@ class ContactStepper(DiscreteStepper):
         np.multiply(vdot, self.core.time_step, out=res.v_next)
         res.v_next += v0
         res.tau_contact[:] = 0.0
-        res.nc, res.m, res.nl = 0, 0, 0
+        res.nc, res.m, res.nl, res.nt = 0, 0, 0, 0
         if res.gamma.shape[0]:
             res.gamma = np.zeros(0)
             res.vc = np.zeros(0)
@@ -569,7 +586,7 @@ class SapStepper(ContactStepper):
         h = core.time_step
         cr, w = self._rows(context), res.work
         limit_qv = self.limit_qv if self.has_limits else self.no_limits
-        it, residual, nl = sap_step(
+        it, residual, nl, nt = sap_step(
             self._sap_model, state.q, state.v, vdot, M, h,
             core.plant.get_stiction_tolerance(),
             near_rigid_factor(core.plant.get_sap_near_rigid_threshold()),
@@ -577,9 +594,9 @@ class SapStepper(ContactStepper):
             self.max_iterations, nc, m, pcs.node_a, pcs.node_b, pcs.p_WC, pcs.R_WC, pcs.phi0,
             pcs.k, pcs.d, pcs.tau, pcs.mu, res.v_next, res.gamma, res.vc, res.tau_contact,
             core.ip, core.fp, w.ws, cr.kinds, cr.int_params, cr.float_params, limit_qv,
-            self.limit_lower, self.limit_upper, res.limit_dof, w.J, w.w,
+            self.limit_lower, self.limit_upper, res.limit_dof, *cr.tendons, w.J, w.w,
             w.contact_work, w.constraint_work, w.vstar, w.solver, False)
-        res.iterations, res.residual, res.nl = it, residual, nl
+        res.iterations, res.residual, res.nl, res.nt = it, residual, nl, nt
         if it < 0:
             self._raise_not_converged(context.get_time(), h, nc, m, residual)
 
@@ -636,6 +653,15 @@ class LcpStepper(ContactStepper):
     """The complementarity solver (`multibody.contact.lcp`) on a `DiscreteProblem`."""
 
     approximation = "lcp"
+
+    def __init__(self, core, contacts, constraint_specs):
+        tendons = sum(isinstance(spec, TendonConstraintSpec) for spec in constraint_specs)
+        if tendons:
+            raise ValueError(
+                f"MultibodyPlant.finalize: discrete_contact_approximation 'lcp' does not "
+                f"support tendon constraints (the plant has {tendons}); expected 'sap', "
+                f"'similar' or 'lagged' (Drake's SAP solver)")
+        super().__init__(core, contacts, constraint_specs)
 
     def _solve(self, context, res, state, M, vdot, pcs, nc, m):
         rows = 3 * nc + m

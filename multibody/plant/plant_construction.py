@@ -8,7 +8,7 @@ checks and error messages.
 
 import functools
 
-from merganser.multibody.tree import MultibodyTree
+from merganser.multibody.tree import ConstraintArgumentError, MultibodyTree
 
 __all__ = ["PlantConstructionMixin"]
 
@@ -36,7 +36,7 @@ _FORWARDED = (
     "has_model_instance_named", "get_body_indices", "get_joint_indices",
     "get_joint_actuator_indices", "get_frame_indices", "get_body", "get_joint",
     "get_joint_actuator", "get_frame", "get_force_element", "get_constraint_specs",
-    "get_constraint_ids",
+    "get_constraint_ids", "num_tendon_constraints", "get_tendon_constraint_specs",
     "get_floating_base_bodies", "get_bodies_welded_to",
     # coordinates
     "get_position_names", "get_velocity_names", "get_state_names", "get_actuator_names",
@@ -65,6 +65,20 @@ def _forward(name):
 
 class PlantConstructionMixin:
     """Methods forwarded to ``self._tree`` (see the module docstring)."""
+
+    @functools.wraps(MultibodyTree.add_tendon_constraint)
+    def add_tendon_constraint(self, joints, a, offset=None, lower_limit=None,
+                              upper_limit=None, stiffness=None, damping=None):
+        self._tree._throw_if_finalized("add_tendon_constraint", "constraints")
+        approximation = str(self._discrete_contact_approximation.value)
+        if self.time_step() > 0 and approximation in ("tamsi", "lcp"):
+            raise ConstraintArgumentError(
+                f"add_tendon_constraint: plant '{self.get_name()}' uses the discrete contact "
+                f"approximation '{approximation}', which does not support tendon constraints; "
+                f"expected 'sap', 'similar' or 'lagged' (the SAP solver): call "
+                f"set_discrete_contact_approximation() first")
+        return self._tree.add_tendon_constraint(joints, a, offset, lower_limit, upper_limit,
+                                                stiffness, damping)
 
     def set_gravity_enabled(self, model_instance, is_enabled):
         """Enable or disable gravity on the bodies of `model_instance` (before finalize)."""

@@ -11,11 +11,11 @@ __all__, __getattr__, __dir__ = lazy_exports(__name__, {
     ".compiled_model": ("CompiledModel", "JOINT_NQ", "JOINT_NV", "JointType"),
     ".constraints": (
         "BallConstraintSpec", "CouplerConstraintSpec", "DistanceConstraintParams",
-        "DistanceConstraintSpec", "WeldConstraintSpec",
+        "DistanceConstraintSpec", "TendonConstraintSpec", "WeldConstraintSpec",
     ),
     ".element": ("MultibodyElement", "StateAccessor"),
     ".errors": (
-        "DuplicateElementError", "ElementLookupError", "TopologyError", "TreeLifecycleError",
+        "ConstraintArgumentError", "DuplicateElementError", "ElementLookupError", "TopologyError", "TreeLifecycleError",
     ),
     ".force_elements": (
         "DoorHinge", "DoorHingeConfig", "ForceElement", "LinearBushingRollPitchYaw",

@@ -1,4 +1,4 @@
-"""Declared constraint specifications: coupler, distance, ball and weld constraints.
+"""Declared constraint specifications: coupler, distance, ball, weld and tendon constraints.
 
 The tree only records what the user declared (``add_*_constraint``) after validating
 the arguments; the contact/constraint solvers enforce them. Each spec is a frozen
@@ -16,6 +16,7 @@ __all__ = [
     "BallConstraintSpec",
     "CouplerConstraintSpec",
     "DistanceConstraintSpec",
+    "TendonConstraintSpec",
     "WeldConstraintSpec",
 ]
 
@@ -127,6 +128,44 @@ class WeldConstraintSpec:
     def __post_init__(self):
         object.__setattr__(self, "X_AP", _frozen(self.X_AP))
         object.__setattr__(self, "X_BQ", _frozen(self.X_BQ))
+
+
+@dataclass(frozen=True)
+class TendonConstraintSpec:
+    """lₗ ≤ l(q) = aᵀ q + offset ≤ lᵤ over single-dof joints (Drake's TendonConstraintSpec).
+
+    Attributes
+    ----------
+    joints : tuple of int
+        The joints' indices (distinct, one position and one velocity each); q[i] is the
+        position of joints[i].
+    a : ndarray, shape (len(joints),)
+        The coefficients, a[i] of joints[i].
+    offset : float
+        The length offset (m or rad).
+    lower_limit, upper_limit : float
+        lₗ (-inf: none) and lᵤ (inf: none), at least one finite, lₗ ≤ lᵤ.
+    stiffness : float
+        > 0 (N/m or N·m/rad); inf for a near-rigid constraint.
+    damping : float
+        >= 0 (N·s/m or N·m·s/rad).
+    """
+
+    joints: tuple
+    a: np.ndarray = field(repr=False)
+    offset: float = 0.0
+    lower_limit: float = -np.inf
+    upper_limit: float = np.inf
+    stiffness: float = np.inf
+    damping: float = 0.0
+
+    def __post_init__(self):
+        object.__setattr__(self, "joints", tuple(int(j) for j in self.joints))
+        object.__setattr__(self, "a", _frozen(self.a))
+
+    def num_finite_limits(self) -> int:
+        """1 or 2: the rows the constraint adds to a step where it is violated."""
+        return int(np.isfinite(self.lower_limit)) + int(np.isfinite(self.upper_limit))
 
 
 class DistanceConstraintParams:

@@ -8,6 +8,7 @@ specific class or the built-in one (``RuntimeError`` for lifecycle problems,
 from __future__ import annotations
 
 __all__ = [
+    "ConstraintArgumentError",
     "DuplicateElementError",
     "ElementLookupError",
     "TopologyError",
@@ -27,6 +28,11 @@ class TreeLifecycleError(RuntimeError):
 class DuplicateElementError(RuntimeError, ValueError):
     """An element that a plant may have only one of was added again (e.g. a second
     gravity field): a RuntimeError, as Drake raises, and a ValueError."""
+
+
+class ConstraintArgumentError(RuntimeError, ValueError):
+    """A constraint's declaration was given a bad argument (pydrake raises RuntimeError;
+    also a ValueError)."""
 
 
 class ElementLookupError(RuntimeError, ValueError, LookupError):
