@@ -164,7 +164,8 @@ def _split_context(args, kwargs):
 
 
 class _PoseCache:
-    """Per-Context frame poses X_WF (slots, 4, 4) and geometry poses X_WG."""
+    """Per-Context frame poses X_WF (slots, 4, 4); ``engine``: the ProximityEngine last
+    posed from them (None after they change)."""
 
     def __init__(self):
         self.X_WF = np.tile(_EYE4, (1, 1, 1))     # the world frame alone
@@ -576,7 +577,9 @@ class SceneGraph(RendererQueries, LeafSystem):
         """The ProximityEngine with geometry poses updated for `context`."""
         cache = self._pose_cache.eval(context)
         engine = self._tables_for(self._model_for(context), self._filter_for(context))
-        engine.update_poses(cache.X_WF)
+        if cache.engine is not engine or engine.posed_from is not cache:
+            engine.update_poses(cache.X_WF)     # (not posed from these frame poses yet)
+            cache.engine, engine.posed_from = engine, cache
         return engine
 
     def _geometry_pose_in_world(self, context, geometry_id):

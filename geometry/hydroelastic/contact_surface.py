@@ -83,15 +83,30 @@ class ContactSurface:
         self.face_pressures = face_pressures
         self.face_pressure_gradients = (np.zeros(len(areas)) if face_pressure_gradients is None
                                         else face_pressure_gradients)
-        self.area = SurfaceArea(areas)
-        self.centroid = SurfaceCentroid((areas @ centroids / self.area) if self.area > 0.0 else (
-            centroids.mean(axis=0) if len(areas) else np.zeros(3)), centroids)
+        self._area = self._centroid = None       # made on first use (`area`, `centroid`)
         if representation is None:
             representation = (HydroelasticContactRepresentation.kTriangle
                               if self._all_triangles() else
                               HydroelasticContactRepresentation.kPolygon)
         self._representation = representation
         self._field = None
+
+    @property
+    def area(self):
+        """Total area (m², a float); ``area(face_index)`` is one face's."""
+        if self._area is None:
+            self._area = SurfaceArea(self.face_areas)
+        return self._area
+
+    @property
+    def centroid(self):
+        """Area centroid of the surface in W (m), ndarray (3,); ``centroid(face_index)``
+        is one face's."""
+        if self._centroid is None:
+            areas, centroids, area = self.face_areas, self.face_centroids_W, self.area
+            self._centroid = SurfaceCentroid((areas @ centroids / area) if area > 0.0 else (
+                centroids.mean(axis=0) if len(areas) else np.zeros(3)), centroids)
+        return self._centroid
 
     @property
     def polygons(self):

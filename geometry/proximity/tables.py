@@ -67,6 +67,8 @@ class ProximityEngine:
         self.rows = np.zeros((max(32, 8 * n), 10))
         self.out_pairs = np.zeros((self.rows.shape[0], 2), np.int64)
         self.npairs = 0
+        #: The pose cache (`SceneGraph`'s, per Context) X_WG was last computed from
+        self.posed_from = None
 
     def update_poses(self, X_WF):
         """Geometry poses from the frame poses X_WF (nslots, 4, 4)."""

@@ -6,7 +6,7 @@ import pytest
 
 from merganser.framework import DiagramBuilder
 from merganser.geometry import (
-    Box, GeometryInstance, IllustrationProperties,
+    Box, FramePoseVector, GeometryInstance, IllustrationProperties,
     ProximityProperties, RigidTransform, Role, Sphere,
 )
 from scene_graph_scenes import context_at_identity, two_sphere_scene
@@ -107,3 +107,24 @@ def test_context_edit_through_a_diagram_context():
     sg.remove_geometry(root, s, b)          # the scene graph's subcontext is edited
     sub = sg.get_my_context_from_root(root)
     assert sg.get_query_output_port().eval(sub).inspector().num_geometries() == 1
+
+
+def test_contexts_with_different_poses_query_their_own_poses_in_turn():
+    # the contexts share one proximity engine (per model and thread): each query poses it
+    # from its own context, including after another context's query and a pose change
+    sg, s, f, a, b = two_sphere_scene()
+    ctx, other = context_at_identity(sg, s, f), context_at_identity(sg, s, f)
+
+    def move(context, x):
+        poses = FramePoseVector()
+        poses.set_value(id=f, value=RigidTransform([x, 0, 0]))
+        sg.get_source_pose_port(s).fix_value(context, poses)
+
+    move(other, 0.5)
+    for _ in range(2):
+        assert _distances(sg, ctx) == [pytest.approx(1.0)]
+        assert _distances(sg, other) == [pytest.approx(0.5)]
+    move(ctx, -1.0)
+    assert _distances(sg, ctx) == [pytest.approx(2.0)]
+    assert _distances(sg, ctx) == [pytest.approx(2.0)]
+    assert _distances(sg, other) == [pytest.approx(0.5)]
