@@ -10,7 +10,7 @@ from merganser.framework import Simulator
 from merganser.geometry import RigidTransform
 from merganser.multibody import MultibodyPlant, SpatialInertia
 from merganser.multibody.batched import BatchedPlant
-from merganser.multibody.tree import FixedOffsetFrame, RevoluteJoint
+from merganser.multibody.tree import FixedOffsetFrame, QuaternionFloatingJoint, RevoluteJoint
 
 H = 1e-3
 
@@ -113,3 +113,27 @@ def test_batched_damped_free_motion_is_bitwise_the_plants():
         simulator.advance_to(40 * H)
         np.testing.assert_array_equal(envs.get_state()[e],
                                       plant.get_positions_and_velocities(context))
+
+
+def test_damped_free_body_solves_with_m_plus_h_d():
+    # a free body's six velocities each take h D (angular, translational damping)
+    plant = MultibodyPlant(H)
+    plant.set_discrete_contact_approximation("sap")
+    body = plant.add_rigid_body("body", SpatialInertia.make_from_central_inertia(
+        3.0, [0.02, -0.01, 0.05],
+        np.array([[0.05, 0.004, 0.0], [0.004, 0.12, -0.006], [0.0, -0.006, 0.16]])))
+    plant.add_joint(QuaternionFloatingJoint("free", plant.world_frame(), body.body_frame(),
+                                            angular_damping=2.0, translational_damping=30.0))
+    plant.finalize()
+    D = np.array([2.0] * 3 + [30.0] * 3)
+    context = plant.create_default_context()
+    plant.set_velocities(context, [3.0, -1.0, 2.0, 0.5, 0.2, -1.0])
+    v0 = plant.get_velocities(context)
+    q0 = plant.get_positions(context)
+    M = plant.calc_mass_matrix(context)
+    k = M @ plant.calc_forward_dynamics(context)
+    v1 = v0 + H * np.linalg.solve(M + H * np.diag(D), k)
+    Simulator(plant, context).advance_to(H)
+    np.testing.assert_allclose(plant.get_velocities(context), v1, rtol=1e-13, atol=1e-14)
+    np.testing.assert_allclose(plant.get_positions(context)[4:], q0[4:] + H * v1[3:],
+                               rtol=1e-14)
