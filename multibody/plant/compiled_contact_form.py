@@ -2,7 +2,8 @@
 point contact: its discrete update is the plant's TAMSI or SAP-family contact step.
 
 It applies where the plant's own compiled loop does (`multibody.batched.plant_loop`:
-point contact, no constraints, the one-call forward dynamics, no roll-pitch-yaw joint;
+point contact, constraints (SAP family) all active with their default parameters in the
+context, the one-call forward dynamics, no roll-pitch-yaw joint;
 its proximity geometries belong to the plant's bodies or the world), with the geometry
 query connected, no applied-force or per-instance actuation input connected or fixed,
 no locked joint and no PD-controlled actuator. The update is
@@ -16,7 +17,9 @@ the plant's own step raises or warns as block by block. Only the ``state`` outpu
 is compiled.
 
 Parameters ``p`` = [nq, nv, nu, offset of the actuation in u, h, N(q) = I (0 or 1), the
-penetration check's depth, I10 (nb x 10)]; arrays = (ip, fp, gravity, U (1, nu),
+penetration check's depth, whether the context deactivated a constraint or changed a
+distance constraint's parameters (1: the form declines every call, the plant's Python
+step applies them), I10 (nb x 10)]; arrays = (ip, fp, gravity, U (1, nu),
 actuators (2, nu), damping, quaternion starts, gains (1, nu), desired state (1, 2 nu),
 the contact scene's tables, the solver's settings, `env_scratch`, `contact_work`,
 q scratch, v scratch). The scene (geometries, collision filter, contact parameters) is
@@ -34,7 +37,7 @@ from merganser.multibody.batched.plant_loop import checked_contact_step
 
 __all__ = ["contact_plant_form", "plant_contact_update"]
 
-_HEAD = 7
+_HEAD = 8
 
 
 @kernel(allocates=True, inline=False)
@@ -44,6 +47,10 @@ def plant_contact_update(t, x, u, p, work, out, arrays):
     (ip, fp, g, U, actuators, damping, quat_starts, gains, XD, scene, solver, scratch,
      cwork, q, v) = arrays
     nq, nv, nu, off = int(p[0]), int(p[1]), int(p[2]), int(p[3])
+    if p[7] != 0.0:                  # the context's own constraint settings: Python's step
+        for i in range(out.shape[0]):
+            out[i] = np.nan
+        return
     nb = (p.shape[0] - _HEAD) // 10
     I10 = p[_HEAD:_HEAD + 10 * nb].reshape((1, nb, 10))
     for i in range(nu):
@@ -99,11 +106,14 @@ def contact_plant_form(plant, offset):
     core = plant._core
     t = core.tables
     head = np.array([t.nq, t.nv, t.nu, offset, core.time_step,
-                     float(bool(t.velocity_equals_qdot)), 0.0])
+                     float(bool(t.velocity_equals_qdot)), 0.0, 0.0])
 
     def parameters(context):
         scene = loop._scene(context)
         head[6] = core.contact_manager.penetration_check_depth(scene.tables.ids)
+        active = core.eval_active_constraints(context)
+        head[7] = float((active is not None and not active.all())
+                        or bool(core.eval_distance_constraint_overrides(context)))
         return np.concatenate([head, core.cache.inertia.eval(context).I10.ravel()])
 
     def arrays(context):

@@ -10,7 +10,10 @@ import math
 import numpy as np
 import pytest
 
-from merganser.framework import EventStatus, Simulator
+from merganser.framework import DiagramBuilder, EventStatus, Simulator
+from merganser.framework.compiled_diagram import (compile_diagram_dynamics,
+                                                  compiled_dynamics_status,
+                                                  unfuse_compiled_dynamics)
 from merganser.geometry import RigidTransform
 from merganser.multibody import MultibodyPlant, SpatialInertia
 from merganser.multibody.batched import plant_loop
@@ -140,10 +143,9 @@ def test_each_constraint_of_a_plant_with_a_coupler_and_a_tendon_switches_alone(i
         assert q[2] == pytest.approx(2.0 * q[3], abs=1e-6) and q[3] > 0.05
 
 
-def _double_pendulum(observed, lower=-0.4, upper=0.3):
-    """A damped double pendulum released horizontal under gravity, its joints tied by a
-    rigid tendon l = q0 - 2 q1 in [lower, upper] (one kinematic tree)."""
-    plant = MultibodyPlant(H)
+def _add_double_pendulum(plant, lower=-0.4, upper=0.3):
+    """A damped double pendulum, its joints tied by a rigid tendon l = q0 - 2 q1 in
+    [lower, upper] (one kinematic tree); returns the tendon's id."""
     parent = plant.world_frame()
     joints = []
     for i in range(2):
@@ -155,7 +157,14 @@ def _double_pendulum(observed, lower=-0.4, upper=0.3):
             [0, 1, 0], damping=0.05)))
         parent = plant.add_frame(FixedOffsetFrame(f"end{i}", link.body_frame(),
                                                   RigidTransform([0, 0, -0.2])))
-    plant.add_tendon_constraint(joints, [1.0, -2.0], lower_limit=lower, upper_limit=upper)
+    return plant.add_tendon_constraint(joints, [1.0, -2.0], lower_limit=lower,
+                                       upper_limit=upper)
+
+
+def _double_pendulum(observed):
+    """The double pendulum released from l = 0.2 under gravity, alone in a Simulator."""
+    plant = MultibodyPlant(H)
+    _add_double_pendulum(plant)
     plant.finalize()
     simulator = Simulator(plant)
     context = simulator.get_mutable_context()
@@ -187,6 +196,37 @@ def test_the_compiled_loop_equals_the_tendon_plant_observed_step_by_step(monkeyp
     # rows' violation (free, the pendulum would swing far past them)
     assert lengths.min() < -0.4 + 1e-3 and lengths.max() > 0.3 - 1e-3
     assert lengths.min() > -0.4 - 5e-3 and lengths.max() < 0.3 + 5e-3
+
+
+@pytest.mark.parametrize("deactivate_at", [None, 0.0, 0.2])
+def test_a_compiled_diagram_equals_block_by_block_and_applies_a_deactivation(deactivate_at):
+    runs = []
+    for compiled in (True, False):
+        builder = DiagramBuilder()
+        plant = builder.add_system(MultibodyPlant(H))
+        tendon_id = _add_double_pendulum(plant)
+        plant.finalize()
+        diagram = builder.build()
+        simulator = Simulator(diagram)
+        root = simulator.get_mutable_context()
+        context = diagram.get_subsystem_context(plant, root)
+        plant.set_positions(context, [1.2, 0.5])
+        if compiled:
+            assert compile_diagram_dynamics(diagram, root), compiled_dynamics_status(root)
+        else:
+            unfuse_compiled_dynamics(root)
+        if deactivate_at is not None:
+            simulator.advance_to(deactivate_at)
+            plant.set_constraint_active_status(context, tendon_id, False)
+        simulator.advance_to(0.6)
+        q = plant.get_positions(context)
+        runs.append((plant.get_positions_and_velocities(context).copy(), q[0] - 2 * q[1]))
+        assert not compiled or compiled_dynamics_status(root).path == "compiled"
+    np.testing.assert_array_equal(runs[0][0], runs[1][0])
+    if deactivate_at is None:
+        assert -0.4 - 5e-3 < runs[0][1] < 0.3 + 5e-3
+    else:                                  # free, the swing carries l past a limit
+        assert not -0.4 < runs[0][1] < 0.3
 
 
 def _two_joint_plant(time_step=H, approximation="sap"):
