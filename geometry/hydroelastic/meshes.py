@@ -134,16 +134,19 @@ def make_box_volume_mesh(size, resolution_hint, hydroelastic_modulus):
     the smallest dimension), represented exactly.
 
     The box is split into six frusta, the region closest to each face: the face and the
-    matching face of the inner box of half sizes h - m. On the frustum of face (a, ±) the
-    field is the affine d = h_a - |x_a|, so every tet inside it interpolates it exactly.
-    Each frustum is a grid of cells of about `resolution_hint` (trilinear map of the unit
-    cube, Kuhn tetrahedra mirrored about the face's mid lines, so that the mesh has the
-    box's symmetries and a level box's quadrature points carry no couple), or, without a
-    hint, of 2 x 2 cells across the face and one
-    deep: the coarsest grid whose quadrature points on a face do not all lie on a line
-    (the field is exact either way; Drake's compliant box, likewise, ignores the
-    resolution hint). The tets the trilinear map flattens (where the inner box is a
-    point, a segment or flat) have no volume and are left out.
+    matching face of the inner box of half sizes h - m (the medial axis: a point, a
+    segment or a rectangle). On the frustum of face (a, ±) the field is the affine
+    d = h_a - |x_a|, so every tet inside it interpolates it exactly.
+
+    Without a hint (the compliant box of a SceneGraph, as Drake's, which ignores the
+    resolution hint for boxes) the mesh is Drake's MakeBoxVolumeMeshWithMaAndSymmetricTriangles
+    tessellation: each face split into the four triangles about its center, each triangle
+    joined to the matching triangle of the inner face (`_box_medial_axis_mesh`). With a
+    hint each frustum is a grid of cells of about `resolution_hint` (trilinear map of the
+    unit cube, Kuhn tetrahedra mirrored about the face's mid lines, so that the mesh has
+    the box's symmetries and a level box's quadrature points carry no couple); the tets
+    the trilinear map flattens (where the inner box is a point, a segment or flat) have no
+    volume and are left out.
 
     Parameters
     ----------
@@ -160,14 +163,16 @@ def make_box_volume_mesh(size, resolution_hint, hydroelastic_modulus):
     """
     half = 0.5 * np.asarray(size, float)
     m = half.min()
+    if resolution_hint is None:
+        verts, tets, w = _box_medial_axis_mesh(half)
+        return VolumeMesh(verts, tets, hydroelastic_modulus * w)
     verts, tets, pres = [], [], []
     offset = 0
-    nw = 1 if resolution_hint is None else cells_for(m, resolution_hint, 1)
+    nw = cells_for(m, resolution_hint, 1)
     for a in range(3):
         b, c = (a + 1) % 3, (a + 2) % 3
-        nb, nc = (2, 2) if resolution_hint is None else (
-            cells_for(2.0 * half[b], resolution_hint, 1),
-            cells_for(2.0 * half[c], resolution_hint, 1))
+        nb, nc = (cells_for(2.0 * half[b], resolution_hint, 1),
+                  cells_for(2.0 * half[c], resolution_hint, 1))
         g = (_grid_vertices(nb, nc, nw) + 1.0) * 0.5  # (u, v, w) in [0, 1]^3
         u, v, w = g[:, 0], g[:, 1], g[:, 2]
         for sgn in (-1.0, 1.0):
@@ -181,6 +186,100 @@ def make_box_volume_mesh(size, resolution_hint, hydroelastic_modulus):
             offset += P.shape[0]
     verts, tets = np.concatenate(verts), np.concatenate(tets)
     return VolumeMesh(verts, tets[_has_volume(verts, tets)], np.concatenate(pres))
+
+
+def _box_medial_axis_mesh(half):
+    """(vertices (n, 3), tetrahedra (k, 4), extent w (n,)) of the box of half sizes
+    `half`: per face (a, ±), the four triangles (F, V_i, V_j) of the face's center F and
+    its edges V_i V_j, each joined to the matching triangle (F', M_i, M_j) of the inner
+    box's face (M_i: the inner box's corner of V_i, at distance m from the three faces
+    meeting at V_i; F' its face's center) into a prism of three tets, or, where the inner
+    face is a segment or a point, to its edge M_i M_j into the pyramid of F over
+    V_i V_j M_j M_i (two tets, one if M_i = M_j). Every quadrilateral is split by the
+    diagonal through its lowest vertex index, so that neighbouring cells share faces (a
+    conforming mesh); tets with repeated vertices or no volume are left out. w is 0 on
+    the boundary, 1 on the inner box. Each tet lies in one frustum, where
+    d = h_a - |x_a| is affine: w = d / m exactly."""
+    m = float(half.min())
+    inner = half - m
+    inner[inner <= 1e-14 * max(1.0, m)] = 0.0      # Drake's relative tolerance
+    index, points, extent = {}, [], []
+
+    def vertex(p, wv):
+        key = tuple(np.round(p / max(m, 1e-300), 12) + 0.0)
+        k = index.get(key)
+        if k is None:
+            k = index[key] = len(points)
+            points.append(p)
+            extent.append(wv)
+        return k
+
+    tets = []
+    corners = ((-1, -1), (1, -1), (1, 1), (-1, 1))      # around the face
+    for a in range(3):
+        b, c = (a + 1) % 3, (a + 2) % 3
+        for sgn in (-1.0, 1.0):
+            F = np.zeros(3)
+            F[a] = sgn * half[a]
+            Fi = F.copy()
+            Fi[a] = sgn * inner[a]
+            V, M = [], []
+            for sb, sc in corners:
+                p = F.copy()
+                p[b], p[c] = sb * half[b], sc * half[c]
+                q = Fi.copy()
+                q[b], q[c] = sb * inner[b], sc * inner[c]
+                V.append(vertex(p, 0.0))
+                M.append(vertex(q, 1.0))
+            f = vertex(F, 0.0)
+            flat = inner[b] == 0.0 or inner[c] == 0.0     # the inner face: a segment or a point
+            fi = None if flat else vertex(Fi, 1.0)
+            for e in range(4):
+                i, j = e, (e + 1) % 4
+                if fi is not None:
+                    tets.extend(_prism_tets((f, V[i], V[j]), (fi, M[i], M[j])))
+                else:                               # the pyramid F over V_i V_j M_j M_i
+                    tets.extend((f,) + tri for tri in _quad_triangles(V[i], V[j], M[j], M[i]))
+    verts = np.array(points)
+    tets = np.array(tets, np.int64).reshape(-1, 4)
+    tets = tets[np.array([len(set(t)) == 4 for t in tets.tolist()], bool)]
+    tets = tets[_has_volume(verts, tets)]
+    V = verts[tets]
+    negative = np.einsum("ij,ij->i", np.cross(V[:, 1] - V[:, 0], V[:, 2] - V[:, 0]),
+                         V[:, 3] - V[:, 0]) < 0.0
+    tets[negative, 2], tets[negative, 3] = tets[negative, 3], tets[negative, 2].copy()
+    return verts, tets, np.array(extent)
+
+
+def _quad_triangles(p, q, r, t):
+    """The quadrilateral p q r t (cyclic; global vertex indices, two may coincide) as two
+    triangles split by the diagonal through its lowest index (one triangle if it has
+    three distinct vertices)."""
+    quad = [p, q, r, t]
+    k = min(range(4), key=lambda i: (quad[i], i))
+    a, b, c, d = (quad[(k + i) % 4] for i in range(4))
+    return [(a, b, c), (a, c, d)]
+
+
+def _prism_tets(bottom, top):
+    """The three tets of the prism with triangles `bottom` (A, B, C) and `top` (A', B',
+    C') (A' above A, ...; global vertex indices), its quadrilateral sides split by the
+    diagonal through their lowest index (Dompierre et al. 1999)."""
+    six = list(bottom) + list(top)
+    k = min(range(6), key=lambda i: (six[i], i))
+    r = k % 3                                   # rotate so the lowest is A (or A')
+    bot = [bottom[(r + i) % 3] for i in range(3)]
+    tp = [top[(r + i) % 3] for i in range(3)]
+    if k >= 3:                                  # the lowest is on top: swap the triangles
+        bot, tp = tp, bot
+    A, B, C = bot
+    A2, B2, C2 = tp
+    tets = [(A, A2, B2, C2)]                    # the corner at A'
+    if min(B, C2) < min(C, B2):                 # the side B C C' B' split by B-C'
+        tets += [(A, B, C, C2), (A, B, C2, B2)]
+    else:                                       # ... by C-B'
+        tets += [(A, B, C, B2), (A, C, C2, B2)]
+    return tets
 
 
 def _has_volume(verts, tets):
@@ -229,11 +328,19 @@ def _oriented(verts, tris, center=None):
 
 
 def make_box_surface_mesh(size, resolution_hint=None):
-    """Surface mesh of a box, each face a grid of cells of about `resolution_hint` (m)
-    (one cell per face if None)."""
+    """Surface mesh of a box, each face a grid of cells of about `resolution_hint` (m),
+    or, if None, the four triangles about each face's center (Drake's rigid box,
+    MakeBoxSurfaceMeshWithSymmetricTriangles, which ignores the hint: the boundary of
+    `make_box_volume_mesh`'s mesh without a hint)."""
     half = 0.5 * np.asarray(size, float)
-    counts = [1, 1, 1] if resolution_hint is None else [
-        cells_for(2.0 * h, resolution_hint, 1) for h in half]
+    if resolution_hint is None:
+        verts, tets, _ = _box_medial_axis_mesh(half)
+        tris = np.asarray(boundary_triangles(tets), np.int64)
+        used = np.unique(tris)
+        remap = np.zeros(verts.shape[0], np.int64)
+        remap[used] = np.arange(used.size)
+        return _oriented(verts[used], remap[tris])
+    counts = [cells_for(2.0 * h, resolution_hint, 1) for h in half]
     verts, tris = _cube_surface(counts)
     return _oriented(verts * half, tris)
 

@@ -159,9 +159,8 @@ def make_representation(shape, props, gid=None):
     if kind == "rigid":
         if isinstance(shape, HalfSpace):
             return HydroelasticRepresentation(False, "plane")
-        if isinstance(shape, Box):
-            return _surface(make_box_surface_mesh(
-                shape.size(), hint))
+        if isinstance(shape, Box):          # the hint is ignored (as in Drake)
+            return _surface(make_box_surface_mesh(shape.size()))
         if isinstance(shape, Sphere):
             return _surface(make_sphere_surface_mesh(
                 shape.radius(), hint))

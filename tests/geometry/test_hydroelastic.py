@@ -15,6 +15,7 @@ from merganser.geometry.hydroelastic import (
     make_cylinder_volume_mesh, make_ellipsoid_surface_mesh, make_ellipsoid_volume_mesh,
     make_representation, make_sphere_surface_mesh, make_sphere_volume_mesh,
 )
+from merganser.geometry.proximity.vtk_volume_mesh import boundary_triangles
 from merganser.geometry.hydroelastic.slicing_kernels import (
     clip_triangles_in_slab, clip_triangles_in_tets, equal_pressure_polygons, polygon_quadrature,
     slice_tets_with_plane,
@@ -60,9 +61,10 @@ def test_sphere_mesh_volume_converges_and_pressure_is_zero_on_the_surface():
     assert errors[0] > errors[1] > errors[2] and errors[2] < 0.02
 
 
-def test_box_mesh_fills_the_box_with_the_exact_distance_field():
+@pytest.mark.parametrize("hint", [0.02, None])
+def test_box_mesh_fills_the_box_with_the_exact_distance_field(hint):
     size = np.array([0.2, 0.1, 0.06])
-    m = make_box_volume_mesh(size, 0.02, E)
+    m = make_box_volume_mesh(size, hint, E)
     assert tet_volumes(m).sum() == pytest.approx(size.prod(), rel=1e-12)
     # the field at the vertices is the distance to the boundary over m
     half = size / 2
@@ -79,6 +81,28 @@ def test_box_mesh_fills_the_box_with_the_exact_distance_field():
     exact = E / half.min() * 4.0 * (a * b * delta - (a + b) * delta ** 2 / 2 + delta ** 3 / 3)
     assert force[2] == pytest.approx(exact, rel=1e-12)
     assert area == pytest.approx(4 * a * b, rel=1e-12)
+
+
+@pytest.mark.parametrize("size, tets", [
+    ([0.1, 0.1, 0.1], 24),          # medial axis a point
+    ([0.1, 0.1, 0.3], 32),          # a segment
+    ([0.4, 0.2, 0.1], 48),          # a rectangle
+])
+def test_box_mesh_without_a_hint_is_drakes_conforming_symmetric_tessellation(size, tets):
+    # Drake's compliant box (MakeBoxVolumeMeshWithMaAndSymmetricTriangles): each face
+    # four triangles about its center, the medial axis respected, no resolution hint
+    m = make_box_volume_mesh(size, None, E)
+    assert m.tetrahedra.shape[0] == tets
+    assert (tet_volumes(m) > 0).all()
+    assert tet_volumes(m).sum() == pytest.approx(np.prod(size), rel=1e-12)
+    faces = boundary_triangles(m.tetrahedra)     # conforming: inner faces come in pairs
+    assert faces.shape[0] == 24
+    half = np.array(size) / 2
+    centers = m.vertices_G[faces].mean(axis=1)
+    assert np.isclose(np.abs(centers), half).any(axis=1).all()     # on the box's faces
+    rigid = make_box_surface_mesh(size)          # Drake's rigid box: the same 24 triangles
+    assert rigid.triangles.shape[0] == 24
+    np.testing.assert_allclose(np.abs(rigid.normals_G).sum(axis=1), 1.0)
 
 
 def test_sphere_slice_matches_the_closed_form_and_converges_at_second_order():
