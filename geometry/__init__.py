@@ -1,6 +1,6 @@
 """geometry package: poses (RigidTransform, RotationMatrix, RollPitchYaw), quaternion
 helpers, shapes, SceneGraph with its roles, properties, collision filters and proximity
-queries (QueryObject)."""
+queries (QueryObject), and PointCloud (pydrake.perception's)."""
 
 from merganser.framework.lazy_exports import lazy_exports
 
@@ -19,6 +19,7 @@ __all__, __getattr__, __dir__ = lazy_exports(__name__, {
     ".hydroelastic.surface_field": ("SurfaceMeshFieldLinear",),
     ".mesh_source": ("InMemoryMesh", "MemoryFile", "MeshSource"),
     ".plane": ("Plane",),
+    ".point_cloud": ("BaseField", "Fields", "PointCloud"),
     ".polygon_surface_mesh": ("PolygonSurfaceMesh", "SurfacePolygon"),
     ".geometry_configuration_vector": ("GeometryConfigurationVector",),
     ".geometry_version": ("GeometryVersion",),

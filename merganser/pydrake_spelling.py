@@ -28,7 +28,8 @@ It is one mechanism, applied once at import:
 
 A few pydrake names follow no rule (``UniformlyRandomRPY``, ``PiecewisePolynomial.isApprox``,
 ``ContactSurface.HasGradE_M``, the privately bound ``_AddExternalConstraint`` and
-``_ExternalSystemConstraint``); `IRREGULAR_NAMES` gives them too.
+``_ExternalSystemConstraint``, Meshcat's private test hooks ``_GetPackedObject`` and
+``_InjectWebsocketMessage``); `IRREGULAR_NAMES` gives them too.
 
 Keyword arguments need no mapping: pydrake's are snake_case already (``time_step=``,
 ``size=``). Names whose pydrake spelling does not follow the rule (``SetFreeBodyPose``
@@ -61,6 +62,10 @@ IRREGULAR_NAMES = {
     # pydrake binds these privately
     "add_external_constraint": "_AddExternalConstraint",
     "ExternalSystemConstraint": "_ExternalSystemConstraint",
+    # private in both: Meshcat's test hooks (the server's scene tree, a browser's message)
+    "_get_packed_object": "_GetPackedObject", "_get_packed_transform": "_GetPackedTransform",
+    "_get_packed_property": "_GetPackedProperty",
+    "_inject_websocket_message": "_InjectWebsocketMessage",
 }
 
 
@@ -106,7 +111,7 @@ def _forwarder(name, member):
 
 def _spell_class(cls):
     for name, member in list(vars(cls).items()):
-        if not _SNAKE.match(name):
+        if not _SNAKE.match(name) and name not in IRREGULAR_NAMES:
             continue
         if not (inspect.isfunction(member) or isinstance(member, (classmethod, staticmethod, property))):
             continue

@@ -1,5 +1,11 @@
 """The self-contained HTML replay page: the meshcat viewer bundle, the scene commands and a
-time slider, all inline (no network access when it is opened).
+time slider, all inline (no network access when it is opened); or, for a zip of the page
+(`Meshcat.static_zip`), the same page loading the bundle from ``main.min.js`` beside it.
+
+The scene commands are the msgpack messages the live server sends, each embedded as a
+``data:application/octet-binary;base64,...`` URI (as Drake's StaticHtml embeds them) in the
+JSON list ``<script type="application/json" id="merganser-commands">``; the page decodes
+each and hands it to the viewer's ``handle_command_bytearray``, as a websocket message.
 
 Page contract (used by the browser test and by anyone scripting the page):
 
@@ -16,9 +22,21 @@ Page contract (used by the browser test and by anyone scripting the page):
 
 from __future__ import annotations
 
+import base64
 import html
+import json
 
-__all__ = ["render_static_html"]
+__all__ = ["MESSAGE_URI_PREFIX", "command_uris", "render_static_html"]
+
+#: The prefix of each embedded command (msgpack bytes, base64).
+MESSAGE_URI_PREFIX = "data:application/octet-binary;base64,"
+
+
+def command_uris(messages):
+    """The JSON list of data URIs of msgpack `messages` (bytes), safe in a <script>."""
+    return json.dumps([MESSAGE_URI_PREFIX + base64.b64encode(m).decode("ascii")
+                       for m in messages], separators=(",", ":"))
+
 
 _STYLE = """
 body { margin: 0; overflow: hidden; font-family: sans-serif; }
@@ -32,24 +50,13 @@ body { margin: 0; overflow: hidden; font-family: sans-serif; }
 
 _SCRIPT = r"""
 (function () {
-  function decode(value) {
-    if (Array.isArray(value)) { return value.map(decode); }
-    if (value !== null && typeof value === "object") {
-      if (typeof value.__base64__ === "string") {
-        var raw = atob(value.__base64__), bytes = new Uint8Array(raw.length);
-        for (var i = 0; i < raw.length; i++) { bytes[i] = raw.charCodeAt(i); }
-        return bytes;
-      }
-      var out = {};
-      for (var key in value) { out[key] = decode(value[key]); }
-      return out;
-    }
-    return value;
-  }
-  var commands = decode(JSON.parse(
-      document.getElementById("merganser-commands").textContent));
   var viewer = new MeshCat.Viewer(document.getElementById("meshcat-pane"));
-  commands.forEach(function (cmd) { viewer.handle_command(cmd); });
+  JSON.parse(document.getElementById("merganser-commands").textContent).forEach(
+    function (uri) {
+      var raw = atob(uri.slice(uri.indexOf(",") + 1)), bytes = new Uint8Array(raw.length);
+      for (var i = 0; i < raw.length; i++) { bytes[i] = raw.charCodeAt(i); }
+      viewer.handle_command_bytearray(bytes);
+    });
 
   var slider = document.getElementById("merganser-time");
   var clock = document.getElementById("merganser-clock");
@@ -102,23 +109,31 @@ _SCRIPT = r"""
 """
 
 
-def render_static_html(bundle, bundle_version, commands_json, duration, title):
+def render_static_html(bundle, bundle_version, messages, duration, title,
+                       bundle_src=None):
     """The replay page.
 
     Parameters
     ----------
     bundle : str
-        The meshcat viewer's JavaScript (``main.min.js`` of the meshcat package).
+        The meshcat viewer's JavaScript (``main.min.js`` of the meshcat package), inlined;
+        unused when `bundle_src` is given.
     bundle_version : str
         Its version (noted in the page).
-    commands_json : str
-        JSON list of meshcat commands, safe inside a <script> element.
+    messages : list of bytes
+        The scene's commands, each msgpack-encoded as the live server sends it.
     duration : float
         Length of the recording (s); 0 hides the time slider.
     title : str
+    bundle_src : str, optional
+        A relative URL to load the bundle from instead of inlining it (the zip's
+        ``main.min.js``).
     """
     script = _SCRIPT.replace("DURATION", repr(float(duration)))
-    bundle = bundle.replace("</script", "<\\/script")
+    if bundle_src is None:
+        viewer = "<script>" + bundle.replace("</script", "<\\/script") + "</script>"
+    else:
+        viewer = f'<script src="{html.escape(bundle_src)}"></script>'
     return "\n".join([
         "<!DOCTYPE html>", "<html>", "<head>", '<meta charset="utf-8">',
         f"<title>{html.escape(title)}</title>", f"<style>{_STYLE}</style>", "</head>",
@@ -129,6 +144,7 @@ def render_static_html(bundle, bundle_version, commands_json, duration, title):
         '<pre id="merganser-scene-objects" hidden></pre>',
         f"<!-- meshcat viewer {html.escape(bundle_version)} (three.js and its other "
         f"libraries; licenses in the meshcat package's main.min.js.LICENSE.txt) -->",
-        f"<script>{bundle}</script>",
-        f'<script type="application/json" id="merganser-commands">{commands_json}</script>',
+        viewer,
+        f'<script type="application/json" id="merganser-commands">'
+        f'{command_uris(messages)}</script>',
         f"<script>{script}</script>", "</body>", "</html>", ""])

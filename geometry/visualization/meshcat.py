@@ -6,11 +6,18 @@ The scene is kept here as the list of meshcat commands that produce it (``set_ob
 
 - exported as one HTML file (`static_html`, `save_static_html`) that embeds the meshcat
   viewer bundle (three.js included) read from the installed ``meshcat`` package, the
-  commands, and a time slider for the recording; it replays offline, with no server;
+  commands, and a time slider for the recording; it replays offline, with no server
+  (`static_zip`: the same as a zip of a thin page and the bundle);
 - shown live (`start_server` / `web_url`): a server in this process
   (`geometry.visualization.meshcat_server`) serves the viewer page and sends the commands
   to every connected browser over a websocket; host, port and URL come from
-  `MeshcatParams`.
+  `MeshcatParams`. What a browser sends back (button clicks, slider moves, gamepad state,
+  its camera pose) is applied as Drake applies it (`_handle_message`; tests inject such
+  messages with `_inject_websocket_message`).
+
+The last command per path (per path and property) is the server's scene tree:
+`_get_packed_object`, `_get_packed_transform` and `_get_packed_property` give its msgpack
+bytes, as Drake's private getters do.
 
 Recording (`start_recording`, `stop_recording`, `publish_recording`) keyframes every
 `set_transform` / `set_property` given a ``time_in_recording`` (the visualizers pass the
@@ -21,20 +28,26 @@ Paths are "/"-separated; a path not starting with "/" is relative to "/merganser
 
 from __future__ import annotations
 
-import base64
-import json
+import inspect
 import math
+import threading
+import warnings
 from pathlib import Path
 
 import numpy as np
 
+from merganser.geometry.point_cloud import PointCloud
+from merganser.geometry.rigid_transform import RigidTransform
+from merganser.geometry.rotation_matrix import RotationMatrix
+from merganser.geometry.triangle_surface_mesh import TriangleSurfaceMesh
 from merganser.geometry.visualization.meshcat_animation import MeshcatAnimation
 from merganser.geometry.visualization.meshcat_buffers import (
     OrthographicCamera, PerspectiveCamera, SideOfFaceToRender, camera_object, line_object,
-    surface_arrays, triangle_mesh_object)
-from merganser.geometry.visualization.meshcat_controls import MeshcatControls
+    point_cloud_object, surface_arrays, triangle_mesh_object)
+from merganser.geometry.visualization.meshcat_controls import Gamepad, MeshcatControls
 from merganser.geometry.visualization.meshcat_params import MeshcatParams, web_url_from_pattern
-from merganser.geometry.visualization.meshcat_shapes import shape_to_object
+from merganser.geometry.visualization.meshcat_shapes import (image_data_uri, shape_to_object,
+                                                              with_diffuse_map)
 
 __all__ = ["Meshcat", "MeshcatParams", "MeshcatUnavailableError", "meshcat_viewer_bundle",
            "start_meshcat"]
@@ -116,6 +129,68 @@ def _matrix4(fn, X):
     return X
 
 
+def _property_value(value):
+    """A property value typed as Drake's SetProperty overloads send it (bool, double,
+    vector<double>, string); other values (dicts of the viewer's own) as they are."""
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    if isinstance(value, (int, float, np.integer, np.floating)):
+        return float(value)
+    if isinstance(value, (list, tuple, np.ndarray)):
+        array = np.asarray(value)
+        if array.ndim == 1 and (np.issubdtype(array.dtype, np.integer)
+                                or np.issubdtype(array.dtype, np.floating)):
+            return [float(v) for v in array]
+    return value
+
+
+def _shape_form(shape, rgba=None, diffuse_map=""):
+    if isinstance(shape, dict):
+        return shape
+    return with_diffuse_map(shape_to_object(shape, rgba), shape, diffuse_map)
+
+
+def _cloud_form(cloud, point_size=0.001, rgba=(0.9, 0.9, 0.9, 1.0)):
+    return point_cloud_object("set_object", cloud, point_size, rgba)
+
+
+def _mesh_form(mesh, rgba=(0.1, 0.1, 0.1, 1.0), wireframe=False, wireframe_line_width=1.0,
+               side=SideOfFaceToRender.kDoubleSide):
+    if not isinstance(mesh, TriangleSurfaceMesh):
+        raise TypeError(f"Meshcat.set_object: mesh must be a TriangleSurfaceMesh, got "
+                        f"{type(mesh).__name__}")
+    return triangle_mesh_object("set_object", mesh.vertex_array().T, mesh.index_array().T,
+                                rgba=rgba, wireframe=wireframe,
+                                wireframe_line_width=wireframe_line_width, side=side)
+
+
+_FORM_SIGNATURES = {
+    _shape_form: 'shape, rgba=None, diffuse_map=""',
+    _cloud_form: "cloud, point_size=0.001, rgba=Rgba(0.9, 0.9, 0.9, 1)",
+    _mesh_form: "mesh, rgba=Rgba(0.1, 0.1, 0.1, 1), wireframe=False, "
+                "wireframe_line_width=1.0, side=SideOfFaceToRender.kDoubleSide",
+}
+
+
+def _object_form(args, kwargs):
+    """The set_object overload of these arguments: by keyword (shape=, cloud=, mesh=), else
+    by the type of the first positional one."""
+    named = [key for key in ("shape", "cloud", "mesh") if key in kwargs]
+    if len(named) > 1:
+        raise TypeError(f"Meshcat.set_object: give one of shape=, cloud= or mesh=, got "
+                        f"{', '.join(k + '=' for k in named)}")
+    if named:
+        return {"shape": _shape_form, "cloud": _cloud_form, "mesh": _mesh_form}[named[0]]
+    if not args:
+        raise TypeError("Meshcat.set_object: give the object to set (a Shape or a "
+                        "three.js dict, a PointCloud or a TriangleSurfaceMesh) after path")
+    if isinstance(args[0], PointCloud):
+        return _cloud_form
+    if isinstance(args[0], TriangleSurfaceMesh):
+        return _mesh_form
+    return _shape_form
+
+
 class Meshcat(MeshcatControls):
     """A meshcat scene (see the module docstring), with Drake's sliders and buttons
     (`geometry.visualization.meshcat_controls`: values held for the program,
@@ -139,6 +214,7 @@ class Meshcat(MeshcatControls):
     SideOfFaceToRender = SideOfFaceToRender
     PerspectiveCamera = PerspectiveCamera
     OrthographicCamera = OrthographicCamera
+    Gamepad = Gamepad
 
     def __init__(self, params=None, port=None, *, start_server=False):
         super().__init__()
@@ -153,6 +229,8 @@ class Meshcat(MeshcatControls):
         self._set_while_recording = True
         self._published = None    # set_animation command
         self._server = None
+        self._camera_pose = None  # X_WC a browser reported (Drake's camera frame)
+        self._messages = threading.Lock()
         for initial in self._params.initial_properties:
             self.set_property(initial.path, initial.property, initial.value)
         if start_server or params is not None or port is not None:
@@ -176,7 +254,8 @@ class Meshcat(MeshcatControls):
 
             try:
                 self._server = MeshcatServer(self._params.host, self._params.port,
-                                             self._scene_commands, _viewer_root())
+                                             self._scene_commands, _viewer_root(),
+                                             receive=self._handle_message)
             except ImportError as error:
                 raise MeshcatUnavailableError(
                     f"Meshcat.start_server needs the 'meshcat' package (and its tornado "
@@ -223,18 +302,50 @@ class Meshcat(MeshcatControls):
             self._server.broadcast(cmd)
 
     # ---- scene ---------------------------------------------------------------------------
-    def set_object(self, path, shape_or_object=None, rgba=None, *, shape=None):
-        """Set the object at `path`: a geometry Shape (drawn with `rgba`; pydrake's keyword
-        ``shape=``) or a three.js object JSON dict."""
-        if (shape_or_object is None) == (shape is None):
-            raise TypeError("Meshcat.set_object: give the shape once (positionally or as "
-                            "shape=)")
-        if shape_or_object is None:
-            shape_or_object = shape
+    def set_object(self, path, *args, **kwargs):
+        """Set the object at `path` (drawn at ``<path>/<object>``), replacing what was there.
+        Drake's three overloads, told apart by the keyword or by the type of the first
+        argument after `path`:
+
+        - ``set_object(path, shape, rgba=None, diffuse_map="")``: a geometry Shape (or a
+          three.js object JSON dict) in `rgba` (default (0.9, 0.9, 0.9, 1); a Mesh without
+          one keeps its file's materials), textured by the image file `diffuse_map`
+          (`meshcat_shapes.with_diffuse_map`: not on a Mesh or a Convex);
+        - ``set_object(path, cloud, point_size=0.001, rgba=(0.9, 0.9, 0.9, 1))``: a
+          PointCloud's xyzs as points of `point_size`, colored by its rgbs when it has
+          them, else by `rgba`;
+        - ``set_object(path, mesh, rgba=(0.1, 0.1, 0.1, 1), wireframe=False,
+          wireframe_line_width=1.0, side=SideOfFaceToRender.kDoubleSide)``: a
+          TriangleSurfaceMesh.
+
+        Parameters
+        ----------
+        path : str
+            The scene path ("/"-separated; relative paths are under /merganser).
+        shape : Shape or dict
+        cloud : PointCloud
+        mesh : TriangleSurfaceMesh
+        rgba : Rgba or array_like, shape (4,)
+        diffuse_map : str or Path
+        point_size : float
+            > 0.
+        wireframe : bool
+        wireframe_line_width : float
+        side : Meshcat.SideOfFaceToRender
+
+        Raises
+        ------
+        TypeError
+            For arguments that fit none of the three forms (the message names the form).
+        """
+        form = _object_form(args, kwargs)
+        try:
+            bound = inspect.signature(form).bind(*args, **kwargs)
+        except TypeError as error:
+            raise TypeError(f"Meshcat.set_object(path, {_FORM_SIGNATURES[form]}): {error}") \
+                from None
         full = _full_path(path)
-        obj = shape_or_object if isinstance(shape_or_object, dict) else shape_to_object(
-            shape_or_object, rgba)
-        cmd = {"type": "set_object", "path": full, "object": obj}
+        cmd = {"type": "set_object", "path": full, "object": form(**bound.arguments)}
         self._objects[full] = cmd
         self._send(cmd)
 
@@ -260,15 +371,16 @@ class Meshcat(MeshcatControls):
     def set_property(self, path, prop=None, value=None, time_in_recording=None, *,
                      property=None):  # noqa: A002 (pydrake's keyword)
         """Set a property of `path` ("visible", "color", "position", ...; the name as
-        `prop` or pydrake's ``property=``)."""
+        `prop` or pydrake's ``property=``). The value is sent as Drake's overloads type
+        it: a bool as a bool, any other number as a float (``2`` as ``2.0``), a sequence or
+        array of numbers as a list of floats, a str as it is."""
         if (prop is None) == (property is None) or value is None:
             raise TypeError("Meshcat.set_property: give the property name once (prop or "
                             "property=) and its value")
         if prop is None:
             prop = property
         full = _full_path(path)
-        if isinstance(value, np.ndarray):
-            value = [float(v) for v in value]
+        value = _property_value(value)
         if self._recording is not None and time_in_recording is not None:
             self._recording.set_property(self._recording.frame(time_in_recording), full, prop,
                                          value)
@@ -299,15 +411,11 @@ class Meshcat(MeshcatControls):
                             f"got {type(image_path).__name__}")
         value = ""
         if str(image_path):
-            path = Path(image_path)
             try:
-                data = path.read_bytes()
+                value = image_data_uri(image_path)
             except OSError as exc:
                 raise RuntimeError(f"Meshcat.set_environment_map: cannot read the image "
-                                   f"{str(path)!r}: {exc.strerror}") from None
-            kind = path.suffix.lstrip(".").lower() or "png"
-            kind = "jpeg" if kind == "jpg" else kind
-            value = f"data:image/{kind};base64,{base64.b64encode(data).decode('ascii')}"
+                                   f"{str(image_path)!r}: {exc.strerror}") from None
         self.set_property("/Background/<object>", "environment_map", value)
 
     def delete(self, path=""):
@@ -409,9 +517,13 @@ class Meshcat(MeshcatControls):
             self.set_property(shown, "visible", True)
 
     def get_tracked_camera_pose(self):
-        """None: the viewer reports no camera pose back (Drake returns None until a
-        browser does)."""
-        return None
+        """The pose X_WC of the camera a browser last reported (a ``camera_pose`` message),
+        in Drake's camera convention (+Cz forward, +Cy down), as a RigidTransform; None
+        before any report or when the reported camera is orthographic. The meshcat
+        package's viewer sends none, so with it this stays None, as Drake's does until a
+        browser reports."""
+        with self._messages:
+            return self._camera_pose
 
     def has_path(self, path):
         """True when an object or a transform is set at `path` or below."""
@@ -432,6 +544,66 @@ class Meshcat(MeshcatControls):
         """The last (4, 4) transform set at `path` (KeyError if none)."""
         m = self._transforms[_full_path(path)]["matrix"]
         return np.array(m, dtype=float).reshape(4, 4).T
+
+    # ---- the server's scene tree and browser messages ------------------------------------
+    def _get_packed_object(self, path):
+        """The msgpack bytes of the set_object message last sent for `path` (what a browser
+        receives), or b"" when none is set there (Drake's GetPackedObject, bound privately
+        in pydrake for tests)."""
+        cmd = self._objects.get(_full_path(path))
+        return b"" if cmd is None else _pack("_get_packed_object", cmd)
+
+    def _get_packed_transform(self, path):
+        """The msgpack bytes of the set_transform message last sent for `path`, or b""."""
+        cmd = self._transforms.get(_full_path(path))
+        return b"" if cmd is None else _pack("_get_packed_transform", cmd)
+
+    def _get_packed_property(self, path, property):  # noqa: A002 (pydrake's keyword)
+        """The msgpack bytes of the set_property message last sent for `property` of
+        `path`, or b""."""
+        cmd = self._properties.get((_full_path(path), property))
+        return b"" if cmd is None else _pack("_get_packed_property", cmd)
+
+    def _inject_websocket_message(self, message):
+        """Handle `message` (msgpack bytes) as if a browser had sent it over the websocket
+        (Drake's InjectWebsocketMessage, bound privately in pydrake for tests); see
+        `_handle_message`."""
+        if not isinstance(message, (bytes, bytearray, memoryview)):
+            raise TypeError(f"Meshcat._inject_websocket_message: message must be bytes, got "
+                            f"{type(message).__name__}")
+        self._handle_message(bytes(message))
+
+    def _handle_message(self, message):
+        """One websocket message from a browser (msgpack bytes of a dict with a "type"):
+        ``button``, ``slider`` and ``gamepad`` go to the controls
+        (`MeshcatControls.handle_control_message`), ``camera_pose`` (16 column-major
+        floats of the three.js camera's world matrix and ``is_perspective``) sets
+        `get_tracked_camera_pose`. A message that does not decode to such a dict is
+        ignored quietly; one of another type with a warning, as Drake logs it."""
+        try:
+            umsgpack = _umsgpack("_inject_websocket_message")
+            data = umsgpack.unpackb(bytes(message))
+        except MeshcatUnavailableError:
+            raise
+        except Exception:       # noqa: BLE001 (any undecodable message is ignored)
+            return
+        if not isinstance(data, dict) or not isinstance(data.get("type"), str):
+            return
+        with self._messages:
+            if self.handle_control_message(data):
+                return
+            if data["type"] == "camera_pose":
+                pose = data.get("camera_pose")
+                perspective = data.get("is_perspective")
+                if isinstance(pose, list) and len(pose) == 16 and isinstance(perspective,
+                                                                              bool):
+                    try:
+                        self._camera_pose = _camera_pose_from_meshcat(pose) if perspective \
+                            else None
+                    except (TypeError, ValueError):
+                        return          # not a rigid transform: ignored
+                    return
+        warnings.warn(f"Meshcat ignored a {data['type']!r} event", UserWarning, stacklevel=2)
 
     # ---- realtime rate and simulation time (Drake's reports to the browser) ------------------
     def set_realtime_rate(self, rate):
@@ -534,15 +706,36 @@ class Meshcat(MeshcatControls):
             cmds.append(self._published)
         return cmds
 
-    def static_html(self, title="merganser replay"):
-        """One self-contained HTML page replaying the scene and the published recording
-        offline (meshcat viewer and three.js embedded, time slider)."""
+    def _page(self, title, bundle_src=None):
         from merganser.geometry.visualization.html_export import render_static_html
 
         bundle, version = meshcat_viewer_bundle()
         duration = 0.0 if self._published is None else self._animation.duration()
-        return render_static_html(bundle, version, _json_commands(self._scene_commands()),
-                                  duration, title)
+        messages = [_pack("static_html", cmd) for cmd in self._scene_commands()]
+        return render_static_html(bundle, version, messages, duration, title, bundle_src)
+
+    def static_html(self, title="merganser replay"):
+        """One self-contained HTML page replaying the scene and the published recording
+        offline (meshcat viewer and three.js embedded, time slider): each command is the
+        msgpack message the live server sends, embedded as a
+        ``data:application/octet-binary;base64`` URI, as Drake's StaticHtml does."""
+        return self._page(title)
+
+    def static_zip(self, title="merganser replay"):
+        """The `static_html` snapshot as the bytes of a ZIP file (Drake's StaticZip): a
+        thin ``meshcat.html`` (the scene's commands, the time slider) that loads the
+        viewer from the ``main.min.js`` beside it. Serve the unzipped folder over http
+        (``python -m http.server``) to view it."""
+        import io
+        import zipfile
+
+        page = self._page(title, bundle_src="main.min.js")
+        bundle, _ = meshcat_viewer_bundle()
+        buffer = io.BytesIO()
+        with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+            archive.writestr("meshcat.html", page)
+            archive.writestr("main.min.js", bundle)
+        return buffer.getvalue()
 
     def save_static_html(self, filename, title="merganser replay"):
         """Write `static_html` to `filename` (folders created); returns its Path."""
@@ -556,24 +749,29 @@ class Meshcat(MeshcatControls):
         return f"<Meshcat {len(self._objects)} objects, {state}>"
 
 
-def _jsonable(value):
-    if isinstance(value, bytes):
-        return {"__base64__": base64.b64encode(value).decode("ascii")}
-    if isinstance(value, dict):
-        return {k: _jsonable(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_jsonable(v) for v in value]
-    if isinstance(value, np.generic):
-        return value.item()
-    if isinstance(value, float) and not np.isfinite(value):
-        return None
-    return value
+def _umsgpack(fn):
+    try:
+        import umsgpack
+    except ImportError:
+        raise MeshcatUnavailableError(
+            f"Meshcat.{fn} needs u-msgpack-python (installed with the 'meshcat' package: "
+            f"`pip install meshcat`)") from None
+    return umsgpack
 
 
-def _json_commands(commands):
-    """Commands as JSON safe to embed in a <script> element."""
-    text = json.dumps(_jsonable(commands), separators=(",", ":"))
-    return text.replace("</", "<\\/")
+def _pack(fn, cmd):
+    """The msgpack bytes of a command, as the server sends it."""
+    return _umsgpack(fn).packb(cmd)
+
+
+def _camera_pose_from_meshcat(values):
+    """X_WC of a three.js camera world matrix (16 column-major floats, y-up world M, the
+    camera looking along -z with +y up) in Drake's z-up world W and camera frame C (+Cz
+    forward, +Cy down): R_WM = Rx(π/2), R_CmC = diag(1, -1, -1)."""
+    X_MCm = np.asarray(values, dtype=float).reshape(4, 4).T
+    R_WM = np.array([[1.0, 0.0, 0.0], [0.0, 0.0, -1.0], [0.0, 1.0, 0.0]])
+    R_WC = R_WM @ X_MCm[:3, :3] @ np.diag([1.0, -1.0, -1.0])
+    return RigidTransform(RotationMatrix(R_WC), R_WM @ X_MCm[:3, 3])
 
 
 def start_meshcat():

@@ -1,11 +1,13 @@
-"""Lines, triangle meshes, surfaces and cameras as meshcat scene objects (three.js JSON,
-version 4.5): the objects of Drake's Meshcat::SetLine, SetLineSegments, SetTriangleMesh,
-SetTriangleColorMesh, PlotSurface and SetCamera.
+"""Lines, triangle meshes, surfaces, point clouds and cameras as meshcat scene objects
+(three.js JSON, version 4.5): the objects of Drake's Meshcat::SetLine, SetLineSegments,
+SetTriangleMesh, SetTriangleColorMesh, PlotSurface, SetObject(path, cloud, ...),
+SetObject(path, mesh, ...) and SetCamera.
 
 Vertex data go in a ``BufferGeometry`` with a ``position`` attribute (and a per-vertex
 ``color`` attribute for colored meshes), triangles in its ``index``; lines use
 ``LineBasicMaterial`` (``Line`` through the vertices, or ``LineSegments`` between pairs),
-meshes ``MeshPhongMaterial`` with three.js's ``side`` (0 front, 1 back, 2 double). The
+meshes ``MeshPhongMaterial`` with three.js's ``side`` (0 front, 1 back, 2 double), point
+clouds ``Points`` with a ``PointsMaterial`` (per-point colors when the cloud has rgbs). The
 arrays are checked here: (3, N) finite vertices, (3, M) faces indexing them.
 """
 
@@ -18,7 +20,7 @@ from merganser.framework.drake_enum import DrakeIntEnum
 from merganser.geometry.visualization.meshcat_shapes import _color_int, _matrix, _uid
 
 __all__ = ["OrthographicCamera", "PerspectiveCamera", "SideOfFaceToRender", "camera_object",
-           "line_object", "surface_arrays", "triangle_mesh_object"]
+           "line_object", "point_cloud_object", "surface_arrays", "triangle_mesh_object"]
 
 
 class SideOfFaceToRender(DrakeIntEnum):
@@ -129,6 +131,32 @@ def triangle_mesh_object(fn, vertices, faces, rgba=None, colors=None, wireframe=
                          "index": {"type": "Uint32Array",
                                    "array": [int(i) for i in f.T.ravel()]}}}
     return _object(geometry, material, "Mesh")
+
+
+def point_cloud_object(fn, cloud, point_size, rgba):
+    """A ``Points`` object of a PointCloud's xyzs (3, N), colored by its rgbs when it has
+    them (each channel / 255), else by `rgba`; `point_size` is the ``PointsMaterial`` size
+    (m, as Drake reads three.js's unit). Every point is sent, also those with the default
+    (NaN) position."""
+    if not (hasattr(cloud, "xyzs") and hasattr(cloud, "has_rgbs")):
+        raise TypeError(f"Meshcat.{fn}: cloud must be a PointCloud, got "
+                        f"{type(cloud).__name__}")
+    if not cloud.has_xyzs():
+        raise ValueError(f"Meshcat.{fn}: cloud must have xyzs, got a cloud with "
+                         f"{cloud.fields()!r}")
+    point_size = float(point_size)
+    if not (np.isfinite(point_size) and point_size > 0.0):
+        raise ValueError(f"Meshcat.{fn}: point_size must be finite and > 0, got "
+                         f"{point_size!r}")
+    attributes = {"position": _attribute(cloud.xyzs())}
+    if cloud.has_rgbs():
+        attributes["color"] = _attribute(np.asarray(cloud.rgbs(), dtype=float) / 255.0)
+    color = _rgba(rgba)
+    geometry = {"uuid": _uid(), "type": "BufferGeometry", "data": {"attributes": attributes}}
+    material = {"uuid": _uid(), "type": "PointsMaterial", "color": _color_int(color),
+                "transparent": bool(color[3] != 1.0), "opacity": float(color[3]),
+                "size": point_size, "vertexColors": bool(cloud.has_rgbs())}
+    return _object(geometry, material, "Points")
 
 
 def surface_arrays(fn, X, Y, Z):

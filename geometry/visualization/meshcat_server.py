@@ -12,7 +12,8 @@ One port serves HTTP and the websocket, as Drake's does:
 The server runs a tornado event loop on a daemon thread. The socket is bound in the
 caller's thread, so a taken port raises there. A browser that connects is sent the scene
 so far (the ``scene`` callable), then every command as it is made (`broadcast`), each one
-msgpack-encoded as the meshcat viewer expects.
+msgpack-encoded as the meshcat viewer expects. Each binary message a browser sends is
+handed, as bytes, to the ``receive`` callable (on the server's thread).
 """
 
 from __future__ import annotations
@@ -75,6 +76,9 @@ class MeshcatServer:
         ``scene() -> list of dict``: the commands replayed to a browser that connects.
     viewer_root : Path
         Folder holding the meshcat viewer's ``index.html`` and ``main.min.js``.
+    receive : callable, optional
+        ``receive(message: bytes)``, called for each binary message a browser sends
+        (Meshcat's control and camera messages); None ignores them.
 
     Raises
     ------
@@ -82,7 +86,7 @@ class MeshcatServer:
         When the port (or every port of the default range) is taken.
     """
 
-    def __init__(self, host, port, scene, viewer_root):
+    def __init__(self, host, port, scene, viewer_root, receive=None):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", DeprecationWarning)
             import tornado.httpserver
@@ -91,6 +95,7 @@ class MeshcatServer:
         self._pack = umsgpack.packb
         sockets, self._port = _bind(host, port)
         self._clients = set()
+        self._receive = receive
         app = _application(self, scene, Path(viewer_root))
         ready = threading.Event()
 
@@ -165,6 +170,10 @@ def _application(server, scene, viewer_root):
             server._clients.add(self)
             for command in scene():
                 self.write_message(server.pack(command), binary=True)
+
+        def on_message(self, message):
+            if server._receive is not None and isinstance(message, bytes):
+                server._receive(message)
 
         def on_close(self):
             server._clients.discard(self)

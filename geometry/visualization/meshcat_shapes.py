@@ -13,12 +13,15 @@ file's contents. Matrices are column-major 16-lists as three.js stores them.
 
 from __future__ import annotations
 
+import base64
 import uuid
+import warnings
 from pathlib import Path
 
 import numpy as np
 
-__all__ = ["MESH_FORMATS", "arrow_object", "shape_to_object"]
+__all__ = ["MESH_FORMATS", "arrow_object", "image_data_uri", "shape_to_object",
+           "with_diffuse_map"]
 
 MESH_FORMATS = ("obj", "dae", "stl")
 #: Mesh formats the viewer cannot read, drawn as their triangles (read through trimesh,
@@ -209,3 +212,70 @@ def arrow_object(rgba, shaft_radius=0.01, head_radius=0.025, head_length=0.05):
     head = _mesh(_cylinder(head_radius, head_length, r_top=0.0), rgba,
                  _rot_x_half_pi(p=(0.0, 0.0, head_length / 2)))
     return shaft, head
+
+
+#: three.js's RepeatWrapping, the wrap mode of a diffuse map on both texture axes.
+_REPEAT_WRAPPING = 1000
+
+
+def image_data_uri(image_path):
+    """The image file `image_path` as a ``data:image/<kind>;base64,...`` URI (the kind from
+    its suffix; "jpg" is "jpeg").
+
+    Raises
+    ------
+    OSError
+        When the file cannot be read.
+    """
+    path = Path(image_path)
+    data = path.read_bytes()
+    kind = path.suffix.lstrip(".").lower() or "png"
+    kind = "jpeg" if kind == "jpg" else kind
+    return f"data:image/{kind};base64,{base64.b64encode(data).decode('ascii')}"
+
+
+def with_diffuse_map(obj, shape, diffuse_map):
+    """`obj` (the object JSON of `shape`) textured by the image file `diffuse_map`, as
+    Drake's Meshcat::SetObject(path, shape, rgba, diffuse_map) does: every material of the
+    object gets the image as its ``map`` (tinted by the material's color), repeated on both
+    texture axes. Drake's exceptions are kept: an empty `diffuse_map` is no texture; a Mesh
+    or a Convex is not textured, and an unreadable file is ignored, each with a warning.
+
+    Parameters
+    ----------
+    obj : dict
+        The three.js object JSON made by `shape_to_object`; changed in place.
+    shape : geometry.Shape
+    diffuse_map : str or Path
+        The image file (png, jpeg, webp, ...), or "".
+
+    Returns
+    -------
+    dict
+        `obj`.
+    """
+    if not isinstance(diffuse_map, (str, Path)):
+        raise TypeError(f"Meshcat.set_object: diffuse_map must be a str or Path, got "
+                        f"{type(diffuse_map).__name__}")
+    if not str(diffuse_map):
+        return obj
+    kind = type(shape).__name__
+    if kind in ("Mesh", "Convex"):
+        warnings.warn(f"Meshcat.set_object: diffuse_map is not applied to a {kind} (it is "
+                      f"ignored): {str(diffuse_map)!r}", UserWarning, stacklevel=3)
+        return obj
+    try:
+        url = image_data_uri(diffuse_map)
+    except OSError as exc:
+        warnings.warn(f"Meshcat.set_object: cannot read the diffuse_map texture "
+                      f"{str(diffuse_map)!r} ({exc.strerror}); the texture is ignored",
+                      UserWarning, stacklevel=3)
+        return obj
+    image = {"uuid": _uid(), "url": url}
+    texture = {"uuid": _uid(), "image": image["uuid"],
+               "wrap": [_REPEAT_WRAPPING, _REPEAT_WRAPPING], "repeat": [1, 1]}
+    obj["images"] = [image]
+    obj["textures"] = [texture]
+    for material in obj["materials"]:
+        material["map"] = texture["uuid"]
+    return obj

@@ -2,14 +2,13 @@
 websocket), and MeshcatAnimation's playback options, as Drake's behave."""
 
 import asyncio
-import json
-import re
 import urllib.error
 import urllib.request
 
 import numpy as np
 import pytest
 
+import viz_scene
 from merganser.geometry import Box, RigidTransform
 from merganser.geometry.visualization import Meshcat, MeshcatAnimation, MeshcatParams
 
@@ -191,9 +190,7 @@ def test_animation_setters_validate_and_reach_the_set_animation_options():
     animation.set_property(frame=2, path="/merganser/a", property="visible", value=True)
     meshcat = Meshcat()
     meshcat.set_animation(animation)
-    page = meshcat.static_html()
-    commands = json.loads(re.search(r'id="merganser-commands">(.*?)</script>', page,
-                                    re.S).group(1))
+    commands = viz_scene.page_commands(meshcat.static_html())
     [published] = [c for c in commands if c["type"] == "set_animation"]
     assert published["options"] == {"play": False, "loopMode": 2202, "repetitions": 20,
                                      "clampWhenFinished": False}

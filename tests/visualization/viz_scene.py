@@ -50,3 +50,17 @@ def build(publish_period=0.05):
     visualizer = MeshcatVisualizer.add_to_builder(
         builder, scene_graph, meshcat, MeshcatVisualizerParams(publish_period=publish_period))
     return builder.build(), meshcat, visualizer
+
+
+def page_commands(page):
+    """The scene commands embedded in an exported page (`Meshcat.static_html`): its JSON
+    list of msgpack data URIs, decoded."""
+    import base64
+    import json
+    import re
+
+    import umsgpack
+
+    uris = json.loads(re.search(r'id="merganser-commands">(.*?)</script>', page,
+                                re.S).group(1))
+    return [umsgpack.unpackb(base64.b64decode(uri.split(",", 1)[1])) for uri in uris]
