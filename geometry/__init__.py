@@ -70,7 +70,8 @@ __all__, __getattr__, __dir__ = lazy_exports(__name__, {
     # the browser visualizer: importable from here, not loaded by `import *`
     ".visualization": (
         "ContactVisualizer", "ContactVisualizerParams", "Meshcat", "MeshcatAnimation",
-        "MeshcatParams", "MeshcatUnavailableError", "MeshcatVisualizer", "MeshcatVisualizerParams",
+        "MeshcatParams", "MeshcatPointCloudVisualizer", "MeshcatUnavailableError",
+        "MeshcatVisualizer", "MeshcatVisualizerParams",
         "add_default_visualization", "start_meshcat", "VisualizationConfig",
         "apply_visualization_config", "PlanarSceneGraphVisualizer",
         "connect_planar_scene_graph_visualizer",

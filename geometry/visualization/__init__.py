@@ -1,7 +1,7 @@
 """geometry.visualization: a Meshcat scene (configured by `MeshcatParams`, served live from
-this process) with recording and self-contained HTML replay,
-the MeshcatVisualizer of a SceneGraph, contact-force arrows, `add_default_visualization`
-and `VisualizationConfig` / `apply_visualization_config`."""
+this process) with recording and self-contained HTML replay, the MeshcatVisualizer of a
+SceneGraph, the MeshcatPointCloudVisualizer of a PointCloud, contact-force arrows,
+`add_default_visualization` and `VisualizationConfig` / `apply_visualization_config`."""
 
 from merganser.framework.lazy_exports import lazy_exports
 
@@ -11,6 +11,7 @@ __all__, __getattr__, __dir__ = lazy_exports(__name__, {
     ".meshcat": ("Meshcat", "MeshcatUnavailableError", "start_meshcat"),
     ".meshcat_animation": ("MeshcatAnimation",),
     ".meshcat_params": ("MeshcatParams",),
+    ".meshcat_point_cloud_visualizer": ("MeshcatPointCloudVisualizer",),
     ".meshcat_visualizer": ("MeshcatVisualizer", "MeshcatVisualizerParams"),
     ".planar_scenegraph_visualizer": ("PlanarSceneGraphVisualizer",
                                       "connect_planar_scene_graph_visualizer"),
