@@ -3,6 +3,9 @@ against the masses in the URDF read independently), simulate (drop versus hold w
 gravity compensation, HTML replay), examples (list and run), and usage errors (exit code 2
 naming the option or the file)."""
 
+import base64
+import json
+import re
 from pathlib import Path
 
 import numpy as np
@@ -95,9 +98,13 @@ def test_hold_refuses_a_free_base(capsys):
 def test_simulate_writes_a_replay(tmp_path, capsys):
     out = tmp_path / "cart_pole.html"
     assert main(["simulate", str(CART_POLE), "--time", "0.5", "--html", str(out)]) == 0
-    page = out.read_text()
-    assert "/merganser/illustration/plant/CartPole/Pole/pole_point_mass" in page
-    assert '"type":"set_animation"' in page
+    umsgpack = pytest.importorskip("umsgpack")
+    uris = json.loads(re.search(r'id="merganser-commands">(.*?)</script>', out.read_text(),
+                                re.S).group(1))           # msgpack data URIs
+    commands = [umsgpack.unpackb(base64.b64decode(u.split(",", 1)[1])) for u in uris]
+    assert "/merganser/illustration/plant/CartPole/Pole/pole_point_mass" in {
+        c["path"] for c in commands if c["type"] == "set_object"}
+    assert any(c["type"] == "set_animation" for c in commands)
     assert "replay written to" in capsys.readouterr().out
 
 

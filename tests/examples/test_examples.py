@@ -1,6 +1,7 @@
 """Every example runs in its shortened mode (``--quick``) and reaches its outcome; one run
 also writes its HTML replay and its plot."""
 
+import base64
 import importlib.util
 import json
 import re
@@ -78,11 +79,13 @@ def test_panda_tracks_the_trajectory_and_pushes_the_box():
 
 def test_example_writes_its_replay_and_plot(tmp_path):
     pytest.importorskip("matplotlib")
+    umsgpack = pytest.importorskip("umsgpack")
     html = tmp_path / "cart_pole.html"
     run("cart_pole_lqr", "--html", str(html), "--plots", str(tmp_path / "plots"))
     page = html.read_text()
-    commands = json.loads(re.search(r'id="merganser-commands">(.*?)</script>', page,
-                                    re.S).group(1))
+    uris = json.loads(re.search(r'id="merganser-commands">(.*?)</script>', page,
+                                re.S).group(1))           # msgpack data URIs
+    commands = [umsgpack.unpackb(base64.b64decode(u.split(",", 1)[1])) for u in uris]
     paths = {c["path"] for c in commands if c["type"] == "set_object"}
     assert "/merganser/illustration/plant/CartPole/Pole/pole_rod" in paths
     assert any(c["type"] == "set_animation" for c in commands)
