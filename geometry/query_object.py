@@ -292,7 +292,7 @@ class QueryObject:
         `geometry.hydroelastic.compute_hydroelastic`)."""
         from .hydroelastic import compute_hydroelastic
         engine = self._prepare("compute_contact_surfaces")
-        return compute_hydroelastic(engine, self.inspector(), strict)
+        return compute_hydroelastic(engine, self.inspector, strict)
 
     def get_pose_in_world(self, geometry_id=None, frame_id=None):
         """X_WG (RigidTransform) of a geometry (its frame's pose composed with its pose in

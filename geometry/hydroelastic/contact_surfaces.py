@@ -97,10 +97,11 @@ class _Store:
         self.work = {}
 
 
-def _store(engine, inspector):
+def _store(engine, get_inspector):
     t = engine.t
     store = _STORES.get(t)
     if store is None:
+        inspector = get_inspector()
         store = _STORES[t] = _Store([make_representation(
             inspector.get_shape(g), inspector.get_proximity_properties(g),
             f"{inspector.get_name(g)!r} ({g})") for g in t.ids])
@@ -180,14 +181,16 @@ def _unsupported_reason(ra, rb):
     return ValueError, "is a compliant half space against a rigid half space"
 
 
-def compute_hydroelastic(engine, inspector, strict):
+def compute_hydroelastic(engine, get_inspector, strict):
     """Contact surfaces of the candidate pairs of a posed ProximityEngine.
 
     Parameters
     ----------
     engine : geometry.proximity.tables.ProximityEngine
         With poses updated.
-    inspector : SceneGraphInspector
+    get_inspector : callable
+        Returns the SceneGraphInspector (called only when the geometries' representations
+        are first built, or to name the geometries of an error).
     strict : bool
         True: a candidate pair that is not supported raises (ValueError, or
         NotImplementedError for compliant-compliant volumes), naming both geometries.
@@ -197,14 +200,14 @@ def compute_hydroelastic(engine, inspector, strict):
     -------
     HydroelasticQueryResult
     """
-    store = _store(engine, inspector)
+    store = _store(engine, get_inspector)
     t = engine.t
     if not store.any:
         if strict and t.n > 1:
             engine._broad_phase(0.0)
             if engine.npairs:
                 i, j = engine.pairs[0]
-                _refuse(store, inspector, t, int(i), int(j))
+                _refuse(store, get_inspector(), t, int(i), int(j))
         return HydroelasticQueryResult(t.ids, store.compliant, store.modulus)
     count = engine._broad_phase(0.0)
     result = HydroelasticQueryResult(t.ids, store.compliant, store.modulus, store.supported)
@@ -213,7 +216,7 @@ def compute_hydroelastic(engine, inspector, strict):
     for i, j in engine.pairs[:count].tolist():
         if not supported[i, j]:
             if strict:
-                _refuse(store, inspector, t, i, j)
+                _refuse(store, get_inspector(), t, i, j)
             continue
         result.hydroelastic_pairs.add((i, j))
         plan = store.plans.get((i, j))

@@ -232,10 +232,10 @@ class ContactManager:
             return
         hydro = self._hydro is not None
         if hydro:
-            self._hydro.eval(context)  # before the point query (shared work arrays)
+            st = self._hydro.eval(context)  # before the point query (shared work arrays)
         ids, rows, pairs = query._contact_point_arrays()
         if hydro:
-            rows, pairs = self._hydro.filter_point_rows(context, rows, pairs)
+            rows, pairs = self._hydro.filter_point_rows(st, rows, pairs)
         gt = self._geometry_tables
         if gt is None or gt.ids is not ids:
             gt = self.geometry_tables(ids)
@@ -249,7 +249,7 @@ class ContactManager:
             pcs.rows)
         if hydro and not self.core.tables.continuous:
             from merganser.multibody.contact.hydroelastic_forces import append_point_contacts
-            append_point_contacts(self._hydro, context, pcs, gt)
+            append_point_contacts(st, pcs, gt)
 
     def eval_point_contacts(self, context):
         return self._contacts.eval(context)

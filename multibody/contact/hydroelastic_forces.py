@@ -138,6 +138,8 @@ class HydroelasticContacts:
         self.plant = manager.plant
         self.entry = self.plant.declare_cache_entry(
             "hydroelastic contact surfaces", _HydroelasticState, self._calc, tickets)
+        #: (geometry tables, moduli, {(i, j): per-pair parameters}) of the last query
+        self._pair_params = (None, None, {})
 
     def _calc(self, context, st):
         plant = self.plant
@@ -155,14 +157,21 @@ class HydroelasticContacts:
         keep = [k for k, (i, j) in enumerate(res.surface_pairs) if gt.node[i] != gt.node[j]]
         st.surfaces = [res.surfaces[k] for k in keep]
         st.pairs = pairs = [res.surface_pairs[k] for k in keep]
-        counts = [s.num_faces() for s in st.surfaces]
-        st.face_start = np.zeros(len(counts) + 1, np.int64)
-        np.cumsum(counts, out=st.face_start[1:])
-        st.nf = int(st.face_start[-1])
+        start = [0]
+        for surface in st.surfaces:
+            start.append(start[-1] + surface.num_faces())
+        st.face_start = np.array(start, np.int64)
+        st.nf = start[-1]
         # per pair: nodes of M and N, combined dissipation, relaxation time and friction
-        st.params = [(int(gt.node[i]), int(gt.node[j]), _combined_dissipation(res, gt, i, j),
-                      float(gt.tau[i] + gt.tau[j]), _combined_friction(gt.mu[i], gt.mu[j]))
-                     for i, j in pairs]
+        # (constant per pair and geometry tables: made once)
+        memo = self._pair_params
+        if memo[0] is not gt or memo[1] is not res.modulus:
+            memo = self._pair_params = (gt, res.modulus, {})
+        params = memo[2]
+        st.params = [params.get((i, j)) or params.setdefault((i, j), (
+            int(gt.node[i]), int(gt.node[j]), _combined_dissipation(res, gt, i, j),
+            float(gt.tau[i] + gt.tau[j]), _combined_friction(gt.mu[i], gt.mu[j])))
+            for i, j in pairs]
         st.faces = None
 
     @staticmethod
@@ -190,9 +199,10 @@ class HydroelasticContacts:
         st = self.entry.eval(context)
         return set() if st.result is None else st.result.hydroelastic_pairs
 
-    def filter_point_rows(self, context, rows, pairs):
-        """(rows, pairs) without the pairs handled hydroelastically."""
-        st = self.entry.eval(context)
+    @staticmethod
+    def filter_point_rows(st, rows, pairs):
+        """(rows, pairs) without the pairs handled hydroelastically in the surfaces' state
+        `st` (`eval`'s value)."""
         if st.result is None or st.result.supported is None or rows.shape[0] == 0:
             return rows, pairs
         keep = ~st.result.supported[pairs[:, 0], pairs[:, 1]]
@@ -243,13 +253,13 @@ def _reported(core, surface):
     return surface
 
 
-def append_point_contacts(hydro, context, pcs, gt):
+def append_point_contacts(st, pcs, gt):
     """Discrete plants: append each hydroelastic quadrature point to the PointContactSet
     `pcs` as a point contact (A = N, B = M, z = the face normal) with the stiffness the
     pressure field implies: k = A_f |∂p/∂n|, penetration p0 / |∂p/∂n| (so k x = A_f p0),
     in one compiled call per surface (`multibody.contact.hydroelastic_kernels`). Faces
-    with a zero pressure gradient are skipped. Returns the new contact count."""
-    st = hydro.entry.eval(context)
+    with a zero pressure gradient are skipped; `st` is the surfaces' state
+    (`HydroelasticContacts.eval`). Returns the new contact count."""
     nc = pcs.nc
     pcs.hydro_start = nc
     if st.nf == 0:
