@@ -61,6 +61,7 @@ from merganser.multibody.kernels.position_update import advance_positions
 
 __all__ = ["BatchedContactScene", "CONTACT_CAPACITY_EXCEEDED", "SINGULAR_MASS_MATRIX",
            "TAMSI_CODE", "contact_step", "contact_work", "free_motion_acceleration",
+           "free_motion_step",
            "step_envs_contact"]
 
 #: `contact_step`'s return value when the query found more contact rows than the work
@@ -258,6 +259,46 @@ def free_motion_acceleration(model, drive, scratch, q, v, M, L, lam, dyn):
     return solve_with_factor(M, lam, L, vd)
 
 
+@kernel
+def free_motion_step(model, drive, scratch, solver, q, v, h, qdot_is_v, quat_starts, armature,
+                     v_next):
+    """The step of an env without contact and constraint rows, in place on q and v:
+    v_{n+1} = v + h v̇ with v̇ = ABA(q, v, τ), on M + h D when the SAP family takes
+    joint damping implicitly (`armature` (nv,) receives h D), and q advanced, as the
+    plant's stepper; returns False, q and v untouched, when a tendon starts violated or a
+    joint limit lies within reach of v_{n+1} (the solver's step is needed then;
+    `contact_step`). `solver` is `BatchedContactScene.solver`, v_next (nv,) work."""
+    ip = model[0]
+    vd, qdot = scratch[3], scratch[4]
+    code, limit_qv, limit_lower, limit_upper = solver[0], solver[9], solver[10], solver[11]
+    tendon_start, tendon_qv, tendon_a, tendon_params = solver[12], solver[13], solver[14], \
+        solver[15]
+    if tendon_params.shape[0] > 0 and num_tendon_rows(q, tendon_start, tendon_qv, tendon_a,
+                                                      tendon_params) > 0:
+        return False
+    damping = drive[2]
+    n = 0                                # M, or M + h D by ABA with the armature h D
+    if code != TAMSI_CODE:
+        for i in range(damping.shape[0]):
+            if damping[i] != 0.0:
+                n = damping.shape[0]
+    arm = armature[:n]
+    for i in range(n):
+        arm[i] = h * damping[i]
+    env_accelerations(model, drive, scratch, q, v, arm)
+    for i in range(v.shape[0]):
+        v_next[i] = v[i] + h * vd[i]              # v* (the limits' window), as numpy's
+    if code != TAMSI_CODE and limit_qv.shape[0] > 0 and num_limit_rows(
+            q, v, v_next, h, limit_qv, limit_lower, limit_upper) > 0:
+        return False
+    for i in range(v.shape[0]):
+        v_next[i] = vd[i] * h + v[i]
+    advance_positions(ip, q, v_next, h, qdot_is_v, quat_starts, qdot, q)
+    for i in range(v.shape[0]):
+        v[i] = v_next[i]
+    return True
+
+
 @kernel(allocates=True, inline=False)
 def contact_step(model, drive, scratch, scene, solver, work, q, v, h,
                  qdot_is_v, quat_starts):
@@ -319,49 +360,35 @@ def contact_step(model, drive, scratch, scene, solver, work, q, v, h,
     mt = 0                               # the most rows the tendons give
     for i in range(tendon_params.shape[0]):
         mt += int(math.isfinite(tendon_params[i, 1])) + int(math.isfinite(tendon_params[i, 2]))
-    free = nc == 0 and m == 0
-    if free and mt > 0:                  # a tendon violated at the start: its rows
-        free = num_tendon_rows(q, tendon_start, tendon_qv, tendon_a, tendon_params) == 0
-    if free:                             # free motion, as the plant's stepper
-        armature = dyn[2, :0]            # M, or M + h D by ABA with the armature h D
-        if damped:
-            armature = dyn[2]
-            for i in range(damping.shape[0]):
-                armature[i] = h * damping[i]
-        env_accelerations(model, drive, scratch, q, v, armature)
-        for i in range(v.shape[0]):
-            v_next[i] = v[i] + h * vd[i]          # v* (the limits' window), as numpy's
-        if code != TAMSI_CODE and limit_qv.shape[0] > 0:
-            free = num_limit_rows(q, v, v_next, h, limit_qv, limit_lower, limit_upper) == 0
-        for i in range(v.shape[0]):
-            v_next[i] = vd[i] * h + v[i]
-    if not free:
-        if not posed:
-            pose_pass(ip, fp, q, ws)
-        mass_matrix_at_poses(ip, fp, ws, inertia, M)
-        if damped:
-            for i in range(damping.shape[0]):
-                M[i, i] += h * damping[i]
-        if not free_motion_acceleration(model, drive, scratch, q, v, M, L, lam, dyn):
-            return SINGULAR_MASS_MATRIX
-        r3 = 3 * nc                      # the work arrays cut to this step's contacts
-        if code == TAMSI_CODE:
-            it, _ = tamsi_step(ip, fp, ws, q, v, vd, M, h, nc, nodes[0], nodes[1], p_WC, R_WC,
-                               cparams[0], cparams[4], cparams[1], cparams[2], vs, rel_tol,
-                               abs_tol, max_iter, J[:r3], v_next, impulses[0, :r3],
-                               impulses[1, :r3], vecs[1])
-        else:
-            rl = r3 + m + 2 * limit_qv.shape[0] + mt  # and the constraint, limit, tendon rows
-            it, _, _, _ = sap_step(code, q, v, vd, M, h, vs, near_rigid, rel_tol, abs_tol,
-                                max_iter, nc, m, nodes[0], nodes[1], p_WC, R_WC, cparams[0],
-                                cparams[1], cparams[2], cparams[3], cparams[4], v_next,
-                                impulses[0, :rl], impulses[1, :rl], vecs[1], ip, fp, ws,
-                                kinds, int_params, float_params, limit_qv, limit_lower,
-                                limit_upper, limit_dof, tendon_start, tendon_qv, tendon_a,
-                                tendon_params, J[:rl], w[:rl], cwork[:, :nc], hwork,
-                                vecs[0], solver_work, True)
-        if it < 0:
-            return min(it, -1)
+    if nc == 0 and m == 0 and free_motion_step(model, drive, scratch, solver, q, v, h,
+                                               qdot_is_v, quat_starts, dyn[2], v_next):
+        return 0                         # free motion, as the plant's stepper
+    if not posed:
+        pose_pass(ip, fp, q, ws)
+    mass_matrix_at_poses(ip, fp, ws, inertia, M)
+    if damped:
+        for i in range(damping.shape[0]):
+            M[i, i] += h * damping[i]
+    if not free_motion_acceleration(model, drive, scratch, q, v, M, L, lam, dyn):
+        return SINGULAR_MASS_MATRIX
+    r3 = 3 * nc                          # the work arrays cut to this step's contacts
+    if code == TAMSI_CODE:
+        it, _ = tamsi_step(ip, fp, ws, q, v, vd, M, h, nc, nodes[0], nodes[1], p_WC, R_WC,
+                           cparams[0], cparams[4], cparams[1], cparams[2], vs, rel_tol,
+                           abs_tol, max_iter, J[:r3], v_next, impulses[0, :r3],
+                           impulses[1, :r3], vecs[1])
+    else:
+        rl = r3 + m + 2 * limit_qv.shape[0] + mt   # and the constraint, limit, tendon rows
+        it, _, _, _ = sap_step(code, q, v, vd, M, h, vs, near_rigid, rel_tol, abs_tol,
+                               max_iter, nc, m, nodes[0], nodes[1], p_WC, R_WC, cparams[0],
+                               cparams[1], cparams[2], cparams[3], cparams[4], v_next,
+                               impulses[0, :rl], impulses[1, :rl], vecs[1], ip, fp, ws,
+                               kinds, int_params, float_params, limit_qv, limit_lower,
+                               limit_upper, limit_dof, tendon_start, tendon_qv, tendon_a,
+                               tendon_params, J[:rl], w[:rl], cwork[:, :nc], hwork,
+                               vecs[0], solver_work, True)
+    if it < 0:
+        return min(it, -1)
     advance_positions(ip, q, v_next, h, qdot_is_v, quat_starts, qdot, q)
     for i in range(v.shape[0]):
         v[i] = v_next[i]
@@ -386,6 +413,8 @@ def step_envs_contact(lo, hi, ip, fp, X, U, I10, g, h, num_steps, actuators, dam
     nb, _, ng, max_pairs, max_rows, m = sizes
     scratch = env_scratch(ip.shape[0], nq, nv)
     work = contact_work(ip, nb, nv, ng, max_pairs, max_rows, m)
+    fast = ng == 0 and m == 0
+    armature, v_next = work[22][2], work[17][2]
     q, v = np.empty(nq), np.empty(nv)
     for e in range(lo, hi):
         load_state(X, e, q, v)
@@ -393,6 +422,12 @@ def step_envs_contact(lo, hi, ip, fp, X, U, I10, g, h, num_steps, actuators, dam
                                   use_pd)
         status[e, 1] = 0
         for s in range(num_steps):
+            # no geometry and no constraint rows: the free motion without the call of
+            # contact_step (its many arguments) unless a limit or tendon needs the solver
+            if fast and free_motion_step(model, drive, scratch, solver, q, v, h, qdot_is_v,
+                                         quat_starts, armature, v_next):
+                status[e, 0] = 0
+                continue
             r = contact_step(model, drive, scratch, scene, solver, work, q, v, h, qdot_is_v,
                              quat_starts)
             if r < 0:
