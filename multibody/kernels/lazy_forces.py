@@ -35,9 +35,10 @@ LAZY_KEPT, LAZY_WRITTEN = 0, 1
 
 
 @kernel
-def snapshot_state(q, v, I10, snap_qv, snap_I10):
+def snapshot_state(q, v, snap_qv, snap_I10, I10):
     """Copy q (nq,) and v (nv,) into ``snap_qv`` (nq + nv,) and I10 (nb, 10) into
-    ``snap_I10``."""
+    ``snap_I10`` (the arguments that change between calls last, so that the others can
+    be bound once: `multibody.plant.query_tables.bind_lazy_forces`)."""
     nq = q.shape[0]
     for i in range(nq):
         snap_qv[i] = q[i]
@@ -67,8 +68,8 @@ def _is_snapshot(q, v, I10, snap_qv, snap_I10):
 
 
 @kernel
-def calc_lazy_inverse_dynamics_at(ip, fp, ws, q, v, vd, I10, c, snap_qv, snap_I10, tau_app,
-                                  F_body, tau):
+def calc_lazy_inverse_dynamics_at(ip, fp, ws, q, v, c, snap_qv, snap_I10, tau_app, F_body,
+                                  I10, vd, tau):
     """τ = M v̇ + C v − τ_app − Σ J_Bᵀ F_Bo_W (+ reflected v̇) (nv,) at q, v, I10, with the
     force elements' forces (gravity, damping) at the snapshot (see the module docstring).
 
@@ -89,6 +90,11 @@ def calc_lazy_inverse_dynamics_at(ip, fp, ws, q, v, vd, I10, c, snap_qv, snap_I1
     int
         `LAZY_KEPT` (τ done, forces not written), `LAZY_WRITTEN` (τ done, forces
         written), or > 1: the forces are written, τ is not (an input has the wrong size).
+
+    Notes
+    -----
+    The arguments that change between calls (I10, v̇, τ) come last, so that the others
+    can be bound once per Context and forces (`multibody.plant.query_tables.bind_lazy_forces`).
     """
     gk = C_KERNEL_GRAVITY
     nq = q.shape[0]

@@ -33,7 +33,7 @@ class MultibodyForces:
     """
 
     __slots__ = ("_tau", "_F_Bo_W", "_lazy", "_sized_for", "_snap_qv", "_snap_q", "_snap_v",
-                 "_snap_I10")
+                 "_snap_I10", "_lazy_call")
 
     def __init__(self, plant=None, *, nb=None, nv=None):
         if plant is None:
@@ -59,8 +59,11 @@ class MultibodyForces:
     def _clear_lazy(self):
         # _lazy: None, or the plant's QueryTables whose ``materialize_forces`` computes the
         # values from the snapshot (_snap_*, made by the plant; _sized_for: the
-        # QueryTables these arrays were checked against and the snapshot sized for).
+        # QueryTables these arrays were checked against and the snapshot sized for;
+        # _lazy_call: None, or (Context, QueryTables, its kernels bound to that Context and
+        # to these arrays: query_tables.bind_lazy_forces)).
         self._lazy = None
+        self._lazy_call = None
         self._sized_for = None
         self._snap_qv = self._snap_q = self._snap_v = self._snap_I10 = None
 

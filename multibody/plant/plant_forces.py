@@ -34,7 +34,7 @@ from merganser.multibody.plant.externally_applied_spatial_force import Externall
 from merganser.multibody.plant.multibody_forces import MultibodyForces
 from merganser.multibody.plant.plant_cache import ForwardDynamicsCache
 from merganser.multibody.plant.plant_element_parameters import apply_joint_locks
-from merganser.multibody.plant.query_tables import own_state_views
+from merganser.multibody.plant.query_tables import bind_lazy_forces, own_state_views
 
 __all__ = ["PlantForcesMixin"]
 
@@ -351,6 +351,25 @@ class PlantForcesMixin:
         -------
         ndarray, shape (nv,)
         """
+        forces = external_forces
+        try:            # forces left lazy at this Context's state, their kernel bound to both
+            lazy = forces._lazy_call
+            if (lazy is not None and lazy[0] is context and forces._lazy is lazy[1]
+                    and known_vdot.__class__ is _ND and known_vdot.dtype is _F64
+                    and known_vdot.shape == lazy[1].shape_v and known_vdot.flags.c_contiguous
+                    and not self._context_rotors_ever_set):
+                qt = lazy[1]
+                entry = context.cache_entries[qt.inertia_index]
+                tau = _empty(qt.nv)
+                status = lazy[3](entry.value.I10 if entry.valid
+                                 else qt.inertia_entry.eval(context).I10, known_vdot, tau)
+                if status == LAZY_KEPT:
+                    return tau
+                forces._lazy = None
+                if status == LAZY_WRITTEN:
+                    return tau
+        except AttributeError:                  # not a MultibodyForces or not an array
+            pass
         fn = "calc_inverse_dynamics"
         try:                    # the plant's own context, with its remembered state views
             views = context._plant_state_views
@@ -359,7 +378,7 @@ class PlantForcesMixin:
                 raise AttributeError
         except AttributeError:
             context, qt, views = self._fast_context(context, fn)
-        vdot, forces = known_vdot, external_forces
+        vdot = known_vdot
         if (vdot.__class__ is not _ND or vdot.dtype is not _F64 or vdot.shape != qt.shape_v
                 or not vdot.flags.c_contiguous):
             vdot = self._vector_arg(fn, "known_vdot", known_vdot, qt.nv, "nv")
@@ -370,23 +389,11 @@ class PlantForcesMixin:
             entry = context.cache_entries[qt.inertia_index]
             I10 = entry.value.I10 if entry.valid else qt.inertia_entry.eval(context).I10
             tau = _empty(qt.nv)
-            if forces._lazy is qt:
-                # with the force elements' forces at the recorded state, in one kernel call
-                # (multibody.kernels.lazy_forces), which may write the forces' values
-                status = qt.k_lazy_inverse(
-                    qt.ip, qt.fp, qt.local.ws, views[3], views[4], vdot, I10, qt.constants,
-                    forces._snap_qv, forces._snap_I10, forces._tau, forces._F_Bo_W, tau)
-                if status == LAZY_KEPT:
-                    return tau
-                forces._lazy = None
-                if status == LAZY_WRITTEN:
-                    return tau
-            else:
-                if forces._lazy is not None:
-                    forces._materialize()
-                if not qt.k_inverse(qt.ip, qt.fp, qt.local.ws, views[3], views[4], vdot, I10,
-                                    qt.constants, forces._F_Bo_W, forces._tau, tau):
-                    return tau
+            if forces._lazy is not None:        # at another Context's state, or another plant's
+                forces._materialize()
+            if not qt.k_inverse(qt.ip, qt.fp, qt.local.ws, views[3], views[4], vdot, I10,
+                                qt.constants, forces._F_Bo_W, forces._tau, tau):
+                return tau
         ctx = context
         q, v = self._eval_q_v(ctx)
         tau = self._dyn.inverse_dynamics(q, v, vdot, self._eval_I10(ctx), _ZERO3,
@@ -488,6 +495,17 @@ class PlantForcesMixin:
     def calc_force_elements_contribution(self, context, forces):
         """Overwrite `forces` with the force elements' forces (gravity included) and the
         joint damping forces -D v, as Drake's CalcForceElementsContribution."""
+        try:            # the kernels of lazy forces already bound to this Context
+            lazy = forces._lazy_call
+            if (lazy is not None and lazy[0] is context and lazy[1] is self._qt
+                    and not self._context_damping_ever_set):
+                qt = lazy[1]
+                entry = context.cache_entries[qt.inertia_index]
+                lazy[2](entry.value.I10 if entry.valid else qt.inertia_entry.eval(context).I10)
+                forces._lazy = qt
+                return
+        except AttributeError:                  # not a MultibodyForces
+            pass
         fn = "calc_force_elements_contribution"
         try:                    # the plant's own context, with its remembered state views
             views = context._plant_state_views
@@ -503,9 +521,12 @@ class PlantForcesMixin:
             # lazy: record the state and the inertial parameters; the values are computed
             # from them when read, or by calc_inverse_dynamics (MultibodyForces' notes)
             entry = context.cache_entries[qt.inertia_index]
-            qt.k_snapshot(views[3], views[4],
-                          entry.value.I10 if entry.valid else qt.inertia_entry.eval(context).I10,
-                          forces._snap_qv, forces._snap_I10)
+            I10 = entry.value.I10 if entry.valid else qt.inertia_entry.eval(context).I10
+            lazy = forces._lazy_call
+            if lazy is None or lazy[0] is not context or lazy[1] is not qt:
+                forces._lazy_call = lazy = (context, qt) + bind_lazy_forces(qt, views, forces,
+                                                                            I10)
+            lazy[2](I10)
             forces._lazy = qt
             return
         ctx = context

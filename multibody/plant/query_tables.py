@@ -37,7 +37,7 @@ from merganser.multibody.kernels.queries import (
 from merganser.multibody.kernels.lazy_forces import calc_lazy_inverse_dynamics_at, snapshot_state
 
 __all__ = ["QueryTables", "state_views", "own_state_views", "compiled_entry",
-           "state_copy_entry", "bind_fast_queries", "VIEW_ROOT", "VIEW_FAST", "FAST_POSE",
+           "state_copy_entry", "bind_fast_queries", "bind_lazy_forces", "VIEW_ROOT", "VIEW_FAST", "FAST_POSE",
            "FAST_JACOBIAN", "FAST_POSE_CALL", "FAST_JACOBIAN_CALL"]
 
 #: Slots of `state_views` after the first seven: the root data of the Context's tree, and
@@ -58,8 +58,6 @@ _KERNELS = {
     "k_forward": calc_forward_dynamics_at,
     "k_inverse": calc_inverse_dynamics_at,
     "k_gravity": calc_gravity_and_damping_forces_at,
-    "k_snapshot": snapshot_state,
-    "k_lazy_inverse": calc_lazy_inverse_dynamics_at,
 }
 
 
@@ -131,6 +129,27 @@ def bind_fast_queries(qt, views):
     return fast
 
 
+def bind_lazy_forces(qt, views, forces, I10):
+    """The lazy-forces kernels bound to the plant's own Context of `views` and to the
+    MultibodyForces `forces` (sized for `qt`): ``(snapshot(I10), inverse(I10, vd, tau))``.
+
+    ``snapshot`` is `snapshot_state` with the Context's q and v and the forces' snapshot
+    arrays bound; ``inverse`` is `calc_lazy_inverse_dynamics_at` with the packed model, a
+    workspace of its own, the Context's q and v, the constants and the forces' arrays
+    bound, for the Context's I10 (nb, 10) and a C-contiguous float64 ``vd`` and ``tau``
+    of size nv. Each runs once here, with the Context's `I10`: the snapshot records the
+    state of now, and the inverse dynamics writes only a scratch τ and, when the snapshot
+    was not the state, the forces' values (which the caller is about to replace).
+    """
+    q, v = views[3], views[4]
+    snapshot = _bound(snapshot_state, (q, v, forces._snap_qv, forces._snap_I10), (I10,))
+    inverse = _bound(calc_lazy_inverse_dynamics_at,
+                     (qt.ip, qt.fp, np.zeros_like(qt.local.ws), q, v, qt.constants,
+                      forces._snap_qv, forces._snap_I10, forces._tau, forces._F_Bo_W),
+                     (I10, np.zeros(qt.nv), np.empty(qt.nv)))
+    return snapshot, inverse
+
+
 def _resolving(tables, name, fn):
     """A stand-in for ``tables.<name>``: calls `fn` through its dispatcher, then puts the
     compiled entry point in its place."""
@@ -191,8 +210,6 @@ class QueryTables:
     k_pose, k_jacobian, k_mass, k_forward, k_inverse, k_gravity : callable
         The fused kernels of `multibody.kernels.queries` (compiled entry points after
         their first call).
-    k_snapshot, k_lazy_inverse : callable
-        The kernels of the lazy forces (`multibody.kernels.lazy_forces`), likewise.
     """
 
     __slots__ = ("nq", "nv", "nb", "shape_q", "shape_v", "shape_vv", "shape_6v",
@@ -235,6 +252,7 @@ class QueryTables:
         forces._snap_qv = snap = np.zeros(self.nq + self.nv)
         forces._snap_q, forces._snap_v = snap[:self.nq], snap[self.nq:]
         forces._snap_I10 = np.zeros((self.nb, 10))
+        forces._lazy_call = None                # bound to the arrays replaced here
         forces._sized_for = self
 
     def materialize_forces(self, forces):

@@ -173,6 +173,43 @@ def test_two_contexts(case):
     assert_same_forces(lazy2, eager2)
 
 
+def test_one_forces_object_across_contexts_and_context_damping(case):
+    """One MultibodyForces alternated between two contexts, calls repeated (its kernels
+    are bound to the latest context), then a joint damping set in one context: every
+    τ equals the eager path's."""
+    plant, _, ref = case
+    c1, c2 = plant.create_default_context(), plant.create_default_context()
+    set_state(plant, c1, ref, 1)
+    set_state(plant, c2, ref, 5)
+    lazy, eager = MultibodyForces(plant), EagerForces(plant)
+    vdot = ref["vdot"][3]
+    pairs = ((c1, c1), (c1, c1), (c2, c2), (c2, c2), (c1, c2), (c1, c2), (c2, c1))
+    for k, (fe_ctx, id_ctx) in enumerate(pairs):
+        set_state(plant, fe_ctx, ref, k)        # a new state in the same context, too
+        for _ in range(2):
+            plant.calc_force_elements_contribution(fe_ctx, lazy)
+            plant.calc_force_elements_contribution(fe_ctx, eager)
+            tau = plant.calc_inverse_dynamics(id_ctx, vdot, lazy)
+            tau_eager = plant.calc_inverse_dynamics(id_ctx, vdot, eager)
+            if fe_ctx is id_ctx:
+                close(tau, tau_eager, 1e-12)    # gravity in the recursion: rounding
+            else:
+                np.testing.assert_array_equal(tau, tau_eager)
+            assert_same_forces(lazy, eager)
+    joint = next(plant.get_joint(i) for i in plant.get_joint_indices()
+                 if plant.get_joint(i).num_velocities() == 1)
+    joint.set_damping_vector(c2, np.array([7.0]))
+    for ctx in (c1, c2, c1):
+        plant.calc_force_elements_contribution(ctx, lazy)
+        plant.calc_force_elements_contribution(ctx, eager)
+        assert_same_forces(lazy, eager)
+        close(plant.calc_inverse_dynamics(ctx, vdot, lazy),
+              plant.calc_inverse_dynamics(ctx, vdot, eager), 1e-12)
+    v = plant.get_velocities(c2)[joint.velocity_start()]
+    plant.calc_force_elements_contribution(c2, lazy)
+    assert lazy.generalized_forces()[joint.velocity_start()] == -7.0 * v
+
+
 def test_lazy_forces_of_another_plant_of_the_same_sizes():
     ref = dict(np.load(REFERENCE / "panda.npz"))
     p1, p2 = load_reference_model("panda")[0], load_reference_model("panda")[0]
