@@ -13,7 +13,9 @@ made on first use by the package's ``__getattr__``.
 
 from __future__ import annotations
 
-__all__ = ["ScalarTemplate"]
+import copy
+
+__all__ = ["ScalarCast", "ScalarTemplate"]
 
 
 class ScalarTemplate:
@@ -61,3 +63,42 @@ class ScalarTemplate:
 
     def __repr__(self):
         return f"<ScalarTemplate {self.name} (float: {self._cls.__module__}.{self._cls.__qualname__})>"
+
+
+class _CastBound:
+    """``value.cast`` of one object: ``value.cast[float]()`` is a copy of it."""
+
+    __slots__ = ("_value", "_name")
+
+    def __init__(self, value, name):
+        self._value = value
+        self._name = name
+
+    def __getitem__(self, param):
+        key = param[0] if isinstance(param, tuple) and len(param) == 1 else param
+        if key is None or key is float:
+            return self._copy
+        raise RuntimeError(
+            f"{self._name}.cast[{getattr(key, '__name__', key)!s}]: merganser computes in "
+            f"float64 only; expected the scalar type float, got {key!r}")
+
+    def _copy(self):
+        return copy.deepcopy(self._value)
+
+    def __call__(self):
+        """``value.cast()`` without a scalar type: a copy (the default scalar, float)."""
+        return self._copy()
+
+
+class ScalarCast:
+    """Drake's ``cast<U>()`` as the attribute ``cast`` of a value class: ``value.cast[U]()``
+    returns a copy of ``value`` with scalar type U; U can only be float (or None, the
+    default) in merganser, any other scalar type raises RuntimeError.
+
+    Used as a class attribute: ``cast = ScalarCast()``.
+    """
+
+    def __get__(self, obj, objtype=None):
+        if obj is None:
+            return self
+        return _CastBound(obj, type(obj).__name__)

@@ -6,6 +6,7 @@ from merganser.framework.lazy_exports import lazy_exports
 
 __all__, __getattr__, __dir__ = lazy_exports(__name__, {
     ".angle_axis": ("AngleAxis",),
+    ".isometry3": ("Isometry3",),
     ".bounding_box": (
         "Aabb", "Obb", "calc_obb", "compute_aabb_for_triangle_mesh",
         "compute_aabb_for_volume_mesh", "compute_obb_for_triangle_mesh",

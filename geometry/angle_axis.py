@@ -7,7 +7,10 @@ needs only the quaternion helpers, so `RotationMatrix` can return an AngleAxis.
 
 import numpy as np
 
-from .quaternion import quaternion_to_rotation_matrix, rotation_matrix_to_quaternion
+from merganser.framework.templates import ScalarCast
+
+from .quaternion import (check_rotation_matrix, quaternion_to_rotation_matrix,
+                         rotation_matrix_to_quaternion)
 from .quaternion_type import Quaternion
 
 __all__ = ["AngleAxis", "angle_axis_of_quaternion"]
@@ -25,6 +28,15 @@ def angle_axis_of_quaternion(q):
     return float(2.0 * np.arctan2(sin_half, q[0])), q[1:] / sin_half
 
 
+def _unit_axis(caller, axis):
+    """`axis` as a float64 (3,) unit vector (to 1e-10), else RuntimeError naming `caller`."""
+    axis = np.array(axis, dtype=np.float64).reshape(-1)
+    if axis.shape != (3,) or abs(np.linalg.norm(axis) - 1.0) > 1e-10:
+        raise RuntimeError(f"{caller}: argument axis: expected a unit vector of shape "
+                           f"(3,), got {axis.tolist()}")
+    return axis
+
+
 class AngleAxis:
     """The rotation by ``angle`` (radians) about the unit vector ``axis``.
 
@@ -40,8 +52,12 @@ class AngleAxis:
     """
 
     __slots__ = ("_angle", "_axis")
+    #: ``X.cast[float]()``: a copy (Drake's cast<U>(); float64 only).
+    cast = ScalarCast()
 
     def __init__(self, angle=None, axis=None, *, quaternion=None, rotation=None, other=None):
+        if isinstance(angle, AngleAxis) and axis is None:
+            other, angle = angle, None          # pydrake's AngleAxis(other) positionally
         if other is not None:                   # pydrake's copy constructor
             if not isinstance(other, AngleAxis):
                 raise TypeError(f"AngleAxis: other must be an AngleAxis, got "
@@ -52,17 +68,12 @@ class AngleAxis:
                 q = np.asarray(quaternion, dtype=np.float64)
                 q = q / np.linalg.norm(q)
             else:
-                matrix = rotation.matrix() if hasattr(rotation, "matrix") else rotation
-                q = rotation_matrix_to_quaternion(np.asarray(matrix, dtype=np.float64))
+                q = rotation_matrix_to_quaternion(check_rotation_matrix(rotation, "AngleAxis"))
             angle, axis = angle_axis_of_quaternion(q)
         elif angle is None and axis is None:
             angle, axis = 0.0, np.array([1.0, 0.0, 0.0])
-        axis = np.array(axis, dtype=np.float64).reshape(-1)
-        if axis.shape != (3,) or abs(np.linalg.norm(axis) - 1.0) > 1e-10:
-            raise RuntimeError(f"AngleAxis: argument axis: expected a unit vector of shape "
-                               f"(3,), got {axis.tolist()}")
         self._angle = float(angle)
-        self._axis = axis
+        self._axis = _unit_axis("AngleAxis", axis)
 
     @staticmethod
     def identity():
@@ -89,6 +100,32 @@ class AngleAxis:
 
     def __getitem__(self, index):
         return (self._angle, self._axis.copy())[index]
+
+    def set_angle(self, angle):
+        """Replace the angle (radians); the axis is kept (Eigen's angle() setter)."""
+        self._angle = float(angle)
+
+    def set_axis(self, axis):
+        """Replace the axis (a unit vector, shape (3,)); the angle is kept.
+
+        Raises
+        ------
+        RuntimeError
+            If `axis` is not a unit vector of shape (3,) (to 1e-10), as pydrake does.
+        """
+        self._axis = _unit_axis("AngleAxis.set_axis", axis)
+
+    def set_rotation(self, rotation):
+        """Replace angle and axis by those of a rotation (a (3, 3) rotation matrix or a
+        RotationMatrix); the angle is then in [0, π]."""
+        other = AngleAxis(rotation=rotation)
+        self._angle, self._axis = other._angle, other._axis
+
+    def set_quaternion(self, quaternion):
+        """Replace angle and axis by those of a quaternion [w, x, y, z] (normalized first);
+        the angle is then in [0, π]."""
+        other = AngleAxis(quaternion=quaternion)
+        self._angle, self._axis = other._angle, other._axis
 
     def quaternion(self):
         """The Quaternion [cos(θ/2), sin(θ/2) axis]."""

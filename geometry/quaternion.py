@@ -12,6 +12,8 @@ RigidTransform, free-body poses); compiled kernels carry their own loops.
 import numpy as np
 
 __all__ = [
+    "EIGEN_ROTATION_TOLERANCE",
+    "check_rotation_matrix",
     "normalize_quaternion",
     "quaternion_conjugate",
     "quaternion_multiply",
@@ -189,3 +191,44 @@ def rotation_matrix_to_quaternion(R):
     if q[0] < 0.0:
         q = -q
     return q
+
+
+#: Loose tolerance of pydrake's Eigen value types (Quaternion, AngleAxis, Isometry3) on the
+#: orthonormality and determinant of a rotation matrix they are given.
+EIGEN_ROTATION_TOLERANCE = 1e-5
+
+
+def check_rotation_matrix(R, caller, arg="rotation"):
+    """`R` as a float64 (3, 3) rotation matrix, checked as pydrake's Eigen value types
+    check one: max |R Rᵀ - I| and |det R - 1| below `EIGEN_ROTATION_TOLERANCE`.
+
+    Parameters
+    ----------
+    R : array_like (3, 3) or an object with ``matrix()`` (a RotationMatrix)
+    caller, arg : str
+        The function and the argument named by the error.
+
+    Returns
+    -------
+    numpy.ndarray, shape (3, 3)
+
+    Raises
+    ------
+    RuntimeError
+        If `R` is not a (3, 3) matrix, not orthonormal or a reflection (pydrake raises
+        RuntimeError for these).
+    """
+    a = np.array(R.matrix() if hasattr(R, "matrix") else R, dtype=np.float64)
+    if a.shape != (3, 3) or not np.all(np.isfinite(a)):
+        raise RuntimeError(f"{caller}: argument {arg}: expected a finite (3, 3) rotation "
+                           f"matrix, got {a.tolist()}")
+    identity_error = np.max(np.abs(a @ a.T - np.eye(3)))
+    if identity_error >= EIGEN_ROTATION_TOLERANCE:
+        raise RuntimeError(f"{caller}: argument {arg}: expected an orthonormal matrix "
+                           f"(max |R Rᵀ - I| < {EIGEN_ROTATION_TOLERANCE:g}), got "
+                           f"max |R Rᵀ - I| = {identity_error:.3g}")
+    det = np.linalg.det(a)
+    if abs(det - 1.0) >= EIGEN_ROTATION_TOLERANCE:
+        raise RuntimeError(f"{caller}: argument {arg}: expected a rotation (determinant "
+                           f"+1), got determinant {det:.6g}")
+    return a

@@ -8,7 +8,9 @@ Quaternion holds a unit quaternion (construction from coefficients checks the no
 
 import numpy as np
 
-from .quaternion import (quaternion_conjugate, quaternion_multiply,
+from merganser.framework.templates import ScalarCast
+
+from .quaternion import (check_rotation_matrix, quaternion_conjugate, quaternion_multiply,
                          quaternion_to_rotation_matrix, rotation_matrix_to_quaternion)
 
 __all__ = ["Quaternion"]
@@ -49,9 +51,12 @@ class Quaternion(np.ndarray):
                 raise TypeError(f"Quaternion: other must be a Quaternion, got "
                                 f"{type(other).__name__}")
             wxyz = np.array(other, dtype=float)
+        if rotation is None and wxyz is not None and x is None and (
+                hasattr(wxyz, "matrix") or np.shape(wxyz) == (3, 3)):
+            rotation = wxyz                     # pydrake's Quaternion(rotation) overload
         if rotation is not None:
-            R = rotation.matrix() if hasattr(rotation, "matrix") else rotation
-            return cls._raw(rotation_matrix_to_quaternion(np.asarray(R, dtype=np.float64)))
+            R = check_rotation_matrix(rotation, "Quaternion")
+            return cls._raw(rotation_matrix_to_quaternion(R))
         if w is not None:
             wxyz = w
         if x is not None or y is not None or z is not None:
@@ -98,8 +103,13 @@ class Quaternion(np.ndarray):
         """The vector part [x, y, z], shape (3,)."""
         return np.array(self.view(np.ndarray)[1:])
 
-    def set_wxyz(self, wxyz):
-        """Replace the coefficients (a unit quaternion [w, x, y, z])."""
+    def set_wxyz(self, wxyz=None, x=None, y=None, z=None, *, w=None):
+        """Replace the coefficients: a unit quaternion [w, x, y, z], or the four numbers
+        (``set_wxyz(w, x, y, z)`` or ``set_wxyz(w=, x=, y=, z=)``, pydrake's overloads)."""
+        if w is not None:
+            wxyz = w
+        if x is not None or y is not None or z is not None:
+            wxyz = [wxyz, x, y, z]
         self.view(np.ndarray)[:] = _unit("Quaternion.set_wxyz", wxyz)
 
     def rotation(self):
@@ -107,8 +117,15 @@ class Quaternion(np.ndarray):
         return quaternion_to_rotation_matrix(self.wxyz())
 
     def set_rotation(self, rotation):
-        """Replace the coefficients by the canonical quaternion of a (3, 3) rotation."""
-        self.view(np.ndarray)[:] = Quaternion(rotation=rotation).wxyz()
+        """Replace the coefficients by the canonical quaternion of a (3, 3) rotation.
+
+        Raises
+        ------
+        RuntimeError
+            If `rotation` is not orthonormal with determinant +1 (to 1e-5, as pydrake).
+        """
+        R = check_rotation_matrix(rotation, "Quaternion.set_rotation")
+        self.view(np.ndarray)[:] = rotation_matrix_to_quaternion(R)
 
     def conjugate(self):
         """The conjugate [w, -x, -y, -z] (a Quaternion)."""
@@ -118,20 +135,26 @@ class Quaternion(np.ndarray):
         """The inverse (the conjugate, for a unit quaternion)."""
         return self.conjugate()
 
-    def multiply(self, other):
-        """The Hamilton product self ⊗ other (a Quaternion), or the rotation of a vector
-        (shape (3,)) by self."""
+    def multiply(self, other=None, *, vector=None):
+        """The Hamilton product self ⊗ other (a Quaternion), or the rotation by self of a
+        vector (shape (3,)) or of the columns of a (3, N) array (``vector=``, pydrake's
+        keyword)."""
+        if vector is not None:
+            other = vector
         if isinstance(other, Quaternion):
             return Quaternion._raw(quaternion_multiply(self.wxyz(), other.wxyz()))
         return self.rotation() @ np.asarray(other, dtype=np.float64)
 
     def __matmul__(self, other):
-        if isinstance(other, Quaternion) or np.shape(other) == (3,):
+        if isinstance(other, Quaternion) or np.shape(other)[:1] == (3,):
             return self.multiply(other)
         return self.view(np.ndarray) @ other
 
     def __reduce__(self):
         return (Quaternion._raw, (self.wxyz(),))
+
+    #: ``q.cast[float]()``: a copy (Drake's cast<U>(); float64 only).
+    cast = ScalarCast()
 
     def __repr__(self):
         w, x, y, z = self.view(np.ndarray).tolist()

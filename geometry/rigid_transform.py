@@ -7,6 +7,9 @@ monogram rule ``X_AC = X_AB @ X_BC``; the 4x4 homogeneous form is [[R, p], [0 0 
 
 import numpy as np
 
+from merganser.framework.templates import ScalarCast
+
+from .isometry3 import Isometry3
 from .rotation_matrix import RollPitchYaw, RotationMatrix
 
 __all__ = ["RigidTransform"]
@@ -37,10 +40,12 @@ class RigidTransform:
     R : None, RotationMatrix, RollPitchYaw, RigidTransform, or array_like
         The rotation: a RotationMatrix, a RollPitchYaw, a (3, 3) rotation matrix or a
         quaternion [w, x, y, z] of shape (4,). Given alone, `R` may also be a translation
-        of shape (3,) (``RigidTransform(p)``), a (4, 4) homogeneous matrix or another
-        RigidTransform. None means the identity rotation.
+        of shape (3,) (``RigidTransform(p)``), a (4, 4) homogeneous matrix, an
+        `Isometry3` or another RigidTransform. None means the identity rotation.
     p : array_like, shape (3,), optional
         The translation p_AoBo_A; zero when omitted.
+    pose : Isometry3 or array_like (4, 4), optional
+        pydrake's keyword for the whole pose, instead of `R` and `p`.
 
     Raises
     ------
@@ -51,8 +56,16 @@ class RigidTransform:
 
     __slots__ = ("_R", "_p")
     __array_ufunc__ = None
+    #: ``X.cast[float]()``: a copy (Drake's cast<U>(); float64 only).
+    cast = ScalarCast()
 
-    def __init__(self, R=None, p=None):
+    def __init__(self, R=None, p=None, *, pose=None):
+        if pose is not None:
+            if R is not None or p is not None:
+                raise ValueError("RigidTransform: pose cannot be given with R or p")
+            R = pose
+        if isinstance(R, Isometry3):
+            R = R.matrix()
         if isinstance(R, RigidTransform):
             if p is not None:
                 raise ValueError("RigidTransform: p cannot be given with a RigidTransform")
@@ -131,6 +144,10 @@ class RigidTransform:
         X[:3, :3] = self._R._R
         X[:3, 3] = self._p
         return X
+
+    def get_as_isometry3(self):
+        """Return this pose as an `Isometry3` (pydrake's GetAsIsometry3)."""
+        return Isometry3(matrix=self.get_as_matrix4())
 
     def get_as_matrix34(self):
         """Return [R_AB, p_AoBo_A], ndarray of shape (3, 4)."""

@@ -21,6 +21,8 @@ import math
 
 import numpy as np
 
+from merganser.framework.templates import ScalarCast
+
 from .angle_axis import AngleAxis, angle_axis_of_quaternion
 from .quaternion import quaternion_to_rotation_matrix, rotation_matrix_to_quaternion
 from .quaternion_type import Quaternion
@@ -71,6 +73,8 @@ class RotationMatrix:
     """
 
     __slots__ = ("_R",)
+    #: ``X.cast[float]()``: a copy (Drake's cast<U>(); float64 only).
+    cast = ScalarCast()
     # Make numpy defer `ndarray @ RotationMatrix` etc. to this class's reflected operators.
     __array_ufunc__ = None
 
@@ -450,6 +454,8 @@ class RollPitchYaw:
     """
 
     __slots__ = ("_rpy",)
+    #: ``X.cast[float]()``: a copy (Drake's cast<U>(); float64 only).
+    cast = ScalarCast()
 
     def __init__(self, roll=None, pitch=None, yaw=None, *, rpy=None, other=None, R=None,
                  matrix=None, quaternion=None):
