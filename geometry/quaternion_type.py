@@ -145,6 +145,39 @@ class Quaternion(np.ndarray):
             return Quaternion._raw(quaternion_multiply(self.wxyz(), other.wxyz()))
         return self.rotation() @ np.asarray(other, dtype=np.float64)
 
+    def slerp(self, t, other):
+        """The spherical linear interpolation from self (t = 0) to `other` (t = 1) along
+        the shorter arc (Eigen's slerp: `other` is negated when the two are more than a
+        half turn apart; nearly equal quaternions are interpolated linearly).
+
+        Parameters
+        ----------
+        t : float
+            The interpolation parameter, in [0, 1].
+        other : Quaternion
+
+        Returns
+        -------
+        Quaternion
+        """
+        if not isinstance(other, Quaternion):
+            raise TypeError(f"Quaternion.slerp: argument other: expected a Quaternion, got "
+                            f"{type(other).__name__}")
+        a, b = self.wxyz(), other.wxyz()
+        d = float(a @ b)
+        cos_theta = abs(d)
+        t = float(t)
+        if cos_theta >= 1.0 - np.finfo(np.float64).eps:
+            s0, s1 = 1.0 - t, t
+        else:
+            theta = np.arccos(cos_theta)
+            sin_theta = np.sin(theta)
+            s0, s1 = np.sin((1.0 - t) * theta) / sin_theta, np.sin(t * theta) / sin_theta
+        if d < 0.0:
+            s1 = -s1
+        q = s0 * a + s1 * b
+        return Quaternion._raw(q / np.linalg.norm(q))
+
     def __matmul__(self, other):
         if isinstance(other, Quaternion) or np.shape(other)[:1] == (3,):
             return self.multiply(other)

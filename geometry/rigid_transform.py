@@ -46,6 +46,8 @@ class RigidTransform:
         The translation p_AoBo_A; zero when omitted.
     pose : Isometry3 or array_like (4, 4), optional
         pydrake's keyword for the whole pose, instead of `R` and `p`.
+    other : RigidTransform, optional
+        pydrake's copy constructor keyword.
 
     Raises
     ------
@@ -59,7 +61,12 @@ class RigidTransform:
     #: ``X.cast[float]()``: a copy (Drake's cast<U>(); float64 only).
     cast = ScalarCast()
 
-    def __init__(self, R=None, p=None, *, pose=None):
+    def __init__(self, R=None, p=None, *, pose=None, other=None):
+        if other is not None:                   # pydrake's copy constructor
+            if not isinstance(other, RigidTransform) or R is not None or p is not None:
+                raise TypeError(f"RigidTransform: argument other: expected a RigidTransform "
+                                f"alone, got {type(other).__name__}")
+            R = other
         if pose is not None:
             if R is not None or p is not None:
                 raise ValueError("RigidTransform: pose cannot be given with R or p")

@@ -124,3 +124,26 @@ def test_cast_float_is_a_copy_and_other_scalars_raise(value):
     assert repr(other) == repr(value)
     with pytest.raises(RuntimeError, match=r"cast\[AutoDiffXd\].*float64 only"):
         value.cast[type("AutoDiffXd", (), {})]
+
+
+def test_quaternion_slerp_follows_the_shorter_arc():
+    q0 = Quaternion()
+    half = np.pi / 4                            # q1: 90° about z
+    q1 = Quaternion(wxyz=[np.cos(half), 0.0, 0.0, np.sin(half)])
+    np.testing.assert_array_equal(q0.slerp(t=0, other=q0).wxyz(), [1.0, 0.0, 0.0, 0.0])
+    np.testing.assert_allclose(q0.slerp(0.0, q1).wxyz(), q0.wxyz(), atol=1e-15)
+    np.testing.assert_allclose(q0.slerp(1.0, q1).wxyz(), q1.wxyz(), atol=1e-15)
+    # halfway: 45° about z
+    np.testing.assert_allclose(q0.slerp(0.5, q1).wxyz(),
+                               [np.cos(np.pi / 8), 0.0, 0.0, np.sin(np.pi / 8)], atol=1e-15)
+    # -q1 is the same rotation: the interpolation still takes the 45° path.
+    q1_neg = Quaternion(wxyz=-q1.wxyz())
+    np.testing.assert_allclose(q0.slerp(0.5, q1_neg).wxyz(),
+                               [np.cos(np.pi / 8), 0.0, 0.0, np.sin(np.pi / 8)], atol=1e-15)
+
+
+def test_rigid_transform_copy_constructor_keyword():
+    X = RigidTransform(RotationMatrix(R_AB), p_AB)
+    assert RigidTransform(other=X).is_exactly_equal_to(X)
+    with pytest.raises(TypeError, match="RigidTransform: argument other"):
+        RigidTransform(other=Isometry3())
