@@ -1,27 +1,43 @@
 """Tetrahedral volume meshes with pressure fields (compliant geometries) and triangle
 surface meshes (rigid geometries) of the primitive shapes.
 
-The volume meshes are structured: a grid of cells, each split into the six Kuhn
+The sphere and the ellipsoid are Drake's meshes (make_sphere_mesh.h,
+make_ellipsoid_mesh.h): an octahedron inscribed in the unit ball (its six vertices on
+the sphere, eight tets sharing the center) refined L times, with L the smallest level
+whose equator chords are no longer than the resolution hint (at most 8). Under the
+default tessellation strategy (`TessellationStrategy.kSingleInteriorVertex`) a level
+splits every surface triangle at its edge midpoints pushed out onto the sphere and joins
+the four triangles to the center (8·4^L tets, one interior vertex); under
+``kDenseInteriorVertices`` it splits every tet into eight (the four corner tets and the
+inner octahedron cut along its best-shaped diagonal; 8^(L+1) tets), projecting only the
+midpoints of edges on the sphere. The ellipsoid is the unit mesh of hint / max(a, b, c)
+scaled by (a, b, c). The rigid sphere and ellipsoid are those meshes' boundaries.
+
+The other volume meshes are structured: a grid of cells, each split into the six Kuhn
 tetrahedra (the tets of the permutation paths from corner 000 to corner 111, so that
-neighbouring cells share faces). The sphere mesh is the cube [-1, 1]^3 mapped radially
-onto the ball (p -> R p |p|_inf / |p|_2), which keeps every boundary vertex on the sphere.
-The extent field ε is 0 on the boundary and 1 at the deepest points (Elandt et al. 2019);
-the pressure field is E ε, linear inside each tetrahedron.
+neighbouring cells share faces). The extent field ε is 0 on the boundary and 1 at the
+deepest points (Elandt et al. 2019); the pressure field is E ε, linear inside each
+tetrahedron.
 """
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
 
+from merganser.framework.drake_enum import DrakeIntEnum
+
 from ..proximity.vtk_volume_mesh import boundary_triangles, distance_to_boundary
 
-__all__ = ["VolumeMesh", "SurfaceMesh", "make_sphere_volume_mesh", "make_box_volume_mesh",
+__all__ = ["VolumeMesh", "SurfaceMesh", "TessellationStrategy", "make_sphere_volume_mesh",
+           "make_box_volume_mesh",
            "make_box_surface_mesh", "make_sphere_surface_mesh", "make_ellipsoid_volume_mesh",
            "make_ellipsoid_surface_mesh", "make_cylinder_volume_mesh",
            "make_cylinder_surface_mesh", "make_capsule_volume_mesh",
            "make_capsule_surface_mesh", "make_convex_volume_mesh",
            "make_tetrahedral_volume_mesh", "make_tetrahedral_surface_mesh",
-           "make_convex_surface_mesh", "cells_for"]
+           "make_convex_surface_mesh", "cells_for", "sphere_refinement_level",
+           "as_tessellation_strategy"]
 
 # Kuhn tetrahedra of the unit cube: corners as bit masks x=1, y=2, z=4.
 _PATHS = [(0, 1, 2), (0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0)]
@@ -100,33 +116,224 @@ def _grid_vertices(nx, ny, nz):
     return np.stack([X.ravel(), Y.ravel(), Z.ravel()], axis=1)
 
 
-def _radial_to_sphere(p, radius):
-    inf = np.abs(p).max(axis=1)
-    two = np.linalg.norm(p, axis=1)
-    scale = np.where(two > 0.0, inf / np.where(two > 0.0, two, 1.0), 0.0)
-    return radius * p * scale[:, None], inf
+class TessellationStrategy(DrakeIntEnum):
+    """How a compliant sphere's or ellipsoid's volume is tessellated (Drake's
+    ``("hydroelastic", "tessellation_strategy")`` property).
+
+    kSingleInteriorVertex: the center is the only interior vertex; every tet joins a
+    surface triangle to it (8·4^L tets; the default, as in Drake).
+    kDenseInteriorVertices: every refinement splits every tet into eight, so that the tets
+    keep their shape and the interior fills with vertices (8^(L+1) tets).
+    """
+
+    kSingleInteriorVertex = 0
+    kDenseInteriorVertices = 1
 
 
-def make_sphere_volume_mesh(radius, resolution_hint, hydroelastic_modulus):
-    """Volume mesh of a sphere with pressure E (1 - r/R).
+def as_tessellation_strategy(value, fn="as_tessellation_strategy",
+                             argument="tessellation_strategy"):
+    """`value` as a TessellationStrategy: a member, its name (``"kSingleInteriorVertex"``,
+    ``"kDenseInteriorVertices"``) or its integer value; anything else raises a ValueError
+    naming `fn` and `argument` (a function's argument or a property)."""
+    if isinstance(value, TessellationStrategy):
+        return value
+    if isinstance(value, str) and value in TessellationStrategy.__members__:
+        return TessellationStrategy[value]
+    if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
+        try:
+            return TessellationStrategy(int(value))
+        except ValueError:
+            pass
+    names = " or ".join(f"{m} ({m.name!r})" for m in TessellationStrategy)
+    raise ValueError(f"{fn}: {argument} expected {names}, got {value!r}")
+
+
+def sphere_refinement_level(radius, resolution_hint, fn="sphere_refinement_level"):
+    """Refinement level L of the sphere mesh: the smallest L whose 4·2^L chords around
+    the equator, 2 R sin(π / (4·2^L)), are no longer than the hint, at most 8 (Drake's
+    bound: 8·4^8 tets in the single-vertex mesh); 0 for hints of 2R and more.
 
     Parameters
     ----------
     radius : float
-        R (m).
+        R (m), > 0.
     resolution_hint : float
-        Target edge length (m); the grid has ~2R/hint cells per axis.
+        Target edge length (m), > 0.
+    fn : str
+        Names the caller in errors.
+
+    Returns
+    -------
+    int
+    """
+    if not radius > 0.0:
+        raise ValueError(f"{fn}: radius expected > 0, got {radius!r}")
+    if not resolution_hint > 0.0:
+        raise ValueError(f"{fn}: resolution_hint expected > 0, got {resolution_hint!r}")
+    edge = min(float(resolution_hint), 2.0 * radius)
+    level = math.ceil(math.log2(math.pi / math.asin(edge / (2.0 * radius)))) - 2
+    return min(max(0, level), 8)
+
+
+def _norms(p):
+    """(n,) Euclidean norms of the rows of `p` (n, 3), summed x, y, z in that order."""
+    return np.sqrt(p[:, 0] * p[:, 0] + p[:, 1] * p[:, 1] + p[:, 2] * p[:, 2])
+
+
+def _octahedron():
+    """Level 0 of the unit-sphere mesh: (p_MV (7, 3), tets (8, 4), on_sphere (7,)). Vertex
+    0 is the center; 1-4 go around the equator (+x, +y, -x, -y), 5 and 6 are the poles
+    +z and -z. Each tet is a face of the octahedron, wound inward, and the center last."""
+    p_MV = np.array([[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [-1.0, 0.0, 0.0],
+                     [0.0, -1.0, 0.0], [0.0, 0.0, 1.0], [0.0, 0.0, -1.0]])
+    ring = np.array([1, 2, 3, 4])
+    after = np.roll(ring, -1)
+    north = np.column_stack([ring, np.full(4, 5), after, np.zeros(4, np.int64)])
+    south = np.column_stack([after, np.full(4, 6), ring, np.zeros(4, np.int64)])
+    on_sphere = np.ones(7, bool)
+    on_sphere[0] = False
+    return p_MV, np.vstack([north, south]).astype(np.int64), on_sphere
+
+
+def _split_edges(p_MV, edges, on_sphere):
+    """Midpoint vertices of `edges` (m, 2): (p_MV with the new vertices appended, (m,)
+    index of each edge's midpoint, on_sphere extended). An edge listed several times
+    gets one vertex; new vertices are numbered in the order their edges first appear.
+    A midpoint of two vertices on the unit sphere is pushed out onto it."""
+    nv = p_MV.shape[0]
+    lo, hi = edges.min(axis=1), edges.max(axis=1)
+    _, first, inverse = np.unique(lo * nv + hi, return_index=True, return_inverse=True)
+    order = np.argsort(first, kind="stable")
+    rank = np.empty(order.size, np.int64)
+    rank[order] = np.arange(order.size)
+    a, b = lo[first[order]], hi[first[order]]
+    mid = (p_MV[a] + p_MV[b]) / 2.0
+    out = on_sphere[a] & on_sphere[b]
+    mid[out] /= _norms(mid[out])[:, None]
+    return (np.vstack([p_MV, mid]), nv + rank[inverse.ravel()],
+            np.concatenate([on_sphere, out]))
+
+
+def _refine_on_surface(p_MV, tets, on_sphere):
+    """One single-interior-vertex level: each tet (a, b, c, center) becomes the four tets
+    of its surface triangle split at the edge midpoints, the center kept last."""
+    a, b, c, o = tets.T
+    edges = np.stack([np.stack(pair, axis=1) for pair in ((a, b), (a, c), (b, c))], axis=1)
+    p_MV, mid, on_sphere = _split_edges(p_MV, edges.reshape(-1, 2), on_sphere)
+    ab, ac, bc = mid.reshape(-1, 3).T
+    children = np.stack([np.stack(t, axis=1) for t in
+                         ((a, ab, ac, o), (b, bc, ab, o), (c, ac, bc, o), (ab, bc, ac, o))],
+                        axis=1)
+    return p_MV, children.reshape(-1, 4), on_sphere
+
+
+def _tet_quality(P):
+    """(..., ) shape measure v² / (Σ l²)³ of tets with corners P (..., 4, 3): v the
+    volume, l the six edge lengths (Everett 1997, up to constants)."""
+    a, b, c, d = P[..., 0, :], P[..., 1, :], P[..., 2, :], P[..., 3, :]
+    six_v = np.einsum("...i,...i->...", np.cross(b - a, c - a), d - a)
+    edges = 0.0
+    for u, w in ((a, b), (a, c), (a, d), (b, c), (b, d), (c, d)):
+        e = u - w
+        edges = edges + np.einsum("...i,...i->...", e, e)
+    return (six_v / 6.0) ** 2 / edges ** 3
+
+
+def _refine_dense(p_MV, tets, on_sphere):
+    """One dense level: each tet split into eight at its six edge midpoints (the four
+    corner tets, the homothetic copies at half size, and the inner octahedron cut along
+    the diagonal, of its three, whose four tets have the largest summed quality; of cuts
+    equal to round-off the first in the order ad-bc, ac-bd, ab-cd, Drake's order). The
+    children are wound positively."""
+    nt = tets.shape[0]
+    pairs = ((0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3))
+    edges = np.stack([tets[:, [i, j]] for i, j in pairs], axis=1).reshape(-1, 2)
+    p_MV, mid, on_sphere = _split_edges(p_MV, edges, on_sphere)
+    m = mid.reshape(nt, 6)
+    ab, ac, ad, bc, bd, cd = m.T
+    a, b, c, d = tets.T
+    corners = [(a, ab, ac, ad), (ab, b, bc, bd), (ac, bc, c, cd), (ad, bd, cd, d)]
+    # the diagonals (u, w) and the ring of the other four midpoints around each
+    cuts = [((ad, bc), (ab, ac, cd, bd)), ((ac, bd), (ab, ad, cd, bc)),
+            ((ab, cd), (ac, ad, bd, bc))]
+    candidates = np.stack([
+        np.stack([np.stack((u, w, ring[k], ring[(k + 1) % 4]), axis=1) for k in range(4)],
+                 axis=1) for (u, w), ring in cuts], axis=1)          # (nt, 3, 4, 4)
+    quality = _tet_quality(p_MV[candidates]).sum(axis=2)                # (nt, 3)
+    # the first cut within round-off of the best, so that cuts a symmetry makes equal
+    # are chosen alike whatever the rounding
+    best = np.argmax(quality >= quality.max(axis=1, keepdims=True) * (1.0 - 1e-12), axis=1)
+    inner = candidates[np.arange(nt), best]                             # (nt, 4, 4)
+    children = np.concatenate([np.stack([np.stack(t, axis=1) for t in corners], axis=1),
+                               inner], axis=1).reshape(-1, 4)
+    return p_MV, _wound_positively(p_MV, children), on_sphere
+
+
+def _wound_positively(p_MV, tets):
+    """`tets` (nt, 4) with the last two vertices swapped where (b-a)×(c-a)·(d-a) < 0."""
+    V = p_MV[tets]
+    negative = np.einsum("ij,ij->i", np.cross(V[:, 1] - V[:, 0], V[:, 2] - V[:, 0]),
+                         V[:, 3] - V[:, 0]) < 0.0
+    tets = tets.copy()
+    tets[negative, 2], tets[negative, 3] = tets[negative, 3], tets[negative, 2].copy()
+    return tets
+
+
+def _unit_sphere_mesh(level, strategy):
+    """(p_MV (nv, 3), tets (nt, 4) int64, on_sphere (nv,)) of the unit-ball mesh at
+    refinement `level` under `strategy` (a TessellationStrategy). Single-interior-vertex
+    meshes keep the center as vertex 0 and as every tet's last vertex."""
+    p_MV, tets, on_sphere = _octahedron()
+    refine = (_refine_on_surface if strategy == TessellationStrategy.kSingleInteriorVertex
+              else _refine_dense)
+    for _ in range(level):
+        p_MV, tets, on_sphere = refine(p_MV, tets, on_sphere)
+    return p_MV, tets, on_sphere
+
+
+def _zero_below(extent):
+    """The extent with |ε| < 1e-14 set to 0: vertices meant to be on the boundary that
+    round-off put a hair inside or outside carry no pressure (as in Drake)."""
+    extent[np.abs(extent) < 1e-14] = 0.0
+    return extent
+
+
+def make_sphere_volume_mesh(radius, resolution_hint, hydroelastic_modulus, *,
+                            tessellation_strategy=TessellationStrategy.kSingleInteriorVertex):
+    """Volume mesh of a sphere with pressure E (R - r)/R, Drake's (make_sphere_mesh.h,
+    make_sphere_field.h): the refined octahedron of `sphere_refinement_level` scaled by R.
+
+    Parameters
+    ----------
+    radius : float
+        R (m), > 0.
+    resolution_hint : float
+        Target edge length (m) of the chords around the equator, > 0.
     hydroelastic_modulus : float
         E (Pa).
+    tessellation_strategy : TessellationStrategy or str, keyword
+        ``kSingleInteriorVertex`` (default: 8·4^L tets, 4^(L+1) + 3 vertices, the center
+        vertex 0 and every tet's last) or ``kDenseInteriorVertices`` (8^(L+1) tets).
 
     Returns
     -------
     VolumeMesh
+        Vertices (nv, 3) in the sphere's frame G; the vertices on the sphere have
+        pressure exactly 0, the center E.
     """
-    n = cells_for(2.0 * radius, resolution_hint)
-    p = _grid_vertices(n, n, n)
-    verts, inf = _radial_to_sphere(p, radius)
-    return VolumeMesh(verts, _grid_tets(n, n, n), hydroelastic_modulus * (1.0 - inf))
+    fn = "make_sphere_volume_mesh"
+    strategy = as_tessellation_strategy(tessellation_strategy, fn)
+    level = sphere_refinement_level(radius, resolution_hint, fn)
+    p_MV, tets, _ = _unit_sphere_mesh(level, strategy)
+    p_GV = p_MV * radius
+    extent = _zero_below((radius - _norms(p_GV)) / radius)
+    return VolumeMesh(p_GV, tets, hydroelastic_modulus * extent)
+
+
+def _boundary_surface(p_GV, tets):
+    """The outward surface mesh of a single-interior-vertex mesh (center vertex 0, the
+    last of every tet): each tet's first three vertices, rewound outward."""
+    return _oriented(p_GV[1:], tets[:, [0, 2, 1]] - 1)
 
 
 def make_box_volume_mesh(size, resolution_hint, hydroelastic_modulus):
@@ -346,32 +553,67 @@ def make_box_surface_mesh(size, resolution_hint=None):
 
 
 def make_sphere_surface_mesh(radius, resolution_hint=None):
-    """Surface mesh of a sphere (the cube surface mapped radially), edges ~hint (m)."""
+    """Surface mesh of a sphere, Drake's rigid sphere: the boundary of the
+    single-interior-vertex volume mesh (8·4^L triangles, 4^(L+1) + 2 vertices on the
+    sphere), L from `sphere_refinement_level`; `resolution_hint` (m) None takes R/2
+    (Drake requires one)."""
+    fn = "make_sphere_surface_mesh"
     hint = radius / 2.0 if resolution_hint is None else resolution_hint
-    n = cells_for(2.0 * radius, hint)
-    verts, tris = _cube_surface([n, n, n])
-    verts, _ = _radial_to_sphere(verts, radius)
-    return _oriented(verts, tris)
+    p_MV, tets, _ = _unit_sphere_mesh(sphere_refinement_level(radius, hint, fn),
+                                      TessellationStrategy.kSingleInteriorVertex)
+    return _boundary_surface(p_MV * radius, tets)
 
 
-def make_ellipsoid_volume_mesh(a, b, c, resolution_hint, hydroelastic_modulus):
-    """Volume mesh of the ellipsoid with semi-axes (a, b, c) (m): the unit-sphere mesh
-    scaled, with the scaled field E (1 - ρ) (ρ: the ellipsoidal radius, 1 on the
-    surface, 0 at the centre).
+def _unit_ellipsoid_mesh(a, b, c, resolution_hint, strategy, fn):
+    """(p_GV (nv, 3), tets) of the ellipsoid: the unit-sphere mesh of the hint over the
+    largest semi-axis, scaled by (a, b, c)."""
+    for name, value in (("a", a), ("b", b), ("c", c)):
+        if not value > 0.0:
+            raise ValueError(f"{fn}: semi-axis {name} expected > 0, got {value!r}")
+    if not resolution_hint > 0.0:
+        raise ValueError(f"{fn}: resolution_hint expected > 0, got {resolution_hint!r}")
+    level = sphere_refinement_level(1.0, resolution_hint / max(a, b, c), fn)
+    p_MV, tets, _ = _unit_sphere_mesh(level, strategy)
+    return p_MV * np.array([a, b, c], float), tets
+
+
+def make_ellipsoid_volume_mesh(a, b, c, resolution_hint, hydroelastic_modulus, *,
+                               tessellation_strategy=TessellationStrategy.kSingleInteriorVertex):
+    """Volume mesh of the ellipsoid with semi-axes (a, b, c) (m), Drake's
+    (make_ellipsoid_mesh.h, make_ellipsoid_field.h): the unit-sphere mesh of
+    `resolution_hint` / max(a, b, c) scaled by (a, b, c), with the field E (1 - ρ)
+    (ρ = |(x/a, y/b, z/c)|: 1 on the surface, 0 at the centre).
+
+    Parameters
+    ----------
+    a, b, c : float
+        Semi-axes along x, y, z of the frame G (m), > 0.
+    resolution_hint : float
+        Target edge length (m) around the largest great ellipses, > 0.
+    hydroelastic_modulus : float
+        E (Pa).
+    tessellation_strategy : TessellationStrategy or str, keyword
+        As for `make_sphere_volume_mesh`.
 
     Returns
     -------
     VolumeMesh
     """
-    unit = make_sphere_volume_mesh(1.0, resolution_hint / min(a, b, c), hydroelastic_modulus)
-    return VolumeMesh(unit.vertices_G * np.array([a, b, c]), unit.tetrahedra, unit.pressure)
+    fn = "make_ellipsoid_volume_mesh"
+    strategy = as_tessellation_strategy(tessellation_strategy, fn)
+    p_GV, tets = _unit_ellipsoid_mesh(a, b, c, resolution_hint, strategy, fn)
+    p_UV = p_GV * np.array([1.0 / a, 1.0 / b, 1.0 / c])     # back in the unit ball
+    return VolumeMesh(p_GV, tets, hydroelastic_modulus * _zero_below(1.0 - _norms(p_UV)))
 
 
 def make_ellipsoid_surface_mesh(a, b, c, resolution_hint=None):
-    """Surface mesh of the ellipsoid (the unit-sphere surface mesh scaled)."""
-    hint = None if resolution_hint is None else resolution_hint / min(a, b, c)
-    unit = make_sphere_surface_mesh(1.0, hint)
-    return _oriented(unit.vertices_G * np.array([a, b, c]), unit.triangles)
+    """Surface mesh of the ellipsoid, Drake's rigid ellipsoid: the boundary of the
+    single-interior-vertex volume mesh; `resolution_hint` (m) None takes max(a, b, c)/2."""
+    fn = "make_ellipsoid_surface_mesh"
+    hint = max(a, b, c) / 2.0 if resolution_hint is None else resolution_hint
+    p_GV, tets = _unit_ellipsoid_mesh(a, b, c, hint,
+                                      TessellationStrategy.kSingleInteriorVertex, fn)
+    return _boundary_surface(p_GV, tets)
 
 
 def _square_to_disk(p):

@@ -3,8 +3,11 @@
 A geometry with ``("hydroelastic", "compliance_type")`` gets:
 
 - compliant Sphere / Ellipsoid / Cylinder / Capsule: a `VolumeMesh` (resolution_hint,
-  hydroelastic_modulus required); compliant Box: its volume mesh (hydroelastic_modulus
-  required; no resolution hint, as in Drake, which does not refine a box);
+  hydroelastic_modulus required; a Sphere's and an Ellipsoid's mesh follows the optional
+  ``("hydroelastic", "tessellation_strategy")``, a `TessellationStrategy` or its name,
+  kSingleInteriorVertex by default, as in Drake); compliant Box: its volume mesh
+  (hydroelastic_modulus required; no resolution hint, as in Drake, which does not refine
+  a box);
 - compliant HalfSpace: a slab (slab_thickness, hydroelastic_modulus required);
 - rigid HalfSpace: its plane; rigid Box / Sphere / Ellipsoid / Cylinder / Capsule: a
   `SurfaceMesh` (resolution_hint optional);
@@ -28,7 +31,7 @@ from .meshes import (
     make_convex_surface_mesh, make_convex_volume_mesh, make_box_volume_mesh, make_cylinder_surface_mesh,
     make_cylinder_volume_mesh, make_ellipsoid_surface_mesh, make_ellipsoid_volume_mesh,
     make_sphere_surface_mesh, make_sphere_volume_mesh, make_tetrahedral_surface_mesh,
-    make_tetrahedral_volume_mesh,
+    make_tetrahedral_volume_mesh, TessellationStrategy, as_tessellation_strategy,
 )
 from ..proximity.vtk_volume_mesh import load_vtk_tetrahedra
 from .slicing_kernels import tet_tables
@@ -80,6 +83,15 @@ def _need(props, name, fn, gid):
     return float(props.get_property(HYDROELASTIC, name))
 
 
+def _strategy(props, fn, gid):
+    """The geometry's ``("hydroelastic", "tessellation_strategy")``, kSingleInteriorVertex
+    when absent; an unknown value raises naming the geometry and the property."""
+    value = props.get_property_or_default(HYDROELASTIC, "tessellation_strategy",
+                                          TessellationStrategy.kSingleInteriorVertex)
+    return as_tessellation_strategy(
+        value, fn, f"geometry {gid}'s ('hydroelastic', 'tessellation_strategy') property")
+
+
 def _volume(mesh, modulus):
     """A compliant volume's representation: the mesh, its tet tree and field tables."""
     nt = mesh.tetrahedra.shape[0]
@@ -115,7 +127,7 @@ def make_representation(shape, props, gid=None):
     """The HydroelasticRepresentation of `shape` with ProximityProperties `props`, or None
     when it has no hydroelastic properties or its shape is not supported yet; `gid` names
     the geometry in errors (a ValueError for missing properties, an unknown compliance
-    type or a zero-radius Sphere)."""
+    type or tessellation strategy, or a zero-radius Sphere)."""
     fn = "make_representation"
     if props is None or not props.has_property(HYDROELASTIC, "compliance_type"):
         return None
@@ -134,13 +146,14 @@ def make_representation(shape, props, gid=None):
         if isinstance(shape, Sphere):
             h = _need(props, "resolution_hint", fn, gid)
             return _volume(make_sphere_volume_mesh(
-                shape.radius(), h, E), E)
+                shape.radius(), h, E, tessellation_strategy=_strategy(props, fn, gid)), E)
         if isinstance(shape, Box):          # no resolution hint needed (as in Drake)
             return _volume(make_box_volume_mesh(shape.size(), None, E), E)
         if isinstance(shape, Ellipsoid):
             h = _need(props, "resolution_hint", fn, gid)
             return _volume(make_ellipsoid_volume_mesh(
-                shape.a(), shape.b(), shape.c(), h, E), E)
+                shape.a(), shape.b(), shape.c(), h, E,
+                tessellation_strategy=_strategy(props, fn, gid)), E)
         if isinstance(shape, Cylinder):
             h = _need(props, "resolution_hint", fn, gid)
             return _volume(make_cylinder_volume_mesh(
