@@ -6,6 +6,7 @@ from .errors import DiagramBuildError
 from .graphviz import builder_to_graphviz
 from .indices import InputPortIndex, OutputPortIndex
 from .keyword_check import lists_valid_keywords
+from .port_graph import PortGraph
 from .ports import ABSTRACT, InputPort, OutputPort
 
 
@@ -330,9 +331,7 @@ class DiagramBuilder:
 
     # ---- build --------------------------------------------------------------------------------
     def _port_graph(self):
-        import networkx as nx
-
-        graph = nx.DiGraph()
+        graph = PortGraph()
         for s in self._systems:
             for i in range(s.num_input_ports()):
                 graph.add_node(("in", id(s), i))
@@ -384,28 +383,23 @@ class DiagramBuilder:
         self._build_into(target, name)
 
     def _build_into(self, diagram, name):
-        import networkx as nx
-
         graph = self._port_graph()
-        try:
-            cycle = nx.find_cycle(graph)
-        except nx.NetworkXNoCycle:
-            cycle = None
+        cycle = graph.find_cycle()
         if cycle:
-            nodes = [edge[0] for edge in cycle] + [cycle[0][0]]
+            nodes = cycle + [cycle[0]]
             path = " -> ".join(self._node_label(n) for n in nodes)
             raise DiagramBuildError(
                 f"DiagramBuilder.build: the diagram contains an algebraic loop: {path}. Break it "
                 f"with a state (e.g. a ZeroOrderHold or Integrator) or declare that an output does "
                 f"not depend on an input (prerequisites_of_calc)")
         feedthrough = set()
-        in_nodes = {}
-        for k, (_, targets) in enumerate(self._input_exports):
-            in_nodes[k] = [("in", id(p.get_system()), p.get_index()) for p in targets]
+        reached = {k: graph.reachable_from(("in", id(p.get_system()), p.get_index())
+                                           for p in targets)
+                   for k, (_, targets) in enumerate(self._input_exports)}
         for j, (_, out) in enumerate(self._output_exports):
             target = ("out", id(out.get_system()), out.get_index())
-            for k, nodes in in_nodes.items():
-                if any(nx.has_path(graph, n, target) for n in nodes):
+            for k, nodes in reached.items():
+                if target in nodes:
                     feedthrough.add((k, j))
         diagram._initialize(name or diagram.get_name() or "", self._systems, self._connections,
                             self._input_exports, self._output_exports, feedthrough)
