@@ -10,7 +10,10 @@ repeats, ratio merganser / pydrake):
 - ``panda``: import, load example-robot-data's Panda (base welded, no geometry) into a
   discrete plant (h = 1 ms) and simulate the first 1 s (passive);
 - ``panda+box``: the same, then a 10 cm box dropped on the ground under SAP (point
-  contact, h = 1 ms), 1 s; peak RSS.
+  contact, h = 1 ms), 1 s; peak RSS;
+- ``acrobot LQR``: the task of the README's first example (Drake's Acrobot.urdf, LQR
+  about the upright equilibrium by linearizing the plant, 5 s of the closed loop from a
+  nearby state, RK3), warm and empty cache.
 
 merganser runs with a warm numba cache (a folder filled by an untimed first run) and,
 with ``--cold``, with an empty one (a new ``NUMBA_CACHE_DIR`` per run): with the
@@ -44,6 +47,7 @@ PANDA = next(p for p in (
     ROOT / "tests/data/models/example-robot-data/robots/panda_description/urdf/panda.urdf")
     if p.is_file())
 ERD = PANDA.parents[3]
+ACROBOT = ROOT / "tests/data/models/drake/acrobot/Acrobot.urdf"
 
 _PROLOGUE = """
 import json, resource, sys, time
@@ -114,6 +118,31 @@ diagram.simulate(1.0, context=ctx, progress=False)
 out["box_s"] = time.perf_counter() - t1
 out["total_s"] = time.perf_counter() - t0
 """,
+    "lqr": """
+import numpy as np
+from merganser.controllers import linear_quadratic_regulator
+from merganser.framework import DiagramBuilder
+from merganser.multibody import MultibodyPlant, Parser
+out = {"import_s": time.perf_counter() - t0}
+plant = MultibodyPlant(0.0)
+Parser(plant).add_models(ACROBOT)
+plant.finalize()
+upright = plant.create_default_context()
+plant.set_positions(upright, [np.pi, 0.0])
+plant.get_actuation_input_port().fix_value(upright, [0.0])
+lqr = linear_quadratic_regulator(plant, upright, np.diag([10.0, 10.0, 1.0, 1.0]), np.eye(1),
+                                 input_port_index=plant.get_actuation_input_port().get_index())
+builder = DiagramBuilder()
+builder.add_system(plant)
+builder.add_system(lqr)
+builder.connect(plant.get_state_output_port(), lqr.get_input_port())
+builder.connect(lqr.get_output_port(), plant.get_actuation_input_port())
+diagram = builder.build()
+context = diagram.create_default_context()
+plant.set_positions(plant.get_my_context_from_root(context), [np.pi + 0.05, -0.05])
+diagram.simulate(5.0, context=context, progress=False)
+out["total_s"] = time.perf_counter() - t0
+""",
 }
 
 DRAKE = {
@@ -163,10 +192,36 @@ out["total_s"] = time.perf_counter() - t0
 """,
 }
 
+DRAKE["lqr"] = """
+import numpy as np
+from pydrake.all import (DiagramBuilder, LinearQuadraticRegulator, MultibodyPlant, Parser,
+                         Simulator)
+out = {"import_s": time.perf_counter() - t0}
+plant = MultibodyPlant(0.0)
+Parser(plant).AddModels(ACROBOT)
+plant.Finalize()
+upright = plant.CreateDefaultContext()
+plant.SetPositions(upright, [np.pi, 0.0])
+plant.get_actuation_input_port().FixValue(upright, [0.0])
+lqr = LinearQuadraticRegulator(plant, upright, np.diag([10.0, 10.0, 1.0, 1.0]), np.eye(1),
+                               input_port_index=plant.get_actuation_input_port().get_index())
+builder = DiagramBuilder()
+builder.AddSystem(plant)
+builder.AddSystem(lqr)
+builder.Connect(plant.get_state_output_port(), lqr.get_input_port())
+builder.Connect(lqr.get_output_port(), plant.get_actuation_input_port())
+diagram = builder.Build()
+simulator = Simulator(diagram)
+plant.SetPositions(plant.GetMyMutableContextFromRoot(simulator.get_mutable_context()),
+                   [np.pi + 0.05, -0.05])
+simulator.AdvanceTo(5.0)
+out["total_s"] = time.perf_counter() - t0
+"""
+
 DRAKE["names"] = DRAKE["import"]
 
 SCENES = {"import": ("import",), "names": ("names",), "panda": ("panda",),
-          "panda+box": ("panda", "box")}
+          "panda+box": ("panda", "box"), "lqr": ("lqr",)}
 
 #: The rows of the start-up table: (what, scene, key, goal ratio or None, cache).
 ROWS = (
@@ -180,11 +235,13 @@ ROWS = (
     ("the same plus a SAP contact scene, empty numba cache", "panda+box", "total_s", 4.0, "cold"),
     ("the same, empty cache, without the ahead-of-time kernels (MERGANSER_AOT=0; information)",
      "panda+box", "total_s", None, "cold-jit"),
+    ("acrobot LQR (the README's first example), warm cache", "lqr", "total_s", 1.0, "warm"),
+    ("acrobot LQR, empty numba and merganser caches", "lqr", "total_s", 4.0, "cold"),
 )
 
 
 def _script(codes, scene):
-    head = f"PANDA = {str(PANDA)!r}\nERD = {str(ERD)!r}\n"
+    head = f"PANDA = {str(PANDA)!r}\nERD = {str(ERD)!r}\nACROBOT = {str(ACROBOT)!r}\n"
     return _PROLOGUE + head + "".join(codes[c] for c in SCENES[scene]) + _EPILOGUE
 
 
@@ -225,7 +282,8 @@ def main(argv=None):
           f"load {os.getloadavg()[0]:.1f}); peer: {'pydrake' if drake else 'none (pydrake missing)'}")
     run_one(MERGANSER, "panda+box", warm_env)          # fills the warm cache, untimed
     samples = {}
-    for scene in ("import", "names", "panda", "panda+box"):
+    run_one(MERGANSER, "lqr", warm_env)
+    for scene in ("import", "names", "panda", "panda+box", "lqr"):
         ours, peer = [], []
         for _ in range(args.repeats):
             ours.append(run_one(MERGANSER, scene, warm_env))
@@ -244,6 +302,15 @@ def main(argv=None):
                     ours_jit.append(run_one(MERGANSER, "panda+box", dict(
                         os.environ, NUMBA_CACHE_DIR=cold, MERGANSER_AOT="0")))
         samples["panda+box", "cold"] = (ours, peer)
+        lqr_ours, lqr_peer = [], []
+        for _ in range(args.cold_repeats):
+            with tempfile.TemporaryDirectory(prefix="merganser-startup-cold-") as cold:
+                lqr_ours.append(run_one(MERGANSER, "lqr", dict(
+                    os.environ, NUMBA_CACHE_DIR=cold + "/numba",
+                    MERGANSER_CACHE_DIR=cold + "/merganser")))
+            if drake:
+                lqr_peer.append(run_one(DRAKE, "lqr"))
+        samples["lqr", "cold"] = (lqr_ours, lqr_peer)
         if ours_jit:
             samples["panda+box", "cold-jit"] = (ours_jit, peer)
 

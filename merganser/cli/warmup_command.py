@@ -113,6 +113,12 @@ def _dynamics():
         plant.calc_forward_dynamics(ctx)
         plant.calc_jacobian_spatial_velocity(ctx, JacobianWrtVariable.kV, arm.body_frame(),
                                              np.zeros(3), plant.world_frame(), plant.world_frame())
+        # the general path: points (3, n), another frame A (a walking robot's feet)
+        plant.calc_jacobian_translational_velocity(
+            ctx, JacobianWrtVariable.kV, arm.body_frame(), np.zeros((3, 2)),
+            plant.world_frame(), plant.world_frame())
+        plant.calc_jacobian_spatial_velocity(ctx, JacobianWrtVariable.kQDot, arm.body_frame(),
+                                             np.zeros(3), arm.body_frame(), plant.world_frame())
         plant.calc_center_of_mass_position_in_world(ctx)
         plant.calc_kinetic_energy(ctx)
         plant.calc_potential_energy(ctx)
@@ -181,6 +187,12 @@ def _box_scene(approximation, contact_model, time_step):
                              RigidTransform([0.0, 0.0, 0.049]))
     diagram.simulate(0.003 if time_step else 0.001, context=ctx, progress=False)
     if time_step and approximation in ("sap", "tamsi"):
+        # with a monitor (or a visualizer, a logger of a Python port): the per-step
+        # Python path, which calls the solver's step kernel from Python
+        from merganser.framework import EventStatus, Simulator
+        monitored = Simulator(diagram, diagram.create_default_context())
+        monitored.set_monitor(lambda context: EventStatus.succeeded())
+        monitored.advance_to(0.003)
         # a Simulator with nothing but the plant's update: its compiled discrete loop
         # (multibody/batched/plant_loop.py; one kernel for every approximation it takes)
         from merganser.framework import Simulator
@@ -195,6 +207,67 @@ def _point_contact():
 
 def _hydroelastic():
     _box_scene("sap", "hydroelastic", 1e-3)
+
+
+def _controllers():
+    from merganser.controllers import InverseDynamicsController, linear_quadratic_regulator
+    from merganser.framework import ConstantVectorSource, DiagramBuilder, EventStatus, Simulator
+
+    plant = _robot(actuate_all=True)
+    ctx = plant.create_default_context()
+    # gravity compensated: an equilibrium, as linearization requires
+    plant.get_actuation_input_port().fix_value(ctx, -plant.calc_gravity_generalized_forces(ctx))
+    linear_quadratic_regulator(plant, ctx, np.eye(4), np.eye(2),
+                               input_port_index=plant.get_actuation_input_port().get_index())
+    # gains as arrays or scalars, with and without the reference acceleration input, the
+    # state of the plant or of one model instance, continuous and discrete, in the
+    # compiled diagram and in the Python loop (a monitor)
+    for time_step, reference in ((0.0, False), (1e-3, False), (0.0, True), (1e-3, True)):
+        builder = DiagramBuilder()
+        robot = builder.add_system(_robot(time_step, actuate_all=True))
+        n = robot.num_velocities()
+        gains = (10.0, 0.0, 2.0) if reference else (np.full(n, 10.0), np.zeros(n),
+                                                     np.full(n, 2.0))
+        controller = builder.add_system(InverseDynamicsController(
+            _robot(actuate_all=True), *gains, reference))
+        target = builder.add_system(ConstantVectorSource(np.zeros(2 * n)))
+        instance = robot.get_model_instance_by_name("warmup")
+        builder.connect(robot.get_state_output_port(instance) if reference
+                        else robot.get_state_output_port(),
+                        controller.get_input_port_estimated_state())
+        builder.connect(target.get_output_port(), controller.get_input_port_desired_state())
+        if reference:
+            acceleration = builder.add_system(ConstantVectorSource(np.zeros(n)))
+            builder.connect(acceleration.get_output_port(),
+                            controller.get_input_port_desired_acceleration())
+        builder.connect(controller.get_output_port_control(), robot.get_actuation_input_port())
+        diagram = builder.build()
+        diagram.simulate(0.005, progress=False)
+        simulator = Simulator(diagram)
+        simulator.set_monitor(lambda context: EventStatus.succeeded())
+        simulator.advance_to(0.003)
+
+
+#: A floating hull with a URDF ``<hydro>`` block (buoyancy, drag, added mass).
+_HULL = """<?xml version="1.0"?>
+<robot name="hull"><link name="hull"><inertial><mass value="20"/><inertia ixx="0.4"
+  iyy="0.7" izz="0.9" ixy="0" ixz="0" iyz="0"/></inertial>
+  <hydro><buoyancy><volume>0.02</volume><origin xyz="0 0 0.05"/></buoyancy>
+    <added_mass>10 0 0 0 0 0 0 15 0 0 0 0 0 0 20 0 0 0 0 0 0 0.5 0 0 0 0 0 0 0.8 0
+      0 0 0 0 0 0.8</added_mass>
+    <drag><linear_damping>-5 -8 -10 -1 -1 -1</linear_damping>
+      <quadratic_damping>-30 -40 -50 -2 -2 -2</quadratic_damping></drag></hydro>
+</link></robot>"""
+
+
+def _hydrodynamics():
+    from merganser.multibody import MultibodyPlant
+    from merganser.multibody.parsing import Parser
+
+    plant = MultibodyPlant(0.0)
+    Parser(plant).add_models_from_string(_HULL, "urdf")
+    plant.finalize()
+    plant.simulate(0.01, progress=False)
 
 
 def _batched():
@@ -218,6 +291,8 @@ WARMUP_GROUPS = (
     ("discrete", "discrete plant without contact", _discrete),
     ("point_contact", "point contact (sap, similar, lagged, tamsi, lcp, penalty)", _point_contact),
     ("hydroelastic", "hydroelastic contact", _hydroelastic),
+    ("controllers", "LQR linearization and computed torque", _controllers),
+    ("hydrodynamics", "URDF hydrodynamics (added mass)", _hydrodynamics),
     ("batched", "BatchedPlant and batched dynamics", _batched),
 )
 

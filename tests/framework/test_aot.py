@@ -235,3 +235,27 @@ def test_an_extension_built_for_another_cpu_falls_back_to_the_jit_and_says_so_on
     assert result["status"]["bound"] == []
     assert "merganser.framework.matvec.matvec" in result["status"]["other_cpu"]
     assert result["status"]["other_cpu"] == result["status"]["stale"]
+
+
+EXAMPLES = pathlib.Path(__file__).resolve().parents[2] / "examples"
+
+
+@needs_extension
+@pytest.mark.parametrize("example", ["acrobot_lqr", "cart_pole_lqr", "contact_solvers",
+                                     "panda_tracking", "planar_biped", "underwater_vehicle"])
+def test_an_examples_first_run_compiles_no_kernel(example, tmp_path):
+    """With empty numba and merganser caches (a machine's first run after the install),
+    each example finds every kernel it calls in the extension: the warmup scenes the
+    extension is built from cover them (LQR linearization, computed torque, the per-step
+    contact path, URDF hydrodynamics, the general Jacobians). numba writes a cache entry
+    for each kernel it compiles (``NUMBA_DEBUG_CACHE`` prints them)."""
+    env = dict(os.environ, MERGANSER_AOT="1", NUMBA_DEBUG_CACHE="1",
+               NUMBA_CACHE_DIR=str(tmp_path / "numba"),
+               MERGANSER_CACHE_DIR=str(tmp_path / "merganser"))
+    proc = subprocess.run([sys.executable, str(EXAMPLES / f"{example}.py"), "--quick"],
+                          env=env, capture_output=True, text=True, timeout=900,
+                          cwd=str(tmp_path))
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    compiled = [line.rsplit("/", 1)[-1] for line in (proc.stdout + proc.stderr).splitlines()
+                if "data saved" in line]
+    assert compiled == [], f"{example} compiled {len(compiled)} kernels: {compiled[:10]}"
