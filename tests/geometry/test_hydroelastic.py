@@ -231,7 +231,7 @@ def test_ellipsoid_slice_is_the_scaled_sphere_closed_form():
     # affine image of the unit sphere: F = a b F_unit(δ / c)
     exact = a * b * sphere_force_closed_form(1.0, delta / c)
     errors = []
-    for hint in (0.0125, 0.00625, 0.003125):  # 8, 16, 32 cells across the smallest axis
+    for hint in (0.0125, 0.00625, 0.003125):  # refinement levels 4, 5, 6 (hint / c)
         m = make_ellipsoid_volume_mesh(a, b, c, hint, E)
         assert tet_volumes(m).sum() == pytest.approx(4 / 3 * np.pi * a * b * c, rel=0.15)
         force, _, _, _ = slice_at(m, c - delta)
