@@ -40,14 +40,17 @@ class RigidTransform:
     R : None, RotationMatrix, RollPitchYaw, RigidTransform, or array_like
         The rotation: a RotationMatrix, a RollPitchYaw, a (3, 3) rotation matrix or a
         quaternion [w, x, y, z] of shape (4,). Given alone, `R` may also be a translation
-        of shape (3,) (``RigidTransform(p)``), a (4, 4) homogeneous matrix, an
-        `Isometry3` or another RigidTransform. None means the identity rotation.
+        of shape (3,) (``RigidTransform(p)``), a (4, 4) homogeneous matrix, a (3, 4)
+        matrix [R | p], an `Isometry3` or another RigidTransform. None means the identity
+        rotation.
     p : array_like, shape (3,), optional
         The translation p_AoBo_A; zero when omitted.
     pose : Isometry3 or array_like (4, 4), optional
         pydrake's keyword for the whole pose, instead of `R` and `p`.
     other : RigidTransform, optional
         pydrake's copy constructor keyword.
+    rpy, quaternion, theta_lambda : RollPitchYaw, Quaternion, AngleAxis, optional
+        pydrake's keywords for the rotation, instead of `R` (at most one of the four).
 
     Raises
     ------
@@ -61,7 +64,10 @@ class RigidTransform:
     #: ``X.cast[float]()``: a copy (Drake's cast<U>(); float64 only).
     cast = ScalarCast()
 
-    def __init__(self, R=None, p=None, *, pose=None, other=None):
+    def __init__(self, R=None, p=None, *, pose=None, other=None, rpy=None, quaternion=None,
+                 theta_lambda=None):
+        if rpy is not None or quaternion is not None or theta_lambda is not None:
+            R = self._keyword_rotation(R, rpy, quaternion, theta_lambda)
         if other is not None:                   # pydrake's copy constructor
             if not isinstance(other, RigidTransform) or R is not None or p is not None:
                 raise TypeError(f"RigidTransform: argument other: expected a RigidTransform "
@@ -86,12 +92,28 @@ class RigidTransform:
                 rotation, translation = RotationMatrix.identity(), _as_translation(a)
             elif p is None and a.shape == (4, 4):
                 rotation, translation = self._from_matrix4(a)
+            elif p is None and a.shape == (3, 4):
+                rotation, translation = RotationMatrix(a[:, :3]), _as_translation(a[:, 3])
             else:
                 rotation = RotationMatrix(a)
                 translation = np.zeros(3) if p is None else _as_translation(p)
         self._R = rotation
         self._p = translation
         self._p.flags.writeable = False
+
+    @staticmethod
+    def _keyword_rotation(R, rpy, quaternion, theta_lambda):
+        """The rotation of pydrake's keywords rpy= / quaternion= / theta_lambda= (one of
+        them, and not with R)."""
+        keyed = [k for k, v in (("R", R), ("rpy", rpy), ("quaternion", quaternion),
+                                ("theta_lambda", theta_lambda)) if v is not None]
+        if len(keyed) > 1:
+            raise TypeError(f"RigidTransform: give one rotation, got {', '.join(keyed)}")
+        if rpy is not None:
+            return rpy if isinstance(rpy, RollPitchYaw) else RollPitchYaw(rpy=rpy)
+        if quaternion is not None:
+            return RotationMatrix(quaternion=quaternion)
+        return RotationMatrix(theta_lambda=theta_lambda)
 
     @staticmethod
     def _from_matrix4(X):

@@ -147,3 +147,20 @@ def test_rigid_transform_copy_constructor_keyword():
     assert RigidTransform(other=X).is_exactly_equal_to(X)
     with pytest.raises(TypeError, match="RigidTransform: argument other"):
         RigidTransform(other=Isometry3())
+
+
+def test_rigid_transform_pydrake_rotation_and_pose_keywords():
+    p = [0.5, -1.0, 2.0]
+    R = RotationMatrix.make_z_rotation(0.7)
+    expected = RigidTransform(R, p).get_as_matrix4()
+    np.testing.assert_allclose(RigidTransform(rpy=RollPitchYaw(0.0, 0.0, 0.7), p=p)
+                               .get_as_matrix4(), expected, atol=1e-15)
+    np.testing.assert_allclose(RigidTransform(quaternion=R.to_quaternion(), p=p)
+                               .get_as_matrix4(), expected, atol=1e-15)
+    np.testing.assert_allclose(RigidTransform(theta_lambda=AngleAxis(0.7, [0.0, 0.0, 1.0]),
+                                              p=p).get_as_matrix4(), expected, atol=1e-15)
+    np.testing.assert_array_equal(RigidTransform(pose=expected[:3]).get_as_matrix4(), expected)
+    np.testing.assert_array_equal(RigidTransform(pose=expected).get_as_matrix4(), expected)
+    np.testing.assert_array_equal(RigidTransform(pose=np.array(p)).translation(), p)
+    with pytest.raises(TypeError, match="give one rotation, got R, rpy"):
+        RigidTransform(R, rpy=RollPitchYaw(0.0, 0.0, 0.7))
