@@ -210,7 +210,8 @@ def _hydroelastic():
 
 
 def _controllers():
-    from merganser.controllers import InverseDynamicsController, linear_quadratic_regulator
+    from merganser.controllers import (InverseDynamics, InverseDynamicsController,
+                                       linear_quadratic_regulator)
     from merganser.framework import ConstantVectorSource, DiagramBuilder, EventStatus, Simulator
 
     plant = _robot(actuate_all=True)
@@ -246,6 +247,25 @@ def _controllers():
         simulator = Simulator(diagram)
         simulator.set_monitor(lambda context: EventStatus.succeeded())
         simulator.advance_to(0.003)
+    # InverseDynamics (gravity compensation as `merganser simulate --hold` wires it, and
+    # inverse dynamics) into the applied generalized force
+    for time_step, mode in ((0.0, "gravity_compensation"), (1e-3, "gravity_compensation"),
+                            (0.0, "inverse_dynamics")):
+        builder = DiagramBuilder()
+        robot = builder.add_system(_robot(time_step, actuate_all=True))
+        inverse = builder.add_system(InverseDynamics(_robot(actuate_all=True), mode=mode))
+        builder.connect(robot.get_state_output_port(), inverse.get_input_port(0))
+        if mode == "inverse_dynamics":
+            acceleration = builder.add_system(ConstantVectorSource(
+                np.zeros(robot.num_velocities())))
+            builder.connect(acceleration.get_output_port(), inverse.get_input_port(1))
+        builder.connect(inverse.get_output_port(0),
+                        robot.get_applied_generalized_force_input_port())
+        diagram = builder.build()
+        context = diagram.create_default_context()
+        robot.get_actuation_input_port().fix_value(robot.get_my_context_from_root(context),
+                                                   np.zeros(robot.num_actuators()))
+        diagram.simulate(0.005, context=context, progress=False)
 
 
 #: A floating hull with a URDF ``<hydro>`` block (buoyancy, drag, added mass).
