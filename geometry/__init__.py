@@ -18,6 +18,7 @@ __all__, __getattr__, __dir__ = lazy_exports(__name__, {
     ),
     ".hydroelastic.contact_surface": ("ContactSurface", "HydroelasticContactRepresentation"),
     ".hydroelastic.surface_field": ("SurfaceMeshFieldLinear",),
+    ".hydroelastic.meshes": ("TessellationStrategy",),
     ".mesh_source": ("InMemoryMesh", "MemoryFile", "MeshSource"),
     ".plane": ("Plane",),
     ".point_cloud": ("BaseField", "Fields", "PointCloud"),

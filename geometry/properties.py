@@ -13,6 +13,9 @@ with Drake's property names:
 ``("hydroelastic", "hydroelastic_modulus")``    E (Pa)
 ``("hydroelastic", "resolution_hint")``         mesh resolution (m)
 ``("hydroelastic", "slab_thickness")``          half-space slab thickness (m)
+``("hydroelastic", "tessellation_strategy")``   compliant sphere / ellipsoid mesh:
+                                                `TessellationStrategy` (default
+                                                ``kSingleInteriorVertex``, Drake's)
 ==============================================  ===============================================
 """
 
