@@ -60,8 +60,11 @@ class ContactSurface:
         Pressure at the face centroids (Pa): area * pressure is the exact integral of
         the linear field over the polygon.
     face_pressure_gradients : ndarray (nf,)
-        |∂p/∂n| of the compliant field on each face (Pa/m): the stiffness per area with
-        which the pressure grows with penetration along the normal.
+        ∂p/∂n of the compliant field on each face (Pa/m): the stiffness per area with
+        which the pressure grows with penetration along the normal into the compliant
+        geometry (the series value g_M g_N / (g_M + g_N) of two); 0 where it grows more
+        slowly than 1e-14 Pa/m or falls (the discrete solvers take no contact there, as
+        Drake's).
     area : float
         Total area (m²); ``area(face_index)`` is one face's (Drake's accessor).
     centroid : ndarray (3,)

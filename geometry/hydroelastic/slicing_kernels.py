@@ -8,10 +8,19 @@ the accelerated query with.
 
 Output layout of the brute-force kernels (all quantities in world W): polygon f has
 vertices ``out_v[out_start[f]:out_start[f+1]]`` (m), pressures ``out_p[...]`` (Pa), unit
-normal ``out_n[f]`` and ``out_g[f]`` = |∂p/∂n| (Pa/m), the rate at which the compliant
-pressure grows with penetration along the normal (the stiffness per area of the surface);
+normal ``out_n[f]`` and ``out_g[f]`` = ∂p/∂n (Pa/m), the rate at which the compliant
+pressure grows with penetration along the normal into the compliant geometry (the
+stiffness per area of the surface; the series stiffness of two compliant geometries);
 a kernel returns the number of polygons, or -1 when the output arrays are too small (the
 caller grows them and calls again).
+
+As Drake, a polygon is kept only where the pressure grows into each compliant geometry
+along the surface's normal to within `NORMAL_ANGLE_LIMIT` (5π/8, Drake's empirical
+threshold: cos θ > cos 5π/8 between the unit pressure gradient and the normal into that
+geometry, `along_gradient`); where it grows more slowly than `MIN_GRADIENT` (or falls)
+the stiffness per area is 0: the discrete solvers take no contact there (Drake's
+``kGradientEpsilon``; `face_stiffness`, which keeps the magnitude of a gradient tangent
+to the face to round-off).
 """
 
 import math
@@ -20,9 +29,42 @@ import numpy as np
 from merganser.framework.compilation import kernel
 
 __all__ = ["slice_tets_with_plane", "clip_triangles_in_tets", "clip_triangles_in_slab",
-           "equal_pressure_polygons", "polygon_quadrature", "tet_tables"]
+           "equal_pressure_polygons", "polygon_quadrature", "tet_tables", "along_gradient",
+           "face_stiffness", "NORMAL_ANGLE_LIMIT", "MIN_GRADIENT", "ROUND_OFF"]
 
 _EDGES = np.array([[0, 1], [0, 2], [0, 3], [1, 2], [1, 3], [2, 3]], np.int64)
+
+#: The largest angle between a polygon's normal into a compliant geometry and that
+#: geometry's pressure gradient for which the polygon is kept (Drake's kAlpha).
+NORMAL_ANGLE_LIMIT = 5.0 * math.pi / 8.0
+_COS_LIMIT = math.cos(NORMAL_ANGLE_LIMIT)
+#: The smallest ∂p/∂n (Pa/m) of a face with stiffness (Drake's kGradientEpsilon).
+MIN_GRADIENT = 1.0e-14
+#: ∂p/∂n within this fraction of |∇p| of zero is round-off of a gradient tangent to the
+#: face (a box's side ramps under its bottom face): its magnitude is kept.
+ROUND_OFF = 1.0e-9
+
+
+@kernel(allocates=True, inline=False)
+def face_stiffness(g, gg):
+    """A face's stiffness per area from g = ∇p·n (n the normal into the compliant
+    geometry) and gg = |∇p|: 0 where the pressure falls along n beyond round-off (as
+    Drake, no contact there) or |g| < `MIN_GRADIENT`, else |g|."""
+    if g <= -ROUND_OFF * gg:
+        return 0.0
+    g = abs(g)
+    return g if g >= MIN_GRADIENT else 0.0
+
+
+@kernel(allocates=True, inline=False)
+def along_gradient(gx, gy, gz, nx, ny, nz):
+    """Whether the direction n is within `NORMAL_ANGLE_LIMIT` of the gradient g (neither
+    need be unit; False when either is zero)."""
+    gg = gx * gx + gy * gy + gz * gz
+    nn = nx * nx + ny * ny + nz * nz
+    if not (gg > 0.0 and nn > 0.0):
+        return False
+    return (gx * nx + gy * ny + gz * nz) > _COS_LIMIT * math.sqrt(gg * nn)
 
 
 @kernel(allocates=True, inline=False)
@@ -157,22 +199,28 @@ def tet_tables(V, P, tets, G, C, planes):
 def _equal_pressure_plane(gax, gay, gaz, Ca, gbx, gby, gbz, Cb):
     """The plane of p_a = p_b in a tet pair (p_a = Ca + ga·x, p_b = Cb + gb·x, one
     frame): (m, off, ok) with m·x = off, m = ga - gb (not normalized: it points out of b
-    into a); ok is False when the pressures do not both grow into their own tet along m
-    (ga·m <= 0 or gb·m >= 0): no surface."""
+    into a); ok is False when m is not within `NORMAL_ANGLE_LIMIT` of ga, or -m of gb
+    (`along_gradient`, Drake's test): no surface."""
     mx, my, mz = gax - gbx, gay - gby, gaz - gbz
-    ok = gax * mx + gay * my + gaz * mz > 0.0 and gbx * mx + gby * my + gbz * mz < 0.0
+    ok = (along_gradient(gax, gay, gaz, mx, my, mz)
+          and along_gradient(gbx, gby, gbz, -mx, -my, -mz))
     return mx, my, mz, Cb - Ca, ok
 
 
 @kernel(allocates=True, inline=False)
 def _series_stiffness(gax, gay, gaz, gbx, gby, gbz, mx, my, mz):
     """(n, g) of an equal-pressure plane with normal m (`_equal_pressure_plane`): the unit
-    normal and the series stiffness per area g_a g_b / (g_a + g_b), g = |∇p·n|."""
+    normal and the series stiffness per area g_a g_b / (g_a + g_b), g_a = ∇p_a·n and
+    g_b = -∇p_b·n the rates into each tet; 0 when either is below `MIN_GRADIENT`."""
     nn = math.sqrt(mx * mx + my * my + mz * mz)
     nx, ny, nz = mx / nn, my / nn, mz / nn
-    gan = gax * nx + gay * ny + gaz * nz
-    gbn = gbx * nx + gby * ny + gbz * nz
-    return nx, ny, nz, gan * (-gbn) / (gan - gbn)
+    gan = face_stiffness(gax * nx + gay * ny + gaz * nz,
+                         math.sqrt(gax * gax + gay * gay + gaz * gaz))
+    gbn = face_stiffness(-(gbx * nx + gby * ny + gbz * nz),
+                         math.sqrt(gbx * gbx + gby * gby + gbz * gbz))
+    if gan == 0.0 or gbn == 0.0:
+        return nx, ny, nz, 0.0
+    return nx, ny, nz, gan * gbn / (gan + gbn)
 
 
 @kernel(allocates=True, inline=False)
@@ -238,7 +286,7 @@ def _write(pts, pp, m, nx, ny, nz, g, nf, nvo, out_v, out_p, out_start, out_n, o
 
 
 @kernel(allocates=True, inline=False)
-def slice_tets_with_plane(V, P, tets, n, o, out_v, out_p, out_start, out_n, out_g):
+def slice_tets_with_plane(V, P, tets, n, o, sign, out_v, out_p, out_start, out_n, out_g):
     """Polygons where the plane n·(x - o) = 0 cuts the tetrahedra.
 
     Parameters
@@ -248,6 +296,9 @@ def slice_tets_with_plane(V, P, tets, n, o, out_v, out_p, out_start, out_n, out_
     tets : ndarray (nt, 4) int64
     n, o : ndarray (3,)
         Unit plane normal (the polygons' normal) and a point on the plane, in W.
+    sign : float
+        +1 when n points into the compliant volume (the rigid half space's outward
+        normal), -1 when it points out of it: ∂p/∂n into the volume is sign ∇p·n.
     """
     off = n[0] * o[0] + n[1] * o[1] + n[2] * o[2]
     Wt, vals, s = np.empty((4, 3)), np.empty(4), np.empty(4)
@@ -264,7 +315,9 @@ def slice_tets_with_plane(V, P, tets, n, o, out_v, out_p, out_start, out_n, out_
         if m == 0:
             continue
         g0, g1, g2 = _tet_gradient(V, P, tets, t)
-        if not _write(pts, pp, m, n[0], n[1], n[2], abs(g0 * n[0] + g1 * n[1] + g2 * n[2]),
+        g = face_stiffness(sign * (g0 * n[0] + g1 * n[1] + g2 * n[2]),
+                           math.sqrt(g0 * g0 + g1 * g1 + g2 * g2))
+        if not _write(pts, pp, m, n[0], n[1], n[2], g,
                       nf, nvo, out_v, out_p, out_start, out_n, out_g):
             return -1
         nf += 1
@@ -304,7 +357,8 @@ def clip_triangles_in_tets(TV, tris, tri_n, V, P, tets, sign, out_v, out_p, out_
                 lo_f = min(TV[tris[f, 0], c], TV[tris[f, 1], c], TV[tris[f, 2], c])
                 hi_f = max(TV[tris[f, 0], c], TV[tris[f, 1], c], TV[tris[f, 2], c])
                 overlap = overlap and lo_f <= hi_t and lo_t <= hi_f
-            if not overlap:
+            if not overlap or not along_gradient(G[t, 0], G[t, 1], G[t, 2], tri_n[f, 0],
+                                                 tri_n[f, 1], tri_n[f, 2]):
                 continue
             for k in range(3):
                 for c in range(3):
@@ -315,7 +369,9 @@ def clip_triangles_in_tets(TV, tris, tri_n, V, P, tets, sign, out_v, out_p, out_
             for k in range(m):
                 pp[k] = max(0.0, C[t] + G[t, 0] * buf_a[k, 0] + G[t, 1] * buf_a[k, 1]
                             + G[t, 2] * buf_a[k, 2])
-            g = abs(G[t, 0] * tri_n[f, 0] + G[t, 1] * tri_n[f, 1] + G[t, 2] * tri_n[f, 2])
+            g = face_stiffness(G[t, 0] * tri_n[f, 0] + G[t, 1] * tri_n[f, 1]
+                               + G[t, 2] * tri_n[f, 2],
+                               math.sqrt(G[t, 0] ** 2 + G[t, 1] ** 2 + G[t, 2] ** 2))
             if not _write(buf_a, pp, m, sign * tri_n[f, 0], sign * tri_n[f, 1],
                           sign * tri_n[f, 2], g, nf, nvo, out_v, out_p, out_start, out_n,
                           out_g):
@@ -349,12 +405,14 @@ def clip_triangles_in_slab(TV, tris, tri_n, n, o, modulus, thickness, sign, out_
     nf = nvo = 0
     out_start[0] = 0
     for f in range(tris.shape[0]):
+        if not along_gradient(-n[0], -n[1], -n[2], tri_n[f, 0], tri_n[f, 1], tri_n[f, 2]):
+            continue
         m = _slab_polygon(TV, tris, f, n[0], n[1], n[2], off, modulus, thickness, buf_a,
                           buf_b, pp)
         if m < 3:
             continue
-        g = abs(modulus / thickness * (n[0] * tri_n[f, 0] + n[1] * tri_n[f, 1]
-                                       + n[2] * tri_n[f, 2]))
+        g = face_stiffness(-modulus / thickness * (n[0] * tri_n[f, 0] + n[1] * tri_n[f, 1]
+                                                   + n[2] * tri_n[f, 2]), modulus / thickness)
         if not _write(buf_b, pp, m, sign * tri_n[f, 0], sign * tri_n[f, 1], sign * tri_n[f, 2],
                       g, nf, nvo, out_v, out_p, out_start, out_n, out_g):
             return -1

@@ -10,7 +10,14 @@ Output of every kernel (first nf rows used):
   polygon f is ``out_start[f]:out_start[f + 1]``, counter-clockwise about its normal;
 - ``faces`` (cf, 9): per polygon the unit normal in W (3), the area centroid in W (3),
   the area (m²), the pressure at the centroid (Pa; area times it is the exact integral of
-  the linear field) and |∂p/∂n| (Pa/m, the stiffness per area).
+  the linear field) and ∂p/∂n (Pa/m, the stiffness per area: the rate at which the
+  pressure grows along the normal into the compliant geometry, 0 where it falls
+  (`slicing_kernels.face_stiffness`), the series stiffness of two compliant geometries).
+
+As Drake, a rigid triangle's polygon is kept only where the triangle's normal is within
+5π/8 of the compliant element's pressure gradient, and an equal-pressure polygon only
+where its normal is within 5π/8 of both gradients (`slicing_kernels.along_gradient`);
+a half space cuts every element it meets.
 
 Polygons of negligible area are left out: the specks and slivers of round-off where a
 surface passes through an element's edge or vertex, area <= MIN_RELATIVE_AREA times the
@@ -20,13 +27,15 @@ candidates it found: the caller then makes every array hold k (``faces`` k rows,
 8 k) and calls again.
 """
 
+import math
+
 import numpy as np
 from merganser.framework.compilation import kernel
 
 from .bvh import BOUND_COLUMNS, equal_pressure_candidates, plane_candidates
 from .slicing_kernels import (
     _clip_in_tet, _crosses, _equal_pressure_plane, _quadrature, _series_stiffness, _slab_polygon,
-    _slice,
+    _slice, along_gradient, face_stiffness,
 )
 
 __all__ = ["plane_volume_surface", "surface_volume_surface", "slab_surface_surface",
@@ -61,6 +70,11 @@ def _emit(pts, pp, m, X_WA, nx, ny, nz, g, boxes, e, counts, out_v, out_p, out_s
     out_start[nf + 1] = nvo + m
     counts[0] = nf + 1
     counts[1] = nvo + m
+
+
+@kernel(allocates=True, inline=False)
+def _norm(x, y, z):
+    return math.sqrt(x * x + y * y + z * z)
 
 
 @kernel(allocates=True, inline=False)
@@ -136,7 +150,9 @@ def plane_volume_surface(X_WA, X_WP, sign, V, P, tets, field, nodes, elements, o
         m = _slice(Wt, vals, s, nx, ny, nz, pts, pp)
         if m == 0:
             continue
-        g = abs(field[t, 0] * nx + field[t, 1] * ny + field[t, 2] * nz)
+        # ∂p/∂n into A: along the plane's own normal, ``sign`` times the polygons'
+        g = face_stiffness(sign * (field[t, 0] * nx + field[t, 1] * ny + field[t, 2] * nz),
+                           _norm(field[t, 0], field[t, 1], field[t, 2]))
         _emit(pts, pp, m, X_WA, nwx, nwy, nwz, g, elements, t, counts, out_v, out_p,
               out_start, faces)
     return counts[0]
@@ -161,6 +177,10 @@ def surface_volume_surface(X_WA, X_WB, sign, field, planes, a_nodes, a_elements,
     counts = _start(out_start)
     for i in range(k):
         t, f = pairs[i, 0], pairs[i, 1]
+        # the triangle's outward normal (into A) within 5π/8 of the tet's gradient
+        nax, nay, naz = _rotate(R_AB, 1.0, tri_n[f, 0], tri_n[f, 1], tri_n[f, 2])
+        if not along_gradient(field[t, 0], field[t, 1], field[t, 2], nax, nay, naz):
+            continue
         for q in range(3):
             v = tris[f, q]
             for r in range(3):
@@ -172,8 +192,8 @@ def surface_volume_surface(X_WA, X_WB, sign, field, planes, a_nodes, a_elements,
         for q in range(m):
             pp[q] = max(0.0, field[t, 3] + field[t, 0] * buf_a[q, 0] + field[t, 1] * buf_a[q, 1]
                         + field[t, 2] * buf_a[q, 2])
-        nax, nay, naz = _rotate(R_AB, 1.0, tri_n[f, 0], tri_n[f, 1], tri_n[f, 2])
-        g = abs(field[t, 0] * nax + field[t, 1] * nay + field[t, 2] * naz)
+        g = face_stiffness(field[t, 0] * nax + field[t, 1] * nay + field[t, 2] * naz,
+                           _norm(field[t, 0], field[t, 1], field[t, 2]))
         nwx, nwy, nwz = _rotate(X_WA, sign, nax, nay, naz)
         _emit(buf_a, pp, m, X_WA, nwx, nwy, nwz, g, a_elements, t, counts, out_v, out_p,
               out_start, faces)
@@ -200,10 +220,14 @@ def slab_surface_surface(X_WS, X_WB, modulus, thickness, sign, TV, tris, tri_n, 
     counts = _start(out_start)
     for i in range(k):
         f = cand[i]
+        # the slab's pressure grows along -n: the triangle's normal within 5π/8 of it
+        if not along_gradient(-nx, -ny, -nz, tri_n[f, 0], tri_n[f, 1], tri_n[f, 2]):
+            continue
         m = _slab_polygon(TV, tris, f, nx, ny, nz, off, modulus, thickness, buf_a, buf_b, pp)
         if m < 3:
             continue
-        g = abs(ratio * (nx * tri_n[f, 0] + ny * tri_n[f, 1] + nz * tri_n[f, 2]))
+        g = face_stiffness(-ratio * (nx * tri_n[f, 0] + ny * tri_n[f, 1] + nz * tri_n[f, 2]),
+                           ratio)
         nwx, nwy, nwz = _rotate(X_WB, sign, tri_n[f, 0], tri_n[f, 1], tri_n[f, 2])
         _emit(buf_b, pp, m, X_WB, nwx, nwy, nwz, g, elements, f, counts, out_v, out_p,
               out_start, faces)

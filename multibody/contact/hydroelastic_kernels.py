@@ -2,10 +2,12 @@
 surface as point contacts of the discrete solvers.
 
 Face f of the surface between geometries M and N (normal n_f out of N into M, area A_f,
-centroid pressure p0_f, pressure gradient g_f = |∂p/∂n| > 0) becomes the point contact
-at its centroid with A = N, B = M, contact frame z = n_f, stiffness k = A_f g_f and
-signed distance φ₀ = -p0_f / g_f, so that k (-φ₀) = A_f p0_f is the face's force; faces
-with g_f = 0 or p0_f = 0 carry no force and are skipped.
+centroid pressure p0_f, pressure gradient g_f = ∂p/∂n into the compliant geometry (the
+series value of two; the SceneGraph's query gives 0 below 1e-14 Pa/m, Drake's
+kGradientEpsilon) becomes the point contact at its centroid with A = N, B = M, contact
+frame z = n_f, stiffness k = A_f g_f and signed distance φ₀ = -p0_f / g_f, so that
+k (-φ₀) = A_f p0_f is the face's force; faces with g_f = 0 (as Drake: no constraint
+there) or p0_f = 0 carry no force and are skipped.
 """
 
 from merganser.framework.compilation import kernel
@@ -25,7 +27,7 @@ def append_surface_contacts(centroid, normal, area, p0, grad, node_m, node_n, ge
     centroid, normal : ndarray (nf, 3)
         Face centroids and unit normals (out of N into M), in W.
     area, p0, grad : ndarray (nf,)
-        Face areas (m²), centroid pressures (Pa) and |∂p/∂n| (Pa/m).
+        Face areas (m²), centroid pressures (Pa) and ∂p/∂n (Pa/m; 0: no stiffness).
     node_m, node_n, geom_m, geom_n : int
         Body nodes and proximity-table indices of M and N.
     d, tau, mu : float

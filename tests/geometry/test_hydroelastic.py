@@ -75,7 +75,7 @@ def test_box_mesh_fills_the_box_with_the_exact_distance_field(hint):
     delta = 0.01
     force, area, _, _ = integrate(slice_tets_with_plane, (
         m.vertices_G, m.pressure, m.tetrahedra, np.array([0.0, 0.0, 1.0]),
-        np.array([0.0, 0.0, half[2] - delta])), m.tetrahedra.shape[0])
+        np.array([0.0, 0.0, half[2] - delta]), 1.0), m.tetrahedra.shape[0])
     a, b = half[0], half[1]
     # ∫∫ min(δ, a-|x|, b-|y|) dx dy = ∫_0^δ area{d > t} dt = ∫_0^δ 4 (a-t)(b-t) dt
     exact = E / half.min() * 4.0 * (a * b * delta - (a + b) * delta ** 2 / 2 + delta ** 3 / 3)
@@ -113,7 +113,7 @@ def test_sphere_slice_matches_the_closed_form_and_converges_at_second_order():
         m = make_sphere_volume_mesh(R, hint, E)
         V = m.vertices_G + np.array([0.2, -0.1, R - delta])
         force, area, _, _ = integrate(slice_tets_with_plane, (
-            V, m.pressure, m.tetrahedra, np.array([0.0, 0.0, 1.0]), np.zeros(3)),
+            V, m.pressure, m.tetrahedra, np.array([0.0, 0.0, 1.0]), np.zeros(3), 1.0),
             m.tetrahedra.shape[0])
         assert force[:2] == pytest.approx([0.0, 0.0], abs=1e-9 * exact)
         errors.append(abs(force[2] / exact - 1.0))
@@ -126,7 +126,7 @@ def test_clipping_a_rigid_box_surface_equals_slicing_with_its_top_plane():
     top = -0.05 + 0.007
     force_plane, area_plane, _, _ = integrate(slice_tets_with_plane, (
         m.vertices_G, m.pressure, m.tetrahedra, np.array([0.0, 0.0, 1.0]),
-        np.array([0.0, 0.0, top])), m.tetrahedra.shape[0])
+        np.array([0.0, 0.0, top]), 1.0), m.tetrahedra.shape[0])
     # a rigid 1 m box whose top face is the plane z = top
     s = make_box_surface_mesh([1.0, 1.0, 1.0], 0.25)
     TV = s.vertices_G + np.array([0.03, -0.02, top - 0.5])
@@ -223,7 +223,7 @@ def test_two_equal_spheres_meet_on_the_mid_plane_with_the_rigid_plane_force():
 def slice_at(mesh, z):
     return integrate(slice_tets_with_plane, (
         mesh.vertices_G, mesh.pressure, mesh.tetrahedra, np.array([0.0, 0.0, 1.0]),
-        np.array([0.0, 0.0, z])), mesh.tetrahedra.shape[0])
+        np.array([0.0, 0.0, z]), 1.0), mesh.tetrahedra.shape[0])
 
 
 def test_ellipsoid_slice_is_the_scaled_sphere_closed_form():

@@ -83,7 +83,7 @@ def brute_force(a, b, X_WA, X_WB):
         (rc, Xc), (rr, Xr) = ((ra, X_WA), (rb, X_WB)) if ra.compliant else ((rb, X_WB), (ra, X_WA))
         z, o = Xr.rotation().matrix()[:, 2], Xr.translation()
         if rc.kind == "volume" and rr.kind == "plane":
-            nf = slice_tets_with_plane(*volume(rc, Xc), sign * z, o, *out)
+            nf = slice_tets_with_plane(*volume(rc, Xc), sign * z, o, sign, *out)
         elif rc.kind == "volume":
             nf = clip_triangles_in_tets(*surface_tris(rr, Xr), *volume(rc, Xc), sign, *out)
         else:

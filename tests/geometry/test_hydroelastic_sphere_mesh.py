@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from merganser.geometry import (
-    Ellipsoid, FramePoseVector, GeometryFrame, GeometryInstance, HalfSpace,
+    Box, Ellipsoid, FramePoseVector, GeometryFrame, GeometryInstance, HalfSpace,
     ProximityProperties, RigidTransform, RollPitchYaw, SceneGraph, Sphere,
     add_compliant_hydroelastic_properties, add_rigid_hydroelastic_properties,
 )
@@ -263,6 +263,7 @@ def _surface_merganser(geometries):
     ctx = sg.create_default_context()
     sg.get_source_pose_port(source).fix_value(ctx, poses)
     [s] = sg.get_query_output_port().eval(ctx).compute_contact_surfaces()
+    _surface_merganser.stiffness = float(s.face_areas @ s.face_pressure_gradients)
     return s.num_faces(), s.total_area(), s.total_normal_force()
 
 
@@ -283,6 +284,16 @@ def _surface_drake(pd, geometries):
     field = s.poly_e_MN()
     force = sum(s.area(f) * field.EvaluateCartesian(f, s.centroid(f)) * s.face_normal(f)
                 for f in range(s.num_faces()))
+    # Σ A g with Drake's discrete rule: g = 1 / (1/gM + 1/gN), the gradients into each
+    # compliant geometry along the face normal (out of N into M), no contact below 1e-14
+    stiffness = 0.0
+    for f in range(s.num_faces()):
+        n = s.face_normal(f)
+        gM = s.EvaluateGradE_M_W(f) @ n if s.HasGradE_M() else np.inf
+        gN = -s.EvaluateGradE_N_W(f) @ n if s.HasGradE_N() else np.inf
+        if gM >= 1e-14 and gN >= 1e-14:
+            stiffness += s.area(f) / (1.0 / gM + 1.0 / gN)
+    _surface_drake.stiffness = stiffness
     return s.num_faces(), s.total_area(), force
 
 
@@ -309,14 +320,35 @@ PAIRS = [
     ("compliant ellipsoid on a rigid half space",
      [(("Ellipsoid", 0.03, 0.04, 0.05), "compliant", 0.01, E, (0.2, 0.1, 0.0), [0, 0, 0.045]),
       (("HalfSpace",), "rigid", None, None, I, [0.0, 0.0, 0.0])]),
+    # deep: triangles and equal-pressure planes whose normals turn away from a pressure
+    # gradient (Drake keeps a polygon within 5π/8 of each compliant gradient)
+    ("rigid sphere pressed 0.8 R into a compliant sphere",
+     [(("Sphere", R), "rigid", R / 4, None, (0.4, -0.3, 0.9), [0.003, -0.002, 1.2 * R]),
+      (("Sphere", R), "compliant", R / 4, E, I, [0.0, 0.0, 0.0])]),
+    ("two compliant spheres overlapping by 1.1 R",
+     [(("Sphere", R), "compliant", R / 4, E, (0.2, 0.1, -0.3), [0.0, 0.0, 0.0]),
+      (("Sphere", R), "compliant", R / 4, 3 * E, (-0.1, 0.5, 0.2), [0.004, 0.002, 0.9 * R])]),
+    ("rigid sphere pressed into a compliant box",
+     [(("Box", 0.2, 0.2, 0.1), "compliant", 0.05, E, I, [0.0, 0.0, 0.0]),
+      (("Sphere", R), "rigid", R / 4, None, (0.3, 0.2, 0.1), [0.01, -0.02, 0.05 + 0.6 * R])]),
+    ("compliant sphere pressed past its center into a rigid half space",
+     [(("Sphere", R), "compliant", R / 4, E, (0.3, -0.2, 0.7), [0.0, 0.0, -0.3 * R]),
+      (("HalfSpace",), "rigid", None, None, I, [0.0, 0.0, 0.0])]),
 ]
+
+
+#: Pairs whose polygons Drake cuts into a few more or fewer pieces than merganser (the
+#: rigid triangles' clipping where they cross the box mesh's tet faces: 226 against 219
+#: faces), with the same area and force to rounding.
+SPLIT_DIFFERENTLY = {"rigid sphere pressed into a compliant box"}
 
 
 def _geometries(lib, spec):
     out = []
     for (name, *size), kind, hint, modulus, rpy, p in spec:
         if lib is None:
-            shape = {"Sphere": Sphere, "HalfSpace": HalfSpace, "Ellipsoid": Ellipsoid}[name](*size)
+            shape = {"Sphere": Sphere, "HalfSpace": HalfSpace, "Ellipsoid": Ellipsoid,
+                     "Box": Box}[name](*size)
             props = ProximityProperties()
             if kind == "compliant":
                 add_compliant_hydroelastic_properties(hint, modulus, props)
@@ -340,9 +372,15 @@ def test_contact_surface_equals_drakes(name, spec):
     pd = pytest.importorskip("pydrake.all")
     faces, area, force = _surface_merganser(_geometries(None, spec))
     faces_d, area_d, force_d = _surface_drake(pd, _geometries(pd, spec))
-    assert faces == faces_d
+    if name in SPLIT_DIFFERENTLY:
+        assert abs(faces - faces_d) <= 0.05 * faces_d
+    else:
+        assert faces == faces_d
     assert area == pytest.approx(area_d, rel=1e-10)
     np.testing.assert_allclose(force, force_d, rtol=0, atol=1e-10 * np.linalg.norm(force_d))
+    # the stiffness the discrete solvers take (faces whose pressure falls along the
+    # normal take none, as in Drake)
+    assert _surface_merganser.stiffness == pytest.approx(_surface_drake.stiffness, rel=1e-9)
 
 
 def test_bench_scenes_have_drakes_face_counts():
