@@ -59,7 +59,8 @@ __all__, __getattr__, __dir__ = lazy_exports(__name__, {
     ".rgba": ("Rgba",),
     ".rigid_transform": ("RigidTransform",),
     ".rotation_matrix": ("RotationMatrix", "RollPitchYaw"),
-    ".scene_graph": ("FramePoseVector", "SceneGraph"),
+    ".frame_pose_vector": ("FramePoseVector",),
+    ".scene_graph": ("SceneGraph",),
     ".scene_graph_config": ("DefaultProximityProperties", "SceneGraphConfig"),
     ".shapes": (
         "Box", "Capsule", "Convex", "Cylinder", "Ellipsoid", "HalfSpace", "Mesh", "MeshcatCone",

@@ -35,7 +35,6 @@ import math
 import numpy as np
 
 from merganser.framework.compilation import kernel
-from merganser.geometry import SceneGraph
 from merganser.geometry.properties import HYDROELASTIC
 from merganser.geometry.proximity.broad_phase import geometry_poses
 from merganser.geometry.proximity.scene import contact_point_query
@@ -82,6 +81,8 @@ def empty_query():
     """The query of an empty SceneGraph (no geometry): the contact tables of a plant that
     was never registered with a SceneGraph (made once)."""
     if not _EMPTY_QUERY:
+        from merganser.geometry import SceneGraph   # its config models load on first use
+
         empty = SceneGraph()
         _EMPTY_QUERY.append(empty.get_query_output_port().eval(empty.create_default_context()))
     return _EMPTY_QUERY[0]

@@ -37,7 +37,6 @@ import numpy as np
 from merganser.framework import LeafSystem
 from merganser.framework.keyword_check import lists_valid_keywords
 from merganser.multibody.contact.contact_manager import ContactManager
-from merganser.multibody.batched.plant_loop import PlantLoop
 from merganser.multibody.kernels import TreeDynamics
 from merganser.multibody.plant.discrete_solvers import make_discrete_stepper
 from merganser.multibody.plant.pd_controlled_actuators import PdControlledActuators
@@ -205,6 +204,10 @@ class MultibodyPlant(PlantConstructionMixin, PlantSettingsMixin, PlantStateMixin
             self._stepper = core.stepper = stepper
         self._init_forward_dynamics_path()
         if not t.continuous:
+            # loaded with the first discrete plant (its contact kernels' modules and the
+            # SceneGraph's config models cost a continuous plant 0.15-0.2 s of import)
+            from merganser.multibody.batched.plant_loop import PlantLoop
+
             self._discrete_loop = PlantLoop(core)
         core.freeze()
 

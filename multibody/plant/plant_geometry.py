@@ -19,7 +19,7 @@ import numpy as np
 from merganser.geometry import (
     CollisionFilterDeclaration, CoulombFriction, FramePoseVector, GeometryFrame,
     GeometryInstance, GeometrySet, IllustrationProperties, PerceptionProperties,
-    ProximityProperties, RigidTransform, SceneGraph, Shape,
+    ProximityProperties, RigidTransform, Shape,
 )
 from merganser.geometry.properties import FRICTION, MATERIAL
 
@@ -43,6 +43,8 @@ class PlantGeometryMixin:
     # ---- source registration ---------------------------------------------------------------
     def register_as_source_for_scene_graph(self, scene_graph):
         """Register the plant as a geometry source of `scene_graph` (before finalize)."""
+        from merganser.geometry.scene_graph import SceneGraph   # loaded with the first one
+
         fn = "register_as_source_for_scene_graph"
         self._throw_if_finalized(fn)
         if not isinstance(scene_graph, SceneGraph):
@@ -372,6 +374,8 @@ def connect_plant_and_scene_graph(plant, builder, scene_graph=None):
     plant ``geometry_pose`` -> SceneGraph ``<plant name>_pose`` and SceneGraph ``query``
     -> plant ``geometry_query``. Returns the SceneGraph.
     """
+    from merganser.geometry.scene_graph import SceneGraph   # loaded when one is used
+
     if scene_graph is None:
         scene_graph = SceneGraph()
     elif not isinstance(scene_graph, SceneGraph):
